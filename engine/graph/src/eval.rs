@@ -1,0 +1,435 @@
+//! CPU evaluation of the graph's fields, in parallel, on grids or at arbitrary points.
+//!
+//! Evaluation never stops at a broken node: a node that cannot be evaluated (unknown
+//! kind, dangling link, wrong type, NaN) yields zeros and a diagnostic, and everything
+//! that does not depend on it evaluates as authored.
+
+use crate::diag::{Code, Diagnostic};
+use crate::field::{Domain, Field};
+use crate::graph::{Input, MaterialGraph, Node, NodeId, OutRef};
+use crate::node::{Access, PortDesc};
+use crate::value::{PortType, Value};
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex};
+
+/// The resolution buffered filters rasterise their inputs at, so that the blades drawn in
+/// a texture and the blades standing on it agree whatever resolution is being baked.
+pub const FIELD_RESOLUTION: usize = 512;
+
+/// How deep sampled inputs may nest (a warp of a warp of …) before evaluation gives up.
+const MAX_DEPTH: usize = 12;
+
+type Outputs = Arc<[Field]>;
+
+/// What feeds one input port, as a node sees it while evaluating.
+enum Source {
+    Const(Value),
+    Field(Outputs, usize),
+    /// Not evaluated at the node's points: the node samples it where it needs.
+    Lazy(Input),
+}
+
+/// A point-access input: a constant or a field at the node's points.
+#[derive(Clone, Copy, Debug)]
+pub enum InputRef<'a> {
+    /// The same value everywhere.
+    Const([f32; 3]),
+    /// One value per point.
+    Field(&'a Field),
+}
+
+impl InputRef<'_> {
+    /// Channel `c` at point `i`.
+    #[inline]
+    #[must_use]
+    pub fn at(&self, c: usize, i: usize) -> f32 {
+        match self {
+            Self::Const(v) => v[c],
+            Self::Field(f) => f.at(c, i),
+        }
+    }
+
+    /// Every channel at point `i` (padded to three).
+    #[inline]
+    #[must_use]
+    pub fn get(&self, i: usize) -> [f32; 3] {
+        match self {
+            Self::Const(v) => *v,
+            Self::Field(f) => f.get(i),
+        }
+    }
+
+    /// The constant, when the input is one.
+    #[must_use]
+    pub fn as_const(&self) -> Option<[f32; 3]> {
+        match self {
+            Self::Const(v) => Some(*v),
+            Self::Field(_) => None,
+        }
+    }
+}
+
+/// What a node sees while it evaluates: the domain, its inputs, and ways to sample the
+/// inputs it reads elsewhere.
+pub struct NodeCtx<'a> {
+    node: &'a Node,
+    domain: &'a Domain,
+    ports: Vec<PortDesc>,
+    sources: Vec<Source>,
+    evaluator: &'a Evaluator<'a>,
+    depth: usize,
+}
+
+impl NodeCtx<'_> {
+    /// The points being evaluated.
+    #[must_use]
+    pub fn domain(&self) -> &Domain {
+        self.domain
+    }
+
+    /// How many points.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.domain.len()
+    }
+
+    /// Whether there are no points.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.domain.is_empty()
+    }
+
+    /// The size of one repeat of the material, in metres.
+    #[must_use]
+    pub fn repeat_m(&self) -> f32 {
+        self.evaluator.graph.repeat_m
+    }
+
+    /// The evaluating node's id.
+    #[must_use]
+    pub fn id(&self) -> NodeId {
+        self.node.id
+    }
+
+    /// Point-access input `i` (in port order).
+    ///
+    /// # Panics
+    /// If the kind asks for a port index it does not declare, or for a sampled input.
+    #[must_use]
+    pub fn input(&self, i: usize) -> InputRef<'_> {
+        match &self.sources[i] {
+            Source::Const(v) => InputRef::Const(v.channels()),
+            Source::Field(outs, k) => InputRef::Field(&outs[*k]),
+            Source::Lazy(_) => panic!(
+                "{} reads sampled port {} point by point",
+                self.node.kind, self.ports[i].name
+            ),
+        }
+    }
+
+    /// Sampled input `i` evaluated at the points of `domain`.
+    #[must_use]
+    pub fn sample(&self, i: usize, domain: &Domain) -> Field {
+        let ty = self.ports[i].ty;
+        match &self.sources[i] {
+            Source::Lazy(input) => {
+                self.evaluator
+                    .eval_input(input, ty, domain, self.depth + 1, self.node)
+            }
+            Source::Const(v) => Field::constant(*v, domain.len()),
+            Source::Field(outs, k) => outs[*k].clone(),
+        }
+    }
+
+    /// Raster input `i` evaluated on the `FIELD_RESOLUTION²` grid (cached for the
+    /// evaluator's lifetime).
+    #[must_use]
+    pub fn raster(&self, i: usize) -> Arc<Field> {
+        self.cached(self.ports[i].name, || {
+            self.sample(i, &Domain::grid(FIELD_RESOLUTION, FIELD_RESOLUTION))
+        })
+    }
+
+    /// A field this node derives once per evaluator (a blurred raster), cached by `key`.
+    pub fn cached(&self, key: &str, make: impl FnOnce() -> Field) -> Arc<Field> {
+        let cache_key = (self.node.id, key.to_owned());
+        if let Some(hit) = lock(&self.evaluator.cache).get(&cache_key) {
+            return hit.clone();
+        }
+        let made = Arc::new(make());
+        lock(&self.evaluator.cache).insert(cache_key, made.clone());
+        made
+    }
+
+    /// Reports a problem found while evaluating (once per node and message).
+    pub fn warn(&self, message: impl Into<String>) {
+        self.evaluator.report(
+            Diagnostic::warning(Code::BadParam, message)
+                .at(self.node.id),
+        );
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Evaluates one graph. Keep it alive across several evaluations of the same graph to
+/// reuse rasterised filter inputs.
+pub struct Evaluator<'g> {
+    graph: &'g MaterialGraph,
+    index: HashMap<NodeId, usize>,
+    cache: Mutex<HashMap<(NodeId, String), Arc<Field>>>,
+    diagnostics: Mutex<Vec<Diagnostic>>,
+}
+
+impl<'g> Evaluator<'g> {
+    /// An evaluator for `graph`.
+    #[must_use]
+    pub fn new(graph: &'g MaterialGraph) -> Self {
+        Self {
+            graph,
+            index: graph.index(),
+            cache: Mutex::new(HashMap::new()),
+            diagnostics: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// What evaluation found so far (deduplicated).
+    #[must_use]
+    pub fn diagnostics(&self) -> Vec<Diagnostic> {
+        lock(&self.diagnostics).clone()
+    }
+
+    fn report(&self, d: Diagnostic) {
+        let mut all = lock(&self.diagnostics);
+        if !all.contains(&d) {
+            all.push(d);
+        }
+    }
+
+    /// Evaluates what feeds each `(input, type)` at the points of `domain`; a constant
+    /// becomes a constant field. All inputs share one pass over the graph.
+    #[must_use]
+    pub fn eval_inputs(&self, inputs: &[(Input, PortType)], domain: &Domain) -> Vec<Field> {
+        self.eval_inputs_at_depth(inputs, domain, 0)
+    }
+
+    /// Evaluates output `out` at the points of `domain`.
+    #[must_use]
+    pub fn eval_output(&self, out: &OutRef, domain: &Domain) -> Option<Field> {
+        let ty = self.graph.output_type(out)?;
+        let mut fields = self.eval_inputs(&[(Input::Link(out.clone()), ty)], domain);
+        fields.pop()
+    }
+
+    fn eval_input(
+        &self,
+        input: &Input,
+        ty: PortType,
+        domain: &Domain,
+        depth: usize,
+        reader: &Node,
+    ) -> Field {
+        if depth > MAX_DEPTH {
+            self.report(
+                Diagnostic::error(
+                    Code::Cycle,
+                    format!(
+                        "{} samples its input through more than {MAX_DEPTH} nested filters \
+                         (or a loop); it reads zero",
+                        reader.label()
+                    ),
+                )
+                .at(reader.id),
+            );
+            return Field::constant(ty.zero(), domain.len());
+        }
+        self.eval_inputs_at_depth(&[(input.clone(), ty)], domain, depth)
+            .pop()
+            .unwrap_or_else(|| Field::constant(ty.zero(), domain.len()))
+    }
+
+    fn eval_inputs_at_depth(
+        &self,
+        inputs: &[(Input, PortType)],
+        domain: &Domain,
+        depth: usize,
+    ) -> Vec<Field> {
+        let roots: Vec<NodeId> = inputs
+            .iter()
+            .filter_map(|(i, _)| i.link().map(|l| l.node))
+            .collect();
+        let results = self.run(&roots, domain, depth);
+        inputs
+            .iter()
+            .map(|(input, ty)| match self.resolve(input, *ty, &results) {
+                Source::Const(v) => Field::constant(v, domain.len()),
+                Source::Field(outs, k) => outs[k].clone(),
+                Source::Lazy(_) => unreachable!("resolve never defers"),
+            })
+            .collect()
+    }
+
+    /// Evaluates every node upstream of `roots` (through point-access links) in
+    /// dependency order.
+    fn run(&self, roots: &[NodeId], domain: &Domain, depth: usize) -> HashMap<NodeId, Outputs> {
+        let order = self.order(roots);
+        let mut results: HashMap<NodeId, Outputs> = HashMap::with_capacity(order.len());
+        for idx in order {
+            let node = &self.graph.nodes[idx];
+            let outs = self.eval_node(node, domain, depth, &results);
+            results.insert(node.id, outs);
+        }
+        results
+    }
+
+    /// Post-order over point-access links; links closing a cycle are skipped (the
+    /// validator reports them).
+    fn order(&self, roots: &[NodeId]) -> Vec<usize> {
+        let mut visited: HashSet<NodeId> = HashSet::new();
+        let mut order = Vec::new();
+        for &root in roots {
+            let Some(&ri) = self.index.get(&root) else { continue };
+            if !visited.insert(root) {
+                continue;
+            }
+            // (node index, next dependency to look at, its dependencies)
+            let mut stack = vec![(ri, 0, self.point_deps(&self.graph.nodes[ri]))];
+            while let Some((idx, next, deps)) = stack.last_mut() {
+                if let Some(&dep) = deps.get(*next) {
+                    *next += 1;
+                    if let Some(&di) = self.index.get(&dep) {
+                        if visited.insert(dep) {
+                            let d = self.point_deps(&self.graph.nodes[di]);
+                            stack.push((di, 0, d));
+                        }
+                    }
+                } else {
+                    order.push(*idx);
+                    stack.pop();
+                }
+            }
+        }
+        order
+    }
+
+    fn point_deps(&self, node: &Node) -> Vec<NodeId> {
+        node.input_ports()
+            .iter()
+            .filter(|p| p.access == Access::Point)
+            .filter_map(|p| node.inputs.get(p.name).and_then(Input::link).map(|l| l.node))
+            .collect()
+    }
+
+    /// What feeds `input`, checked against the type `ty` the reader expects.
+    fn resolve(&self, input: &Input, ty: PortType, results: &HashMap<NodeId, Outputs>) -> Source {
+        match input {
+            Input::Const(v) if v.ty() == ty && v.is_finite() => Source::Const(*v),
+            Input::Const(_) => Source::Const(ty.zero()),
+            Input::Link(l) => {
+                let Some(outs) = results.get(&l.node) else {
+                    return Source::Const(ty.zero());
+                };
+                let Some(node) = self.index.get(&l.node).map(|&i| &self.graph.nodes[i]) else {
+                    return Source::Const(ty.zero());
+                };
+                let ports = node.output_ports();
+                match ports.iter().position(|p| p.name == l.port) {
+                    Some(k) if ports[k].ty == ty && k < outs.len() => {
+                        Source::Field(outs.clone(), k)
+                    }
+                    _ => Source::Const(ty.zero()),
+                }
+            }
+        }
+    }
+
+    fn eval_node(
+        &self,
+        node: &Node,
+        domain: &Domain,
+        depth: usize,
+        results: &HashMap<NodeId, Outputs>,
+    ) -> Outputs {
+        let Some(kind) = node.kind() else {
+            return Arc::from(Vec::new());
+        };
+        let params = node.params();
+        let ports = kind.inputs(&params);
+        let sources = ports
+            .iter()
+            .map(|p| {
+                let input = node.input(p);
+                if p.access == Access::Point {
+                    self.resolve(&input, p.ty, results)
+                } else {
+                    Source::Lazy(input)
+                }
+            })
+            .collect();
+        let ctx = NodeCtx {
+            node,
+            domain,
+            ports,
+            sources,
+            evaluator: self,
+            depth,
+        };
+        let expected = kind.outputs(&params);
+        let mut outs = kind.eval(&params, &ctx);
+        let well_formed = outs.len() == expected.len()
+            && outs
+                .iter()
+                .zip(&expected)
+                .all(|(f, e)| f.ty == e.ty && f.len() == domain.len());
+        if !well_formed {
+            self.report(
+                Diagnostic::error(
+                    Code::BadParam,
+                    format!("{} produced malformed outputs; they read as zero", node.label()),
+                )
+                .at(node.id),
+            );
+            outs = expected
+                .iter()
+                .map(|e| Field::constant(e.ty.zero(), domain.len()))
+                .collect();
+        }
+        for (field, desc) in outs.iter_mut().zip(&expected) {
+            let replaced = field.scrub_non_finite();
+            if replaced > 0 {
+                self.report(
+                    Diagnostic::warning(
+                        Code::NonFinite,
+                        format!(
+                            "{}.{} is NaN or infinite at some points (replaced by 0)",
+                            node.label(),
+                            desc.name
+                        ),
+                    )
+                    .at(node.id),
+                );
+            }
+        }
+        Arc::from(outs)
+    }
+
+    /// The set of node ids upstream of `roots` through links of any access.
+    #[must_use]
+    pub fn upstream(&self, roots: &[NodeId]) -> HashSet<NodeId> {
+        let mut seen: HashSet<NodeId> = roots.iter().copied().collect();
+        let mut stack: Vec<NodeId> = roots.to_vec();
+        while let Some(id) = stack.pop() {
+            let Some(&i) = self.index.get(&id) else { continue };
+            for input in self.graph.nodes[i].inputs.values() {
+                if let Some(l) = input.link() {
+                    if seen.insert(l.node) {
+                        stack.push(l.node);
+                    }
+                }
+            }
+        }
+        seen
+    }
+}

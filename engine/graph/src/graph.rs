@@ -1,0 +1,724 @@
+//! The material graph: nodes, links, the PBR output and the strand layers.
+
+use crate::layer::StrandLayer;
+use crate::node::{NodeKind, OutputDesc, ParamValue, Params, PortDesc};
+use crate::nodes;
+use crate::value::{PortType, Value};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::fmt;
+
+/// The graph format version this build writes. Files of this version or older load;
+/// newer ones are refused with a message saying so.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// A node's identity, stable across edits and saves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct NodeId(pub u32);
+
+impl fmt::Display for NodeId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// One output port of one node.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct OutRef {
+    /// The node.
+    pub node: NodeId,
+    /// The output port's name.
+    pub port: String,
+}
+
+impl OutRef {
+    /// Output `port` of `node`.
+    #[must_use]
+    pub fn new(node: NodeId, port: &str) -> Self {
+        Self {
+            node,
+            port: port.to_owned(),
+        }
+    }
+}
+
+/// What feeds an input: a constant or a link from an output.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Input {
+    /// A constant, edited inline.
+    Const(Value),
+    /// A link from another node's output.
+    Link(OutRef),
+}
+
+impl Input {
+    /// The link, if this input is linked.
+    #[must_use]
+    pub fn link(&self) -> Option<&OutRef> {
+        match self {
+            Self::Link(l) => Some(l),
+            Self::Const(_) => None,
+        }
+    }
+}
+
+/// A node instance: its kind by name, its parameters and its inputs. Parameters and
+/// inputs it does not list hold their kind's defaults.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Node {
+    /// Identity.
+    pub id: NodeId,
+    /// The kind's name (`"Noise"`).
+    pub kind: String,
+    /// Parameter values by name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub params: BTreeMap<String, ParamValue>,
+    /// Input values by port name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub inputs: BTreeMap<String, Input>,
+}
+
+impl Node {
+    /// The registered kind, if the name is known.
+    #[must_use]
+    pub fn kind(&self) -> Option<&'static dyn NodeKind> {
+        nodes::find(&self.kind)
+    }
+
+    /// The parameters resolved against the kind (empty for an unknown kind).
+    #[must_use]
+    pub fn params(&self) -> Params<'_> {
+        Params::new(&self.params, self.kind().map_or(&[], |k| k.params()))
+    }
+
+    /// The input ports (none for an unknown kind).
+    #[must_use]
+    pub fn input_ports(&self) -> Vec<PortDesc> {
+        self.kind().map_or_else(Vec::new, |k| k.inputs(&self.params()))
+    }
+
+    /// The output ports (none for an unknown kind).
+    #[must_use]
+    pub fn output_ports(&self) -> Vec<OutputDesc> {
+        self.kind().map_or_else(Vec::new, |k| k.outputs(&self.params()))
+    }
+
+    /// What feeds input `port`: the stored input, or the port's default constant.
+    #[must_use]
+    pub fn input(&self, port: &PortDesc) -> Input {
+        self.inputs
+            .get(port.name)
+            .cloned()
+            .unwrap_or(Input::Const(port.default))
+    }
+
+    /// `Kind#id`, as diagnostics name a node.
+    #[must_use]
+    pub fn label(&self) -> String {
+        format!("{}#{}", self.kind, self.id)
+    }
+}
+
+/// The PBR half of the material: the maps a surface is shaded with.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PbrOutput {
+    /// Linear RGB albedo.
+    pub base_color: Input,
+    /// Perceptual roughness in `[0, 1]`.
+    pub roughness: Input,
+    /// Metalness in `[0, 1]`.
+    pub metallic: Input,
+    /// Height in `[0, 1]`, scaled to metres by `height_range_m`.
+    pub height: Input,
+    /// A tangent-space normal (unit vector, OpenGL +Y convention). When unconnected the
+    /// bake derives the normal from the height.
+    #[serde(default)]
+    pub normal: Option<OutRef>,
+    /// Ambient occlusion in `[0, 1]` (1 = open).
+    pub occlusion: Input,
+    /// How many metres a height of 1 stands for.
+    #[serde(default = "default_height_range")]
+    pub height_range_m: f32,
+    /// Further named maps a game may want (wetness, subsurface, …).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub extras: BTreeMap<String, Input>,
+}
+
+fn default_height_range() -> f32 {
+    0.02
+}
+
+impl Default for PbrOutput {
+    fn default() -> Self {
+        Self {
+            base_color: Input::Const(Value::Color([0.18, 0.18, 0.18])),
+            roughness: Input::Const(Value::Float(0.8)),
+            metallic: Input::Const(Value::Float(0.0)),
+            height: Input::Const(Value::Float(0.5)),
+            normal: None,
+            occlusion: Input::Const(Value::Float(1.0)),
+            height_range_m: default_height_range(),
+            extras: BTreeMap::new(),
+        }
+    }
+}
+
+/// The fixed PBR ports and their types.
+pub const PBR_PORTS: [(&str, PortType); 5] = [
+    ("base_color", PortType::Color),
+    ("roughness", PortType::Float),
+    ("metallic", PortType::Float),
+    ("height", PortType::Float),
+    ("occlusion", PortType::Float),
+];
+
+/// A place the graph's fields end up: a PBR port or a strand-layer port.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Sink {
+    /// A fixed PBR port (`base_color`, …), or `normal`.
+    Pbr(String),
+    /// A named extra PBR map.
+    PbrExtra(String),
+    /// A port of a strand layer.
+    Strand {
+        /// The layer's name.
+        layer: String,
+        /// The port's name.
+        port: String,
+    },
+}
+
+impl fmt::Display for Sink {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Pbr(p) => write!(f, "pbr.{p}"),
+            Self::PbrExtra(p) => write!(f, "pbr.extras.{p}"),
+            Self::Strand { layer, port } => write!(f, "strands.{layer}.{port}"),
+        }
+    }
+}
+
+/// Where a link ends: a node's input port or a sink.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum InRef {
+    /// Input `port` of `node`.
+    Node {
+        /// The node.
+        node: NodeId,
+        /// The input port's name.
+        port: String,
+    },
+    /// An output of the material.
+    Sink(Sink),
+}
+
+/// Why a connection was refused.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ConnectError {
+    /// One end does not exist.
+    #[error("{0}")]
+    Missing(String),
+    /// The types differ.
+    #[error("{from} is {from_ty} but {to} expects {to_ty}")]
+    TypeMismatch {
+        /// The output, named.
+        from: String,
+        /// Its type.
+        from_ty: PortType,
+        /// The input, named.
+        to: String,
+        /// Its type.
+        to_ty: PortType,
+    },
+    /// The link would make a node depend on itself.
+    #[error("this link would close a cycle: {0}")]
+    Cycle(String),
+}
+
+/// A material: the graph that describes it and where its fields go.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MaterialGraph {
+    /// The format version the file was written at.
+    pub version: u32,
+    /// The material's name; baked files are named after it.
+    pub name: String,
+    /// The size of one repeat (one tile of the material), in metres.
+    pub repeat_m: f32,
+    /// Every node.
+    pub nodes: Vec<Node>,
+    /// The PBR half.
+    pub pbr: PbrOutput,
+    /// The strand layers, by name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub strands: BTreeMap<String, StrandLayer>,
+}
+
+impl MaterialGraph {
+    /// An empty material with a grey surface.
+    #[must_use]
+    pub fn new(name: &str) -> Self {
+        Self {
+            version: FORMAT_VERSION,
+            name: name.to_owned(),
+            repeat_m: 2.0,
+            nodes: Vec::new(),
+            pbr: PbrOutput::default(),
+            strands: BTreeMap::new(),
+        }
+    }
+
+    /// The node with id `id`.
+    #[must_use]
+    pub fn node(&self, id: NodeId) -> Option<&Node> {
+        self.nodes.iter().find(|n| n.id == id)
+    }
+
+    /// The node with id `id`, mutably.
+    pub fn node_mut(&mut self, id: NodeId) -> Option<&mut Node> {
+        self.nodes.iter_mut().find(|n| n.id == id)
+    }
+
+    /// A map from id to index in `nodes` (the first node wins for a duplicated id).
+    #[must_use]
+    pub fn index(&self) -> HashMap<NodeId, usize> {
+        let mut map = HashMap::with_capacity(self.nodes.len());
+        for (i, n) in self.nodes.iter().enumerate() {
+            map.entry(n.id).or_insert(i);
+        }
+        map
+    }
+
+    /// An id no node has.
+    #[must_use]
+    pub fn fresh_id(&self) -> NodeId {
+        NodeId(self.nodes.iter().map(|n| n.id.0 + 1).max().unwrap_or(1))
+    }
+
+    /// Adds a node of kind `kind` holding its defaults; `None` if the kind is unknown.
+    pub fn add_node(&mut self, kind: &str) -> Option<NodeId> {
+        let k = nodes::find(kind)?;
+        let id = self.fresh_id();
+        let params = k
+            .params()
+            .iter()
+            .map(|p| (p.name.to_owned(), p.default_value()))
+            .collect();
+        self.nodes.push(Node {
+            id,
+            kind: k.name().to_owned(),
+            params,
+            inputs: BTreeMap::new(),
+        });
+        Some(id)
+    }
+
+    /// Removes a node; inputs it fed fall back to their default constants.
+    pub fn remove_node(&mut self, id: NodeId) -> Option<Node> {
+        let pos = self.nodes.iter().position(|n| n.id == id)?;
+        let removed = self.nodes.remove(pos);
+        for node in &mut self.nodes {
+            let ports = node.input_ports();
+            for port in ports {
+                if node.inputs.get(port.name).and_then(Input::link).map(|l| l.node) == Some(id)
+                {
+                    node.inputs.remove(port.name);
+                }
+            }
+            node.inputs.retain(|_, i| i.link().is_none_or(|l| l.node != id));
+        }
+        for (_, input) in self.sinks_mut() {
+            if input.link().is_some_and(|l| l.node == id) {
+                *input = Input::Const(input_default(input));
+            }
+        }
+        if self.pbr.normal.as_ref().is_some_and(|l| l.node == id) {
+            self.pbr.normal = None;
+        }
+        Some(removed)
+    }
+
+    /// The type of output `out`, if it exists.
+    #[must_use]
+    pub fn output_type(&self, out: &OutRef) -> Option<PortType> {
+        let node = self.node(out.node)?;
+        node.output_ports()
+            .iter()
+            .find(|p| p.name == out.port)
+            .map(|p| p.ty)
+    }
+
+    /// The type input `to` expects, if it exists.
+    #[must_use]
+    pub fn input_type(&self, to: &InRef) -> Option<PortType> {
+        match to {
+            InRef::Node { node, port } => self
+                .node(*node)?
+                .input_ports()
+                .iter()
+                .find(|p| p.name == port)
+                .map(|p| p.ty),
+            InRef::Sink(sink) => self.sink_type(sink),
+        }
+    }
+
+    /// The type a sink expects (`None` for an unknown sink).
+    #[must_use]
+    pub fn sink_type(&self, sink: &Sink) -> Option<PortType> {
+        match sink {
+            Sink::Pbr(p) if p == "normal" => Some(PortType::Color),
+            Sink::Pbr(p) => PBR_PORTS.iter().find(|(n, _)| n == p).map(|(_, t)| *t),
+            Sink::PbrExtra(name) => self.pbr.extras.get(name).map(|i| match i {
+                Input::Const(v) => v.ty(),
+                Input::Link(l) => self.output_type(l).unwrap_or(PortType::Float),
+            }),
+            Sink::Strand { layer, port } => {
+                self.strands.get(layer)?;
+                crate::layer::STRAND_PORTS
+                    .iter()
+                    .find(|p| p.name == port)
+                    .map(|p| p.ty)
+            }
+        }
+    }
+
+    /// Every sink with what feeds it (the PBR normal only when linked).
+    #[must_use]
+    pub fn sinks(&self) -> Vec<(Sink, Input)> {
+        let mut out = Vec::new();
+        let pbr = &self.pbr;
+        for (name, input) in [
+            ("base_color", &pbr.base_color),
+            ("roughness", &pbr.roughness),
+            ("metallic", &pbr.metallic),
+            ("height", &pbr.height),
+            ("occlusion", &pbr.occlusion),
+        ] {
+            out.push((Sink::Pbr(name.to_owned()), input.clone()));
+        }
+        if let Some(normal) = &pbr.normal {
+            out.push((Sink::Pbr("normal".to_owned()), Input::Link(normal.clone())));
+        }
+        for (name, input) in &pbr.extras {
+            out.push((Sink::PbrExtra(name.clone()), input.clone()));
+        }
+        for (layer_name, layer) in &self.strands {
+            for (port, input) in layer.ports() {
+                out.push((
+                    Sink::Strand {
+                        layer: layer_name.clone(),
+                        port: port.to_owned(),
+                    },
+                    input.clone(),
+                ));
+            }
+        }
+        out
+    }
+
+    fn sinks_mut(&mut self) -> Vec<(Sink, &mut Input)> {
+        let mut out = Vec::new();
+        let pbr = &mut self.pbr;
+        for (name, input) in [
+            ("base_color", &mut pbr.base_color),
+            ("roughness", &mut pbr.roughness),
+            ("metallic", &mut pbr.metallic),
+            ("height", &mut pbr.height),
+            ("occlusion", &mut pbr.occlusion),
+        ] {
+            out.push((Sink::Pbr(name.to_owned()), input));
+        }
+        for (name, input) in &mut pbr.extras {
+            out.push((Sink::PbrExtra(name.clone()), input));
+        }
+        for (layer_name, layer) in &mut self.strands {
+            for (port, input) in layer.ports_mut() {
+                out.push((
+                    Sink::Strand {
+                        layer: layer_name.clone(),
+                        port: port.to_owned(),
+                    },
+                    input,
+                ));
+            }
+        }
+        out
+    }
+
+    /// Whether `to` (transitively) depends on node `from`: following links upstream from
+    /// `to` reaches `from`. Returns the chain of nodes from `to` down to `from`.
+    #[must_use]
+    pub fn upstream_path(&self, to: NodeId, from: NodeId) -> Option<Vec<NodeId>> {
+        let index = self.index();
+        let mut parent: HashMap<NodeId, NodeId> = HashMap::new();
+        let mut seen = HashSet::from([to]);
+        let mut stack = vec![to];
+        while let Some(id) = stack.pop() {
+            if id == from {
+                let mut chain = vec![id];
+                let mut cur = id;
+                while let Some(&p) = parent.get(&cur) {
+                    chain.push(p);
+                    cur = p;
+                }
+                chain.reverse();
+                return Some(chain);
+            }
+            let Some(&i) = index.get(&id) else { continue };
+            for input in self.nodes[i].inputs.values() {
+                if let Some(l) = input.link() {
+                    if seen.insert(l.node) {
+                        parent.insert(l.node, id);
+                        stack.push(l.node);
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// Checks that linking `from` into `to` is well typed and acyclic, without changing
+    /// the graph.
+    ///
+    /// # Errors
+    /// The reason the link is refused.
+    pub fn check_connect(&self, from: &OutRef, to: &InRef) -> Result<(), ConnectError> {
+        let from_node = self
+            .node(from.node)
+            .ok_or_else(|| ConnectError::Missing(format!("there is no node #{}", from.node)))?;
+        let from_name = format!("{}.{}", from_node.label(), from.port);
+        let from_ty = self.output_type(from).ok_or_else(|| {
+            ConnectError::Missing(format!("{} has no output {:?}", from_node.label(), from.port))
+        })?;
+        let to_name = match to {
+            InRef::Node { node, port } => {
+                let n = self
+                    .node(*node)
+                    .ok_or_else(|| ConnectError::Missing(format!("there is no node #{node}")))?;
+                format!("{}.{}", n.label(), port)
+            }
+            InRef::Sink(s) => s.to_string(),
+        };
+        let to_ty = self
+            .input_type(to)
+            .ok_or_else(|| ConnectError::Missing(format!("{to_name} is not an input")))?;
+        if from_ty != to_ty {
+            return Err(ConnectError::TypeMismatch {
+                from: from_name,
+                from_ty,
+                to: to_name,
+                to_ty,
+            });
+        }
+        if let InRef::Node { node, .. } = to {
+            if let Some(chain) = self.upstream_path(from.node, *node) {
+                // `from` already depends on `node`: the new link would close the loop.
+                let mut names: Vec<String> = chain
+                    .iter()
+                    .map(|id| self.node(*id).map_or_else(|| format!("#{id}"), Node::label))
+                    .collect();
+                names.insert(0, self.node(*node).map_or_else(String::new, Node::label));
+                return Err(ConnectError::Cycle(names.join(" ← ")));
+            }
+        }
+        Ok(())
+    }
+
+    /// Links `from` into `to`, or refuses with the reason.
+    ///
+    /// # Errors
+    /// The reason the link is refused; the graph is unchanged then.
+    pub fn connect(&mut self, from: OutRef, to: &InRef) -> Result<(), ConnectError> {
+        self.check_connect(&from, to)?;
+        self.set_input(to, Input::Link(from));
+        Ok(())
+    }
+
+    /// Sets what feeds `to` without checks (a constant, or a link already checked).
+    pub fn set_input(&mut self, to: &InRef, input: Input) {
+        match to {
+            InRef::Node { node, port } => {
+                if let Some(n) = self.node_mut(*node) {
+                    n.inputs.insert(port.clone(), input);
+                }
+            }
+            InRef::Sink(Sink::Pbr(p)) if p == "normal" => {
+                self.pbr.normal = input.link().cloned();
+            }
+            InRef::Sink(sink) => {
+                for (s, slot) in self.sinks_mut() {
+                    if &s == sink {
+                        *slot = input;
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Removes the link into `to`; the input falls back to its default constant (a node
+    /// port) or to a neutral constant (a sink).
+    pub fn disconnect(&mut self, to: &InRef) {
+        match to {
+            InRef::Node { node, port } => {
+                if let Some(n) = self.node_mut(*node) {
+                    n.inputs.remove(port);
+                }
+            }
+            InRef::Sink(Sink::Pbr(p)) if p == "normal" => self.pbr.normal = None,
+            InRef::Sink(sink) => {
+                for (s, slot) in self.sinks_mut() {
+                    if &s == sink {
+                        *slot = Input::Const(input_default(slot));
+                        return;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A neutral constant to replace a link into a sink: grey for colours, zero otherwise.
+fn input_default(input: &Input) -> Value {
+    match input {
+        Input::Const(v) => *v,
+        Input::Link(_) => Value::Float(0.5),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chain() -> (MaterialGraph, NodeId, NodeId, NodeId) {
+        let mut g = MaterialGraph::new("t");
+        let noise = g.add_node("Noise").unwrap();
+        let math = g.add_node("Math").unwrap();
+        let ramp = g.add_node("ColorRamp").unwrap();
+        g.connect(
+            OutRef::new(noise, "out"),
+            &InRef::Node {
+                node: math,
+                port: "a".into(),
+            },
+        )
+        .unwrap();
+        g.connect(
+            OutRef::new(math, "out"),
+            &InRef::Node {
+                node: ramp,
+                port: "t".into(),
+            },
+        )
+        .unwrap();
+        (g, noise, math, ramp)
+    }
+
+    #[test]
+    fn a_mistyped_link_is_refused_with_both_types_named() {
+        let (mut g, noise, _, _) = chain();
+        let err = g
+            .connect(
+                OutRef::new(noise, "out"),
+                &InRef::Sink(Sink::Pbr("base_color".into())),
+            )
+            .unwrap_err();
+        assert!(matches!(err, ConnectError::TypeMismatch { .. }));
+        let msg = err.to_string();
+        assert!(msg.contains("Float") && msg.contains("Color"), "{msg}");
+        assert!(msg.contains("pbr.base_color"), "{msg}");
+        // The graph is unchanged.
+        assert!(matches!(g.pbr.base_color, Input::Const(_)));
+    }
+
+    #[test]
+    fn a_link_closing_a_cycle_is_refused_with_the_loop_named() {
+        let (mut g, noise, math, _) = chain();
+        // Math depends on Noise; feeding Math into a fresh Mix into Math would loop.
+        let mix = g.add_node("Mix").unwrap();
+        g.connect(
+            OutRef::new(math, "out"),
+            &InRef::Node {
+                node: mix,
+                port: "a".into(),
+            },
+        )
+        .unwrap();
+        let before = g.clone();
+        let err = g
+            .connect(
+                OutRef::new(mix, "out"),
+                &InRef::Node {
+                    node: math,
+                    port: "b".into(),
+                },
+            )
+            .unwrap_err();
+        assert!(matches!(err, ConnectError::Cycle(_)), "{err}");
+        assert!(err.to_string().contains("Math#"), "{err}");
+        assert_eq!(g, before);
+        // A self-link is a cycle too.
+        assert!(matches!(
+            g.connect(
+                OutRef::new(noise, "out"),
+                &InRef::Node {
+                    node: math,
+                    port: "b".into()
+                }
+            ),
+            Ok(())
+        ));
+        assert!(matches!(
+            g.connect(
+                OutRef::new(math, "out"),
+                &InRef::Node {
+                    node: math,
+                    port: "b".into()
+                }
+            ),
+            Err(ConnectError::Cycle(_))
+        ));
+    }
+
+    #[test]
+    fn links_to_missing_ports_are_refused() {
+        let (mut g, noise, math, _) = chain();
+        assert!(matches!(
+            g.connect(
+                OutRef::new(noise, "nope"),
+                &InRef::Node {
+                    node: math,
+                    port: "b".into()
+                }
+            ),
+            Err(ConnectError::Missing(_))
+        ));
+        assert!(matches!(
+            g.connect(
+                OutRef::new(noise, "out"),
+                &InRef::Node {
+                    node: NodeId(999),
+                    port: "b".into()
+                }
+            ),
+            Err(ConnectError::Missing(_))
+        ));
+    }
+
+    #[test]
+    fn removing_a_node_unlinks_what_it_fed() {
+        let (mut g, _, math, ramp) = chain();
+        g.connect(
+            OutRef::new(ramp, "out"),
+            &InRef::Sink(Sink::Pbr("base_color".into())),
+        )
+        .unwrap();
+        g.remove_node(ramp);
+        assert!(matches!(g.pbr.base_color, Input::Const(_)));
+        g.remove_node(math);
+        assert!(g.nodes.iter().all(|n| n.inputs.values().all(|i| i.link().is_none())));
+    }
+}

@@ -1,0 +1,265 @@
+//! Graph files: RON text holding a [`MaterialGraph`] and, beside it, the editor's layout.
+//!
+//! Reading checks the format version before anything else, so a file from a newer build
+//! says so instead of failing on a field it does not know; a malformed file names the line
+//! and column. Writing is atomic: the text goes to a file beside the target, which is then
+//! renamed over it, so a failed save never leaves a half-written graph.
+
+use crate::graph::{FORMAT_VERSION, MaterialGraph, NodeId};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+/// The largest graph file read (a graph of thousands of nodes is well under a megabyte).
+pub const MAX_FILE_BYTES: u64 = 64 << 20;
+
+/// What a graph file holds: the graph, and where the editor drew each node. The layout is
+/// plain numbers; the engine never interprets it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Document {
+    /// The material.
+    pub graph: MaterialGraph,
+    /// Editor position of each node, in graph-view units.
+    #[serde(default)]
+    pub layout: BTreeMap<NodeId, [f32; 2]>,
+}
+
+impl Document {
+    /// A document holding `graph` with no layout.
+    #[must_use]
+    pub fn new(graph: MaterialGraph) -> Self {
+        Self {
+            graph,
+            layout: BTreeMap::new(),
+        }
+    }
+}
+
+/// Why a graph file could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The file could not be read at all.
+    #[error("cannot read {path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file is larger than any graph.
+    #[error("{path} is {bytes} bytes, more than the {MAX_FILE_BYTES} a graph file may be")]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// Its size.
+        bytes: u64,
+    },
+    /// The text is not a valid graph.
+    #[error("line {line}, column {col}: {message}")]
+    Parse {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        col: usize,
+        /// What the parser expected.
+        message: String,
+    },
+    /// The file was written by a newer build.
+    #[error(
+        "written at format version {found}, newer than this build reads (up to \
+         {FORMAT_VERSION}); open it with a newer Tuft"
+    )]
+    NewerVersion {
+        /// The file's version.
+        found: u32,
+    },
+    /// The version number is not one any build wrote.
+    #[error("format version {found} does not exist (versions start at 1)")]
+    BadVersion {
+        /// The file's version.
+        found: u32,
+    },
+}
+
+/// Why a graph file could not be written. The previous file, if any, is untouched.
+#[derive(Debug, thiserror::Error)]
+pub enum SaveError {
+    /// Serialising failed (a value RON cannot express).
+    #[error("cannot write the graph as RON: {0}")]
+    Encode(String),
+    /// Writing or renaming failed.
+    #[error("cannot write {path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
+#[derive(Deserialize)]
+struct VersionProbe {
+    graph: GraphProbe,
+}
+
+#[derive(Deserialize)]
+struct GraphProbe {
+    version: u32,
+}
+
+/// Parses graph-file text.
+///
+/// # Errors
+/// A newer or impossible format version, or malformed text (with line and column).
+pub fn from_str(text: &str) -> Result<Document, LoadError> {
+    // The version decides how to read the rest, so look at it first.
+    if let Ok(probe) = ron::from_str::<VersionProbe>(text) {
+        let found = probe.graph.version;
+        if found > FORMAT_VERSION {
+            return Err(LoadError::NewerVersion { found });
+        }
+        if found == 0 {
+            return Err(LoadError::BadVersion { found });
+        }
+    }
+    ron::from_str::<Document>(text).map_err(|e| LoadError::Parse {
+        line: e.span.start.line,
+        col: e.span.start.col,
+        message: e.code.to_string(),
+    })
+}
+
+/// Reads a graph file.
+///
+/// # Errors
+/// See [`LoadError`].
+pub fn load(path: &Path) -> Result<Document, LoadError> {
+    let io = |source| LoadError::Io {
+        path: path.to_owned(),
+        source,
+    };
+    let bytes = std::fs::metadata(path).map_err(io)?.len();
+    if bytes > MAX_FILE_BYTES {
+        return Err(LoadError::TooLarge {
+            path: path.to_owned(),
+            bytes,
+        });
+    }
+    let text = std::fs::read_to_string(path).map_err(io)?;
+    from_str(&text)
+}
+
+/// The document as RON text, formatted for reading and diffing.
+///
+/// # Errors
+/// When a value cannot be expressed in RON.
+pub fn to_string(doc: &Document) -> Result<String, SaveError> {
+    let config = ron::ser::PrettyConfig::new()
+        .struct_names(false)
+        .compact_arrays(true)
+        .depth_limit(8);
+    let mut text =
+        ron::ser::to_string_pretty(doc, config).map_err(|e| SaveError::Encode(e.to_string()))?;
+    text.push('\n');
+    Ok(text)
+}
+
+/// Writes `doc` to `path` atomically: to a file beside it, flushed, then renamed over it.
+///
+/// # Errors
+/// See [`SaveError`]; on error `path` keeps its previous content.
+pub fn save(doc: &Document, path: &Path) -> Result<(), SaveError> {
+    let text = to_string(doc)?;
+    write_atomic(path, text.as_bytes())
+}
+
+/// Writes `bytes` to `path` by way of a temporary file beside it and a rename.
+///
+/// # Errors
+/// When the directory cannot be written or the rename fails; `path` is unchanged then.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), SaveError> {
+    let io = |source| SaveError::Io {
+        path: path.to_owned(),
+        source,
+    };
+    let file_name = path
+        .file_name()
+        .ok_or_else(|| io(std::io::Error::other("the path names no file")))?;
+    let mut tmp_name = std::ffi::OsString::from(".");
+    tmp_name.push(file_name);
+    tmp_name.push(format!(".{}.tmp", std::process::id()));
+    let tmp = path.with_file_name(tmp_name);
+    let result = (|| {
+        let mut file = std::fs::File::create(&tmp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if let Err(e) = result {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(io(e));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_newer_version_is_refused_by_name() {
+        let text = "(graph: (version: 99, name: \"x\", repeat_m: 2.0, nodes: [], pbr: (), \
+                    future_field: 3))";
+        let err = from_str(text).unwrap_err();
+        assert!(matches!(err, LoadError::NewerVersion { found: 99 }), "{err}");
+        assert!(err.to_string().contains("newer"), "{err}");
+    }
+
+    #[test]
+    fn malformed_text_names_line_and_column() {
+        let text = "(graph: (\n  version: 1,\n  name: \"x\"\n  repeat_m: 2.0,\n))";
+        match from_str(text).unwrap_err() {
+            LoadError::Parse { line, col, .. } => {
+                assert_eq!(line, 4, "col {col}");
+            }
+            other => panic!("expected a parse error, got {other}"),
+        }
+    }
+
+    #[test]
+    fn round_trip_is_lossless() {
+        let mut g = MaterialGraph::new("rt");
+        let n = g.add_node("Noise").unwrap();
+        let doc = Document {
+            graph: g,
+            layout: BTreeMap::from([(n, [12.5, -3.0])]),
+        };
+        let text = to_string(&doc).unwrap();
+        assert_eq!(from_str(&text).unwrap(), doc);
+    }
+
+    #[test]
+    fn a_failed_save_leaves_the_old_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("g.ron");
+        let doc = Document::new(MaterialGraph::new("one"));
+        save(&doc, &path).unwrap();
+        let before = std::fs::read_to_string(&path).unwrap();
+        // A path whose directory does not exist cannot be written; nothing changes.
+        assert!(save(&doc, &dir.path().join("missing/g.ron")).is_err());
+        // Saving over a directory fails at the rename; the directory stays.
+        let as_dir = dir.path().join("d.ron");
+        std::fs::create_dir(&as_dir).unwrap();
+        assert!(save(&doc, &as_dir).is_err());
+        assert!(as_dir.is_dir());
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), before);
+        // No temporary files are left behind.
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names.len(), 2, "{names:?}");
+    }
+}

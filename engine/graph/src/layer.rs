@@ -1,0 +1,364 @@
+//! Strand layers: what a material asks to grow on its surface.
+//!
+//! A layer's ports read ordinary graph fields, once per strand at its root; its settings
+//! say how candidates are laid out, clumped, meshed and thinned into levels.
+
+use crate::graph::Input;
+use crate::value::{PortType, Value};
+use serde::{Deserialize, Serialize};
+
+/// A strand-layer port: name, type, default and what it means.
+#[derive(Clone, Copy, Debug)]
+pub struct StrandPort {
+    /// The key in files (`"density"`).
+    pub name: &'static str,
+    /// Its type.
+    pub ty: PortType,
+    /// What a new layer holds there.
+    pub default: Value,
+    /// One line for tooltips.
+    pub doc: &'static str,
+}
+
+/// Every strand-layer port, in display order.
+pub const STRAND_PORTS: [StrandPort; 8] = [
+    StrandPort {
+        name: "density",
+        ty: PortType::Float,
+        default: Value::Float(1.0),
+        doc: "Threshold in [0,1]: a candidate grows iff its own hash is below this value",
+    },
+    StrandPort {
+        name: "length",
+        ty: PortType::Float,
+        default: Value::Float(0.06),
+        doc: "Strand length in metres",
+    },
+    StrandPort {
+        name: "width",
+        ty: PortType::Float,
+        default: Value::Float(0.003),
+        doc: "Strand width at the root in metres",
+    },
+    StrandPort {
+        name: "lean",
+        ty: PortType::Vec2,
+        default: Value::Vec2([0.0, 0.0]),
+        doc: "Tip displacement along the surface, as a fraction of the length (u, v)",
+    },
+    StrandPort {
+        name: "bend",
+        ty: PortType::Float,
+        default: Value::Float(0.3),
+        doc: "How much the strand curves over its length, 0 straight to 1 strongly bent",
+    },
+    StrandPort {
+        name: "root_color",
+        ty: PortType::Color,
+        default: Value::Color([0.05, 0.08, 0.02]),
+        doc: "Linear RGB at the root",
+    },
+    StrandPort {
+        name: "tip_color",
+        ty: PortType::Color,
+        default: Value::Color([0.3, 0.4, 0.1]),
+        doc: "Linear RGB at the tip",
+    },
+    StrandPort {
+        name: "clump_offset",
+        ty: PortType::Vec2,
+        default: Value::Vec2([0.0, 0.0]),
+        doc: "Moves a root after its clump is chosen, in UV units",
+    },
+];
+
+/// How a strand is meshed.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Profile {
+    /// A flat, two-sided ribbon of `segments` quads (grass blades).
+    Ribbon {
+        /// Segments along the length, 1..=16.
+        segments: u32,
+    },
+    /// A tube of `sides` sides and `segments` segments (fur, hay).
+    Tube {
+        /// Sides around, 3..=8.
+        sides: u32,
+        /// Segments along the length, 1..=16.
+        segments: u32,
+    },
+}
+
+/// Rank-cut levels of detail.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LevelSettings {
+    /// Fraction of strands each level keeps, starting with 1 and decreasing.
+    pub keep: Vec<f32>,
+    /// Survivors of a level keeping `k` are widened by `k^(-widen_p)`.
+    pub widen_p: f32,
+}
+
+impl Default for LevelSettings {
+    fn default() -> Self {
+        Self {
+            keep: vec![1.0, 0.25, 0.0625],
+            widen_p: 0.5,
+        }
+    }
+}
+
+/// The card level past the last rank cut.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CardSettings {
+    /// Atlas size in texels (square, a power of two).
+    pub atlas_size: u32,
+    /// Atlas cells per side (the atlas holds `cells²` views of the set).
+    pub atlas_cells: u32,
+    /// Alpha-test cutoff.
+    pub alpha_cutoff: f32,
+}
+
+impl Default for CardSettings {
+    fn default() -> Self {
+        Self {
+            atlas_size: 256,
+            atlas_cells: 4,
+            alpha_cutoff: 0.5,
+        }
+    }
+}
+
+fn default_port(name: &str) -> Input {
+    let port = STRAND_PORTS
+        .iter()
+        .find(|p| p.name == name)
+        .expect("every strand port has a description");
+    Input::Const(port.default)
+}
+
+macro_rules! port_default {
+    ($($f:ident),*) => {
+        $(pub(super) fn $f() -> Input { default_port(stringify!($f)) })*
+    };
+}
+
+mod port_defaults {
+    use super::{Input, default_port};
+    port_default!(density, length, width, lean, bend, root_color, tip_color, clump_offset);
+}
+
+fn default_lattice() -> u32 {
+    256
+}
+fn default_clump_lattice() -> u32 {
+    24
+}
+fn default_clump_share() -> f32 {
+    0.6
+}
+fn default_tip_pull() -> f32 {
+    0.3
+}
+fn default_profile() -> Profile {
+    Profile::Ribbon { segments: 4 }
+}
+
+/// One named strand layer of a material.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StrandLayer {
+    /// Seeds every hash of this layer.
+    #[serde(default)]
+    pub seed: u64,
+    /// See [`STRAND_PORTS`].
+    #[serde(default = "port_defaults::density")]
+    pub density: Input,
+    /// See [`STRAND_PORTS`].
+    #[serde(default = "port_defaults::length")]
+    pub length: Input,
+    /// See [`STRAND_PORTS`].
+    #[serde(default = "port_defaults::width")]
+    pub width: Input,
+    /// See [`STRAND_PORTS`].
+    #[serde(default = "port_defaults::lean")]
+    pub lean: Input,
+    /// See [`STRAND_PORTS`].
+    #[serde(default = "port_defaults::bend")]
+    pub bend: Input,
+    /// See [`STRAND_PORTS`].
+    #[serde(default = "port_defaults::root_color")]
+    pub root_color: Input,
+    /// See [`STRAND_PORTS`].
+    #[serde(default = "port_defaults::tip_color")]
+    pub tip_color: Input,
+    /// See [`STRAND_PORTS`].
+    #[serde(default = "port_defaults::clump_offset")]
+    pub clump_offset: Input,
+    /// Candidates per side of the repeat: the layer has `lattice²` candidates on a
+    /// jittered lattice.
+    #[serde(default = "default_lattice")]
+    pub lattice: u32,
+    /// Clump points per side of the repeat.
+    #[serde(default = "default_clump_lattice")]
+    pub clump_lattice: u32,
+    /// Share in `[0, 1]` of each per-strand variation taken from the clump instead.
+    #[serde(default = "default_clump_share")]
+    pub clump_share: f32,
+    /// How far in `[0, 1]` each tip is pulled toward its clump's centre.
+    #[serde(default = "default_tip_pull")]
+    pub tip_pull: f32,
+    /// How strands are meshed.
+    #[serde(default = "default_profile")]
+    pub profile: Profile,
+    /// Rank-cut levels.
+    #[serde(default)]
+    pub levels: LevelSettings,
+    /// The card level.
+    #[serde(default)]
+    pub cards: CardSettings,
+}
+
+impl Default for StrandLayer {
+    fn default() -> Self {
+        Self {
+            seed: 0,
+            density: port_defaults::density(),
+            length: port_defaults::length(),
+            width: port_defaults::width(),
+            lean: port_defaults::lean(),
+            bend: port_defaults::bend(),
+            root_color: port_defaults::root_color(),
+            tip_color: port_defaults::tip_color(),
+            clump_offset: port_defaults::clump_offset(),
+            lattice: default_lattice(),
+            clump_lattice: default_clump_lattice(),
+            clump_share: default_clump_share(),
+            tip_pull: default_tip_pull(),
+            profile: default_profile(),
+            levels: LevelSettings::default(),
+            cards: CardSettings::default(),
+        }
+    }
+}
+
+/// The most candidates a layer may ask for (4096² = 16.8 million): past that the
+/// scatter alone would take seconds and the set hundreds of megabytes.
+pub const MAX_CANDIDATES: u64 = 4096 * 4096;
+
+/// The most strands a layer may be expected to grow.
+pub const MAX_STRANDS: u64 = 4_000_000;
+
+impl StrandLayer {
+    /// The ports with what feeds them, in [`STRAND_PORTS`] order.
+    #[must_use]
+    pub fn ports(&self) -> [(&'static str, &Input); 8] {
+        [
+            ("density", &self.density),
+            ("length", &self.length),
+            ("width", &self.width),
+            ("lean", &self.lean),
+            ("bend", &self.bend),
+            ("root_color", &self.root_color),
+            ("tip_color", &self.tip_color),
+            ("clump_offset", &self.clump_offset),
+        ]
+    }
+
+    /// The ports, mutably.
+    pub fn ports_mut(&mut self) -> [(&'static str, &mut Input); 8] {
+        [
+            ("density", &mut self.density),
+            ("length", &mut self.length),
+            ("width", &mut self.width),
+            ("lean", &mut self.lean),
+            ("bend", &mut self.bend),
+            ("root_color", &mut self.root_color),
+            ("tip_color", &mut self.tip_color),
+            ("clump_offset", &mut self.clump_offset),
+        ]
+    }
+
+    /// How many candidates the lattice holds.
+    #[must_use]
+    pub fn n_candidates(&self) -> u64 {
+        u64::from(self.lattice) * u64::from(self.lattice)
+    }
+
+    /// Problems with the settings (not the ports), in words.
+    #[must_use]
+    pub fn check_settings(&self) -> Vec<String> {
+        let mut problems = Vec::new();
+        if self.lattice == 0 {
+            problems.push("lattice must be at least 1".to_owned());
+        }
+        if self.n_candidates() > MAX_CANDIDATES {
+            problems.push(format!(
+                "lattice {} asks for {} candidates; the most a layer may have is {}",
+                self.lattice,
+                self.n_candidates(),
+                MAX_CANDIDATES
+            ));
+        }
+        if self.clump_lattice == 0 || self.clump_lattice > self.lattice.max(1) {
+            problems.push(format!(
+                "clump_lattice {} must lie in 1..={} (the candidate lattice)",
+                self.clump_lattice, self.lattice
+            ));
+        }
+        for (name, x) in [("clump_share", self.clump_share), ("tip_pull", self.tip_pull)] {
+            if !(0.0..=1.0).contains(&x) {
+                problems.push(format!("{name} is {x}, outside [0, 1]"));
+            }
+        }
+        match self.profile {
+            Profile::Ribbon { segments } if !(1..=16).contains(&segments) => {
+                problems.push(format!("ribbon segments {segments} outside 1..=16"));
+            }
+            Profile::Tube { sides, segments }
+                if !(3..=8).contains(&sides) || !(1..=16).contains(&segments) =>
+            {
+                problems.push(format!(
+                    "tube sides {sides} (3..=8) or segments {segments} (1..=16) out of range"
+                ));
+            }
+            _ => {}
+        }
+        let keep = &self.levels.keep;
+        if keep.is_empty() || keep[0] != 1.0 {
+            problems.push("levels.keep must start with 1".to_owned());
+        }
+        if keep.windows(2).any(|w| !(w[1] < w[0])) || keep.iter().any(|k| !(*k > 0.0)) {
+            problems.push(format!(
+                "levels.keep {keep:?} must decrease strictly and stay above 0"
+            ));
+        }
+        if !(0.0..=2.0).contains(&self.levels.widen_p) {
+            problems.push(format!(
+                "levels.widen_p is {}, outside [0, 2]",
+                self.levels.widen_p
+            ));
+        }
+        let cards = &self.cards;
+        if !cards.atlas_size.is_power_of_two() || !(16..=4096).contains(&cards.atlas_size) {
+            problems.push(format!(
+                "cards.atlas_size {} must be a power of two in 16..=4096",
+                cards.atlas_size
+            ));
+        }
+        if cards.atlas_cells == 0 || cards.atlas_cells > 16 {
+            problems.push(format!(
+                "cards.atlas_cells {} outside 1..=16",
+                cards.atlas_cells
+            ));
+        }
+        if !(0.0..1.0).contains(&cards.alpha_cutoff) || cards.alpha_cutoff == 0.0 {
+            problems.push(format!(
+                "cards.alpha_cutoff {} outside (0, 1)",
+                cards.alpha_cutoff
+            ));
+        }
+        problems
+    }
+}

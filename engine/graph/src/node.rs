@@ -1,0 +1,423 @@
+//! What a node kind is: its ports and parameters as data, its period rule and its
+//! evaluation.
+//!
+//! A node kind lives in one file under `nodes/` and is registered by one line in
+//! [`crate::nodes::ALL`]. The inspector, the node library and the validator read the
+//! descriptions here; nothing else needs to know the kind exists.
+
+use crate::eval::NodeCtx;
+use crate::field::Field;
+use crate::graph::NodeId;
+use crate::period::Period;
+use crate::value::{PortType, Value};
+use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+
+/// Where a node kind is listed in the node library.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum Category {
+    /// Coordinates, constants and parameters.
+    Input,
+    /// Procedural generators: noise, Voronoi, waves.
+    Generator,
+    /// Arithmetic and blending.
+    Math,
+    /// Colour ramps, combining and splitting channels.
+    Convert,
+    /// Filters that look at neighbours: warp, blur, height to normal.
+    Filter,
+    /// Values only known at render time: time, world position and normal.
+    Dynamic,
+}
+
+impl Category {
+    /// The category's name in the node library.
+    #[must_use]
+    pub const fn label(self) -> &'static str {
+        match self {
+            Self::Input => "Input",
+            Self::Generator => "Generator",
+            Self::Math => "Math",
+            Self::Convert => "Convert",
+            Self::Filter => "Filter",
+            Self::Dynamic => "Dynamic",
+        }
+    }
+}
+
+/// One stop of a colour ramp.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RampStop {
+    /// Position along the ramp, in `[0, 1]`.
+    pub pos: f32,
+    /// Linear RGB at that position.
+    pub color: [f32; 3],
+}
+
+/// A parameter's value as stored in a graph file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ParamValue {
+    /// A real number.
+    Float(f32),
+    /// An integer.
+    Int(i64),
+    /// One of a fixed list of options, by name.
+    Choice(String),
+    /// Colour ramp stops, sorted by position.
+    Ramp(Vec<RampStop>),
+    /// Free text (a parameter's name).
+    Text(String),
+}
+
+/// How a parameter is edited and what it defaults to.
+#[derive(Clone, Copy, Debug)]
+pub enum ParamKind {
+    /// A real number with a slider range (`min..=max`) and a default.
+    Float {
+        /// Lower end of the slider.
+        min: f32,
+        /// Upper end of the slider.
+        max: f32,
+        /// The value a new node gets.
+        default: f32,
+    },
+    /// An integer with a range and a default.
+    Int {
+        /// Smallest value accepted.
+        min: i64,
+        /// Largest value accepted.
+        max: i64,
+        /// The value a new node gets.
+        default: i64,
+    },
+    /// One of `options`; `default` is one of them.
+    Choice {
+        /// The options, as stored in files.
+        options: &'static [&'static str],
+        /// The option a new node gets.
+        default: &'static str,
+    },
+    /// Colour ramp stops; a new node gets black to white.
+    Ramp,
+    /// Free text.
+    Text {
+        /// The text a new node gets.
+        default: &'static str,
+    },
+}
+
+/// A parameter of a node kind: a setting that is not a port.
+#[derive(Clone, Copy, Debug)]
+pub struct ParamDesc {
+    /// The key in files and the label in the inspector.
+    pub name: &'static str,
+    /// One line for the inspector's tooltip.
+    pub doc: &'static str,
+    /// Editing and default.
+    pub kind: ParamKind,
+}
+
+impl ParamDesc {
+    /// The value a new node gets.
+    #[must_use]
+    pub fn default_value(&self) -> ParamValue {
+        match self.kind {
+            ParamKind::Float { default, .. } => ParamValue::Float(default),
+            ParamKind::Int { default, .. } => ParamValue::Int(default),
+            ParamKind::Choice { default, .. } => ParamValue::Choice(default.to_owned()),
+            ParamKind::Ramp => ParamValue::Ramp(default_ramp()),
+            ParamKind::Text { default } => ParamValue::Text(default.to_owned()),
+        }
+    }
+
+    /// Why `value` is not acceptable for this parameter, if it is not.
+    #[must_use]
+    pub fn check(&self, value: &ParamValue) -> Option<String> {
+        match (&self.kind, value) {
+            (ParamKind::Float { .. }, ParamValue::Float(x)) if !x.is_finite() => {
+                Some(format!("{} is {x}, not a finite number", self.name))
+            }
+            (ParamKind::Float { .. }, ParamValue::Float(_)) => None,
+            (ParamKind::Int { min, max, .. }, ParamValue::Int(x)) => (x < min || x > max)
+                .then(|| format!("{} is {x}, outside {min}..={max}", self.name)),
+            (ParamKind::Choice { options, .. }, ParamValue::Choice(c)) => {
+                (!options.contains(&c.as_str())).then(|| {
+                    format!("{} is {c:?}, not one of {}", self.name, options.join(", "))
+                })
+            }
+            (ParamKind::Ramp, ParamValue::Ramp(stops)) => {
+                if stops.is_empty() {
+                    Some(format!("{} has no stops", self.name))
+                } else if stops
+                    .iter()
+                    .any(|s| !s.pos.is_finite() || s.color.iter().any(|c| !c.is_finite()))
+                {
+                    Some(format!("{} has a stop that is not a finite number", self.name))
+                } else {
+                    None
+                }
+            }
+            (ParamKind::Text { .. }, ParamValue::Text(_)) => None,
+            (_, other) => Some(format!(
+                "{} holds {}, but it is {}",
+                self.name,
+                param_variant(other),
+                match self.kind {
+                    ParamKind::Float { .. } => "a Float",
+                    ParamKind::Int { .. } => "an Int",
+                    ParamKind::Choice { .. } => "a Choice",
+                    ParamKind::Ramp => "a Ramp",
+                    ParamKind::Text { .. } => "a Text",
+                }
+            )),
+        }
+    }
+}
+
+fn param_variant(v: &ParamValue) -> &'static str {
+    match v {
+        ParamValue::Float(_) => "a Float",
+        ParamValue::Int(_) => "an Int",
+        ParamValue::Choice(_) => "a Choice",
+        ParamValue::Ramp(_) => "a Ramp",
+        ParamValue::Text(_) => "a Text",
+    }
+}
+
+/// Black to white.
+#[must_use]
+pub fn default_ramp() -> Vec<RampStop> {
+    vec![
+        RampStop {
+            pos: 0.0,
+            color: [0.0; 3],
+        },
+        RampStop {
+            pos: 1.0,
+            color: [1.0; 3],
+        },
+    ]
+}
+
+/// How a node reads an input port.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    /// At the points being evaluated (most ports).
+    Point,
+    /// At other points the node chooses (a warp reads its input at displaced points).
+    Sampled,
+    /// As a raster at the fixed field resolution, for filters that need neighbours.
+    Raster,
+}
+
+/// An input port: name, type, the constant a new node holds there, and a doc line.
+#[derive(Clone, Copy, Debug)]
+pub struct PortDesc {
+    /// The key in files and the label on the node.
+    pub name: &'static str,
+    /// The type a connection must carry.
+    pub ty: PortType,
+    /// The constant an unconnected port holds on a new node.
+    pub default: Value,
+    /// The inline editor's slider range for Float ports (and each channel of the others).
+    pub range: (f32, f32),
+    /// One line for tooltips.
+    pub doc: &'static str,
+    /// How the node reads it.
+    pub access: Access,
+}
+
+impl PortDesc {
+    /// A point-access Float input.
+    #[must_use]
+    pub const fn float(name: &'static str, default: f32, doc: &'static str) -> Self {
+        Self {
+            name,
+            ty: PortType::Float,
+            default: Value::Float(default),
+            range: (0.0, 1.0),
+            doc,
+            access: Access::Point,
+        }
+    }
+
+    /// A point-access input of any type, holding zero.
+    #[must_use]
+    pub const fn typed(name: &'static str, ty: PortType, doc: &'static str) -> Self {
+        Self {
+            name,
+            ty,
+            default: ty.zero(),
+            range: (0.0, 1.0),
+            doc,
+            access: Access::Point,
+        }
+    }
+
+    /// The same port with another default.
+    #[must_use]
+    pub const fn with_default(mut self, default: Value) -> Self {
+        self.default = default;
+        self
+    }
+
+    /// The same port with another slider range.
+    #[must_use]
+    pub const fn with_range(mut self, min: f32, max: f32) -> Self {
+        self.range = (min, max);
+        self
+    }
+
+    /// The same port read in another way.
+    #[must_use]
+    pub const fn with_access(mut self, access: Access) -> Self {
+        self.access = access;
+        self
+    }
+}
+
+/// An output port.
+#[derive(Clone, Copy, Debug)]
+pub struct OutputDesc {
+    /// The key links name.
+    pub name: &'static str,
+    /// The type it carries.
+    pub ty: PortType,
+    /// One line for tooltips.
+    pub doc: &'static str,
+}
+
+impl OutputDesc {
+    /// An output.
+    #[must_use]
+    pub const fn new(name: &'static str, ty: PortType, doc: &'static str) -> Self {
+        Self { name, ty, doc }
+    }
+}
+
+/// A node's parameters, resolved against its kind's descriptions: a missing or ill-typed
+/// value reads as the description's default (the validator reports it).
+#[derive(Clone, Copy, Debug)]
+pub struct Params<'a> {
+    values: &'a BTreeMap<String, ParamValue>,
+    descs: &'static [ParamDesc],
+}
+
+impl<'a> Params<'a> {
+    /// Resolves `values` against `descs`.
+    #[must_use]
+    pub fn new(values: &'a BTreeMap<String, ParamValue>, descs: &'static [ParamDesc]) -> Self {
+        Self { values, descs }
+    }
+
+    fn desc(&self, name: &str) -> Option<&'static ParamDesc> {
+        self.descs.iter().find(|d| d.name == name)
+    }
+
+    fn get(&self, name: &str) -> Option<&'a ParamValue> {
+        let v = self.values.get(name)?;
+        match self.desc(name) {
+            Some(d) if d.check(v).is_none() => Some(v),
+            _ => None,
+        }
+    }
+
+    /// A Float parameter.
+    #[must_use]
+    pub fn float(&self, name: &str) -> f32 {
+        if let Some(ParamValue::Float(x)) = self.get(name) {
+            return *x;
+        }
+        match self.desc(name).map(|d| d.kind) {
+            Some(ParamKind::Float { default, .. }) => default,
+            _ => 0.0,
+        }
+    }
+
+    /// An Int parameter.
+    #[must_use]
+    pub fn int(&self, name: &str) -> i64 {
+        if let Some(ParamValue::Int(x)) = self.get(name) {
+            return *x;
+        }
+        match self.desc(name).map(|d| d.kind) {
+            Some(ParamKind::Int { default, .. }) => default,
+            _ => 0,
+        }
+    }
+
+    /// A Choice parameter, as its option name.
+    #[must_use]
+    pub fn choice(&self, name: &str) -> &'a str {
+        if let Some(ParamValue::Choice(c)) = self.get(name) {
+            return c.as_str();
+        }
+        match self.desc(name).map(|d| d.kind) {
+            Some(ParamKind::Choice { default, .. }) => default,
+            _ => "",
+        }
+    }
+
+    /// A Ramp parameter, its stops sorted by position.
+    #[must_use]
+    pub fn ramp(&self, name: &str) -> Cow<'a, [RampStop]> {
+        if let Some(ParamValue::Ramp(stops)) = self.get(name) {
+            if stops.windows(2).all(|w| w[0].pos <= w[1].pos) {
+                return Cow::Borrowed(stops.as_slice());
+            }
+            let mut sorted = stops.clone();
+            sorted.sort_by(|a, b| a.pos.total_cmp(&b.pos));
+            return Cow::Owned(sorted);
+        }
+        Cow::Owned(default_ramp())
+    }
+
+    /// A Text parameter.
+    #[must_use]
+    pub fn text(&self, name: &str) -> &'a str {
+        if let Some(ParamValue::Text(t)) = self.get(name) {
+            return t.as_str();
+        }
+        match self.desc(name).map(|d| d.kind) {
+            Some(ParamKind::Text { default }) => default,
+            _ => "",
+        }
+    }
+}
+
+/// A kind of node. Implementations are unit structs in `nodes/`, one per file.
+pub trait NodeKind: Send + Sync + 'static {
+    /// The name files use (`"Noise"`); unique across kinds.
+    fn name(&self) -> &'static str;
+    /// One line for the node library.
+    fn doc(&self) -> &'static str;
+    /// Where the library lists it.
+    fn category(&self) -> Category;
+    /// Its parameters.
+    fn params(&self) -> &'static [ParamDesc] {
+        &[]
+    }
+    /// Its input ports, which may depend on its parameters (a Mix of colours).
+    fn inputs(&self, params: &Params<'_>) -> Vec<PortDesc>;
+    /// Its output ports, which may depend on its parameters.
+    fn outputs(&self, params: &Params<'_>) -> Vec<OutputDesc>;
+    /// Whether its value is only known at render time (Time, WorldPos, WorldNormal).
+    fn is_dynamic(&self) -> bool {
+        false
+    }
+    /// Problems with the parameters beyond their individual ranges.
+    fn check(&self, _params: &Params<'_>) -> Vec<String> {
+        Vec::new()
+    }
+    /// The period of each output given the periods of the inputs (in port order).
+    ///
+    /// The default suits any node that combines its inputs point by point: the outputs
+    /// repeat wherever all inputs do, and raw UV passing through breaks the seam.
+    fn period(&self, params: &Params<'_>, _id: NodeId, inputs: &[Period]) -> Vec<Period> {
+        let p = Period::combine_all(inputs).settle();
+        vec![p; self.outputs(params).len()]
+    }
+    /// Evaluates every output at the points of `ctx.domain()`.
+    fn eval(&self, params: &Params<'_>, ctx: &NodeCtx<'_>) -> Vec<Field>;
+}

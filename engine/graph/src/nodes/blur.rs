@@ -1,0 +1,131 @@
+//! Blur: a Gaussian blur of its input, rasterised at the fixed field resolution.
+
+use crate::eval::{FIELD_RESOLUTION, NodeCtx};
+use crate::field::{Field, par_field};
+use crate::node::{Access, Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
+use crate::nodes::{TYPE_PARAM, chosen_type};
+use rayon::prelude::*;
+
+/// A wrapped Gaussian blur. Its input is rasterised at [`FIELD_RESOLUTION`]² whatever is
+/// being evaluated, so a blurred mask means the same to a 4k bake and to strand roots.
+pub struct Blur;
+
+impl NodeKind for Blur {
+    fn name(&self) -> &'static str {
+        "Blur"
+    }
+    fn doc(&self) -> &'static str {
+        "Gaussian blur with wrapped edges, computed on a 512² raster"
+    }
+    fn category(&self) -> Category {
+        Category::Filter
+    }
+    fn params(&self) -> &'static [ParamDesc] {
+        &[
+            TYPE_PARAM,
+            ParamDesc {
+                name: "radius",
+                doc: "Standard deviation of the Gaussian, in UV units",
+                kind: ParamKind::Float {
+                    min: 0.0,
+                    max: 0.1,
+                    default: 0.01,
+                },
+            },
+        ]
+    }
+    fn inputs(&self, p: &Params<'_>) -> Vec<PortDesc> {
+        vec![PortDesc::typed("in", chosen_type(p), "The field to blur").with_access(Access::Raster)]
+    }
+    fn outputs(&self, p: &Params<'_>) -> Vec<OutputDesc> {
+        vec![OutputDesc::new("out", chosen_type(p), "The blurred field")]
+    }
+    fn check(&self, p: &Params<'_>) -> Vec<String> {
+        let r = p.float("radius");
+        if (0.0..=0.25).contains(&r) {
+            Vec::new()
+        } else {
+            vec![format!("radius {r} outside [0, 0.25]")]
+        }
+    }
+    fn eval(&self, p: &Params<'_>, ctx: &NodeCtx<'_>) -> Vec<Field> {
+        let sigma = p.float("radius").clamp(0.0, 0.25) * FIELD_RESOLUTION as f32;
+        let blurred = ctx.cached("blurred", || {
+            let raster = ctx.raster(0);
+            blur_wrapped(&raster, FIELD_RESOLUTION, sigma)
+        });
+        let d = ctx.domain();
+        let size = (FIELD_RESOLUTION, FIELD_RESOLUTION);
+        vec![par_field(blurred.ty, d.len(), |i| {
+            blurred.sample_wrapped(size, d.u[i], d.v[i])
+        })]
+    }
+}
+
+/// A separable Gaussian blur of a `size × size` field with wrapped edges.
+#[must_use]
+pub fn blur_wrapped(src: &Field, size: usize, sigma: f32) -> Field {
+    if sigma < 0.05 {
+        return src.clone();
+    }
+    let radius = ((3.0 * sigma).ceil() as usize).min(size / 2);
+    let weights: Vec<f32> = (0..=radius)
+        .map(|k| (-((k * k) as f32) / (2.0 * sigma * sigma)).exp())
+        .collect();
+    let total: f32 = weights[0] + 2.0 * weights[1..].iter().sum::<f32>();
+    let weights: Vec<f32> = weights.iter().map(|w| w / total).collect();
+    let c = src.ty.channels();
+    let pass = |input: &[f32], horizontal: bool| -> Vec<f32> {
+        let mut out = vec![0.0f32; input.len()];
+        out.par_chunks_mut(size * c).enumerate().for_each(|(y, row)| {
+            for x in 0..size {
+                let mut acc = [0.0f32; 3];
+                for (k, &w) in weights.iter().enumerate() {
+                    let offsets: &[isize] = if k == 0 { &[0] } else { &[-1, 1] };
+                    for &sgn in offsets {
+                        let delta = sgn * k as isize;
+                        let (sx, sy) = if horizontal {
+                            ((x as isize + delta).rem_euclid(size as isize) as usize, y)
+                        } else {
+                            (x, (y as isize + delta).rem_euclid(size as isize) as usize)
+                        };
+                        let base = (sy * size + sx) * c;
+                        for ch in 0..c {
+                            acc[ch] += w * input[base + ch];
+                        }
+                    }
+                }
+                row[x * c..x * c + c].copy_from_slice(&acc[..c]);
+            }
+        });
+        out
+    };
+    let h = pass(&src.data, true);
+    Field {
+        ty: src.ty,
+        data: pass(&h, false),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::PortType;
+
+    #[test]
+    fn blur_keeps_the_mean_and_wraps() {
+        let size = 32;
+        let mut data = vec![0.0; size * size];
+        data[0] = 1.0; // a spike in the corner spreads to all four corners
+        let src = Field {
+            ty: PortType::Float,
+            data,
+        };
+        let out = blur_wrapped(&src, size, 2.0);
+        let sum: f32 = out.data.iter().sum();
+        assert!((sum - 1.0).abs() < 1e-4, "{sum}");
+        let corner = |x: usize, y: usize| out.data[y * size + x];
+        assert!((corner(1, 0) - corner(size - 1, 0)).abs() < 1e-6);
+        assert!((corner(0, 1) - corner(0, size - 1)).abs() < 1e-6);
+    }
+}

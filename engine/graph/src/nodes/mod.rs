@@ -1,0 +1,149 @@
+//! The node vocabulary. Each kind lives in its own file; adding one is that file plus
+//! one line in [`ALL`].
+
+use crate::node::{NodeKind, ParamDesc, ParamKind, Params};
+use crate::value::PortType;
+
+mod blur;
+mod color_ramp;
+mod combine;
+mod constant;
+mod direction;
+mod height_normal;
+pub use height_normal::normals_from_height;
+mod math;
+mod mix;
+mod noise;
+mod parameter;
+mod split;
+mod time;
+mod uv;
+mod voronoi;
+mod warp;
+mod wave;
+mod world_normal;
+mod world_pos;
+
+/// Every registered node kind, in library order.
+pub static ALL: &[&dyn NodeKind] = &[
+    &uv::Uv,
+    &constant::Constant,
+    &parameter::Parameter,
+    &noise::Noise,
+    &voronoi::Voronoi,
+    &wave::Wave,
+    &math::Math,
+    &mix::Mix,
+    &color_ramp::ColorRamp,
+    &combine::Combine,
+    &split::Split,
+    &direction::Direction,
+    &warp::Warp,
+    &blur::Blur,
+    &height_normal::HeightToNormal,
+    &time::Time,
+    &world_pos::WorldPos,
+    &world_normal::WorldNormal,
+];
+
+/// The kind called `name`.
+#[must_use]
+pub fn find(name: &str) -> Option<&'static dyn NodeKind> {
+    ALL.iter().copied().find(|k| k.name() == name)
+}
+
+/// The `type` parameter of nodes that work on any port type.
+pub(crate) const TYPE_PARAM: ParamDesc = ParamDesc {
+    name: "type",
+    doc: "The type of value the node works on",
+    kind: ParamKind::Choice {
+        options: &["float", "vec2", "color"],
+        default: "float",
+    },
+};
+
+/// The port type chosen by [`TYPE_PARAM`].
+pub(crate) fn chosen_type(params: &Params<'_>) -> PortType {
+    match params.choice("type") {
+        "vec2" => PortType::Vec2,
+        "color" => PortType::Color,
+        _ => PortType::Float,
+    }
+}
+
+/// `x` wrapped into `[0, 1)`.
+#[inline]
+pub(crate) fn wrap01(x: f32) -> f32 {
+    let w = x - x.floor();
+    if w >= 1.0 { 0.0 } else { w }
+}
+
+#[cfg(test)]
+pub(crate) mod testing {
+    //! Helpers for the per-node tests: evaluate one node alone.
+    use crate::field::{Domain, Field};
+    use crate::graph::{Input, MaterialGraph, NodeId, OutRef};
+    use crate::node::ParamValue;
+    use crate::period::Period;
+    use crate::value::Value;
+
+    /// A graph holding one node of `kind` with `params` and constant `inputs`.
+    pub fn single(
+        kind: &str,
+        params: &[(&str, ParamValue)],
+        inputs: &[(&str, Value)],
+    ) -> (MaterialGraph, NodeId) {
+        let mut g = MaterialGraph::new("test");
+        let id = g.add_node(kind).expect("registered kind");
+        let node = g.node_mut(id).unwrap();
+        for (k, v) in params {
+            node.params.insert((*k).to_owned(), v.clone());
+        }
+        for (k, v) in inputs {
+            node.inputs.insert((*k).to_owned(), Input::Const(*v));
+        }
+        (g, id)
+    }
+
+    /// Output `port` of node `id` on an `n × n` grid.
+    pub fn grid(g: &MaterialGraph, id: NodeId, port: &str, n: usize) -> Field {
+        crate::eval::Evaluator::new(g)
+            .eval_output(&OutRef::new(id, port), &Domain::grid(n, n))
+            .expect("output exists")
+    }
+
+    /// Output `port` of node `id` at `points`.
+    pub fn at(g: &MaterialGraph, id: NodeId, port: &str, points: &[[f32; 2]]) -> Field {
+        crate::eval::Evaluator::new(g)
+            .eval_output(&OutRef::new(id, port), &Domain::points(points))
+            .expect("output exists")
+    }
+
+    /// The largest difference between the field at `u = 0` and `u = 1`, and at `v = 0`
+    /// and `v = 1`, over `n` points along each edge.
+    pub fn edge_gap(g: &MaterialGraph, id: NodeId, port: &str, n: usize) -> f32 {
+        let mut pts = Vec::new();
+        for i in 0..n {
+            let t = (i as f32 + 0.37) / n as f32;
+            pts.extend([[0.0, t], [1.0, t], [t, 0.0], [t, 1.0]]);
+        }
+        let f = at(g, id, port, &pts);
+        let c = f.ty.channels();
+        let mut gap = 0.0f32;
+        for i in 0..n {
+            for k in 0..c {
+                gap = gap.max((f.at(k, 4 * i) - f.at(k, 4 * i + 1)).abs());
+                gap = gap.max((f.at(k, 4 * i + 2) - f.at(k, 4 * i + 3)).abs());
+            }
+        }
+        gap
+    }
+
+    /// The inferred period of output 0 of node `id`.
+    pub fn period(g: &MaterialGraph, id: NodeId) -> Period {
+        crate::validate::periods(g)
+            .get(&(id, 0))
+            .cloned()
+            .expect("node has a period")
+    }
+}

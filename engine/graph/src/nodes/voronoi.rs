@@ -1,0 +1,209 @@
+//! Voronoi: cells around jittered feature points on a lattice that wraps with the repeat.
+
+use crate::eval::NodeCtx;
+use crate::field::{Field, par_map};
+use crate::graph::NodeId;
+use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
+use crate::period::Period;
+use crate::value::PortType;
+use tuft_strands::hash::{hash_cell, mix32, unit_f32_32};
+
+/// Voronoi cells. Feature points sit one per lattice cell; the lattice indices wrap
+/// modulo the scale, and the nearest point is sought among the 3×3 wrapped neighbours,
+/// so a whole-number scale tiles.
+pub struct Voronoi;
+
+const PARAMS: &[ParamDesc] = &[
+    ParamDesc {
+        name: "scale",
+        doc: "Cells per repeat; a whole number tiles",
+        kind: ParamKind::Float {
+            min: 1.0,
+            max: 64.0,
+            default: 8.0,
+        },
+    },
+    ParamDesc {
+        name: "jitter",
+        doc: "How far feature points stray from their cell centres, 0 to 1",
+        kind: ParamKind::Float {
+            min: 0.0,
+            max: 1.0,
+            default: 1.0,
+        },
+    },
+    ParamDesc {
+        name: "seed",
+        doc: "Picks another pattern",
+        kind: ParamKind::Int {
+            min: 0,
+            max: u32::MAX as i64,
+            default: 0,
+        },
+    },
+];
+
+impl NodeKind for Voronoi {
+    fn name(&self) -> &'static str {
+        "Voronoi"
+    }
+    fn doc(&self) -> &'static str {
+        "Tiling Voronoi cells: distance, cell random, offset to the feature point, edge distance"
+    }
+    fn category(&self) -> Category {
+        Category::Generator
+    }
+    fn params(&self) -> &'static [ParamDesc] {
+        PARAMS
+    }
+    fn inputs(&self, _: &Params<'_>) -> Vec<PortDesc> {
+        Vec::new()
+    }
+    fn outputs(&self, _: &Params<'_>) -> Vec<OutputDesc> {
+        vec![
+            OutputDesc::new(
+                "distance",
+                PortType::Float,
+                "Distance to the nearest feature point, in cell widths",
+            ),
+            OutputDesc::new(
+                "cell_random",
+                PortType::Float,
+                "A random value in [0,1) per cell",
+            ),
+            OutputDesc::new(
+                "offset",
+                PortType::Vec2,
+                "From the point to its cell's feature point, in UV units",
+            ),
+            OutputDesc::new(
+                "edge",
+                PortType::Float,
+                "Distance to the nearest cell border, in cell widths",
+            ),
+        ]
+    }
+    fn period(&self, p: &Params<'_>, id: NodeId, _: &[Period]) -> Vec<Period> {
+        vec![Period::from_scale(id, "scale", p.float("scale")); 4]
+    }
+    fn eval(&self, p: &Params<'_>, ctx: &NodeCtx<'_>) -> Vec<Field> {
+        let scale = p.float("scale");
+        let jitter = p.float("jitter").clamp(0.0, 1.0);
+        let seed = p.int("seed") as u32;
+        let d = ctx.domain();
+        // distance, random, offset.x, offset.y, edge
+        let packed = par_map::<5>(d.len(), |i| cells(d.u[i], d.v[i], scale, jitter, seed));
+        let n = d.len();
+        let pick = |ty: PortType, range: std::ops::Range<usize>| Field {
+            ty,
+            data: (0..n)
+                .flat_map(|i| range.clone().map(move |k| (i, k)))
+                .map(|(i, k)| packed[i * 5 + k])
+                .collect(),
+        };
+        vec![
+            pick(PortType::Float, 0..1),
+            pick(PortType::Float, 1..2),
+            pick(PortType::Vec2, 2..4),
+            pick(PortType::Float, 4..5),
+        ]
+    }
+}
+
+/// The feature point of lattice cell `(cx, cy)` (unwrapped), relative to cell `(0, 0)`,
+/// and the cell's hash.
+#[inline]
+fn feature(cx: i64, cy: i64, period: i64, jitter: f32, seed: u32) -> ([f32; 2], u32) {
+    let wx = cx.rem_euclid(period) as u32;
+    let wy = cy.rem_euclid(period) as u32;
+    let h = hash_cell(seed, wx, wy);
+    let jx = unit_f32_32(h) - 0.5;
+    let jy = unit_f32_32(mix32(h)) - 0.5;
+    (
+        [cx as f32 + 0.5 + jitter * jx, cy as f32 + 0.5 + jitter * jy],
+        h,
+    )
+}
+
+/// Distance, cell random, offset (UV) and edge distance at `(u, v)`.
+fn cells(u: f32, v: f32, scale: f32, jitter: f32, seed: u32) -> [f32; 5] {
+    let period = (scale.ceil() as i64).max(1);
+    let (x, y) = (u * scale, v * scale);
+    let (ix, iy) = (x.floor() as i64, y.floor() as i64);
+    let (fx, fy) = (x - ix as f32, y - iy as f32);
+    let mut best = f32::INFINITY;
+    let mut best_r = [0.0f32; 2];
+    let mut best_h = 0u32;
+    for j in -1..=1 {
+        for i in -1..=1 {
+            let (fp, hh) = feature(ix + i, iy + j, period, jitter, seed);
+            let r = [fp[0] - ix as f32 - fx, fp[1] - iy as f32 - fy];
+            let d2 = r[0] * r[0] + r[1] * r[1];
+            if d2 < best {
+                best = d2;
+                best_r = r;
+                best_h = hh;
+            }
+        }
+    }
+    // Distance to the border: the smallest distance to the bisector between the nearest
+    // feature point and each other one.
+    let mut edge = f32::INFINITY;
+    for j in -2..=2 {
+        for i in -2..=2 {
+            let (fp, _) = feature(ix + i, iy + j, period, jitter, seed);
+            let r = [fp[0] - ix as f32 - fx, fp[1] - iy as f32 - fy];
+            let diff = [r[0] - best_r[0], r[1] - best_r[1]];
+            let len2 = diff[0] * diff[0] + diff[1] * diff[1];
+            if len2 > 1e-10 {
+                let mid = [0.5 * (r[0] + best_r[0]), 0.5 * (r[1] + best_r[1])];
+                let dist = (mid[0] * diff[0] + mid[1] * diff[1]) / len2.sqrt();
+                edge = edge.min(dist);
+            }
+        }
+    }
+    [
+        best.sqrt(),
+        unit_f32_32(mix32(best_h ^ 0x5bd1_e995)),
+        best_r[0] / scale,
+        best_r[1] / scale,
+        edge.max(0.0),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::node::ParamValue;
+    use crate::nodes::testing::*;
+    use crate::period::Period;
+
+    #[test]
+    fn every_output_tiles_at_a_whole_number_scale() {
+        let (g, id) = single("Voronoi", &[("scale", ParamValue::Float(6.0))], &[]);
+        for port in ["distance", "cell_random", "offset", "edge"] {
+            assert!(edge_gap(&g, id, port, 64) < 1e-4, "{port}");
+        }
+        assert_eq!(period(&g, id), Period::Tiles(6));
+    }
+
+    #[test]
+    fn a_fractional_scale_breaks_the_seam() {
+        let (g, id) = single("Voronoi", &[("scale", ParamValue::Float(5.5))], &[]);
+        assert!(edge_gap(&g, id, "distance", 64) > 0.01);
+        assert!(!period(&g, id).tiles());
+    }
+
+    #[test]
+    fn the_offset_points_at_a_feature_whose_distance_is_reported() {
+        let (g, id) = single("Voronoi", &[("scale", ParamValue::Float(4.0))], &[]);
+        let dist = grid(&g, id, "distance", 16);
+        let off = grid(&g, id, "offset", 16);
+        for i in 0..dist.len() {
+            let o = off.get(i);
+            let len_cells = (o[0] * o[0] + o[1] * o[1]).sqrt() * 4.0;
+            assert!((len_cells - dist.at(0, i)).abs() < 1e-4);
+        }
+        let (lo, hi) = grid(&g, id, "edge", 32).range();
+        assert!(lo >= 0.0 && hi < 1.0 && hi > 0.1, "{lo}..{hi}");
+    }
+}

@@ -1,0 +1,46 @@
+//! World position: where the shaded point is in the scene; a dynamic input.
+
+use crate::eval::NodeCtx;
+use crate::field::{Field, par_field};
+use crate::graph::NodeId;
+use crate::node::{Category, NodeKind, OutputDesc, Params, PortDesc};
+use crate::period::Period;
+use crate::value::PortType;
+
+/// The shaded point's position in metres. The CPU evaluates it on a flat plane (one
+/// repeat laid on x–z); strand layers may not read it.
+pub struct WorldPos;
+
+impl NodeKind for WorldPos {
+    fn name(&self) -> &'static str {
+        "WorldPos"
+    }
+    fn doc(&self) -> &'static str {
+        "Position in metres (dynamic: a flat plane when baking, refused by strands)"
+    }
+    fn category(&self) -> Category {
+        Category::Dynamic
+    }
+    fn inputs(&self, _: &Params<'_>) -> Vec<PortDesc> {
+        Vec::new()
+    }
+    fn outputs(&self, _: &Params<'_>) -> Vec<OutputDesc> {
+        vec![OutputDesc::new("position", PortType::Color, "x, y, z in metres")]
+    }
+    fn is_dynamic(&self) -> bool {
+        true
+    }
+    fn period(&self, _: &Params<'_>, id: NodeId, _: &[Period]) -> Vec<Period> {
+        vec![Period::Broken {
+            node: id,
+            reason: "world position does not repeat with the material".to_owned(),
+        }]
+    }
+    fn eval(&self, _: &Params<'_>, ctx: &NodeCtx<'_>) -> Vec<Field> {
+        let d = ctx.domain();
+        let r = ctx.repeat_m();
+        vec![par_field(PortType::Color, d.len(), |i| {
+            [d.u[i] * r, 0.0, d.v[i] * r]
+        })]
+    }
+}
