@@ -1,1 +1,23 @@
-fn main(){}
+//! `tuft`: the strand-material editor, and its headless command line.
+//!
+//! With no arguments it opens the editor on the lawn preset; each subcommand works
+//! without a window (see `tuft --help`).
+
+mod app;
+mod cli;
+
+use clap::Parser as _;
+
+fn main() -> std::process::ExitCode {
+    let args = cli::Args::parse();
+    match args.command {
+        None => match app::run(args.file) {
+            Ok(()) => std::process::ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("tuft: {e:#}");
+                std::process::ExitCode::FAILURE
+            }
+        },
+        Some(command) => cli::run(command),
+    }
+}

@@ -1,0 +1,63 @@
+//! `tuft bake`: a graph into a folder of baked files.
+
+use super::{EXIT_INVALID, EXIT_UNREADABLE};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::Path;
+use std::process::ExitCode;
+use tuft_graph::bake;
+
+pub fn run(file: &Path, out: &Path, resolution: usize, force: bool) -> ExitCode {
+    let doc = match tuft_graph::io::load(file) {
+        Ok(doc) => doc,
+        Err(e) => {
+            eprintln!("{}: error: {e}", file.display());
+            return ExitCode::from(EXIT_UNREADABLE);
+        }
+    };
+    let report = tuft_graph::validate(&doc.graph);
+    for d in &report.diagnostics {
+        eprintln!("{}: {d}", file.display());
+    }
+    if report.has_errors() && !force {
+        eprintln!("{}: not baked: fix the errors above or pass --force", file.display());
+        return ExitCode::from(EXIT_INVALID);
+    }
+    match bake_into(&doc.graph, out, resolution) {
+        Ok(written) => {
+            for path in written {
+                println!("{}", path.display());
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("tuft bake: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn bake_into(
+    graph: &tuft_graph::MaterialGraph,
+    out: &Path,
+    resolution: usize,
+) -> anyhow::Result<Vec<std::path::PathBuf>> {
+    use anyhow::Context as _;
+    std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+    // Hidden automatically when stderr is not a terminal.
+    let bar = ProgressBar::new(1000).with_style(
+        ProgressStyle::with_template("{msg:>12} [{bar:40}] {percent:>3}% {elapsed}")
+            .expect("a valid template")
+            .progress_chars("=> "),
+    );
+    bar.set_message("maps");
+    let (maps, diags) = bake::bake_pbr(graph, resolution, &mut |f| {
+        bar.set_position((f * 900.0) as u64);
+    })?;
+    for d in diags {
+        bar.suspend(|| eprintln!("{d}"));
+    }
+    bar.set_message("writing");
+    let written = bake::write_maps(&maps, out, &bake::file_stem(&graph.name))?;
+    bar.finish_and_clear();
+    Ok(written)
+}
