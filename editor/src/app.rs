@@ -13,7 +13,8 @@ pub const LAWN_PRESET: &str = include_str!("../../presets/lawn.ron");
 pub fn run(file: Option<PathBuf>) -> anyhow::Result<()> {
     let (doc, title) = match &file {
         Some(path) => (
-            tuft_graph::io::load(path).with_context(|| format!("cannot open {}", path.display()))?,
+            tuft_graph::io::load(path)
+                .with_context(|| format!("cannot open {}", path.display()))?,
             path.display().to_string(),
         ),
         None => (
@@ -66,7 +67,8 @@ impl Editor {
             .base_color
             .iter()
             .flat_map(|c| {
-                let [r, g, b] = c.map(|x| (tuft_graph::bake::linear_to_srgb(x) * 255.0 + 0.5) as u8);
+                let [r, g, b] =
+                    c.map(|x| (tuft_graph::bake::linear_to_srgb(x) * 255.0 + 0.5) as u8);
                 [r, g, b, 255]
             })
             .collect();
@@ -143,7 +145,8 @@ impl Editor {
     fn base_color_image_cached(&mut self, ctx: &egui::Context) -> egui::TextureHandle {
         if self.base_color.is_none() {
             let image = self.base_color_image();
-            self.base_color = Some(ctx.load_texture("base_color", image, egui::TextureOptions::LINEAR));
+            self.base_color =
+                Some(ctx.load_texture("base_color", image, egui::TextureOptions::LINEAR));
         }
         self.base_color.clone().expect("just made")
     }

@@ -1,1 +1,5 @@
-//! End-to-end tests.
+//! End-to-end tests across Tuft's crates, built as one test binary. Fixtures live in
+//! `tests/data`.
+
+mod bake;
+mod files;

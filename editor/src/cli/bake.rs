@@ -19,7 +19,10 @@ pub fn run(file: &Path, out: &Path, resolution: usize, force: bool) -> ExitCode 
         eprintln!("{}: {d}", file.display());
     }
     if report.has_errors() && !force {
-        eprintln!("{}: not baked: fix the errors above or pass --force", file.display());
+        eprintln!(
+            "{}: not baked: fix the errors above or pass --force",
+            file.display()
+        );
         return ExitCode::from(EXIT_INVALID);
     }
     match bake_into(&doc.graph, out, resolution) {

@@ -129,8 +129,12 @@ pub fn bake_pbr(
     }
     if pbr.normal.is_none() {
         let height: Vec<f32> = maps.height.iter().map(|h| h.clamp(0.0, 1.0)).collect();
-        let normals =
-            normals_from_height(&height, resolution, pbr.height_range_m, graph.repeat_m.max(1e-6));
+        let normals = normals_from_height(
+            &height,
+            resolution,
+            pbr.height_range_m,
+            graph.repeat_m.max(1e-6),
+        );
         maps.normal = (0..n).map(|i| normals.get(i)).collect();
     }
     Ok((maps, evaluator.diagnostics()))
@@ -183,9 +187,19 @@ fn to_u8(x: f32) -> u8 {
 pub fn file_stem(name: &str) -> String {
     let stem: String = name
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
-    if stem.is_empty() { "material".to_owned() } else { stem }
+    if stem.is_empty() {
+        "material".to_owned()
+    } else {
+        stem
+    }
 }
 
 /// The path map `map` of material `stem` is written to in `dir`.
@@ -253,7 +267,10 @@ mod tests {
     #[test]
     fn absurd_resolutions_are_refused() {
         let g = MaterialGraph::new("x");
-        assert!(matches!(bake_pbr(&g, 0, &mut |_| {}), Err(BakeError::Resolution(0))));
+        assert!(matches!(
+            bake_pbr(&g, 0, &mut |_| {}),
+            Err(BakeError::Resolution(0))
+        ));
         assert!(bake_pbr(&g, 100_000, &mut |_| {}).is_err());
     }
 
@@ -266,7 +283,10 @@ mod tests {
         let (maps, _) = bake_pbr(&g, 1100, &mut |_| {}).unwrap();
         let ev = Evaluator::new(&g);
         let full = ev
-            .eval_output(&crate::graph::OutRef::new(noise, "out"), &Domain::grid(1100, 1100))
+            .eval_output(
+                &crate::graph::OutRef::new(noise, "out"),
+                &Domain::grid(1100, 1100),
+            )
             .unwrap();
         assert_eq!(maps.height, full.data);
     }

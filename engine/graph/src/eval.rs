@@ -163,10 +163,8 @@ impl NodeCtx<'_> {
 
     /// Reports a problem found while evaluating (once per node and message).
     pub fn warn(&self, message: impl Into<String>) {
-        self.evaluator.report(
-            Diagnostic::warning(Code::BadParam, message)
-                .at(self.node.id),
-        );
+        self.evaluator
+            .report(Diagnostic::warning(Code::BadParam, message).at(self.node.id));
     }
 }
 
@@ -290,7 +288,9 @@ impl<'g> Evaluator<'g> {
         let mut visited: HashSet<NodeId> = HashSet::new();
         let mut order = Vec::new();
         for &root in roots {
-            let Some(&ri) = self.index.get(&root) else { continue };
+            let Some(&ri) = self.index.get(&root) else {
+                continue;
+            };
             if !visited.insert(root) {
                 continue;
             }
@@ -318,7 +318,12 @@ impl<'g> Evaluator<'g> {
         node.input_ports()
             .iter()
             .filter(|p| p.access == Access::Point)
-            .filter_map(|p| node.inputs.get(p.name).and_then(Input::link).map(|l| l.node))
+            .filter_map(|p| {
+                node.inputs
+                    .get(p.name)
+                    .and_then(Input::link)
+                    .map(|l| l.node)
+            })
             .collect()
     }
 
@@ -387,7 +392,10 @@ impl<'g> Evaluator<'g> {
             self.report(
                 Diagnostic::error(
                     Code::BadParam,
-                    format!("{} produced malformed outputs; they read as zero", node.label()),
+                    format!(
+                        "{} produced malformed outputs; they read as zero",
+                        node.label()
+                    ),
                 )
                 .at(node.id),
             );
@@ -421,7 +429,9 @@ impl<'g> Evaluator<'g> {
         let mut seen: HashSet<NodeId> = roots.iter().copied().collect();
         let mut stack: Vec<NodeId> = roots.to_vec();
         while let Some(id) = stack.pop() {
-            let Some(&i) = self.index.get(&id) else { continue };
+            let Some(&i) = self.index.get(&id) else {
+                continue;
+            };
             for input in self.graph.nodes[i].inputs.values() {
                 if let Some(l) = input.link() {
                     if seen.insert(l.node) {

@@ -96,13 +96,15 @@ impl Node {
     /// The input ports (none for an unknown kind).
     #[must_use]
     pub fn input_ports(&self) -> Vec<PortDesc> {
-        self.kind().map_or_else(Vec::new, |k| k.inputs(&self.params()))
+        self.kind()
+            .map_or_else(Vec::new, |k| k.inputs(&self.params()))
     }
 
     /// The output ports (none for an unknown kind).
     #[must_use]
     pub fn output_ports(&self) -> Vec<OutputDesc> {
-        self.kind().map_or_else(Vec::new, |k| k.outputs(&self.params()))
+        self.kind()
+            .map_or_else(Vec::new, |k| k.outputs(&self.params()))
     }
 
     /// What feeds input `port`: the stored input, or the port's default constant.
@@ -323,12 +325,18 @@ impl MaterialGraph {
         for node in &mut self.nodes {
             let ports = node.input_ports();
             for port in ports {
-                if node.inputs.get(port.name).and_then(Input::link).map(|l| l.node) == Some(id)
+                if node
+                    .inputs
+                    .get(port.name)
+                    .and_then(Input::link)
+                    .map(|l| l.node)
+                    == Some(id)
                 {
                     node.inputs.remove(port.name);
                 }
             }
-            node.inputs.retain(|_, i| i.link().is_none_or(|l| l.node != id));
+            node.inputs
+                .retain(|_, i| i.link().is_none_or(|l| l.node != id));
         }
         for (_, input) in self.sinks_mut() {
             if input.link().is_some_and(|l| l.node == id) {
@@ -491,7 +499,11 @@ impl MaterialGraph {
             .ok_or_else(|| ConnectError::Missing(format!("there is no node #{}", from.node)))?;
         let from_name = format!("{}.{}", from_node.label(), from.port);
         let from_ty = self.output_type(from).ok_or_else(|| {
-            ConnectError::Missing(format!("{} has no output {:?}", from_node.label(), from.port))
+            ConnectError::Missing(format!(
+                "{} has no output {:?}",
+                from_node.label(),
+                from.port
+            ))
         })?;
         let to_name = match to {
             InRef::Node { node, port } => {
@@ -719,6 +731,10 @@ mod tests {
         g.remove_node(ramp);
         assert!(matches!(g.pbr.base_color, Input::Const(_)));
         g.remove_node(math);
-        assert!(g.nodes.iter().all(|n| n.inputs.values().all(|i| i.link().is_none())));
+        assert!(
+            g.nodes
+                .iter()
+                .all(|n| n.inputs.values().all(|i| i.link().is_none()))
+        );
     }
 }

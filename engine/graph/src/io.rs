@@ -213,7 +213,10 @@ mod tests {
         let text = "(graph: (version: 99, name: \"x\", repeat_m: 2.0, nodes: [], pbr: (), \
                     future_field: 3))";
         let err = from_str(text).unwrap_err();
-        assert!(matches!(err, LoadError::NewerVersion { found: 99 }), "{err}");
+        assert!(
+            matches!(err, LoadError::NewerVersion { found: 99 }),
+            "{err}"
+        );
         assert!(err.to_string().contains("newer"), "{err}");
     }
 

@@ -146,7 +146,16 @@ macro_rules! port_default {
 
 mod port_defaults {
     use super::{Input, default_port};
-    port_default!(density, length, width, lean, bend, root_color, tip_color, clump_offset);
+    port_default!(
+        density,
+        length,
+        width,
+        lean,
+        bend,
+        root_color,
+        tip_color,
+        clump_offset
+    );
 }
 
 fn default_lattice() -> u32 {
@@ -307,7 +316,10 @@ impl StrandLayer {
                 self.clump_lattice, self.lattice
             ));
         }
-        for (name, x) in [("clump_share", self.clump_share), ("tip_pull", self.tip_pull)] {
+        for (name, x) in [
+            ("clump_share", self.clump_share),
+            ("tip_pull", self.tip_pull),
+        ] {
             if !(0.0..=1.0).contains(&x) {
                 problems.push(format!("{name} is {x}, outside [0, 1]"));
             }

@@ -139,13 +139,12 @@ impl ParamDesc {
                 Some(format!("{} is {x}, not a finite number", self.name))
             }
             (ParamKind::Float { .. }, ParamValue::Float(_)) => None,
-            (ParamKind::Int { min, max, .. }, ParamValue::Int(x)) => (x < min || x > max)
-                .then(|| format!("{} is {x}, outside {min}..={max}", self.name)),
-            (ParamKind::Choice { options, .. }, ParamValue::Choice(c)) => {
-                (!options.contains(&c.as_str())).then(|| {
-                    format!("{} is {c:?}, not one of {}", self.name, options.join(", "))
-                })
+            (ParamKind::Int { min, max, .. }, ParamValue::Int(x)) => {
+                (x < min || x > max).then(|| format!("{} is {x}, outside {min}..={max}", self.name))
             }
+            (ParamKind::Choice { options, .. }, ParamValue::Choice(c)) => (!options
+                .contains(&c.as_str()))
+            .then(|| format!("{} is {c:?}, not one of {}", self.name, options.join(", "))),
             (ParamKind::Ramp, ParamValue::Ramp(stops)) => {
                 if stops.is_empty() {
                     Some(format!("{} has no stops", self.name))
@@ -153,7 +152,10 @@ impl ParamDesc {
                     .iter()
                     .any(|s| !s.pos.is_finite() || s.color.iter().any(|c| !c.is_finite()))
                 {
-                    Some(format!("{} has a stop that is not a finite number", self.name))
+                    Some(format!(
+                        "{} has a stop that is not a finite number",
+                        self.name
+                    ))
                 } else {
                     None
                 }

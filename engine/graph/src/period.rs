@@ -44,10 +44,7 @@ impl Period {
     /// All inputs of a node combined.
     #[must_use]
     pub fn combine_all(inputs: &[Self]) -> Self {
-        inputs
-            .iter()
-            .cloned()
-            .fold(Self::Uniform, Self::combine)
+        inputs.iter().cloned().fold(Self::Uniform, Self::combine)
     }
 
     /// Raw UV reaching a place where it cannot be forgiven becomes a broken seam, blamed on
@@ -57,8 +54,7 @@ impl Period {
         match self {
             Self::Ramp(node) => Self::Broken {
                 node,
-                reason: "raw UV does not repeat: it jumps from 1 back to 0 at the edges"
-                    .to_owned(),
+                reason: "raw UV does not repeat: it jumps from 1 back to 0 at the edges".to_owned(),
             },
             p => p,
         }
@@ -153,9 +149,15 @@ mod tests {
 
     #[test]
     fn scale_must_be_a_whole_number() {
-        assert_eq!(Period::from_scale(NodeId(0), "scale", 4.0), Period::Tiles(4));
+        assert_eq!(
+            Period::from_scale(NodeId(0), "scale", 4.0),
+            Period::Tiles(4)
+        );
         for bad in [0.0, 0.5, 2.5, -3.0, f32::NAN, f32::INFINITY] {
-            assert!(!Period::from_scale(NodeId(0), "scale", bad).tiles(), "{bad}");
+            assert!(
+                !Period::from_scale(NodeId(0), "scale", bad).tiles(),
+                "{bad}"
+            );
         }
     }
 }

@@ -41,7 +41,9 @@ impl Report {
 
     /// The findings blamed on `node`.
     pub fn for_node(&self, node: NodeId) -> impl Iterator<Item = &Diagnostic> {
-        self.diagnostics.iter().filter(move |d| d.node == Some(node))
+        self.diagnostics
+            .iter()
+            .filter(move |d| d.node == Some(node))
     }
 }
 
@@ -54,7 +56,13 @@ pub fn validate(graph: &MaterialGraph) -> Report {
     report_cycles(graph, &cyclic, &mut diags);
     let sinks = graph.sinks();
     for (sink, input) in &sinks {
-        seam_by_inference(graph, &periods, sink, input, &mut diags);
+        // A sink behind a cycle is reported once, as the cycle.
+        let behind_cycle = input_period(graph, &periods, input)
+            .culprit()
+            .is_some_and(|c| cyclic.contains(&c));
+        if !behind_cycle {
+            seam_by_inference(graph, &periods, sink, input, &mut diags);
+        }
         if let Sink::Strand { .. } = sink {
             dynamic_reach(graph, sink, input, &mut diags);
         }
@@ -93,7 +101,10 @@ fn structure(graph: &MaterialGraph, diags: &mut Vec<Diagnostic>) {
     if !(graph.repeat_m.is_finite() && graph.repeat_m > 0.0) {
         diags.push(Diagnostic::error(
             Code::Repeat,
-            format!("repeat_m is {}; it must be a positive length in metres", graph.repeat_m),
+            format!(
+                "repeat_m is {}; it must be a positive length in metres",
+                graph.repeat_m
+            ),
         ));
     }
     let mut seen = HashSet::new();
@@ -110,8 +121,17 @@ fn structure(graph: &MaterialGraph, diags: &mut Vec<Diagnostic>) {
         check_node(graph, node, diags);
     }
     for (sink, input) in graph.sinks() {
-        let Some(ty) = graph.sink_type(&sink) else { continue };
-        check_input(graph, &sink.to_string(), input_ty_for_sink(&sink, ty), &input, None, diags);
+        let Some(ty) = graph.sink_type(&sink) else {
+            continue;
+        };
+        check_input(
+            graph,
+            &sink.to_string(),
+            input_ty_for_sink(&sink, ty),
+            &input,
+            None,
+            diags,
+        );
     }
 }
 
@@ -158,8 +178,7 @@ fn check_node(graph: &MaterialGraph, node: &Node, diags: &mut Vec<Diagnostic>) {
                         Code::BadParam
                     };
                     diags.push(
-                        Diagnostic::error(code, format!("{}: {problem}", node.label()))
-                            .at(node.id),
+                        Diagnostic::error(code, format!("{}: {problem}", node.label())).at(node.id),
                     );
                 }
             }
@@ -225,7 +244,11 @@ fn check_input(
             match graph.output_type(l) {
                 None => push(Diagnostic::error(
                     Code::DanglingLink,
-                    format!("{where_} links to {}.{}, which is not an output", src.label(), l.port),
+                    format!(
+                        "{where_} links to {}.{}, which is not an output",
+                        src.label(),
+                        l.port
+                    ),
                 )),
                 Some(from_ty) => {
                     if let Some(ty) = ty.filter(|t| *t != from_ty) {
@@ -296,7 +319,11 @@ fn infer_periods(graph: &MaterialGraph) -> (HashMap<(NodeId, usize), Period>, Ve
             }
         }
     }
-    let mut cyclic: Vec<NodeId> = index.keys().filter(|id| !done.contains(id)).copied().collect();
+    let mut cyclic: Vec<NodeId> = index
+        .keys()
+        .filter(|id| !done.contains(id))
+        .copied()
+        .collect();
     cyclic.sort_unstable();
     for &id in &cyclic {
         let node = &graph.nodes[index[&id]];
@@ -373,7 +400,10 @@ fn report_cycles(graph: &MaterialGraph, leftover: &[NodeId], diags: &mut Vec<Dia
         diags.push(
             Diagnostic::error(
                 Code::Cycle,
-                format!("these nodes read each other in a loop: {}", names.join(" ← ")),
+                format!(
+                    "these nodes read each other in a loop: {}",
+                    names.join(" ← ")
+                ),
             )
             .at(cycle[0]),
         );
@@ -394,7 +424,9 @@ fn seam_path(
     let mut cur = input.link().cloned();
     for _ in 0..=graph.nodes.len() {
         let Some(link) = cur.take() else { break };
-        let Some(node) = graph.node(link.node) else { break };
+        let Some(node) = graph.node(link.node) else {
+            break;
+        };
         if node.id == culprit {
             parts.push(format!("{} ({reason})", node.label()));
             break;
@@ -603,5 +635,177 @@ fn layers(graph: &MaterialGraph, evaluator: &Evaluator<'_>, diags: &mut Vec<Diag
                 ),
             ));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::{InRef, OutRef};
+    use crate::layer::StrandLayer;
+    use crate::node::ParamValue;
+    use crate::value::Value;
+
+    fn link(g: &mut MaterialGraph, from: NodeId, port: &str, to: NodeId, to_port: &str) {
+        g.connect(
+            OutRef::new(from, port),
+            &InRef::Node {
+                node: to,
+                port: to_port.into(),
+            },
+        )
+        .unwrap();
+    }
+
+    fn sink(g: &mut MaterialGraph, from: NodeId, port: &str, sink: Sink) {
+        g.connect(OutRef::new(from, port), &InRef::Sink(sink))
+            .unwrap();
+    }
+
+    fn errors(r: &Report, code: Code) -> Vec<&Diagnostic> {
+        r.diagnostics
+            .iter()
+            .filter(|d| d.code == code && d.is_error())
+            .collect()
+    }
+
+    /// Noise#1 (scale 2.5) → Mix#2.b → base colour, via a ramp.
+    #[test]
+    fn a_fractional_noise_scale_is_a_seam_error_naming_the_path() {
+        let mut g = MaterialGraph::new("seam");
+        let noise = g.add_node("Noise").unwrap();
+        g.node_mut(noise)
+            .unwrap()
+            .params
+            .insert("scale".into(), ParamValue::Float(2.5));
+        let ramp = g.add_node("ColorRamp").unwrap();
+        let mix = g.add_node("Mix").unwrap();
+        g.node_mut(mix)
+            .unwrap()
+            .params
+            .insert("type".into(), ParamValue::Choice("color".into()));
+        link(&mut g, noise, "out", ramp, "t");
+        link(&mut g, ramp, "out", mix, "b");
+        sink(&mut g, mix, "out", Sink::Pbr("base_color".into()));
+        let r = validate(&g);
+        let seams = errors(&r, Code::Seam);
+        assert_eq!(seams.len(), 1, "{:#?}", r.diagnostics);
+        let msg = &seams[0].message;
+        assert!(
+            msg.contains(&format!(
+                "pbr.base_color ← Mix#{mix}.b ← ColorRamp#{ramp}.t ← Noise#{noise} (scale 2.5 is not an integer)"
+            )),
+            "{msg}"
+        );
+        assert_eq!(seams[0].node, Some(noise));
+        assert_eq!(seams[0].sink.as_deref(), Some("pbr.base_color"));
+    }
+
+    #[test]
+    fn raw_uv_into_the_roughness_is_a_seam_error_naming_the_uv_node() {
+        let mut g = MaterialGraph::new("uv");
+        let uv = g.add_node("UV").unwrap();
+        let split = g.add_node("Split").unwrap();
+        g.node_mut(split)
+            .unwrap()
+            .params
+            .insert("type".into(), ParamValue::Choice("vec2".into()));
+        link(&mut g, uv, "uv", split, "in");
+        sink(&mut g, split, "x", Sink::Pbr("roughness".into()));
+        let r = validate(&g);
+        let seams = errors(&r, Code::Seam);
+        assert_eq!(seams.len(), 1, "{:#?}", r.diagnostics);
+        assert_eq!(seams[0].node, Some(uv));
+        assert!(
+            seams[0].message.contains(&format!("UV#{uv}")),
+            "{}",
+            seams[0].message
+        );
+        assert!(seams[0].message.contains("raw UV"), "{}", seams[0].message);
+    }
+
+    #[test]
+    fn strand_ports_refuse_dynamic_inputs_but_fold_parameters() {
+        let mut g = MaterialGraph::new("dyn");
+        g.strands.insert("grass".into(), StrandLayer::default());
+        let time = g.add_node("Time").unwrap();
+        let mul = g.add_node("Math").unwrap();
+        link(&mut g, time, "seconds", mul, "b");
+        sink(
+            &mut g,
+            mul,
+            "out",
+            Sink::Strand {
+                layer: "grass".into(),
+                port: "length".into(),
+            },
+        );
+        let r = validate(&g);
+        let dynamic = errors(&r, Code::Dynamic);
+        assert_eq!(dynamic.len(), 1, "{:#?}", r.diagnostics);
+        assert!(
+            dynamic[0].message.contains(&format!(
+                "strands.grass.length ← Math#{mul}.b ← Time#{time}"
+            )),
+            "{}",
+            dynamic[0].message
+        );
+        // A Parameter in the same place is fine.
+        let param = g.add_node("Parameter").unwrap();
+        link(&mut g, param, "out", mul, "b");
+        assert!(errors(&validate(&g), Code::Dynamic).is_empty());
+        // The PBR half may read dynamic inputs.
+        link(&mut g, time, "seconds", mul, "b");
+        g.strands.get_mut("grass").unwrap().length = Input::Const(Value::Float(0.05));
+        sink(&mut g, mul, "out", Sink::Pbr("roughness".into()));
+        assert!(errors(&validate(&g), Code::Dynamic).is_empty());
+    }
+
+    #[test]
+    fn a_density_outside_the_unit_range_is_reported() {
+        let mut g = MaterialGraph::new("density");
+        let layer = StrandLayer {
+            density: Input::Const(Value::Float(1.4)),
+            ..StrandLayer::default()
+        };
+        g.strands.insert("grass".into(), layer);
+        let r = validate(&g);
+        let found: Vec<_> = r
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == Code::DensityRange)
+            .collect();
+        assert_eq!(found.len(), 1, "{:#?}", r.diagnostics);
+        assert!(found[0].message.contains("1.400"), "{}", found[0].message);
+        g.strands.get_mut("grass").unwrap().density = Input::Const(Value::Float(0.7));
+        assert!(validate(&g).diagnostics.is_empty());
+    }
+
+    #[test]
+    fn a_layer_asking_for_fifty_million_strands_is_refused() {
+        let mut g = MaterialGraph::new("budget");
+        let layer = StrandLayer {
+            lattice: 7072,
+            clump_lattice: 64,
+            ..StrandLayer::default()
+        };
+        g.strands.insert("lots".into(), layer);
+        let r = validate(&g);
+        assert!(!errors(&r, Code::Budget).is_empty(), "{:#?}", r.diagnostics);
+        assert!(!errors(&r, Code::LayerSettings).is_empty());
+    }
+
+    #[test]
+    fn a_nan_parameter_is_an_error_on_its_node() {
+        let mut g = MaterialGraph::new("nan");
+        let noise = g.add_node("Noise").unwrap();
+        g.node_mut(noise)
+            .unwrap()
+            .params
+            .insert("gain".into(), ParamValue::Float(f32::NAN));
+        let r = validate(&g);
+        let nan = errors(&r, Code::NonFinite);
+        assert_eq!(nan.len(), 1, "{:#?}", r.diagnostics);
+        assert_eq!(nan[0].node, Some(noise));
     }
 }

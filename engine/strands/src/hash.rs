@@ -91,7 +91,10 @@ mod tests {
         for (b, &count) in bins.iter().enumerate() {
             let expected = n as f64 / 10.0;
             let dev = (f64::from(count) - expected).abs() / expected;
-            assert!(dev < 0.03, "bin {b} holds {count}, expected about {expected}");
+            assert!(
+                dev < 0.03,
+                "bin {b} holds {count}, expected about {expected}"
+            );
         }
     }
 

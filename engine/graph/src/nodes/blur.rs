@@ -77,27 +77,29 @@ pub fn blur_wrapped(src: &Field, size: usize, sigma: f32) -> Field {
     let c = src.ty.channels();
     let pass = |input: &[f32], horizontal: bool| -> Vec<f32> {
         let mut out = vec![0.0f32; input.len()];
-        out.par_chunks_mut(size * c).enumerate().for_each(|(y, row)| {
-            for x in 0..size {
-                let mut acc = [0.0f32; 3];
-                for (k, &w) in weights.iter().enumerate() {
-                    let offsets: &[isize] = if k == 0 { &[0] } else { &[-1, 1] };
-                    for &sgn in offsets {
-                        let delta = sgn * k as isize;
-                        let (sx, sy) = if horizontal {
-                            ((x as isize + delta).rem_euclid(size as isize) as usize, y)
-                        } else {
-                            (x, (y as isize + delta).rem_euclid(size as isize) as usize)
-                        };
-                        let base = (sy * size + sx) * c;
-                        for ch in 0..c {
-                            acc[ch] += w * input[base + ch];
+        out.par_chunks_mut(size * c)
+            .enumerate()
+            .for_each(|(y, row)| {
+                for x in 0..size {
+                    let mut acc = [0.0f32; 3];
+                    for (k, &w) in weights.iter().enumerate() {
+                        let offsets: &[isize] = if k == 0 { &[0] } else { &[-1, 1] };
+                        for &sgn in offsets {
+                            let delta = sgn * k as isize;
+                            let (sx, sy) = if horizontal {
+                                ((x as isize + delta).rem_euclid(size as isize) as usize, y)
+                            } else {
+                                (x, (y as isize + delta).rem_euclid(size as isize) as usize)
+                            };
+                            let base = (sy * size + sx) * c;
+                            for ch in 0..c {
+                                acc[ch] += w * input[base + ch];
+                            }
                         }
                     }
+                    row[x * c..x * c + c].copy_from_slice(&acc[..c]);
                 }
-                row[x * c..x * c + c].copy_from_slice(&acc[..c]);
-            }
-        });
+            });
         out
     };
     let h = pass(&src.data, true);

@@ -2,7 +2,9 @@
 
 use crate::eval::NodeCtx;
 use crate::field::{Field, par_field};
-use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc, RampStop};
+use crate::node::{
+    Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc, RampStop,
+};
 use crate::value::PortType;
 
 /// Maps `t` through colour stops, linearly between them and flat beyond the ends.

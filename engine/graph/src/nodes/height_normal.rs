@@ -90,12 +90,19 @@ mod tests {
     fn a_ramp_in_u_tilts_the_normal_against_the_slope() {
         let size = 16;
         // Height rising with x (except at the wrap) tilts normals toward −x.
-        let h: Vec<f32> = (0..size * size).map(|i| (i % size) as f32 / size as f32).collect();
+        let h: Vec<f32> = (0..size * size)
+            .map(|i| (i % size) as f32 / size as f32)
+            .collect();
         let n = normals_from_height(&h, size, 0.1, 1.0);
         let mid = n.get(size * 8 + 8);
-        assert!(mid[0] < -0.05 && mid[1].abs() < 1e-6 && mid[2] > 0.0, "{mid:?}");
+        assert!(
+            mid[0] < -0.05 && mid[1].abs() < 1e-6 && mid[2] > 0.0,
+            "{mid:?}"
+        );
         // Height rising down the rows (with v) tilts normals toward +Y (up the image).
-        let h: Vec<f32> = (0..size * size).map(|i| (i / size) as f32 / size as f32).collect();
+        let h: Vec<f32> = (0..size * size)
+            .map(|i| (i / size) as f32 / size as f32)
+            .collect();
         let mid = normals_from_height(&h, size, 0.1, 1.0).get(size * 8 + 8);
         assert!(mid[1] > 0.05 && mid[0].abs() < 1e-6, "{mid:?}");
     }

@@ -190,7 +190,10 @@ mod tests {
             op("smoothstep", &[("edge0", 0.0), ("edge1", 1.0), ("x", 0.5)]),
             0.5
         ));
-        assert!(close(op("clamp", &[("x", 3.0), ("lo", 0.0), ("hi", 1.0)]), 1.0));
+        assert!(close(
+            op("clamp", &[("x", 3.0), ("lo", 0.0), ("hi", 1.0)]),
+            1.0
+        ));
         assert!(close(
             op(
                 "remap",
@@ -215,10 +218,7 @@ mod tests {
         );
         let ev = crate::eval::Evaluator::new(&g);
         let f = ev
-            .eval_output(
-                &OutRef::new(id, "out"),
-                &crate::field::Domain::grid(2, 2),
-            )
+            .eval_output(&OutRef::new(id, "out"), &crate::field::Domain::grid(2, 2))
             .unwrap();
         assert!(f.data.iter().all(|&x| x == 0.0));
         let diags = ev.diagnostics();

@@ -71,13 +71,6 @@ pub(crate) fn chosen_type(params: &Params<'_>) -> PortType {
     }
 }
 
-/// `x` wrapped into `[0, 1)`.
-#[inline]
-pub(crate) fn wrap01(x: f32) -> f32 {
-    let w = x - x.floor();
-    if w >= 1.0 { 0.0 } else { w }
-}
-
 #[cfg(test)]
 pub(crate) mod testing {
     //! Helpers for the per-node tests: evaluate one node alone.

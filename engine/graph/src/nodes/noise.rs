@@ -146,10 +146,22 @@ const GRADIENTS: [[f32; 2]; 8] = [
     [-1.0, 0.0],
     [0.0, 1.0],
     [0.0, -1.0],
-    [std::f32::consts::FRAC_1_SQRT_2, std::f32::consts::FRAC_1_SQRT_2],
-    [-std::f32::consts::FRAC_1_SQRT_2, std::f32::consts::FRAC_1_SQRT_2],
-    [std::f32::consts::FRAC_1_SQRT_2, -std::f32::consts::FRAC_1_SQRT_2],
-    [-std::f32::consts::FRAC_1_SQRT_2, -std::f32::consts::FRAC_1_SQRT_2],
+    [
+        std::f32::consts::FRAC_1_SQRT_2,
+        std::f32::consts::FRAC_1_SQRT_2,
+    ],
+    [
+        -std::f32::consts::FRAC_1_SQRT_2,
+        std::f32::consts::FRAC_1_SQRT_2,
+    ],
+    [
+        std::f32::consts::FRAC_1_SQRT_2,
+        -std::f32::consts::FRAC_1_SQRT_2,
+    ],
+    [
+        -std::f32::consts::FRAC_1_SQRT_2,
+        -std::f32::consts::FRAC_1_SQRT_2,
+    ],
 ];
 
 /// Perlin-style gradient noise, centred on zero, within about ±√½.
@@ -196,7 +208,11 @@ mod tests {
     use crate::nodes::testing::*;
     use crate::period::Period;
 
-    fn noise(kind: &str, scale: f32, seed: i64) -> (crate::graph::MaterialGraph, crate::graph::NodeId) {
+    fn noise(
+        kind: &str,
+        scale: f32,
+        seed: i64,
+    ) -> (crate::graph::MaterialGraph, crate::graph::NodeId) {
         single(
             "Noise",
             &[

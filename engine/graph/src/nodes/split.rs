@@ -65,7 +65,10 @@ mod tests {
             )
             .unwrap();
         }
-        assert_eq!(at(&g, combine, "out", &[[0.5, 0.5]]).get(0), [0.1, 0.2, 0.3]);
+        assert_eq!(
+            at(&g, combine, "out", &[[0.5, 0.5]]).get(0),
+            [0.1, 0.2, 0.3]
+        );
         g.node_mut(split)
             .unwrap()
             .params

@@ -32,7 +32,9 @@ impl NodeKind for Uv {
     }
     fn eval(&self, _: &Params<'_>, ctx: &NodeCtx<'_>) -> Vec<Field> {
         let d = ctx.domain();
-        vec![par_field(PortType::Vec2, d.len(), |i| [d.u[i], d.v[i], 0.0])]
+        vec![par_field(PortType::Vec2, d.len(), |i| {
+            [d.u[i], d.v[i], 0.0]
+        })]
     }
 }
 

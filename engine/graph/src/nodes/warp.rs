@@ -3,11 +3,13 @@
 use crate::eval::NodeCtx;
 use crate::field::{Domain, Field};
 use crate::node::{Access, Category, NodeKind, OutputDesc, ParamDesc, Params, PortDesc};
-use crate::nodes::{TYPE_PARAM, chosen_type, wrap01};
+use crate::nodes::{TYPE_PARAM, chosen_type};
 use crate::value::PortType;
 
-/// `in(uv + amount · offset)`, wrapped into the tile. The input is evaluated exactly at
-/// the displaced points (no raster), so a warp is as sharp as what it warps.
+/// `in(uv + amount · offset)`. The input is evaluated exactly at the displaced points (no
+/// raster), so a warp is as sharp as what it warps. Displaced points are not wrapped back
+/// into the tile: a tiling input wraps by itself, and a non-tiling one keeps its seam at
+/// the edges, where the seam check sees it, instead of hiding it inside the tile.
 pub struct Warp;
 
 impl NodeKind for Warp {
@@ -26,7 +28,11 @@ impl NodeKind for Warp {
     fn inputs(&self, p: &Params<'_>) -> Vec<PortDesc> {
         vec![
             PortDesc::typed("in", chosen_type(p), "The field to warp").with_access(Access::Sampled),
-            PortDesc::typed("offset", PortType::Vec2, "Displacement direction, in UV units"),
+            PortDesc::typed(
+                "offset",
+                PortType::Vec2,
+                "Displacement direction, in UV units",
+            ),
             PortDesc::float("amount", 0.05, "Scales the offset").with_range(0.0, 0.5),
         ]
     }
@@ -40,8 +46,8 @@ impl NodeKind for Warp {
         let mut v = Vec::with_capacity(d.len());
         for i in 0..d.len() {
             let a = amount.at(0, i);
-            u.push(wrap01(d.u[i] + a * offset.at(0, i)));
-            v.push(wrap01(d.v[i] + a * offset.at(1, i)));
+            u.push(d.u[i] + a * offset.at(0, i));
+            v.push(d.v[i] + a * offset.at(1, i));
         }
         let displaced = Domain { u, v, grid: None };
         vec![ctx.sample(0, &displaced)]

@@ -25,7 +25,11 @@ impl NodeKind for WorldPos {
         Vec::new()
     }
     fn outputs(&self, _: &Params<'_>) -> Vec<OutputDesc> {
-        vec![OutputDesc::new("position", PortType::Color, "x, y, z in metres")]
+        vec![OutputDesc::new(
+            "position",
+            PortType::Color,
+            "x, y, z in metres",
+        )]
     }
     fn is_dynamic(&self) -> bool {
         true

@@ -1,0 +1,153 @@
+//! The command line, run as a user runs it.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_owned()
+}
+
+fn tuft(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tuft"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("tuft runs")
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+#[test]
+fn validate_accepts_every_preset() {
+    let out = tuft(&[
+        "validate",
+        "presets/lawn.ron",
+        "presets/fur.ron",
+        "presets/moss.ron",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(text(&out).matches(": ok").count(), 3, "{}", text(&out));
+}
+
+#[test]
+fn validate_fails_a_seam_naming_the_node_and_path() {
+    let out = tuft(&["validate", "tests/data/non_integer_scale.ron"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains(
+            "pbr.base_color ← Mix#4.b ← ColorRamp#3.t ← Noise#2 (scale 2.5 is not an integer)"
+        ),
+        "{}",
+        text(&out)
+    );
+    let out = tuft(&["validate", "tests/data/raw_uv.ron"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(text(&out).contains("UV#1 (raw UV"), "{}", text(&out));
+}
+
+#[test]
+fn validate_exits_two_when_a_file_cannot_be_read() {
+    for file in [
+        "tests/data/malformed.ron",
+        "tests/data/newer_version.ron",
+        "no/such.ron",
+    ] {
+        let out = tuft(&["validate", file]);
+        assert_eq!(out.status.code(), Some(2), "{file}: {}", text(&out));
+        assert!(text(&out).contains(file), "{file}: {}", text(&out));
+    }
+    // The worst outcome wins when several files are given.
+    let out = tuft(&[
+        "validate",
+        "presets/lawn.ron",
+        "tests/data/raw_uv.ron",
+        "tests/data/malformed.ron",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn validate_json_prints_one_object_per_file() {
+    let out = tuft(&[
+        "validate",
+        "--json",
+        "presets/lawn.ron",
+        "tests/data/cycle.ron",
+        "tests/data/malformed.ron",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0]["errors"], 0);
+    assert_eq!(lines[1]["errors"], 1);
+    assert_eq!(lines[1]["diagnostics"][0]["code"], "cycle");
+    assert_eq!(lines[1]["diagnostics"][0]["severity"], "error");
+    assert_eq!(lines[2]["readable"], false);
+    assert!(lines[2]["error"].as_str().unwrap().contains("line 5"));
+}
+
+#[test]
+fn bake_writes_six_maps_and_refuses_a_broken_graph() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("lawn");
+    let out = tuft(&[
+        "bake",
+        "presets/lawn.ron",
+        "--out",
+        out_dir.to_str().unwrap(),
+        "--resolution",
+        "128",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    for map in [
+        "base_color",
+        "normal",
+        "roughness",
+        "metallic",
+        "occlusion",
+        "height",
+    ] {
+        let path = out_dir.join(format!("lawn_{map}.png"));
+        let img = image_size(&path);
+        assert_eq!(img, (128, 128), "{map}");
+    }
+    let out = tuft(&[
+        "bake",
+        "tests/data/raw_uv.ron",
+        "--out",
+        dir.path().join("x").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(!dir.path().join("x").exists());
+    let out = tuft(&[
+        "bake",
+        "presets/lawn.ron",
+        "--out",
+        dir.path().join("y").to_str().unwrap(),
+        "--resolution",
+        "0",
+    ]);
+    assert_ne!(out.status.code(), Some(0));
+    assert!(text(&out).contains("resolution 0"), "{}", text(&out));
+}
+
+/// Width and height from a PNG's header.
+fn image_size(path: &Path) -> (u32, u32) {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    assert_eq!(&bytes[1..4], b"PNG");
+    let be = |i: usize| u32::from_be_bytes(bytes[i..i + 4].try_into().unwrap());
+    (be(16), be(20))
+}
