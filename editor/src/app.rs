@@ -3,14 +3,14 @@
 
 use anyhow::Context as _;
 use eframe::egui;
-use std::path::PathBuf;
+use std::path::Path;
 use tuft_graph::{Document, Report};
 
 /// The lawn preset, built in so the editor opens on it from any working directory.
 pub const LAWN_PRESET: &str = include_str!("../../presets/lawn.ron");
 
 /// Opens the editor on `file`, or on the lawn preset.
-pub fn run(file: Option<PathBuf>) -> anyhow::Result<()> {
+pub fn run(file: Option<&Path>) -> anyhow::Result<()> {
     let (doc, title) = match &file {
         Some(path) => (
             tuft_graph::io::load(path)

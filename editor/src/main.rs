@@ -11,7 +11,7 @@ use clap::Parser as _;
 fn main() -> std::process::ExitCode {
     let args = cli::Args::parse();
     match args.command {
-        None => match app::run(args.file) {
+        None => match app::run(args.file.as_deref()) {
             Ok(()) => std::process::ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("tuft: {e:#}");

@@ -1,6 +1,7 @@
-//! The headless command line: `validate`, `bake`.
+//! The headless command line: `validate`, `bake`, `bench`.
 
 mod bake;
+mod bench;
 mod validate;
 
 use clap::{Parser, Subcommand};
@@ -49,6 +50,15 @@ pub enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Time the engine on the shipped presets (median of several runs); writes nothing.
+    Bench {
+        /// One JSON object per case, one per line.
+        #[arg(long)]
+        json: bool,
+        /// Timed runs per case (after one warm-up run).
+        #[arg(long, default_value_t = 5)]
+        runs: usize,
+    },
 }
 
 /// Runs one subcommand and returns its exit status.
@@ -61,5 +71,6 @@ pub fn run(command: Command) -> ExitCode {
             resolution,
             force,
         } => bake::run(&file, &out, resolution, force),
+        Command::Bench { json, runs } => bench::run(json, runs),
     }
 }

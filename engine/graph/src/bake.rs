@@ -154,7 +154,7 @@ fn band(resolution: usize, first: usize, rows: usize) -> Domain {
     Domain {
         u,
         v,
-        grid: (first == 0 && rows == resolution).then_some((resolution, resolution)),
+        grid: Some((resolution, rows)),
     }
 }
 

@@ -299,11 +299,11 @@ impl<'g> Evaluator<'g> {
             while let Some((idx, next, deps)) = stack.last_mut() {
                 if let Some(&dep) = deps.get(*next) {
                     *next += 1;
-                    if let Some(&di) = self.index.get(&dep) {
-                        if visited.insert(dep) {
-                            let d = self.point_deps(&self.graph.nodes[di]);
-                            stack.push((di, 0, d));
-                        }
+                    if let Some(&di) = self.index.get(&dep)
+                        && visited.insert(dep)
+                    {
+                        let d = self.point_deps(&self.graph.nodes[di]);
+                        stack.push((di, 0, d));
                     }
                 } else {
                     order.push(*idx);
@@ -433,10 +433,10 @@ impl<'g> Evaluator<'g> {
                 continue;
             };
             for input in self.graph.nodes[i].inputs.values() {
-                if let Some(l) = input.link() {
-                    if seen.insert(l.node) {
-                        stack.push(l.node);
-                    }
+                if let Some(l) = input.link()
+                    && seen.insert(l.node)
+                {
+                    stack.push(l.node);
                 }
             }
         }

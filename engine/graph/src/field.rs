@@ -15,7 +15,10 @@ pub struct Domain {
     pub u: Vec<f32>,
     /// V of each point.
     pub v: Vec<f32>,
-    /// `Some((width, height))` when the points are a row-major grid of texel centres.
+    /// `Some((width, height))` when the points form a row-major `width × height` grid
+    /// whose `u` depends only on the column and `v` only on the row (a whole texel grid
+    /// or a band of its rows). Generators use it to compute per-column and per-row work
+    /// once instead of per point.
     pub grid: Option<(usize, usize)>,
 }
 
@@ -55,6 +58,16 @@ impl Domain {
     #[must_use]
     pub fn len(&self) -> usize {
         self.u.len()
+    }
+
+    /// For a grid domain, the `u` of each column and the `v` of each row.
+    #[must_use]
+    pub fn axes(&self) -> Option<(&[f32], Vec<f32>)> {
+        let (w, h) = self.grid?;
+        if w * h != self.len() || w == 0 {
+            return None;
+        }
+        Some((&self.u[..w], (0..h).map(|y| self.v[y * w]).collect()))
     }
 
     /// Whether there are no points.

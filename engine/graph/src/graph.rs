@@ -477,11 +477,11 @@ impl MaterialGraph {
             }
             let Some(&i) = index.get(&id) else { continue };
             for input in self.nodes[i].inputs.values() {
-                if let Some(l) = input.link() {
-                    if seen.insert(l.node) {
-                        parent.insert(l.node, id);
-                        stack.push(l.node);
-                    }
+                if let Some(l) = input.link()
+                    && seen.insert(l.node)
+                {
+                    parent.insert(l.node, id);
+                    stack.push(l.node);
                 }
             }
         }
@@ -525,16 +525,16 @@ impl MaterialGraph {
                 to_ty,
             });
         }
-        if let InRef::Node { node, .. } = to {
-            if let Some(chain) = self.upstream_path(from.node, *node) {
-                // `from` already depends on `node`: the new link would close the loop.
-                let mut names: Vec<String> = chain
-                    .iter()
-                    .map(|id| self.node(*id).map_or_else(|| format!("#{id}"), Node::label))
-                    .collect();
-                names.insert(0, self.node(*node).map_or_else(String::new, Node::label));
-                return Err(ConnectError::Cycle(names.join(" ← ")));
-            }
+        if let InRef::Node { node, .. } = to
+            && let Some(chain) = self.upstream_path(from.node, *node)
+        {
+            // `from` already depends on `node`: the new link would close the loop.
+            let mut names: Vec<String> = chain
+                .iter()
+                .map(|id| self.node(*id).map_or_else(|| format!("#{id}"), Node::label))
+                .collect();
+            names.insert(0, self.node(*node).map_or_else(String::new, Node::label));
+            return Err(ConnectError::Cycle(names.join(" ← ")));
         }
         Ok(())
     }

@@ -341,7 +341,13 @@ impl StrandLayer {
         if keep.is_empty() || keep[0] != 1.0 {
             problems.push("levels.keep must start with 1".to_owned());
         }
-        if keep.windows(2).any(|w| !(w[1] < w[0])) || keep.iter().any(|k| !(*k > 0.0)) {
+        if keep
+            .windows(2)
+            .any(|w| w[1].partial_cmp(&w[0]) != Some(std::cmp::Ordering::Less))
+            || keep
+                .iter()
+                .any(|k| k.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater))
+        {
             problems.push(format!(
                 "levels.keep {keep:?} must decrease strictly and stay above 0"
             ));

@@ -75,7 +75,7 @@ pub fn validate(graph: &MaterialGraph) -> Report {
             diags.push(d);
         }
     }
-    diags.sort_by(|a, b| b.severity.cmp(&a.severity));
+    diags.sort_by_key(|d| std::cmp::Reverse(d.severity));
     Report {
         diagnostics: diags,
         periods,
@@ -505,11 +505,11 @@ fn dynamic_reach(graph: &MaterialGraph, sink: &Sink, input: &Input, diags: &mut 
             return;
         }
         for (port, inp) in &node.inputs {
-            if let Some(l) = inp.link() {
-                if seen.insert(l.node) {
-                    parent.insert(l.node, (id, port.clone()));
-                    queue.push_back(l.node);
-                }
+            if let Some(l) = inp.link()
+                && seen.insert(l.node)
+            {
+                parent.insert(l.node, (id, port.clone()));
+                queue.push_back(l.node);
             }
         }
     }

@@ -146,7 +146,8 @@ fn every_kind_with_inputs_passes_a_broken_seam_on_and_blames_its_source() {
 
 #[test]
 fn kinds_without_inputs_report_their_own_period() {
-    let expect: &[(&str, fn(&Period) -> bool)] = &[
+    type Check = fn(&Period) -> bool;
+    let expect: &[(&str, Check)] = &[
         ("UV", |p| matches!(p, Period::Ramp(_))),
         ("Constant", |p| *p == Period::Uniform),
         ("Parameter", |p| *p == Period::Uniform),

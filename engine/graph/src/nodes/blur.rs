@@ -75,38 +75,49 @@ pub fn blur_wrapped(src: &Field, size: usize, sigma: f32) -> Field {
     let total: f32 = weights[0] + 2.0 * weights[1..].iter().sum::<f32>();
     let weights: Vec<f32> = weights.iter().map(|w| w / total).collect();
     let c = src.ty.channels();
-    let pass = |input: &[f32], horizontal: bool| -> Vec<f32> {
-        let mut out = vec![0.0f32; input.len()];
-        out.par_chunks_mut(size * c)
-            .enumerate()
-            .for_each(|(y, row)| {
-                for x in 0..size {
-                    let mut acc = [0.0f32; 3];
-                    for (k, &w) in weights.iter().enumerate() {
-                        let offsets: &[isize] = if k == 0 { &[0] } else { &[-1, 1] };
-                        for &sgn in offsets {
-                            let delta = sgn * k as isize;
-                            let (sx, sy) = if horizontal {
-                                ((x as isize + delta).rem_euclid(size as isize) as usize, y)
-                            } else {
-                                (x, (y as isize + delta).rem_euclid(size as isize) as usize)
-                            };
-                            let base = (sy * size + sx) * c;
-                            for ch in 0..c {
-                                acc[ch] += w * input[base + ch];
-                            }
-                        }
+    let row_len = size * c;
+    // Horizontal: each row padded with its own wrapped ends, then convolved without any
+    // index arithmetic in the inner loop.
+    let mut horizontal = vec![0.0f32; src.data.len()];
+    horizontal
+        .par_chunks_mut(row_len)
+        .zip(src.data.par_chunks(row_len))
+        .for_each(|(out, row)| {
+            let mut padded = Vec::with_capacity(row_len + 2 * radius * c);
+            padded.extend_from_slice(&row[row_len - radius * c..]);
+            padded.extend_from_slice(row);
+            padded.extend_from_slice(&row[..radius * c]);
+            for x in 0..size {
+                let centre = (x + radius) * c;
+                for ch in 0..c {
+                    let mut acc = weights[0] * padded[centre + ch];
+                    for (k, &w) in weights.iter().enumerate().skip(1) {
+                        acc += w * (padded[centre + k * c + ch] + padded[centre - k * c + ch]);
                     }
-                    row[x * c..x * c + c].copy_from_slice(&acc[..c]);
+                    out[x * c + ch] = acc;
                 }
-            });
-        out
-    };
-    let h = pass(&src.data, true);
-    Field {
-        ty: src.ty,
-        data: pass(&h, false),
-    }
+            }
+        });
+    // Vertical: each output row is a weighted sum of whole input rows (vectorises).
+    let mut data = vec![0.0f32; src.data.len()];
+    data.par_chunks_mut(row_len)
+        .enumerate()
+        .for_each(|(y, out)| {
+            for (k, &w) in weights.iter().enumerate() {
+                let rows: &[usize] = if k == 0 {
+                    &[y]
+                } else {
+                    &[(y + k) % size, (y + size - k) % size]
+                };
+                for &r in rows {
+                    let src_row = &horizontal[r * row_len..(r + 1) * row_len];
+                    for (o, &x) in out.iter_mut().zip(src_row) {
+                        *o += w * x;
+                    }
+                }
+            }
+        });
+    Field { ty: src.ty, data }
 }
 
 #[cfg(test)]

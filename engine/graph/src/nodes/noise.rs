@@ -4,9 +4,12 @@ use crate::eval::NodeCtx;
 use crate::field::{Field, par_field};
 use crate::graph::NodeId;
 use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
+use crate::nodes::fast_floor;
+use crate::nodes::lattice::Lattice;
 use crate::period::Period;
 use crate::value::PortType;
-use tuft_strands::hash::{hash_cell, unit_f32_32};
+use rayon::prelude::*;
+use tuft_strands::hash::unit_f32_32;
 
 /// Lattice noise. The lattice coordinates are wrapped modulo the scale before hashing, so
 /// a whole-number scale tiles exactly; every fBm octave doubles the scale, so it tiles too.
@@ -87,16 +90,42 @@ impl NodeKind for Noise {
         let octaves = p.int("octaves").clamp(1, 10) as u32;
         let gain = p.float("gain");
         let d = ctx.domain();
-        let kind = p.choice("kind");
-        let field = par_field(PortType::Float, d.len(), |i| {
-            let (u, v) = (d.u[i], d.v[i]);
-            let n = match kind {
-                "value" => value_noise(u, v, scale, seed),
-                "gradient" => 0.5 + gradient_noise(u, v, scale, seed) * GRADIENT_NORM,
-                _ => fbm(u, v, scale, seed, octaves, gain),
-            };
-            [n.clamp(0.0, 1.0), 0.0, 0.0]
-        });
+        if let Some((us, vs)) = d.axes() {
+            return vec![grid_noise(
+                p.choice("kind"),
+                us,
+                &vs,
+                scale,
+                seed,
+                octaves,
+                gain,
+            )];
+        }
+        let field = match p.choice("kind") {
+            "value" => {
+                let lattice = Lattice::new(seed, lattice_period(scale));
+                par_field(PortType::Float, d.len(), |i| {
+                    [
+                        value_noise(d.u[i], d.v[i], scale, &lattice).clamp(0.0, 1.0),
+                        0.0,
+                        0.0,
+                    ]
+                })
+            }
+            "gradient" => {
+                let lattice = Lattice::new(seed, lattice_period(scale));
+                par_field(PortType::Float, d.len(), |i| {
+                    let n = 0.5 + gradient_noise(d.u[i], d.v[i], scale, &lattice) * GRADIENT_NORM;
+                    [n.clamp(0.0, 1.0), 0.0, 0.0]
+                })
+            }
+            _ => {
+                let octaves = Octaves::new(scale, seed, octaves, gain);
+                par_field(PortType::Float, d.len(), |i| {
+                    [octaves.fbm(d.u[i], d.v[i]).clamp(0.0, 1.0), 0.0, 0.0]
+                })
+            }
+        };
         vec![field]
     }
 }
@@ -116,28 +145,157 @@ fn fade(t: f32) -> f32 {
     t * t * t * (t * (t * 6.0 - 15.0) + 10.0)
 }
 
-/// The lattice cell containing `x * scale` and the position within it.
+/// The lattice cell containing `x * scale` (wrapped modulo `period`), the next cell,
+/// and the position within the cell.
+///
+/// The wrap is done in floating point: an integer division per axis and octave would
+/// cost more than the rest of the noise.
 #[inline]
 fn cell(x: f32, scale: f32, period: i64) -> (u32, u32, f32) {
     let xs = x * scale;
-    let xf = xs.floor();
-    let i0 = (xf as i64).rem_euclid(period);
-    let i1 = (i0 + 1).rem_euclid(period);
+    let xf = fast_floor(xs);
+    let p = period as f32;
+    let mut i0 = xf - fast_floor(xf / p) * p;
+    if i0 >= p {
+        i0 -= p;
+    } else if i0 < 0.0 {
+        i0 += p;
+    }
+    let i0 = i0 as i64;
+    let i1 = if i0 + 1 >= period { 0 } else { i0 + 1 };
     (i0 as u32, i1 as u32, xs - xf)
 }
 
 /// Smoothly interpolated random values at the lattice points, in `[0, 1]`.
 #[must_use]
-pub fn value_noise(u: f32, v: f32, scale: f32, seed: u32) -> f32 {
-    let period = lattice_period(scale);
+pub fn value_noise(u: f32, v: f32, scale: f32, lattice: &Lattice) -> f32 {
+    let period = lattice.period();
     let (x0, x1, fx) = cell(u, scale, period);
     let (y0, y1, fy) = cell(v, scale, period);
-    let h = |x, y| unit_f32_32(hash_cell(seed, x, y));
-    let (a, b, c, e) = (h(x0, y0), h(x1, y0), h(x0, y1), h(x1, y1));
-    let (sx, sy) = (fade(fx), fade(fy));
+    let corners = [
+        lattice.at(x0, y0),
+        lattice.at(x1, y0),
+        lattice.at(x0, y1),
+        lattice.at(x1, y1),
+    ];
+    bilerp(corners.map(unit_f32_32), fade(fx), fade(fy))
+}
+
+/// Per-coordinate lattice work along one axis of a grid: the two cells each coordinate
+/// falls between, its position in the cell and the faded position.
+struct Axis {
+    i0: Vec<u32>,
+    i1: Vec<u32>,
+    t: Vec<f32>,
+    faded: Vec<f32>,
+}
+
+impl Axis {
+    fn new(coords: &[f32], scale: f32, period: i64) -> Self {
+        let n = coords.len();
+        let mut axis = Self {
+            i0: Vec::with_capacity(n),
+            i1: Vec::with_capacity(n),
+            t: Vec::with_capacity(n),
+            faded: Vec::with_capacity(n),
+        };
+        for &c in coords {
+            let (i0, i1, t) = cell(c, scale, period);
+            axis.i0.push(i0);
+            axis.i1.push(i1);
+            axis.t.push(t);
+            axis.faded.push(fade(t));
+        }
+        axis
+    }
+}
+
+/// Noise on a grid domain (`us` per column, `vs` per row): the same numbers as the
+/// per-point path, with the lattice work of each row and column done once.
+fn grid_noise(
+    kind: &str,
+    us: &[f32],
+    vs: &[f32],
+    scale: f32,
+    seed: u32,
+    octaves: u32,
+    gain: f32,
+) -> Field {
+    let w = us.len();
+    let layers: Vec<(f32, Lattice, Axis, Axis)> = match kind {
+        "value" | "gradient" => vec![(1.0, Lattice::new(seed, lattice_period(scale)), scale)],
+        _ => Octaves::new(scale, seed, octaves, gain)
+            .octaves
+            .into_iter()
+            .map(|(s, amp, lattice)| (amp, lattice, s))
+            .collect(),
+    }
+    .into_iter()
+    .map(|(amp, lattice, s)| {
+        let p = lattice.period();
+        (amp, lattice, Axis::new(us, s, p), Axis::new(vs, s, p))
+    })
+    .collect();
+    let norm: f32 = layers.iter().map(|l| l.0).sum::<f32>().max(1e-6);
+    let mut data = vec![0.0f32; w * vs.len()];
+    data.par_chunks_mut(w).enumerate().for_each(|(y, row)| {
+        for (amp, lattice, ax, ay) in &layers {
+            let (y0, y1, ty, sy) = (ay.i0[y], ay.i1[y], ay.t[y], ay.faded[y]);
+            for (x, out) in row.iter_mut().enumerate() {
+                let (x0, x1, tx, sx) = (ax.i0[x], ax.i1[x], ax.t[x], ax.faded[x]);
+                let corners = [
+                    lattice.at(x0, y0),
+                    lattice.at(x1, y0),
+                    lattice.at(x0, y1),
+                    lattice.at(x1, y1),
+                ];
+                let n = if kind == "value" {
+                    bilerp(corners.map(unit_f32_32), sx, sy)
+                } else {
+                    gradient_corners(corners, tx, ty, sx, sy)
+                };
+                *out += amp * n;
+            }
+        }
+        for out in row.iter_mut() {
+            let n = match kind {
+                "value" => *out,
+                "gradient" => 0.5 + *out * GRADIENT_NORM,
+                _ => 0.5 + 1.5 * GRADIENT_NORM * *out / norm,
+            };
+            *out = n.clamp(0.0, 1.0);
+        }
+    });
+    Field {
+        ty: PortType::Float,
+        data,
+    }
+}
+
+#[inline]
+fn bilerp([a, b, c, e]: [f32; 4], sx: f32, sy: f32) -> f32 {
     let top = a + (b - a) * sx;
     let bottom = c + (e - c) * sx;
     top + (bottom - top) * sy
+}
+
+/// Gradient noise from the four corner hashes, the position in the cell and its fade.
+#[inline]
+fn gradient_corners(h: [u32; 4], fx: f32, fy: f32, sx: f32, sy: f32) -> f32 {
+    let dot = |h: u32, dx: f32, dy: f32| {
+        let g = GRADIENTS[(h >> 29) as usize];
+        g[0] * dx + g[1] * dy
+    };
+    bilerp(
+        [
+            dot(h[0], fx, fy),
+            dot(h[1], fx - 1.0, fy),
+            dot(h[2], fx, fy - 1.0),
+            dot(h[3], fx - 1.0, fy - 1.0),
+        ],
+        sx,
+        sy,
+    )
 }
 
 /// Eight unit gradient directions.
@@ -166,40 +324,56 @@ const GRADIENTS: [[f32; 2]; 8] = [
 
 /// Perlin-style gradient noise, centred on zero, within about ±√½.
 #[must_use]
-pub fn gradient_noise(u: f32, v: f32, scale: f32, seed: u32) -> f32 {
-    let period = lattice_period(scale);
+pub fn gradient_noise(u: f32, v: f32, scale: f32, lattice: &Lattice) -> f32 {
+    let period = lattice.period();
     let (x0, x1, fx) = cell(u, scale, period);
     let (y0, y1, fy) = cell(v, scale, period);
-    let dot = |x, y, dx: f32, dy: f32| {
-        let g = GRADIENTS[(hash_cell(seed, x, y) >> 29) as usize];
-        g[0] * dx + g[1] * dy
-    };
-    let a = dot(x0, y0, fx, fy);
-    let b = dot(x1, y0, fx - 1.0, fy);
-    let c = dot(x0, y1, fx, fy - 1.0);
-    let e = dot(x1, y1, fx - 1.0, fy - 1.0);
-    let (sx, sy) = (fade(fx), fade(fy));
-    let top = a + (b - a) * sx;
-    let bottom = c + (e - c) * sx;
-    top + (bottom - top) * sy
+    let corners = [
+        lattice.at(x0, y0),
+        lattice.at(x1, y0),
+        lattice.at(x0, y1),
+        lattice.at(x1, y1),
+    ];
+    gradient_corners(corners, fx, fy, fade(fx), fade(fy))
 }
 
-/// Octaves of gradient noise, each at twice the scale and `gain` times the amplitude,
-/// normalised into `[0, 1]`.
-#[must_use]
-pub fn fbm(u: f32, v: f32, scale: f32, seed: u32, octaves: u32, gain: f32) -> f32 {
-    let mut sum = 0.0;
-    let mut norm = 0.0;
-    let mut amp = 1.0;
-    let mut s = scale;
-    for o in 0..octaves {
-        sum += amp * gradient_noise(u, v, s, seed.wrapping_add(o.wrapping_mul(0x9e37)));
-        norm += amp;
-        amp *= gain;
-        s *= 2.0;
+/// Octaves of gradient noise, each at twice the scale and `gain` times the amplitude.
+pub struct Octaves {
+    octaves: Vec<(f32, f32, Lattice)>,
+    norm: f32,
+}
+
+impl Octaves {
+    /// `count` octaves starting at `scale`.
+    #[must_use]
+    pub fn new(scale: f32, seed: u32, count: u32, gain: f32) -> Self {
+        let mut octaves = Vec::with_capacity(count as usize);
+        let (mut amp, mut s, mut norm) = (1.0f32, scale, 0.0f32);
+        for o in 0..count {
+            let lattice =
+                Lattice::new(seed.wrapping_add(o.wrapping_mul(0x9e37)), lattice_period(s));
+            octaves.push((s, amp, lattice));
+            norm += amp;
+            amp *= gain;
+            s *= 2.0;
+        }
+        Self {
+            octaves,
+            norm: norm.max(1e-6),
+        }
     }
-    // Summed octaves partly cancel; 1.5 restores roughly the single octave's contrast.
-    0.5 + 1.5 * GRADIENT_NORM * sum / norm.max(1e-6)
+
+    /// The sum at `(u, v)`, normalised into about `[0, 1]`.
+    #[must_use]
+    pub fn fbm(&self, u: f32, v: f32) -> f32 {
+        let sum: f32 = self
+            .octaves
+            .iter()
+            .map(|(s, amp, lattice)| amp * gradient_noise(u, v, *s, lattice))
+            .sum();
+        // Summed octaves partly cancel; 1.5 restores roughly one octave's contrast.
+        0.5 + 1.5 * GRADIENT_NORM * sum / self.norm
+    }
 }
 
 #[cfg(test)]
@@ -253,6 +427,18 @@ mod tests {
             let (lo, hi) = grid(&g, id, "out", 64).range();
             assert!(lo >= 0.0 && hi <= 1.0, "{kind}: {lo}..{hi}");
             assert!(hi - lo > 0.4, "{kind} is too flat: {lo}..{hi}");
+        }
+    }
+
+    #[test]
+    fn grid_and_point_evaluation_agree() {
+        for kind in ["value", "gradient", "fbm"] {
+            let (g, id) = noise(kind, 3.0, 4);
+            let on_grid = grid(&g, id, "out", 24);
+            let d = crate::field::Domain::grid(24, 24);
+            let pts: Vec<[f32; 2]> = (0..d.len()).map(|i| [d.u[i], d.v[i]]).collect();
+            let at_points = at(&g, id, "out", &pts);
+            assert_eq!(on_grid, at_points, "{kind}");
         }
     }
 

@@ -4,9 +4,11 @@ use crate::eval::NodeCtx;
 use crate::field::{Field, par_map};
 use crate::graph::NodeId;
 use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
+use crate::nodes::fast_floor;
+use crate::nodes::lattice::Lattice;
 use crate::period::Period;
 use crate::value::PortType;
-use tuft_strands::hash::{hash_cell, mix32, unit_f32_32};
+use tuft_strands::hash::{mix32, unit_f32_32};
 
 /// Voronoi cells. Feature points sit one per lattice cell; the lattice indices wrap
 /// modulo the scale, and the nearest point is sought among the 3×3 wrapped neighbours,
@@ -92,7 +94,8 @@ impl NodeKind for Voronoi {
         let seed = p.int("seed") as u32;
         let d = ctx.domain();
         // distance, random, offset.x, offset.y, edge
-        let packed = par_map::<5>(d.len(), |i| cells(d.u[i], d.v[i], scale, jitter, seed));
+        let lattice = Lattice::new(seed, (scale.ceil() as i64).max(1));
+        let packed = par_map::<5>(d.len(), |i| cells(d.u[i], d.v[i], scale, jitter, &lattice));
         let n = d.len();
         let pick = |ty: PortType, range: std::ops::Range<usize>| Field {
             ty,
@@ -110,49 +113,79 @@ impl NodeKind for Voronoi {
     }
 }
 
-/// The feature point of lattice cell `(cx, cy)` (unwrapped), relative to cell `(0, 0)`,
-/// and the cell's hash.
+/// Wrapped lattice indices `i - 2 ..= i + 2` for a lattice of `period` cells.
 #[inline]
-fn feature(cx: i64, cy: i64, period: i64, jitter: f32, seed: u32) -> ([f32; 2], u32) {
-    let wx = cx.rem_euclid(period) as u32;
-    let wy = cy.rem_euclid(period) as u32;
-    let h = hash_cell(seed, wx, wy);
-    let jx = unit_f32_32(h) - 0.5;
-    let jy = unit_f32_32(mix32(h)) - 0.5;
-    (
-        [cx as f32 + 0.5 + jitter * jx, cy as f32 + 0.5 + jitter * jy],
-        h,
-    )
+fn neighbours(i: i64, period: i64) -> [u32; 5] {
+    let base = i.rem_euclid(period);
+    let mut out = [0u32; 5];
+    for (k, o) in out.iter_mut().enumerate() {
+        let mut w = base + k as i64 - 2;
+        while w < 0 {
+            w += period;
+        }
+        while w >= period {
+            w -= period;
+        }
+        *o = w as u32;
+    }
+    out
 }
 
 /// Distance, cell random, offset (UV) and edge distance at `(u, v)`.
-fn cells(u: f32, v: f32, scale: f32, jitter: f32, seed: u32) -> [f32; 5] {
-    let period = (scale.ceil() as i64).max(1);
+///
+/// The 5×5 neighbourhood's feature points are hashed once; the nearest point is sought
+/// among the inner 3×3 (enough for jitter ≤ 1), and the border distance among the 3×3
+/// around the nearest point's cell.
+fn cells(u: f32, v: f32, scale: f32, jitter: f32, lattice: &Lattice) -> [f32; 5] {
+    let period = lattice.period();
     let (x, y) = (u * scale, v * scale);
-    let (ix, iy) = (x.floor() as i64, y.floor() as i64);
-    let (fx, fy) = (x - ix as f32, y - iy as f32);
+    let (xf, yf) = (fast_floor(x), fast_floor(y));
+    let (fx, fy) = (x - xf, y - yf);
+    let (ix, iy) = (xf as i64, yf as i64);
+    let wx = neighbours(ix, period);
+    let wy = neighbours(iy, period);
+    // Feature points relative to the evaluated point, in cell units, and their hashes.
+    let mut rel = [[0.0f32; 2]; 25];
+    let mut hashes = [0u32; 25];
+    for j in 0..5 {
+        for i in 0..5 {
+            let h = lattice.at(wx[i], wy[j]);
+            // Sixteen bits of the hash for each axis: 1/65536 of a cell is plenty.
+            let jx = (h & 0xffff) as f32 * (1.0 / 65536.0) - 0.5;
+            let jy = (h >> 16) as f32 * (1.0 / 65536.0) - 0.5;
+            let k = j * 5 + i;
+            rel[k] = [
+                i as f32 - 2.0 + 0.5 + jitter * jx - fx,
+                j as f32 - 2.0 + 0.5 + jitter * jy - fy,
+            ];
+            hashes[k] = h;
+        }
+    }
     let mut best = f32::INFINITY;
-    let mut best_r = [0.0f32; 2];
-    let mut best_h = 0u32;
-    for j in -1..=1 {
-        for i in -1..=1 {
-            let (fp, hh) = feature(ix + i, iy + j, period, jitter, seed);
-            let r = [fp[0] - ix as f32 - fx, fp[1] - iy as f32 - fy];
+    let mut best_k = 12;
+    for j in 1..4 {
+        for i in 1..4 {
+            let k = j * 5 + i;
+            let r = rel[k];
             let d2 = r[0] * r[0] + r[1] * r[1];
             if d2 < best {
                 best = d2;
-                best_r = r;
-                best_h = hh;
+                best_k = k;
             }
         }
     }
+    let best_r = rel[best_k];
     // Distance to the border: the smallest distance to the bisector between the nearest
-    // feature point and each other one.
+    // feature point and its neighbours (the 3×3 around its cell, inside the 5×5).
     let mut edge = f32::INFINITY;
-    for j in -2..=2 {
-        for i in -2..=2 {
-            let (fp, _) = feature(ix + i, iy + j, period, jitter, seed);
-            let r = [fp[0] - ix as f32 - fx, fp[1] - iy as f32 - fy];
+    let (bi, bj) = (best_k % 5, best_k / 5);
+    for j in bj - 1..=bj + 1 {
+        for i in bi - 1..=bi + 1 {
+            let k = j * 5 + i;
+            if k == best_k {
+                continue;
+            }
+            let r = rel[k];
             let diff = [r[0] - best_r[0], r[1] - best_r[1]];
             let len2 = diff[0] * diff[0] + diff[1] * diff[1];
             if len2 > 1e-10 {
@@ -164,7 +197,7 @@ fn cells(u: f32, v: f32, scale: f32, jitter: f32, seed: u32) -> [f32; 5] {
     }
     [
         best.sqrt(),
-        unit_f32_32(mix32(best_h ^ 0x5bd1_e995)),
+        unit_f32_32(mix32(hashes[best_k] ^ 0x5bd1_e995)),
         best_r[0] / scale,
         best_r[1] / scale,
         edge.max(0.0),
