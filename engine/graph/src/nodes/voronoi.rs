@@ -147,9 +147,9 @@ fn cells(u: f32, v: f32, scale: f32, jitter: f32, lattice: &Lattice) -> [f32; 5]
     // Feature points relative to the evaluated point, in cell units, and their hashes.
     let mut rel = [[0.0f32; 2]; 25];
     let mut hashes = [0u32; 25];
-    for j in 0..5 {
-        for i in 0..5 {
-            let h = lattice.at(wx[i], wy[j]);
+    for (j, &cy) in wy.iter().enumerate() {
+        for (i, &cx) in wx.iter().enumerate() {
+            let h = lattice.at(cx, cy);
             // Sixteen bits of the hash for each axis: 1/65536 of a cell is plenty.
             let jx = (h & 0xffff) as f32 * (1.0 / 65536.0) - 0.5;
             let jy = (h >> 16) as f32 * (1.0 / 65536.0) - 0.5;
