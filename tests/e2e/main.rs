@@ -2,4 +2,5 @@
 //! `tests/data`.
 
 mod bake;
+mod boundaries;
 mod files;

@@ -1,0 +1,53 @@
+//! The crate boundaries of ARCHITECTURE.md, checked on the manifests.
+
+use tuft_tests::root;
+
+/// The names under `[dependencies]` (normal dependencies only) of a crate's manifest.
+fn normal_dependencies(manifest: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(root().join(manifest)).unwrap();
+    let mut in_deps = false;
+    let mut deps = Vec::new();
+    for line in text.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            in_deps = line == "[dependencies]";
+            continue;
+        }
+        if in_deps && !line.is_empty() && !line.starts_with('#') {
+            let name = line.split(['=', '.']).next().unwrap().trim();
+            deps.push(name.to_owned());
+        }
+    }
+    deps
+}
+
+#[test]
+fn the_runtime_crate_links_only_glam_serde_thiserror_and_bytemuck() {
+    let deps = normal_dependencies("engine/strands/Cargo.toml");
+    for d in &deps {
+        assert!(
+            ["glam", "serde", "thiserror", "bytemuck"].contains(&d.as_str()),
+            "tuft-strands depends on {d}"
+        );
+    }
+}
+
+#[test]
+fn the_graph_engine_knows_no_ui_and_no_gpu() {
+    for d in normal_dependencies("engine/graph/Cargo.toml") {
+        assert!(
+            !["egui", "eframe", "egui-wgpu", "wgpu", "egui-snarl", "tuft-render"].contains(&d.as_str()),
+            "tuft-graph depends on {d}"
+        );
+    }
+}
+
+#[test]
+fn the_renderer_knows_neither_the_graph_nor_egui() {
+    for d in normal_dependencies("engine/render/Cargo.toml") {
+        assert!(
+            !["egui", "eframe", "egui-wgpu", "egui-snarl", "tuft-graph"].contains(&d.as_str()),
+            "tuft-render depends on {d}"
+        );
+    }
+}
