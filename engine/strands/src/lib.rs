@@ -1,19 +1,44 @@
 //! # tuft-strands — the runtime half of Tuft
 //!
-//! Everything a game needs after a material's strands have been scattered: counter-based
-//! hashing today; the strand set, the strand file, levels, placement, meshes and cards as
-//! they land. This crate depends on glam, serde, thiserror and bytemuck only; it never
-//! learns about the material graph, egui or wgpu (see `ARCHITECTURE.md`).
+//! Everything a game needs after a material's strands have been scattered: the
+//! [`StrandSet`] (one layer's strands over one repeat, field-major, sorted by rank), the
+//! strand file that carries sets to a game ([`file`]), the relief splat
+//! ([`relief`]), the strand's shape ([`shape`]) and counter-based hashing ([`hash`]).
+//! This crate depends on glam, serde, thiserror and bytemuck only; it never learns about
+//! the material graph, egui or wgpu (see `ARCHITECTURE.md`).
 //!
 //! Conventions shared by every Tuft crate: UV coordinates lie in `[0, 1)` over one
 //! repeat of the material, lengths are in metres, angles are in turns (1 turn = 360°).
 //!
 //! ```
-//! use tuft_strands::hash::{hash, unit_f32};
-//! // The same (seed, index, channel) always gives the same number in [0, 1).
-//! let a = unit_f32(hash(42, 7, 0));
-//! assert_eq!(a, unit_f32(hash(42, 7, 0)));
-//! assert!((0.0..1.0).contains(&a));
+//! use tuft_strands::file::{StrandFile, decode, encode};
+//! use tuft_strands::StrandSet;
+//!
+//! let mut set = StrandSet::with_capacity(1);
+//! set.root_uv.push([0.25, 0.5]);
+//! set.rank.push(0.1);
+//! set.clump.push(0);
+//! set.length.push(0.06);
+//! set.width.push(0.003);
+//! set.lean.push([0.1, 0.0]);
+//! set.bend.push(0.3);
+//! set.root_color.push([0.03, 0.06, 0.01]);
+//! set.tip_color.push([0.2, 0.3, 0.05]);
+//! set.tip_pull.push([0.0, 0.0]);
+//! set.id.push(7);
+//!
+//! let file = StrandFile { repeat_m: 2.0, layers: vec![("blades".into(), set)] };
+//! let bytes = encode(&file);
+//! assert_eq!(decode(&bytes).unwrap(), file);
+//! // A level keeping a quarter of the strands draws the prefix with rank < 0.25.
+//! assert_eq!(file.layers[0].1.level_len(0.25), 1);
 //! ```
 
+pub mod crc;
+pub mod file;
 pub mod hash;
+pub mod relief;
+pub mod set;
+pub mod shape;
+
+pub use set::StrandSet;

@@ -1,0 +1,725 @@
+//! The strand file, version 1: every strand layer of a material in one binary file.
+//!
+//! The codec works on byte slices and never does I/O. All numbers are little-endian.
+//!
+//! ```text
+//! header   8  magic "TUFTSTRD"
+//!          2  u16 version = 1
+//!          2  u16 scheme: 0 = stored (f32/u32 as is)
+//!          4  u32 layer count L
+//!          4  f32 repeat size (metres)
+//!          4  u32 reserved, 0
+//!          8  u64 total file length in bytes
+//! directory, L entries:
+//!          2+n  u16 byte length + UTF-8 layer name
+//!          4    u32 strand count N
+//!          2    u16 field count F
+//!          F × (2+m  u16 + UTF-8 field name, 1  u8 components (1..4), 1  u8 kind: 0 f32, 1 u32)
+//!          8    u64 payload offset from the file start
+//!          8    u64 payload length in bytes
+//!          4    u32 CRC-32 (IEEE) of the payload
+//! payloads, field-major: for each field in directory order, N × components values
+//! trailer  4  u32 CRC-32 (IEEE) of every byte before it
+//! ```
+//!
+//! Every layer has at least `root_uv` (2 × f32, in `[0, 1)`), `rank` (1 × f32, in
+//! `[0, 1)`, ascending), `clump` (1 × u32), `length` and `width` (1 × f32 each, metres).
+//! This writer adds `lean`, `bend`, `root_color`, `tip_color`, `tip_pull` and `id`; a
+//! reader fills those with neutral values when a file lacks them, and skips fields it
+//! does not know.
+//!
+//! Reading checks, in order: the header's size, magic, version and scheme; the declared
+//! length against the actual one (a truncated file says so); the trailer CRC (any flipped
+//! bit); the directory's bounds and shapes; each payload's CRC; the required fields; the
+//! ranks' order and the roots' range. Every failure is a [`FileError`], never a panic.
+
+use crate::crc::crc32;
+use crate::set::StrandSet;
+
+/// The file's first eight bytes.
+pub const MAGIC: &[u8; 8] = b"TUFTSTRD";
+/// The version this build writes and the newest it reads.
+pub const VERSION: u16 = 1;
+/// Bytes in the fixed header.
+pub const HEADER_LEN: usize = 32;
+/// Bytes in the trailer.
+pub const TRAILER_LEN: usize = 4;
+
+/// The numeric kind of a field's values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// IEEE-754 single precision.
+    F32,
+    /// Unsigned 32-bit integer.
+    U32,
+}
+
+impl Kind {
+    fn code(self) -> u8 {
+        match self {
+            Self::F32 => 0,
+            Self::U32 => 1,
+        }
+    }
+}
+
+/// A field as the directory describes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldInfo {
+    /// The field's name.
+    pub name: String,
+    /// Values per strand, 1..=4.
+    pub components: u8,
+    /// f32 or u32.
+    pub kind: Kind,
+}
+
+/// A layer as the directory describes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LayerInfo {
+    /// The layer's name.
+    pub name: String,
+    /// How many strands.
+    pub n_strands: u32,
+    /// Its fields, in payload order.
+    pub fields: Vec<FieldInfo>,
+    /// Where its payload starts.
+    pub payload_offset: u64,
+    /// Its payload's length in bytes.
+    pub payload_len: u64,
+    /// The CRC-32 the directory records for the payload.
+    pub crc: u32,
+}
+
+/// A decoded strand file.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct StrandFile {
+    /// The size of one repeat of the material, in metres.
+    pub repeat_m: f32,
+    /// The layers, by name, in file order.
+    pub layers: Vec<(String, StrandSet)>,
+}
+
+/// Why bytes are not a valid strand file.
+#[derive(Debug, PartialEq, thiserror::Error)]
+pub enum FileError {
+    /// Fewer bytes than the structure needs.
+    #[error("truncated: {what} needs {need} bytes but only {have} remain")]
+    Truncated {
+        /// The part being read.
+        what: &'static str,
+        /// Bytes it needs.
+        need: u64,
+        /// Bytes there are.
+        have: u64,
+    },
+    /// The first eight bytes are not `TUFTSTRD`.
+    #[error("not a strand file (the first bytes are not \"TUFTSTRD\")")]
+    BadMagic,
+    /// Written by a newer build.
+    #[error("strand file version {0} is newer than this build reads ({VERSION})")]
+    FutureVersion(u16),
+    /// Version 0 was never written.
+    #[error("strand file version 0 does not exist")]
+    BadVersion,
+    /// A storage scheme this build does not know.
+    #[error("unknown storage scheme {0} (this build reads scheme 0, stored)")]
+    UnknownScheme(u16),
+    /// The header's length disagrees with the bytes.
+    #[error("the header says the file is {declared} bytes but it is {actual}{}", if actual < declared { " (truncated)" } else { "" })]
+    LengthMismatch {
+        /// What the header says.
+        declared: u64,
+        /// What there is.
+        actual: u64,
+    },
+    /// The file's bytes are damaged.
+    #[error("the file is corrupted: trailer CRC {stored:#010x} but the bytes give {computed:#010x}")]
+    TrailerCrc {
+        /// The CRC stored in the trailer.
+        stored: u32,
+        /// The CRC of the bytes.
+        computed: u32,
+    },
+    /// One layer's payload is damaged.
+    #[error("layer {layer:?}: payload CRC {stored:#010x} but the bytes give {computed:#010x}")]
+    PayloadCrc {
+        /// The layer.
+        layer: String,
+        /// The CRC in the directory.
+        stored: u32,
+        /// The CRC of the payload.
+        computed: u32,
+    },
+    /// The header or directory holds an impossible value.
+    #[error("malformed {0}")]
+    Malformed(String),
+    /// A required field is missing or has the wrong shape.
+    #[error("layer {layer:?}: {problem}")]
+    Field {
+        /// The layer.
+        layer: String,
+        /// What is wrong.
+        problem: String,
+    },
+}
+
+fn malformed(s: impl Into<String>) -> FileError {
+    FileError::Malformed(s.into())
+}
+
+/// The fields this writer writes, with their shapes.
+const WRITTEN: [(&str, u8, Kind); 11] = [
+    ("root_uv", 2, Kind::F32),
+    ("rank", 1, Kind::F32),
+    ("clump", 1, Kind::U32),
+    ("length", 1, Kind::F32),
+    ("width", 1, Kind::F32),
+    ("lean", 2, Kind::F32),
+    ("bend", 1, Kind::F32),
+    ("root_color", 3, Kind::F32),
+    ("tip_color", 3, Kind::F32),
+    ("tip_pull", 2, Kind::F32),
+    ("id", 1, Kind::U32),
+];
+
+/// The fields every layer must have.
+pub const REQUIRED: [&str; 5] = ["root_uv", "rank", "clump", "length", "width"];
+
+fn put_name(out: &mut Vec<u8>, name: &str) {
+    let bytes = name.as_bytes();
+    let len = bytes.len().min(u16::MAX as usize);
+    out.extend_from_slice(&(len as u16).to_le_bytes());
+    out.extend_from_slice(&bytes[..len]);
+}
+
+fn payload(set: &StrandSet) -> Vec<u8> {
+    let mut out = Vec::with_capacity(set.len() * crate::set::BYTES_PER_STRAND);
+    let f = |out: &mut Vec<u8>, xs: &mut dyn Iterator<Item = f32>| {
+        for x in xs {
+            out.extend_from_slice(&x.to_le_bytes());
+        }
+    };
+    f(&mut out, &mut set.root_uv.iter().flatten().copied());
+    f(&mut out, &mut set.rank.iter().copied());
+    for c in &set.clump {
+        out.extend_from_slice(&c.to_le_bytes());
+    }
+    f(&mut out, &mut set.length.iter().copied());
+    f(&mut out, &mut set.width.iter().copied());
+    f(&mut out, &mut set.lean.iter().flatten().copied());
+    f(&mut out, &mut set.bend.iter().copied());
+    f(&mut out, &mut set.root_color.iter().flatten().copied());
+    f(&mut out, &mut set.tip_color.iter().flatten().copied());
+    f(&mut out, &mut set.tip_pull.iter().flatten().copied());
+    for i in &set.id {
+        out.extend_from_slice(&i.to_le_bytes());
+    }
+    out
+}
+
+/// Encodes `file`. Layer and field names longer than 65535 bytes are cut.
+///
+/// # Panics
+/// If a set's arrays disagree in length ([`StrandSet::is_consistent`]).
+#[must_use]
+pub fn encode(file: &StrandFile) -> Vec<u8> {
+    let payloads: Vec<Vec<u8>> = file
+        .layers
+        .iter()
+        .map(|(_, set)| {
+            assert!(set.is_consistent(), "every strand array has one entry per strand");
+            payload(set)
+        })
+        .collect();
+    let mut dir = Vec::new();
+    let dir_len: usize = file
+        .layers
+        .iter()
+        .map(|(name, _)| {
+            2 + name.len().min(u16::MAX as usize)
+                + 4
+                + 2
+                + WRITTEN.iter().map(|(n, _, _)| 2 + n.len() + 2).sum::<usize>()
+                + 8
+                + 8
+                + 4
+        })
+        .sum();
+    let mut offset = (HEADER_LEN + dir_len) as u64;
+    for ((name, set), bytes) in file.layers.iter().zip(&payloads) {
+        put_name(&mut dir, name);
+        dir.extend_from_slice(&(set.len() as u32).to_le_bytes());
+        dir.extend_from_slice(&(WRITTEN.len() as u16).to_le_bytes());
+        for (field, components, kind) in WRITTEN {
+            put_name(&mut dir, field);
+            dir.push(components);
+            dir.push(kind.code());
+        }
+        dir.extend_from_slice(&offset.to_le_bytes());
+        dir.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
+        dir.extend_from_slice(&crc32(bytes).to_le_bytes());
+        offset += bytes.len() as u64;
+    }
+    debug_assert_eq!(dir.len(), dir_len);
+    let total = offset + TRAILER_LEN as u64;
+    let mut out = Vec::with_capacity(total as usize);
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.extend_from_slice(&0u16.to_le_bytes());
+    out.extend_from_slice(&(file.layers.len() as u32).to_le_bytes());
+    out.extend_from_slice(&file.repeat_m.to_le_bytes());
+    out.extend_from_slice(&0u32.to_le_bytes());
+    out.extend_from_slice(&total.to_le_bytes());
+    out.extend_from_slice(&dir);
+    for bytes in &payloads {
+        out.extend_from_slice(bytes);
+    }
+    let crc = crc32(&out);
+    out.extend_from_slice(&crc.to_le_bytes());
+    out
+}
+
+/// A cursor over bytes that reports truncation instead of panicking.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize, what: &'static str) -> Result<&'a [u8], FileError> {
+        let have = self.bytes.len() - self.pos;
+        if n > have {
+            return Err(FileError::Truncated {
+                what,
+                need: n as u64,
+                have: have as u64,
+            });
+        }
+        let s = &self.bytes[self.pos..self.pos + n];
+        self.pos += n;
+        Ok(s)
+    }
+    fn u8(&mut self, what: &'static str) -> Result<u8, FileError> {
+        Ok(self.take(1, what)?[0])
+    }
+    fn u16(&mut self, what: &'static str) -> Result<u16, FileError> {
+        Ok(u16::from_le_bytes(self.take(2, what)?.try_into().expect("two bytes")))
+    }
+    fn u32(&mut self, what: &'static str) -> Result<u32, FileError> {
+        Ok(u32::from_le_bytes(self.take(4, what)?.try_into().expect("four bytes")))
+    }
+    fn u64(&mut self, what: &'static str) -> Result<u64, FileError> {
+        Ok(u64::from_le_bytes(self.take(8, what)?.try_into().expect("eight bytes")))
+    }
+    fn name(&mut self, what: &'static str) -> Result<String, FileError> {
+        let len = self.u16(what)? as usize;
+        let bytes = self.take(len, what)?;
+        String::from_utf8(bytes.to_vec()).map_err(|_| malformed(format!("{what}: not UTF-8")))
+    }
+}
+
+/// The header and directory, checked for structure, length and the trailer CRC but
+/// with payloads not yet read.
+///
+/// # Errors
+/// See [`FileError`].
+pub fn read_directory(bytes: &[u8]) -> Result<(f32, Vec<LayerInfo>), FileError> {
+    let mut r = Reader { bytes, pos: 0 };
+    if r.take(8, "the magic")? != MAGIC {
+        return Err(FileError::BadMagic);
+    }
+    let version = r.u16("the version")?;
+    if version > VERSION {
+        return Err(FileError::FutureVersion(version));
+    }
+    if version == 0 {
+        return Err(FileError::BadVersion);
+    }
+    let scheme = r.u16("the scheme")?;
+    if scheme != 0 {
+        return Err(FileError::UnknownScheme(scheme));
+    }
+    let n_layers = r.u32("the layer count")?;
+    let repeat_m = f32::from_le_bytes(r.take(4, "the repeat size")?.try_into().expect("four"));
+    let reserved = r.u32("the reserved word")?;
+    let declared = r.u64("the file length")?;
+    if declared != bytes.len() as u64 {
+        return Err(FileError::LengthMismatch {
+            declared,
+            actual: bytes.len() as u64,
+        });
+    }
+    if bytes.len() < HEADER_LEN + TRAILER_LEN {
+        return Err(FileError::Truncated {
+            what: "the trailer",
+            need: (HEADER_LEN + TRAILER_LEN) as u64,
+            have: bytes.len() as u64,
+        });
+    }
+    let body = bytes.len() - TRAILER_LEN;
+    let stored = u32::from_le_bytes(bytes[body..].try_into().expect("four bytes"));
+    let computed = crc32(&bytes[..body]);
+    if stored != computed {
+        return Err(FileError::TrailerCrc { stored, computed });
+    }
+    if reserved != 0 {
+        return Err(malformed(format!("header: reserved word is {reserved}, not 0")));
+    }
+    if !(repeat_m.is_finite() && repeat_m > 0.0) {
+        return Err(malformed(format!("header: repeat size {repeat_m} is not a positive length")));
+    }
+    let mut r = Reader {
+        bytes: &bytes[..body],
+        pos: HEADER_LEN,
+    };
+    let mut layers = Vec::new();
+    for _ in 0..n_layers {
+        let name = r.name("a layer name")?;
+        let n_strands = r.u32("a strand count")?;
+        let n_fields = r.u16("a field count")?;
+        let mut fields = Vec::with_capacity(usize::from(n_fields).min(64));
+        let mut per_strand: u64 = 0;
+        for _ in 0..n_fields {
+            let field = r.name("a field name")?;
+            let components = r.u8("a component count")?;
+            let kind = match r.u8("a field kind")? {
+                0 => Kind::F32,
+                1 => Kind::U32,
+                k => return Err(malformed(format!("layer {name:?}: field {field:?} has kind {k}"))),
+            };
+            if !(1..=4).contains(&components) {
+                return Err(malformed(format!(
+                    "layer {name:?}: field {field:?} has {components} components (1..4)"
+                )));
+            }
+            per_strand += u64::from(components) * 4;
+            fields.push(FieldInfo {
+                name: field,
+                components,
+                kind,
+            });
+        }
+        let payload_offset = r.u64("a payload offset")?;
+        let payload_len = r.u64("a payload length")?;
+        let crc = r.u32("a payload CRC")?;
+        let expected = u64::from(n_strands) * per_strand;
+        if payload_len != expected {
+            return Err(malformed(format!(
+                "layer {name:?}: payload is {payload_len} bytes but {n_strands} strands of \
+                 {per_strand} bytes need {expected}"
+            )));
+        }
+        layers.push(LayerInfo {
+            name,
+            n_strands,
+            fields,
+            payload_offset,
+            payload_len,
+            crc,
+        });
+    }
+    let dir_end = r.pos as u64;
+    for layer in &layers {
+        let end = layer.payload_offset.checked_add(layer.payload_len);
+        if layer.payload_offset < dir_end || end.is_none_or(|e| e > body as u64) {
+            return Err(malformed(format!(
+                "layer {:?}: payload at {}..+{} lies outside the payload area {dir_end}..{body}",
+                layer.name, layer.payload_offset, layer.payload_len
+            )));
+        }
+    }
+    Ok((repeat_m, layers))
+}
+
+/// Decodes a strand file.
+///
+/// # Errors
+/// See [`FileError`].
+pub fn decode(bytes: &[u8]) -> Result<StrandFile, FileError> {
+    let (repeat_m, infos) = read_directory(bytes)?;
+    let mut layers = Vec::with_capacity(infos.len());
+    for info in infos {
+        let start = info.payload_offset as usize;
+        let payload = &bytes[start..start + info.payload_len as usize];
+        let computed = crc32(payload);
+        if computed != info.crc {
+            return Err(FileError::PayloadCrc {
+                layer: info.name,
+                stored: info.crc,
+                computed,
+            });
+        }
+        let set = layer_set(&info, payload)?;
+        layers.push((info.name, set));
+    }
+    Ok(StrandFile { repeat_m, layers })
+}
+
+/// The raw 4-byte words of each field of a layer's payload.
+fn split_fields<'a>(info: &'a LayerInfo, payload: &'a [u8]) -> Vec<(&'a FieldInfo, &'a [u8])> {
+    let n = info.n_strands as usize;
+    let mut at = 0;
+    info.fields
+        .iter()
+        .map(|f| {
+            let len = n * usize::from(f.components) * 4;
+            let s = &payload[at..at + len];
+            at += len;
+            (f, s)
+        })
+        .collect()
+}
+
+fn layer_set(info: &LayerInfo, payload: &[u8]) -> Result<StrandSet, FileError> {
+    let layer_err = |problem: String| FileError::Field {
+        layer: info.name.clone(),
+        problem,
+    };
+    let fields = split_fields(info, payload);
+    let find = |name: &str, components: u8, kind: Kind| -> Result<Option<&[u8]>, FileError> {
+        match fields.iter().find(|(f, _)| f.name == name) {
+            None => Ok(None),
+            Some((f, bytes)) if f.components == components && f.kind == kind => Ok(Some(bytes)),
+            Some((f, _)) => Err(layer_err(format!(
+                "field {name:?} is {}×{:?} but must be {components}×{kind:?}",
+                f.components, f.kind
+            ))),
+        }
+    };
+    let n = info.n_strands as usize;
+    let f32s = |b: &[u8]| -> Vec<f32> {
+        b.chunks_exact(4)
+            .map(|c| f32::from_le_bytes(c.try_into().expect("four bytes")))
+            .collect()
+    };
+    let u32s = |b: &[u8]| -> Vec<u32> {
+        b.chunks_exact(4)
+            .map(|c| u32::from_le_bytes(c.try_into().expect("four bytes")))
+            .collect()
+    };
+    let required = |name: &str, components: u8, kind: Kind| {
+        find(name, components, kind)?
+            .ok_or_else(|| layer_err(format!("required field {name:?} is missing")))
+    };
+    let pairs = |v: Vec<f32>| -> Vec<[f32; 2]> { v.chunks_exact(2).map(|c| [c[0], c[1]]).collect() };
+    let triples =
+        |v: Vec<f32>| -> Vec<[f32; 3]> { v.chunks_exact(3).map(|c| [c[0], c[1], c[2]]).collect() };
+    let set = StrandSet {
+        root_uv: pairs(f32s(required("root_uv", 2, Kind::F32)?)),
+        rank: f32s(required("rank", 1, Kind::F32)?),
+        clump: u32s(required("clump", 1, Kind::U32)?),
+        length: f32s(required("length", 1, Kind::F32)?),
+        width: f32s(required("width", 1, Kind::F32)?),
+        lean: find("lean", 2, Kind::F32)?.map_or_else(|| vec![[0.0; 2]; n], |b| pairs(f32s(b))),
+        bend: find("bend", 1, Kind::F32)?.map_or_else(|| vec![0.0; n], f32s),
+        root_color: find("root_color", 3, Kind::F32)?
+            .map_or_else(|| vec![[0.18; 3]; n], |b| triples(f32s(b))),
+        tip_color: find("tip_color", 3, Kind::F32)?
+            .map_or_else(|| vec![[0.18; 3]; n], |b| triples(f32s(b))),
+        tip_pull: find("tip_pull", 2, Kind::F32)?
+            .map_or_else(|| vec![[0.0; 2]; n], |b| pairs(f32s(b))),
+        id: find("id", 1, Kind::U32)?.map_or_else(|| (0..n as u32).collect(), u32s),
+    };
+    if let Some(i) = set.rank.iter().position(|r| !(0.0..1.0).contains(r)) {
+        return Err(layer_err(format!("rank {} of strand {i} is outside [0, 1)", set.rank[i])));
+    }
+    if let Some(i) = set.rank.windows(2).position(|w| w[0] > w[1]) {
+        return Err(layer_err(format!("ranks are not ascending at strand {}", i + 1)));
+    }
+    if let Some(i) = set
+        .root_uv
+        .iter()
+        .position(|p| !(0.0..1.0).contains(&p[0]) || !(0.0..1.0).contains(&p[1]))
+    {
+        return Err(layer_err(format!("root_uv {:?} of strand {i} is outside [0, 1)", set.root_uv[i])));
+    }
+    if let Some(i) = set
+        .length
+        .iter()
+        .chain(&set.width)
+        .position(|x| !(x.is_finite() && *x >= 0.0))
+    {
+        return Err(layer_err(format!("length or width {i} is negative or not finite")));
+    }
+    Ok(set)
+}
+
+/// Smallest and largest value of each component of each field of a layer, for tools
+/// that show a file's content (`tuft inspect`).
+#[must_use]
+pub fn field_ranges(info: &LayerInfo, bytes: &[u8]) -> Vec<(String, Vec<(f64, f64)>)> {
+    let start = info.payload_offset as usize;
+    let end = start + info.payload_len as usize;
+    let Some(payload) = bytes.get(start..end) else {
+        return Vec::new();
+    };
+    split_fields(info, payload)
+        .into_iter()
+        .map(|(f, b)| {
+            let c = usize::from(f.components);
+            let mut ranges = vec![(f64::INFINITY, f64::NEG_INFINITY); c];
+            for (k, word) in b.chunks_exact(4).enumerate() {
+                let w: [u8; 4] = word.try_into().expect("four bytes");
+                let x = match f.kind {
+                    Kind::F32 => f64::from(f32::from_le_bytes(w)),
+                    Kind::U32 => f64::from(u32::from_le_bytes(w)),
+                };
+                let r = &mut ranges[k % c];
+                r.0 = r.0.min(x);
+                r.1 = r.1.max(x);
+            }
+            (f.name.clone(), ranges)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn small_set(n: usize) -> StrandSet {
+        let mut s = StrandSet::with_capacity(n);
+        for i in 0..n {
+            let t = i as f32 / n as f32;
+            s.root_uv.push([t, 1.0 - t - 1e-3]);
+            s.rank.push(t);
+            s.clump.push(i as u32 / 3);
+            s.length.push(0.05 + t * 0.01);
+            s.width.push(0.003);
+            s.lean.push([0.1, -0.2]);
+            s.bend.push(0.3);
+            s.root_color.push([0.1, 0.2, 0.05]);
+            s.tip_color.push([0.3, 0.4, 0.1]);
+            s.tip_pull.push([0.001, 0.0]);
+            s.id.push(i as u32 * 7);
+        }
+        s
+    }
+
+    fn small_file() -> StrandFile {
+        StrandFile {
+            repeat_m: 2.0,
+            layers: vec![("blades".into(), small_set(5)), ("fibres".into(), small_set(3))],
+        }
+    }
+
+    #[test]
+    fn a_file_round_trips_and_has_the_documented_layout() {
+        let file = small_file();
+        let bytes = encode(&file);
+        assert_eq!(&bytes[..8], MAGIC);
+        assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), 1);
+        assert_eq!(u32::from_le_bytes(bytes[12..16].try_into().unwrap()), 2);
+        assert_eq!(f32::from_le_bytes(bytes[16..20].try_into().unwrap()), 2.0);
+        assert_eq!(u64::from_le_bytes(bytes[24..32].try_into().unwrap()), bytes.len() as u64);
+        let trailer = u32::from_le_bytes(bytes[bytes.len() - 4..].try_into().unwrap());
+        assert_eq!(trailer, crc32(&bytes[..bytes.len() - 4]));
+        assert_eq!(decode(&bytes).unwrap(), file);
+    }
+
+    #[test]
+    fn every_truncation_is_an_error() {
+        let bytes = encode(&small_file());
+        for len in 0..bytes.len() {
+            assert!(decode(&bytes[..len]).is_err(), "truncated to {len} bytes");
+        }
+    }
+
+    #[test]
+    fn every_single_bit_flip_is_an_error() {
+        let bytes = encode(&small_file());
+        for bit in 0..bytes.len() * 8 {
+            let mut damaged = bytes.clone();
+            damaged[bit / 8] ^= 1 << (bit % 8);
+            assert!(decode(&damaged).is_err(), "bit {bit} flipped");
+        }
+    }
+
+    /// Rewrites a file's trailer after tampering, so the checks behind it are reached.
+    fn reseal(bytes: &mut [u8]) {
+        let body = bytes.len() - 4;
+        let crc = crc32(&bytes[..body]);
+        bytes[body..].copy_from_slice(&crc.to_le_bytes());
+    }
+
+    #[test]
+    fn future_versions_and_damaged_payloads_say_so() {
+        let mut bytes = encode(&small_file());
+        bytes[8] = 2;
+        reseal(&mut bytes);
+        assert_eq!(decode(&bytes), Err(FileError::FutureVersion(2)));
+        let mut bytes = encode(&small_file());
+        let n = bytes.len();
+        bytes[n - 10] ^= 0x40; // inside the last payload
+        reseal(&mut bytes);
+        assert!(matches!(decode(&bytes), Err(FileError::PayloadCrc { .. })));
+    }
+
+    #[test]
+    fn a_missing_required_field_is_named() {
+        // A layer written without "rank": rename the field in the directory.
+        let mut bytes = encode(&small_file());
+        let at = bytes.windows(4).position(|w| w == b"rank").unwrap();
+        bytes[at..at + 4].copy_from_slice(b"rang");
+        reseal(&mut bytes);
+        let err = decode(&bytes).unwrap_err();
+        assert!(err.to_string().contains("\"rank\" is missing"), "{err}");
+    }
+
+    #[test]
+    fn a_payload_length_that_disagrees_with_the_directory_is_refused() {
+        let mut bytes = encode(&small_file());
+        let (_, infos) = read_directory(&bytes).unwrap();
+        // The first layer's payload length field sits 12 bytes before its CRC... find it
+        // by value and bump it.
+        let needle = infos[0].payload_len.to_le_bytes();
+        let at = bytes.windows(8).position(|w| w == needle).unwrap();
+        bytes[at..at + 8].copy_from_slice(&(infos[0].payload_len + 4).to_le_bytes());
+        reseal(&mut bytes);
+        let err = decode(&bytes).unwrap_err();
+        assert!(matches!(err, FileError::Malformed(_)), "{err}");
+    }
+
+    prop_compose! {
+        fn arb_set()(n in 0usize..40, seed in any::<u32>()) -> StrandSet {
+            let mut s = StrandSet::with_capacity(n);
+            let mut ranks: Vec<f32> = (0..n)
+                .map(|i| crate::hash::unit_f32(crate::hash::hash(u64::from(seed), i as u64, 0)))
+                .collect();
+            ranks.sort_by(f32::total_cmp);
+            for (i, r) in ranks.into_iter().enumerate() {
+                let h = |c| crate::hash::unit_f32(crate::hash::hash(u64::from(seed), i as u64, c));
+                s.root_uv.push([h(1), h(2)]);
+                s.rank.push(r);
+                s.clump.push((h(3) * 1000.0) as u32);
+                s.length.push(h(4) * 0.2);
+                s.width.push(h(5) * 0.01);
+                s.lean.push([h(6) - 0.5, h(7) - 0.5]);
+                s.bend.push(h(8));
+                s.root_color.push([h(9), h(10), h(11)]);
+                s.tip_color.push([h(12), h(13), h(14)]);
+                s.tip_pull.push([h(15) * 0.01, h(16) * 0.01]);
+                s.id.push(i as u32);
+            }
+            s
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn any_set_round_trips(sets in proptest::collection::vec(arb_set(), 0..4), repeat in 0.01f32..100.0) {
+            let file = StrandFile {
+                repeat_m: repeat,
+                layers: sets.into_iter().enumerate().map(|(i, s)| (format!("layer {i} ✓"), s)).collect(),
+            };
+            prop_assert_eq!(decode(&encode(&file)).unwrap(), file);
+        }
+
+        #[test]
+        fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..256)) {
+            let _ = decode(&bytes);
+        }
+    }
+}

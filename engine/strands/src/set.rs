@@ -1,0 +1,127 @@
+//! `StrandSet`: one layer's strands over one repeat, field-major and sorted by rank.
+
+use serde::{Deserialize, Serialize};
+
+/// One layer's strands over one repeat of the material.
+///
+/// Every attribute is one contiguous array (field-major), index `i` of each array
+/// describing strand `i`. Strands are sorted by ascending `rank`, so the strands a level
+/// keeping a fraction `k` draws are exactly a prefix: `rank < k`.
+///
+/// Units: `root_uv` in `[0, 1)` over the repeat; lengths, widths and `tip_pull` in
+/// metres; `lean` as a fraction of the length along the surface's u and v; colours in
+/// linear RGB.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct StrandSet {
+    /// Where each strand stands, in UV over the repeat.
+    pub root_uv: Vec<[f32; 2]>,
+    /// The rank hash in `[0, 1)`, ascending.
+    pub rank: Vec<f32>,
+    /// The clump each strand belongs to (an index into the clump lattice).
+    pub clump: Vec<u32>,
+    /// Length in metres.
+    pub length: Vec<f32>,
+    /// Width at the root in metres.
+    pub width: Vec<f32>,
+    /// Tip displacement along the surface as a fraction of the length (u, v).
+    pub lean: Vec<[f32; 2]>,
+    /// Curvature, 0 straight to 1 strongly bent.
+    pub bend: Vec<f32>,
+    /// Linear RGB at the root.
+    pub root_color: Vec<[f32; 3]>,
+    /// Linear RGB at the tip.
+    pub tip_color: Vec<[f32; 3]>,
+    /// Displacement of the tip toward the clump's centre, in metres along (u, v).
+    pub tip_pull: Vec<[f32; 2]>,
+    /// The candidate index the strand grew from: the key of every per-strand hash.
+    pub id: Vec<u32>,
+}
+
+/// Bytes one strand takes in a set: eighteen 4-byte values.
+pub const BYTES_PER_STRAND: usize = 18 * 4;
+
+impl StrandSet {
+    /// How many strands.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.rank.len()
+    }
+
+    /// Whether the set is empty.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.rank.is_empty()
+    }
+
+    /// A set with room for `n` strands.
+    #[must_use]
+    pub fn with_capacity(n: usize) -> Self {
+        Self {
+            root_uv: Vec::with_capacity(n),
+            rank: Vec::with_capacity(n),
+            clump: Vec::with_capacity(n),
+            length: Vec::with_capacity(n),
+            width: Vec::with_capacity(n),
+            lean: Vec::with_capacity(n),
+            bend: Vec::with_capacity(n),
+            root_color: Vec::with_capacity(n),
+            tip_color: Vec::with_capacity(n),
+            tip_pull: Vec::with_capacity(n),
+            id: Vec::with_capacity(n),
+        }
+    }
+
+    /// How many strands a level keeping fraction `keep` draws: the prefix with
+    /// `rank < keep`.
+    #[must_use]
+    pub fn level_len(&self, keep: f32) -> usize {
+        self.rank.partition_point(|&r| r < keep)
+    }
+
+    /// Whether every array has one entry per strand.
+    #[must_use]
+    pub fn is_consistent(&self) -> bool {
+        let n = self.len();
+        [
+            self.root_uv.len(),
+            self.clump.len(),
+            self.length.len(),
+            self.width.len(),
+            self.lean.len(),
+            self.bend.len(),
+            self.root_color.len(),
+            self.tip_color.len(),
+            self.tip_pull.len(),
+            self.id.len(),
+        ]
+        .iter()
+        .all(|&l| l == n)
+    }
+
+    /// Whether ranks ascend.
+    #[must_use]
+    pub fn is_sorted(&self) -> bool {
+        self.rank.windows(2).all(|w| w[0] <= w[1])
+    }
+
+    /// Reorders every array by `order` (a permutation of `0..len`).
+    #[must_use]
+    pub fn permuted(&self, order: &[u32]) -> Self {
+        fn pick<T: Copy>(v: &[T], order: &[u32]) -> Vec<T> {
+            order.iter().map(|&i| v[i as usize]).collect()
+        }
+        Self {
+            root_uv: pick(&self.root_uv, order),
+            rank: pick(&self.rank, order),
+            clump: pick(&self.clump, order),
+            length: pick(&self.length, order),
+            width: pick(&self.width, order),
+            lean: pick(&self.lean, order),
+            bend: pick(&self.bend, order),
+            root_color: pick(&self.root_color, order),
+            tip_color: pick(&self.tip_color, order),
+            tip_pull: pick(&self.tip_pull, order),
+            id: pick(&self.id, order),
+        }
+    }
+}
