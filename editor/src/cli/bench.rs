@@ -1,8 +1,9 @@
 //! `tuft bench`: times the engine's stages on the shipped presets (median of several
-//! runs) and prints the figures, as a table or one JSON object per line.
+//! runs) and prints the figures, as a table or one JSON object per line. It writes
+//! nothing to disk.
 
 use std::time::Instant;
-use tuft_graph::MaterialGraph;
+use tuft_graph::{Evaluator, MaterialGraph, bake};
 
 /// The presets benchmarked, built in so the command runs from any directory.
 const PRESETS: [(&str, &str); 3] = [
@@ -19,50 +20,132 @@ struct Case {
     counts: Vec<(&'static str, u64)>,
 }
 
-/// Runs `f` once to warm up, then `runs` times; returns the median in milliseconds.
-fn median_ms(runs: usize, mut f: impl FnMut()) -> f64 {
-    f();
+/// Runs `f` once to warm up, then `runs` times; returns the median in milliseconds and
+/// the last run's result.
+fn median_ms<T>(runs: usize, mut f: impl FnMut() -> T) -> (f64, T) {
+    let mut last = f();
     let mut times: Vec<f64> = (0..runs.max(1))
         .map(|_| {
             let start = Instant::now();
-            f();
+            last = f();
             start.elapsed().as_secs_f64() * 1e3
         })
         .collect();
     times.sort_by(f64::total_cmp);
-    times[times.len() / 2]
+    (times[times.len() / 2], last)
 }
 
 fn cases(name: &str, graph: &MaterialGraph, runs: usize) -> Vec<Case> {
     let mut out = Vec::new();
-    let validate = median_ms(runs.max(10), || {
+    let mut case = |case: String, (ms, runs): (f64, usize), counts: Vec<(&'static str, u64)>| {
+        out.push(Case {
+            name: case,
+            median_ms: ms,
+            runs,
+            counts,
+        });
+    };
+    let validate_runs = runs.max(10);
+    let (ms, ()) = median_ms(validate_runs, || {
         std::hint::black_box(tuft_graph::validate(graph));
     });
-    out.push(Case {
-        name: format!("{name}/validate"),
-        median_ms: validate,
-        runs: runs.max(10),
-        counts: vec![("nodes", graph.nodes.len() as u64)],
-    });
-    let resolution = tuft_graph::bake::DEFAULT_RESOLUTION;
-    let pbr = median_ms(runs, || {
-        std::hint::black_box(
-            tuft_graph::bake::bake_pbr(graph, resolution, &mut |_| {}).expect("valid size"),
+    case(
+        format!("{name}/validate"),
+        (ms, validate_runs),
+        vec![("nodes", graph.nodes.len() as u64)],
+    );
+
+    // Each layer alone, with a fresh evaluator so nothing is cached between runs.
+    let mut total_strands = 0u64;
+    let mut total_candidates = 0u64;
+    for (layer_name, layer) in &graph.strands {
+        let (ms, set) = median_ms(runs, || {
+            tuft_graph::scatter_layer(&Evaluator::new(graph), layer_name).expect("presets scatter")
+        });
+        total_strands += set.len() as u64;
+        total_candidates += layer.n_candidates();
+        case(
+            format!("{name}/{layer_name}/scatter"),
+            (ms, runs),
+            vec![
+                ("strands", set.len() as u64),
+                ("candidates", layer.n_candidates()),
+                (
+                    "bytes",
+                    (set.len() * tuft_strands::set::BYTES_PER_STRAND) as u64,
+                ),
+            ],
         );
+        let (ms, _) = median_ms(runs, || {
+            tuft_strands::relief::splat(&set, graph.repeat_m, tuft_graph::FIELD_RESOLUTION)
+        });
+        case(
+            format!("{name}/{layer_name}/relief"),
+            (ms, runs),
+            vec![("strands", set.len() as u64), ("texels", 512 * 512)],
+        );
+    }
+    let (ms, ()) = median_ms(runs, || {
+        let ev = Evaluator::new(graph);
+        for layer_name in graph.strands.keys() {
+            std::hint::black_box(ev.strand_set(layer_name).expect("presets scatter"));
+        }
     });
-    out.push(Case {
-        name: format!("{name}/pbr"),
-        median_ms: pbr,
-        runs,
-        counts: vec![("texels", (resolution * resolution) as u64)],
+    case(
+        format!("{name}/scatter"),
+        (ms, runs),
+        vec![("strands", total_strands), ("candidates", total_candidates)],
+    );
+    // The relief as the PBR half reads it: the first layer a StrandRelief node names.
+    let relief_layer = graph.nodes.iter().find_map(|n| {
+        n.kind()
+            .and_then(|k| k.strand_layer(&n.params()))
+            .map(str::to_owned)
     });
+    if let Some(layer_name) = relief_layer {
+        let set = Evaluator::new(graph)
+            .strand_set(&layer_name)
+            .expect("presets scatter");
+        let (ms, _) = median_ms(runs, || {
+            tuft_strands::relief::splat(&set, graph.repeat_m, tuft_graph::FIELD_RESOLUTION)
+        });
+        case(
+            format!("{name}/relief"),
+            (ms, runs),
+            vec![("strands", set.len() as u64), ("texels", 512 * 512)],
+        );
+    }
+    let resolution = bake::DEFAULT_RESOLUTION;
+    let (ms, ()) = median_ms(runs, || {
+        let ev = Evaluator::new(graph);
+        std::hint::black_box(bake::bake_pbr_with(&ev, resolution, &mut |_| {}).expect("valid"));
+    });
+    case(
+        format!("{name}/pbr"),
+        (ms, runs),
+        vec![("texels", (resolution * resolution) as u64)],
+    );
+    // The whole bake, in memory: scatter, maps, PNG and strand-file encoding.
+    let (ms, bytes) = median_ms(runs, || {
+        let ev = Evaluator::new(graph);
+        let strands = bake::strand_file(&ev).expect("presets scatter");
+        let maps = bake::bake_pbr_with(&ev, resolution, &mut |_| {}).expect("valid");
+        let pngs = bake::encode_maps(&maps).expect("encodable");
+        let file = tuft_strands::file::encode(&strands);
+        pngs.iter().map(Vec::len).sum::<usize>() + file.len()
+    });
+    case(
+        format!("{name}/bake"),
+        (ms, runs),
+        vec![("strands", total_strands), ("bytes", bytes as u64)],
+    );
     out
 }
 
 pub fn run(json: bool, runs: usize) -> std::process::ExitCode {
     if !json {
         println!(
-            "{:<24} {:>10} {:>6}  counts   ({} threads)",
+            "{:<28} {:>10} {:>5}  counts   ({} threads)",
             "case",
             "median ms",
             "runs",
@@ -90,7 +173,7 @@ pub fn run(json: bool, runs: usize) -> std::process::ExitCode {
                     .map(|(k, v)| format!("{k}={v}"))
                     .collect();
                 println!(
-                    "{:<24} {:>10.2} {:>6}  {}",
+                    "{:<28} {:>10.2} {:>5}  {}",
                     case.name,
                     case.median_ms,
                     case.runs,

@@ -1,7 +1,8 @@
-//! The headless command line: `validate`, `bake`, `bench`.
+//! The headless command line: `validate`, `bake`, `inspect`, `bench`.
 
 mod bake;
 mod bench;
+mod inspect;
 mod validate;
 
 use clap::{Parser, Subcommand};
@@ -50,6 +51,12 @@ pub enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Show a strand file's layers, counts, fields, value ranges and CRCs; exit 1 with the
+    /// reason when the file is damaged.
+    Inspect {
+        /// The strand file.
+        file: PathBuf,
+    },
     /// Time the engine on the shipped presets (median of several runs); writes nothing.
     Bench {
         /// One JSON object per case, one per line.
@@ -72,5 +79,6 @@ pub fn run(command: Command) -> ExitCode {
             force,
         } => bake::run(&file, &out, resolution, force),
         Command::Bench { json, runs } => bench::run(json, runs),
+        Command::Inspect { file } => inspect::run(&file),
     }
 }

@@ -16,8 +16,11 @@ use crate::eval::Evaluator;
 use crate::field::Domain;
 use crate::graph::{Input, MaterialGraph};
 use crate::nodes::normals_from_height;
+use crate::scatter::ScatterError;
 use crate::value::PortType;
 use std::path::{Path, PathBuf};
+use tuft_strands::StrandSet;
+use tuft_strands::file::StrandFile;
 
 /// The default map resolution.
 pub const DEFAULT_RESOLUTION: usize = 1024;
@@ -81,6 +84,22 @@ pub fn bake_pbr(
     resolution: usize,
     progress: &mut dyn FnMut(f32),
 ) -> Result<(PbrMaps, Vec<Diagnostic>), BakeError> {
+    let evaluator = Evaluator::new(graph);
+    let maps = bake_pbr_with(&evaluator, resolution, progress)?;
+    Ok((maps, evaluator.diagnostics()))
+}
+
+/// As [`bake_pbr`], with an evaluator the caller keeps (to share its strand sets and
+/// rasters with the rest of a bake); diagnostics stay in the evaluator.
+///
+/// # Errors
+/// A resolution outside `1..=MAX_RESOLUTION`.
+pub fn bake_pbr_with(
+    evaluator: &Evaluator<'_>,
+    resolution: usize,
+    progress: &mut dyn FnMut(f32),
+) -> Result<PbrMaps, BakeError> {
+    let graph = evaluator.graph();
     if resolution == 0 || resolution > MAX_RESOLUTION {
         return Err(BakeError::Resolution(resolution));
     }
@@ -105,7 +124,6 @@ pub fn bake_pbr(
         occlusion: Vec::with_capacity(n),
         height: Vec::with_capacity(n),
     };
-    let evaluator = Evaluator::new(graph);
     let rows_per_band = (BAND_POINTS / resolution).clamp(1, resolution);
     let mut row = 0;
     while row < resolution {
@@ -137,7 +155,41 @@ pub fn bake_pbr(
         );
         maps.normal = (0..n).map(|i| normals.get(i)).collect();
     }
-    Ok((maps, evaluator.diagnostics()))
+    Ok(maps)
+}
+
+/// Every strand layer of the evaluator's graph, scattered, as a strand file.
+///
+/// # Errors
+/// The first layer that cannot be scattered.
+pub fn strand_file(evaluator: &Evaluator<'_>) -> Result<StrandFile, ScatterError> {
+    let graph = evaluator.graph();
+    let mut layers = Vec::with_capacity(graph.strands.len());
+    for name in graph.strands.keys() {
+        let set = evaluator.strand_set(name)?;
+        layers.push((name.clone(), StrandSet::clone(&set)));
+    }
+    Ok(StrandFile {
+        repeat_m: graph.repeat_m,
+        layers,
+    })
+}
+
+/// The path the strand file of material `stem` is written to in `dir`.
+#[must_use]
+pub fn strands_path(dir: &Path, stem: &str) -> PathBuf {
+    dir.join(format!("{stem}.strands"))
+}
+
+/// Writes `file` to `path` atomically.
+///
+/// # Errors
+/// When the file cannot be written; `path` keeps its previous content then.
+pub fn write_strand_file(file: &StrandFile, path: &Path) -> Result<(), BakeError> {
+    crate::io::write_atomic(path, &tuft_strands::file::encode(file)).map_err(|e| BakeError::Write {
+        path: path.to_owned(),
+        message: e.to_string(),
+    })
 }
 
 /// Rows `first..first + rows` of a `resolution²` grid, as points.
@@ -208,28 +260,34 @@ pub fn map_path(dir: &Path, stem: &str, map: &str) -> PathBuf {
     dir.join(format!("{stem}_{map}.png"))
 }
 
-/// Writes the six maps into `dir` as `<stem>_<map>.png`; returns their paths in
-/// [`MAP_NAMES`] order.
+/// The six maps encoded as PNG, in [`MAP_NAMES`] order.
 ///
 /// # Errors
-/// When a file cannot be encoded or written.
-pub fn write_maps(maps: &PbrMaps, dir: &Path, stem: &str) -> Result<Vec<PathBuf>, BakeError> {
+/// When a map cannot be encoded.
+pub fn encode_maps(maps: &PbrMaps) -> Result<Vec<Vec<u8>>, image::ImageError> {
     let size = maps.resolution as u32;
-    let mut written = Vec::new();
-    for map in MAP_NAMES {
-        let path = map_path(dir, stem, map);
-        let result = match map {
-            "base_color" => rgb(size, &maps.base_color, linear_to_srgb).save(&path),
-            "normal" => rgb(size, &maps.normal, |c| 0.5 + 0.5 * c).save(&path),
+    let png = |img: &dyn Fn(&mut std::io::Cursor<Vec<u8>>) -> image::ImageResult<()>| {
+        let mut out = std::io::Cursor::new(Vec::new());
+        img(&mut out).map(|()| out.into_inner())
+    };
+    MAP_NAMES
+        .iter()
+        .map(|&map| match map {
+            "base_color" => png(&|w| {
+                rgb(size, &maps.base_color, linear_to_srgb).write_to(w, image::ImageFormat::Png)
+            }),
+            "normal" => png(&|w| {
+                rgb(size, &maps.normal, |c| 0.5 + 0.5 * c).write_to(w, image::ImageFormat::Png)
+            }),
             "height" => {
                 let data: Vec<u16> = maps
                     .height
                     .iter()
                     .map(|h| (h.clamp(0.0, 1.0) * 65535.0 + 0.5) as u16)
                     .collect();
-                image::ImageBuffer::<image::Luma<u16>, _>::from_raw(size, size, data)
-                    .expect("one value per texel")
-                    .save(&path)
+                let img = image::ImageBuffer::<image::Luma<u16>, _>::from_raw(size, size, data)
+                    .expect("one value per texel");
+                png(&|w| img.write_to(w, image::ImageFormat::Png))
             }
             _ => {
                 let values = match map {
@@ -238,12 +296,28 @@ pub fn write_maps(maps: &PbrMaps, dir: &Path, stem: &str) -> Result<Vec<PathBuf>
                     _ => &maps.occlusion,
                 };
                 let data: Vec<u8> = values.iter().map(|&x| to_u8(x)).collect();
-                image::GrayImage::from_raw(size, size, data)
-                    .expect("one value per texel")
-                    .save(&path)
+                let img =
+                    image::GrayImage::from_raw(size, size, data).expect("one value per texel");
+                png(&|w| img.write_to(w, image::ImageFormat::Png))
             }
-        };
-        result.map_err(|e| BakeError::Write {
+        })
+        .collect()
+}
+
+/// Writes the six maps into `dir` as `<stem>_<map>.png` (each atomically); returns
+/// their paths in [`MAP_NAMES`] order.
+///
+/// # Errors
+/// When a file cannot be encoded or written.
+pub fn write_maps(maps: &PbrMaps, dir: &Path, stem: &str) -> Result<Vec<PathBuf>, BakeError> {
+    let encoded = encode_maps(maps).map_err(|e| BakeError::Write {
+        path: dir.to_owned(),
+        message: e.to_string(),
+    })?;
+    let mut written = Vec::new();
+    for (map, bytes) in MAP_NAMES.iter().zip(encoded) {
+        let path = map_path(dir, stem, map);
+        crate::io::write_atomic(&path, &bytes).map_err(|e| BakeError::Write {
             path: path.clone(),
             message: e.to_string(),
         })?;
@@ -281,6 +355,7 @@ mod tests {
         let noise = g.add_node("Noise").unwrap();
         g.pbr.height = Input::Link(crate::graph::OutRef::new(noise, "out"));
         let (maps, _) = bake_pbr(&g, 1100, &mut |_| {}).unwrap();
+        assert_eq!(maps.resolution, 1100);
         let ev = Evaluator::new(&g);
         let full = ev
             .eval_output(

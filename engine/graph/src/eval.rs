@@ -8,9 +8,12 @@ use crate::diag::{Code, Diagnostic};
 use crate::field::{Domain, Field};
 use crate::graph::{Input, MaterialGraph, Node, NodeId, OutRef};
 use crate::node::{Access, PortDesc};
+use crate::scatter::{ScatterError, scatter_layer};
 use crate::value::{PortType, Value};
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
+use tuft_strands::StrandSet;
+use tuft_strands::relief::Relief;
 
 /// The resolution buffered filters rasterise their inputs at, so that the blades drawn in
 /// a texture and the blades standing on it agree whatever resolution is being baked.
@@ -161,6 +164,22 @@ impl NodeCtx<'_> {
         made
     }
 
+    /// The relief of strand layer `layer`, or `None` (with a diagnostic) when the layer
+    /// cannot be scattered.
+    #[must_use]
+    pub fn relief(&self, layer: &str) -> Option<Arc<Relief>> {
+        match self.evaluator.relief(layer) {
+            Ok(r) => Some(r),
+            Err(e) => {
+                self.evaluator.report(
+                    Diagnostic::error(Code::BadParam, format!("{}: {e}", self.node.label()))
+                        .at(self.node.id),
+                );
+                None
+            }
+        }
+    }
+
     /// Reports a problem found while evaluating (once per node and message).
     pub fn warn(&self, message: impl Into<String>) {
         self.evaluator
@@ -178,6 +197,9 @@ pub struct Evaluator<'g> {
     graph: &'g MaterialGraph,
     index: HashMap<NodeId, usize>,
     cache: Mutex<HashMap<(NodeId, String), Arc<Field>>>,
+    sets: Mutex<HashMap<String, Arc<StrandSet>>>,
+    reliefs: Mutex<HashMap<String, Arc<Relief>>>,
+    scattering: Mutex<HashSet<String>>,
     diagnostics: Mutex<Vec<Diagnostic>>,
 }
 
@@ -189,8 +211,53 @@ impl<'g> Evaluator<'g> {
             graph,
             index: graph.index(),
             cache: Mutex::new(HashMap::new()),
+            sets: Mutex::new(HashMap::new()),
+            reliefs: Mutex::new(HashMap::new()),
+            scattering: Mutex::new(HashSet::new()),
             diagnostics: Mutex::new(Vec::new()),
         }
+    }
+
+    /// The graph being evaluated.
+    #[must_use]
+    pub fn graph(&self) -> &'g MaterialGraph {
+        self.graph
+    }
+
+    /// The strand set of layer `name`, scattered once per evaluator.
+    ///
+    /// # Errors
+    /// An unknown layer, settings out of range, or a layer that reads its own relief.
+    pub fn strand_set(&self, name: &str) -> Result<Arc<StrandSet>, ScatterError> {
+        if let Some(set) = lock(&self.sets).get(name) {
+            return Ok(set.clone());
+        }
+        if !lock(&self.scattering).insert(name.to_owned()) {
+            return Err(ScatterError::Recursive(name.to_owned()));
+        }
+        let result = scatter_layer(self, name);
+        lock(&self.scattering).remove(name);
+        let set = Arc::new(result?);
+        lock(&self.sets).insert(name.to_owned(), set.clone());
+        Ok(set)
+    }
+
+    /// The relief of layer `name` at [`FIELD_RESOLUTION`]², splatted once per evaluator.
+    ///
+    /// # Errors
+    /// As [`Self::strand_set`].
+    pub fn relief(&self, name: &str) -> Result<Arc<Relief>, ScatterError> {
+        if let Some(r) = lock(&self.reliefs).get(name) {
+            return Ok(r.clone());
+        }
+        let set = self.strand_set(name)?;
+        let relief = Arc::new(tuft_strands::relief::splat(
+            &set,
+            self.graph.repeat_m,
+            FIELD_RESOLUTION,
+        ));
+        lock(&self.reliefs).insert(name.to_owned(), relief.clone());
+        Ok(relief)
     }
 
     /// What evaluation found so far (deduplicated).

@@ -456,6 +456,28 @@ impl MaterialGraph {
         out
     }
 
+    /// Every link node `node` reads, with the name of the place it arrives at: its input
+    /// ports' links and, for a node that reads a strand layer, the links into that
+    /// layer's ports (named `strands.<layer>.<port>`).
+    #[must_use]
+    pub fn node_links(&self, node: &Node) -> Vec<(String, OutRef)> {
+        let mut links: Vec<(String, OutRef)> = node
+            .inputs
+            .iter()
+            .filter_map(|(port, input)| input.link().map(|l| (port.clone(), l.clone())))
+            .collect();
+        if let Some(layer_name) = node.kind().and_then(|k| k.strand_layer(&node.params()))
+            && let Some(layer) = self.strands.get(layer_name)
+        {
+            for (port, input) in layer.ports() {
+                if let Some(l) = input.link() {
+                    links.push((format!("strands.{layer_name}.{port}"), l.clone()));
+                }
+            }
+        }
+        links
+    }
+
     /// Whether `to` (transitively) depends on node `from`: following links upstream from
     /// `to` reaches `from`. Returns the chain of nodes from `to` down to `from`.
     #[must_use]
@@ -476,11 +498,27 @@ impl MaterialGraph {
                 return Some(chain);
             }
             let Some(&i) = index.get(&id) else { continue };
-            for input in self.nodes[i].inputs.values() {
-                if let Some(l) = input.link()
-                    && seen.insert(l.node)
-                {
+            for (_, l) in self.node_links(&self.nodes[i]) {
+                if seen.insert(l.node) {
                     parent.insert(l.node, id);
+                    stack.push(l.node);
+                }
+            }
+        }
+        None
+    }
+
+    /// The first node at or upstream of `start` that reads strand layer `layer`.
+    fn layer_reader_upstream(&self, start: NodeId, layer: &str) -> Option<NodeId> {
+        let mut seen = HashSet::from([start]);
+        let mut stack = vec![start];
+        while let Some(id) = stack.pop() {
+            let node = self.node(id)?;
+            if node.kind().and_then(|k| k.strand_layer(&node.params())) == Some(layer) {
+                return Some(id);
+            }
+            for (_, l) in self.node_links(node) {
+                if seen.insert(l.node) {
                     stack.push(l.node);
                 }
             }
@@ -524,6 +562,14 @@ impl MaterialGraph {
                 to: to_name,
                 to_ty,
             });
+        }
+        if let InRef::Sink(Sink::Strand { layer, .. }) = to
+            && let Some(reader) = self.layer_reader_upstream(from.node, layer)
+        {
+            return Err(ConnectError::Cycle(format!(
+                "{to_name} ← {from_name}, which depends on {} reading strands.{layer}",
+                self.node(reader).map_or_else(String::new, Node::label)
+            )));
         }
         if let InRef::Node { node, .. } = to
             && let Some(chain) = self.upstream_path(from.node, *node)

@@ -158,6 +158,29 @@ mod port_defaults {
     );
 }
 
+/// How much each strand varies around its fields, before `clump_share` decides how much
+/// of that variation the clump shares.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Variation {
+    /// Length varies by ± this fraction.
+    pub length: f32,
+    /// Lean gains a random vector up to this long (a fraction of the length).
+    pub lean: f32,
+    /// Colours brighten or darken by ± this fraction.
+    pub color: f32,
+}
+
+impl Default for Variation {
+    fn default() -> Self {
+        Self {
+            length: 0.3,
+            lean: 0.15,
+            color: 0.15,
+        }
+    }
+}
+
 fn default_lattice() -> u32 {
     256
 }
@@ -218,6 +241,9 @@ pub struct StrandLayer {
     /// How far in `[0, 1]` each tip is pulled toward its clump's centre.
     #[serde(default = "default_tip_pull")]
     pub tip_pull: f32,
+    /// Per-strand variation around the fields.
+    #[serde(default)]
+    pub variation: Variation,
     /// How strands are meshed.
     #[serde(default = "default_profile")]
     pub profile: Profile,
@@ -245,6 +271,7 @@ impl Default for StrandLayer {
             clump_lattice: default_clump_lattice(),
             clump_share: default_clump_share(),
             tip_pull: default_tip_pull(),
+            variation: Variation::default(),
             profile: default_profile(),
             levels: LevelSettings::default(),
             cards: CardSettings::default(),
@@ -322,6 +349,12 @@ impl StrandLayer {
         ] {
             if !(0.0..=1.0).contains(&x) {
                 problems.push(format!("{name} is {x}, outside [0, 1]"));
+            }
+        }
+        let v = &self.variation;
+        for (name, x) in [("length", v.length), ("lean", v.lean), ("color", v.color)] {
+            if !(0.0..=1.0).contains(&x) {
+                problems.push(format!("variation.{name} is {x}, outside [0, 1]"));
             }
         }
         match self.profile {

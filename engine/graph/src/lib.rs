@@ -39,6 +39,7 @@ pub mod layer;
 pub mod node;
 pub mod nodes;
 pub mod period;
+pub mod scatter;
 pub mod validate;
 pub mod value;
 
@@ -53,5 +54,6 @@ pub use io::{Document, LoadError};
 pub use layer::{Profile, StrandLayer};
 pub use node::{Category, NodeKind, ParamValue};
 pub use period::Period;
+pub use scatter::{ScatterError, scatter_layer};
 pub use validate::{Report, validate};
 pub use value::{PortType, Value};

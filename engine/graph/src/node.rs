@@ -404,6 +404,11 @@ pub trait NodeKind: Send + Sync + 'static {
     fn inputs(&self, params: &Params<'_>) -> Vec<PortDesc>;
     /// Its output ports, which may depend on its parameters.
     fn outputs(&self, params: &Params<'_>) -> Vec<OutputDesc>;
+    /// The strand layer this node reads (the relief splat), if any: the layer's ports
+    /// count as its inputs for cycles, seams and dynamic reach.
+    fn strand_layer<'a>(&self, _params: &Params<'a>) -> Option<&'a str> {
+        None
+    }
     /// Whether its value is only known at render time (Time, WorldPos, WorldNormal).
     fn is_dynamic(&self) -> bool {
         false

@@ -10,6 +10,7 @@ use crate::eval::Evaluator;
 use crate::field::Domain;
 use crate::graph::{FORMAT_VERSION, Input, MaterialGraph, Node, NodeId, OutRef, Sink};
 use crate::layer::MAX_STRANDS;
+use crate::node::Access;
 use crate::period::Period;
 use crate::value::PortType;
 use serde::Serialize;
@@ -273,10 +274,10 @@ fn infer_periods(graph: &MaterialGraph) -> (HashMap<(NodeId, usize), Period>, Ve
     let mut indegree: HashMap<NodeId, usize> = HashMap::new();
     let mut readers: HashMap<NodeId, Vec<NodeId>> = HashMap::new();
     for (&id, &i) in &index {
-        let mut deps: Vec<NodeId> = graph.nodes[i]
-            .inputs
-            .values()
-            .filter_map(|inp| inp.link().map(|l| l.node))
+        let mut deps: Vec<NodeId> = graph
+            .node_links(&graph.nodes[i])
+            .into_iter()
+            .map(|(_, l)| l.node)
             .filter(|d| index.contains_key(d))
             .collect();
         deps.sort_unstable();
@@ -302,11 +303,23 @@ fn infer_periods(graph: &MaterialGraph) -> (HashMap<(NodeId, usize), Period>, Ve
         let node = &graph.nodes[index[&id]];
         if let Some(kind) = node.kind() {
             let params = node.params();
-            let inputs: Vec<Period> = kind
+            let mut inputs: Vec<Period> = kind
                 .inputs(&params)
                 .iter()
                 .map(|port| input_period(graph, &periods, &node.input(port)))
                 .collect();
+            // A node reading a strand layer depends on every field of that layer.
+            if let Some(layer) = kind
+                .strand_layer(&params)
+                .and_then(|l| graph.strands.get(l))
+            {
+                inputs.extend(
+                    layer
+                        .ports()
+                        .iter()
+                        .map(|(_, input)| input_period(graph, &periods, input)),
+                );
+            }
             for (k, p) in kind.period(&params, id, &inputs).into_iter().enumerate() {
                 periods.insert((id, k), p);
             }
@@ -374,9 +387,10 @@ fn report_cycles(graph: &MaterialGraph, leftover: &[NodeId], diags: &mut Vec<Dia
         let mut cur = start;
         let cycle = loop {
             let next = graph.node(cur).and_then(|n| {
-                n.inputs
-                    .values()
-                    .filter_map(|i| i.link().map(|l| l.node))
+                graph
+                    .node_links(n)
+                    .into_iter()
+                    .map(|(_, l)| l.node)
                     .find(|d| left.contains(d))
             });
             let Some(next) = next else { break None };
@@ -431,15 +445,18 @@ fn seam_path(
             parts.push(format!("{} ({reason})", node.label()));
             break;
         }
-        let next = node.input_ports().into_iter().find_map(|port| {
-            let inp = node.input(&port);
-            let l = inp.link()?;
-            let k = output_index(graph, l)?;
-            (periods.get(&(l.node, k))?.culprit() == Some(culprit)).then(|| (port.name, l.clone()))
+        let next = graph.node_links(node).into_iter().find(|(_, l)| {
+            output_index(graph, l)
+                .and_then(|k| periods.get(&(l.node, k)))
+                .is_some_and(|p| p.culprit() == Some(culprit))
         });
         match next {
             Some((port, l)) => {
-                parts.push(format!("{}.{port}", node.label()));
+                if port.starts_with("strands.") {
+                    parts.push(format!("{} ← {port}", node.label()));
+                } else {
+                    parts.push(format!("{}.{port}", node.label()));
+                }
                 cur = Some(l);
             }
             None => {
@@ -504,11 +521,9 @@ fn dynamic_reach(graph: &MaterialGraph, sink: &Sink, input: &Input, diags: &mut 
             );
             return;
         }
-        for (port, inp) in &node.inputs {
-            if let Some(l) = inp.link()
-                && seen.insert(l.node)
-            {
-                parent.insert(l.node, (id, port.clone()));
+        for (port, l) in graph.node_links(node) {
+            if seen.insert(l.node) {
+                parent.insert(l.node, (id, port));
                 queue.push_back(l.node);
             }
         }
@@ -533,11 +548,23 @@ fn seam_by_numbers(
     diags: &mut Vec<Diagnostic>,
 ) {
     // Only linked sinks whose inference says they tile need the numbers; the rest are
-    // constants or already reported.
+    // constants or already reported. Fields read through a wrapped raster (filters, the
+    // relief) blend both sides of the edge by construction: the numbers cannot see a seam
+    // there, and computing them would scatter strands, so inference alone answers.
     let checked: Vec<&(Sink, Input)> = sinks
         .iter()
         .filter(|(_, input)| {
-            input.link().is_some() && input_period(graph, periods, input).settle().tiles()
+            let Some(link) = input.link() else {
+                return false;
+            };
+            input_period(graph, periods, input).settle().tiles()
+                && !evaluator.upstream(&[link.node]).iter().any(|id| {
+                    graph.node(*id).is_some_and(|n| {
+                        n.kind()
+                            .is_some_and(|k| k.strand_layer(&n.params()).is_some())
+                            || n.input_ports().iter().any(|p| p.access == Access::Raster)
+                    })
+                })
         })
         .collect();
     let wanted: Vec<(Input, PortType)> = checked

@@ -157,6 +157,8 @@ fn kinds_without_inputs_report_their_own_period() {
         ("Time", |p| *p == Period::Uniform),
         ("WorldNormal", |p| *p == Period::Uniform),
         ("WorldPos", |p| !p.tiles()),
+        // With no layer of its name the relief reads nothing; see the test below.
+        ("StrandRelief", |p| *p == Period::Uniform),
     ];
     for (kind, ok) in expect {
         let mut g = MaterialGraph::new("own");
@@ -176,4 +178,61 @@ fn kinds_without_inputs_report_their_own_period() {
             kind.name()
         );
     }
+}
+
+#[test]
+fn a_relief_tiles_exactly_when_its_layer_does_and_blames_the_layer_field() {
+    for (scale, tiles) in [(4.0, true), (2.5, false)] {
+        let mut g = MaterialGraph::new("relief");
+        let (noise, out) = source(&mut g, PortType::Float, scale, 1);
+        let layer = tuft_graph::StrandLayer {
+            density: tuft_graph::Input::Link(out),
+            ..Default::default()
+        };
+        g.strands.insert("blades".into(), layer);
+        let relief = g.add_node("StrandRelief").unwrap();
+        let periods = tuft_graph::validate::periods(&g);
+        let p = &periods[&(relief, 0)];
+        assert_eq!(p.tiles(), tiles, "scale {scale}: {}", p.describe());
+        if !tiles {
+            assert_eq!(p.culprit(), Some(noise));
+            // The path names the layer port it travels through.
+            g.connect(
+                OutRef::new(relief, "coverage"),
+                &InRef::Sink(tuft_graph::Sink::Pbr("roughness".into())),
+            )
+            .unwrap();
+            let report = tuft_graph::validate(&g);
+            let seam = report
+                .diagnostics
+                .iter()
+                .find(|d| d.code == tuft_graph::Code::Seam)
+                .expect("a seam error");
+            assert!(
+                seam.message.contains(&format!(
+                    "pbr.roughness ← StrandRelief#{relief} ← strands.blades.density ← Noise#{noise}"
+                )),
+                "{}",
+                seam.message
+            );
+        }
+    }
+}
+
+#[test]
+fn feeding_a_layer_its_own_relief_is_refused_as_a_cycle() {
+    let mut g = MaterialGraph::new("loop");
+    g.strands
+        .insert("blades".into(), tuft_graph::StrandLayer::default());
+    let relief = g.add_node("StrandRelief").unwrap();
+    let err = g
+        .connect(
+            OutRef::new(relief, "coverage"),
+            &InRef::Sink(tuft_graph::Sink::Strand {
+                layer: "blades".into(),
+                port: "density".into(),
+            }),
+        )
+        .unwrap_err();
+    assert!(matches!(err, tuft_graph::ConnectError::Cycle(_)), "{err}");
 }

@@ -134,7 +134,9 @@ pub enum FileError {
         actual: u64,
     },
     /// The file's bytes are damaged.
-    #[error("the file is corrupted: trailer CRC {stored:#010x} but the bytes give {computed:#010x}")]
+    #[error(
+        "the file is corrupted: trailer CRC {stored:#010x} but the bytes give {computed:#010x}"
+    )]
     TrailerCrc {
         /// The CRC stored in the trailer.
         stored: u32,
@@ -228,7 +230,10 @@ pub fn encode(file: &StrandFile) -> Vec<u8> {
         .layers
         .iter()
         .map(|(_, set)| {
-            assert!(set.is_consistent(), "every strand array has one entry per strand");
+            assert!(
+                set.is_consistent(),
+                "every strand array has one entry per strand"
+            );
             payload(set)
         })
         .collect();
@@ -240,7 +245,10 @@ pub fn encode(file: &StrandFile) -> Vec<u8> {
             2 + name.len().min(u16::MAX as usize)
                 + 4
                 + 2
-                + WRITTEN.iter().map(|(n, _, _)| 2 + n.len() + 2).sum::<usize>()
+                + WRITTEN
+                    .iter()
+                    .map(|(n, _, _)| 2 + n.len() + 2)
+                    .sum::<usize>()
                 + 8
                 + 8
                 + 4
@@ -304,13 +312,19 @@ impl<'a> Reader<'a> {
         Ok(self.take(1, what)?[0])
     }
     fn u16(&mut self, what: &'static str) -> Result<u16, FileError> {
-        Ok(u16::from_le_bytes(self.take(2, what)?.try_into().expect("two bytes")))
+        Ok(u16::from_le_bytes(
+            self.take(2, what)?.try_into().expect("two bytes"),
+        ))
     }
     fn u32(&mut self, what: &'static str) -> Result<u32, FileError> {
-        Ok(u32::from_le_bytes(self.take(4, what)?.try_into().expect("four bytes")))
+        Ok(u32::from_le_bytes(
+            self.take(4, what)?.try_into().expect("four bytes"),
+        ))
     }
     fn u64(&mut self, what: &'static str) -> Result<u64, FileError> {
-        Ok(u64::from_le_bytes(self.take(8, what)?.try_into().expect("eight bytes")))
+        Ok(u64::from_le_bytes(
+            self.take(8, what)?.try_into().expect("eight bytes"),
+        ))
     }
     fn name(&mut self, what: &'static str) -> Result<String, FileError> {
         let len = self.u16(what)? as usize;
@@ -364,10 +378,14 @@ pub fn read_directory(bytes: &[u8]) -> Result<(f32, Vec<LayerInfo>), FileError> 
         return Err(FileError::TrailerCrc { stored, computed });
     }
     if reserved != 0 {
-        return Err(malformed(format!("header: reserved word is {reserved}, not 0")));
+        return Err(malformed(format!(
+            "header: reserved word is {reserved}, not 0"
+        )));
     }
     if !(repeat_m.is_finite() && repeat_m > 0.0) {
-        return Err(malformed(format!("header: repeat size {repeat_m} is not a positive length")));
+        return Err(malformed(format!(
+            "header: repeat size {repeat_m} is not a positive length"
+        )));
     }
     let mut r = Reader {
         bytes: &bytes[..body],
@@ -386,7 +404,11 @@ pub fn read_directory(bytes: &[u8]) -> Result<(f32, Vec<LayerInfo>), FileError> 
             let kind = match r.u8("a field kind")? {
                 0 => Kind::F32,
                 1 => Kind::U32,
-                k => return Err(malformed(format!("layer {name:?}: field {field:?} has kind {k}"))),
+                k => {
+                    return Err(malformed(format!(
+                        "layer {name:?}: field {field:?} has kind {k}"
+                    )));
+                }
             };
             if !(1..=4).contains(&components) {
                 return Err(malformed(format!(
@@ -502,7 +524,8 @@ fn layer_set(info: &LayerInfo, payload: &[u8]) -> Result<StrandSet, FileError> {
         find(name, components, kind)?
             .ok_or_else(|| layer_err(format!("required field {name:?} is missing")))
     };
-    let pairs = |v: Vec<f32>| -> Vec<[f32; 2]> { v.chunks_exact(2).map(|c| [c[0], c[1]]).collect() };
+    let pairs =
+        |v: Vec<f32>| -> Vec<[f32; 2]> { v.chunks_exact(2).map(|c| [c[0], c[1]]).collect() };
     let triples =
         |v: Vec<f32>| -> Vec<[f32; 3]> { v.chunks_exact(3).map(|c| [c[0], c[1], c[2]]).collect() };
     let set = StrandSet {
@@ -522,17 +545,26 @@ fn layer_set(info: &LayerInfo, payload: &[u8]) -> Result<StrandSet, FileError> {
         id: find("id", 1, Kind::U32)?.map_or_else(|| (0..n as u32).collect(), u32s),
     };
     if let Some(i) = set.rank.iter().position(|r| !(0.0..1.0).contains(r)) {
-        return Err(layer_err(format!("rank {} of strand {i} is outside [0, 1)", set.rank[i])));
+        return Err(layer_err(format!(
+            "rank {} of strand {i} is outside [0, 1)",
+            set.rank[i]
+        )));
     }
     if let Some(i) = set.rank.windows(2).position(|w| w[0] > w[1]) {
-        return Err(layer_err(format!("ranks are not ascending at strand {}", i + 1)));
+        return Err(layer_err(format!(
+            "ranks are not ascending at strand {}",
+            i + 1
+        )));
     }
     if let Some(i) = set
         .root_uv
         .iter()
         .position(|p| !(0.0..1.0).contains(&p[0]) || !(0.0..1.0).contains(&p[1]))
     {
-        return Err(layer_err(format!("root_uv {:?} of strand {i} is outside [0, 1)", set.root_uv[i])));
+        return Err(layer_err(format!(
+            "root_uv {:?} of strand {i} is outside [0, 1)",
+            set.root_uv[i]
+        )));
     }
     if let Some(i) = set
         .length
@@ -540,7 +572,9 @@ fn layer_set(info: &LayerInfo, payload: &[u8]) -> Result<StrandSet, FileError> {
         .chain(&set.width)
         .position(|x| !(x.is_finite() && *x >= 0.0))
     {
-        return Err(layer_err(format!("length or width {i} is negative or not finite")));
+        return Err(layer_err(format!(
+            "length or width {i} is negative or not finite"
+        )));
     }
     Ok(set)
 }
@@ -601,7 +635,10 @@ mod tests {
     fn small_file() -> StrandFile {
         StrandFile {
             repeat_m: 2.0,
-            layers: vec![("blades".into(), small_set(5)), ("fibres".into(), small_set(3))],
+            layers: vec![
+                ("blades".into(), small_set(5)),
+                ("fibres".into(), small_set(3)),
+            ],
         }
     }
 
@@ -613,7 +650,10 @@ mod tests {
         assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), 1);
         assert_eq!(u32::from_le_bytes(bytes[12..16].try_into().unwrap()), 2);
         assert_eq!(f32::from_le_bytes(bytes[16..20].try_into().unwrap()), 2.0);
-        assert_eq!(u64::from_le_bytes(bytes[24..32].try_into().unwrap()), bytes.len() as u64);
+        assert_eq!(
+            u64::from_le_bytes(bytes[24..32].try_into().unwrap()),
+            bytes.len() as u64
+        );
         let trailer = u32::from_le_bytes(bytes[bytes.len() - 4..].try_into().unwrap());
         assert_eq!(trailer, crc32(&bytes[..bytes.len() - 4]));
         assert_eq!(decode(&bytes).unwrap(), file);

@@ -38,21 +38,22 @@ pub struct Relief {
 /// result does not depend on how many threads ran.
 const CHUNKS: usize = 4;
 
-/// What one chunk accumulates per texel.
+/// What one chunk accumulates per texel, in one 32-byte record so a deposit touches one
+/// cache line: mass, occlusion, height, colour × weight (3), weight, padding.
 struct Accum {
-    mass: Vec<f32>,
-    occlusion: Vec<f32>,
-    height: Vec<f32>,
-    color: Vec<[f32; 4]>,
+    texels: Vec<[f32; 8]>,
 }
+
+const MASS: usize = 0;
+const OCCLUSION: usize = 1;
+const HEIGHT: usize = 2;
+const COLOR: usize = 3;
+const WEIGHT: usize = 6;
 
 impl Accum {
     fn new(n: usize) -> Self {
         Self {
-            mass: vec![0.0; n],
-            occlusion: vec![0.0; n],
-            height: vec![0.0; n],
-            color: vec![[0.0; 4]; n],
+            texels: vec![[0.0; 8]; n],
         }
     }
 }
@@ -104,28 +105,37 @@ pub fn splat_prefix(
             }
         }
     });
-    let mut total = Accum::new(texels);
-    for acc in accums.into_iter().flatten() {
-        for t in 0..texels {
-            total.mass[t] += acc.mass[t];
-            total.occlusion[t] += acc.occlusion[t];
-            total.height[t] = total.height[t].max(acc.height[t]);
-            for c in 0..4 {
-                total.color[t][c] += acc.color[t][c];
+    let mut chunks = accums.into_iter().flatten();
+    let mut total = chunks.next().unwrap_or_else(|| Accum::new(texels));
+    for acc in chunks {
+        for (t, a) in total.texels.iter_mut().zip(&acc.texels) {
+            for k in 0..8 {
+                t[k] = if k == HEIGHT {
+                    t[k].max(a[k])
+                } else {
+                    t[k] + a[k]
+                };
             }
         }
     }
+    let t = &total.texels;
     Relief {
         resolution: res,
-        coverage: total.mass.iter().map(|m| 1.0 - (-m).exp()).collect(),
-        color: total
-            .color
+        coverage: t.iter().map(|x| 1.0 - (-x[MASS]).exp()).collect(),
+        mass: t.iter().map(|x| x[MASS]).collect(),
+        occlusion: t.iter().map(|x| x[OCCLUSION]).collect(),
+        height: t.iter().map(|x| x[HEIGHT]).collect(),
+        color: t
             .iter()
-            .map(|c| if c[3] > 0.0 { [c[0] / c[3], c[1] / c[3], c[2] / c[3]] } else { [0.0; 3] })
+            .map(|x| {
+                let w = x[WEIGHT];
+                if w > 0.0 {
+                    [x[COLOR] / w, x[COLOR + 1] / w, x[COLOR + 2] / w]
+                } else {
+                    [0.0; 3]
+                }
+            })
             .collect(),
-        mass: total.mass,
-        occlusion: total.occlusion,
-        height: total.height,
     }
 }
 
@@ -136,7 +146,14 @@ pub fn splat(set: &StrandSet, repeat_m: f32, resolution: usize) -> Relief {
 }
 
 /// Deposits strand `i` into `acc`.
-fn deposit(set: &StrandSet, i: usize, width_scale: f32, repeat_m: f32, res: usize, acc: &mut Accum) {
+fn deposit(
+    set: &StrandSet,
+    i: usize,
+    width_scale: f32,
+    repeat_m: f32,
+    res: usize,
+    acc: &mut Accum,
+) {
     let texel_m = repeat_m / res as f32;
     let texel_area = texel_m * texel_m;
     let length = set.length[i];
@@ -181,17 +198,16 @@ fn deposit(set: &StrandSet, i: usize, width_scale: f32, repeat_m: f32, res: usiz
             if k <= 0.0 {
                 continue;
             }
-            let t_idx = y * res + x;
+            let texel = &mut acc.texels[y * res + x];
             let ak = a * k;
-            acc.mass[t_idx] += ak;
-            acc.occlusion[t_idx] += ak * p.z;
-            acc.height[t_idx] = acc.height[t_idx].max(p.z);
-            let c = &mut acc.color[t_idx];
             let cw = ak * crown;
-            c[0] += cw * color[0];
-            c[1] += cw * color[1];
-            c[2] += cw * color[2];
-            c[3] += cw;
+            texel[MASS] += ak;
+            texel[OCCLUSION] += ak * p.z;
+            texel[HEIGHT] = texel[HEIGHT].max(p.z);
+            texel[COLOR] += cw * color[0];
+            texel[COLOR + 1] += cw * color[1];
+            texel[COLOR + 2] += cw * color[2];
+            texel[WEIGHT] += cw;
         }
     }
 }

@@ -17,6 +17,7 @@ mod mix;
 mod noise;
 mod parameter;
 mod split;
+mod strand_relief;
 mod time;
 mod uv;
 mod voronoi;
@@ -42,6 +43,7 @@ pub static ALL: &[&dyn NodeKind] = &[
     &warp::Warp,
     &blur::Blur,
     &height_normal::HeightToNormal,
+    &strand_relief::StrandRelief,
     &time::Time,
     &world_pos::WorldPos,
     &world_normal::WorldNormal,

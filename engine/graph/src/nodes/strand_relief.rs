@@ -1,0 +1,88 @@
+//! Strand relief: a strand layer seen from above, as fields the PBR half can read.
+
+use crate::eval::{FIELD_RESOLUTION, NodeCtx};
+use crate::field::{Field, par_field};
+use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
+use crate::value::PortType;
+
+/// Splats one layer's strand set from directly above into coverage, mass, occlusion,
+/// canopy height and colour (see `tuft_strands::relief`), rasterised at the fixed field
+/// resolution and wrapping with the repeat. The surface under the strands reads it to
+/// carry their colour and their dark.
+pub struct StrandRelief;
+
+impl NodeKind for StrandRelief {
+    fn name(&self) -> &'static str {
+        "StrandRelief"
+    }
+    fn doc(&self) -> &'static str {
+        "A strand layer seen from above: coverage, mass, occlusion, canopy height, colour"
+    }
+    fn category(&self) -> Category {
+        Category::Filter
+    }
+    fn params(&self) -> &'static [ParamDesc] {
+        &[ParamDesc {
+            name: "layer",
+            doc: "The strand layer to splat",
+            kind: ParamKind::Text { default: "blades" },
+        }]
+    }
+    fn inputs(&self, _: &Params<'_>) -> Vec<PortDesc> {
+        Vec::new()
+    }
+    fn outputs(&self, _: &Params<'_>) -> Vec<OutputDesc> {
+        vec![
+            OutputDesc::new(
+                "coverage",
+                PortType::Float,
+                "Covered fraction from above, in [0,1)",
+            ),
+            OutputDesc::new("mass", PortType::Float, "Summed covered fraction"),
+            OutputDesc::new(
+                "occlusion",
+                PortType::Float,
+                "Covered fraction × height (metres)",
+            ),
+            OutputDesc::new("height", PortType::Float, "Canopy height (metres)"),
+            OutputDesc::new("color", PortType::Color, "Colour seen from above"),
+        ]
+    }
+    fn strand_layer<'a>(&self, params: &Params<'a>) -> Option<&'a str> {
+        Some(params.text("layer"))
+    }
+    fn eval(&self, p: &Params<'_>, ctx: &NodeCtx<'_>) -> Vec<Field> {
+        let n = ctx.len();
+        let Some(relief) = ctx.relief(p.text("layer")) else {
+            return self
+                .outputs(p)
+                .iter()
+                .map(|o| Field::constant(o.ty.zero(), n))
+                .collect();
+        };
+        let d = ctx.domain();
+        let size = (FIELD_RESOLUTION, FIELD_RESOLUTION);
+        let plane = |values: &[f32]| {
+            let raster = Field {
+                ty: PortType::Float,
+                data: values.to_vec(),
+            };
+            par_field(PortType::Float, n, |i| {
+                raster.sample_wrapped(size, d.u[i], d.v[i])
+            })
+        };
+        let color = Field {
+            ty: PortType::Color,
+            data: relief.color.iter().flatten().copied().collect(),
+        };
+        vec![
+            plane(&relief.coverage),
+            plane(&relief.mass),
+            plane(&relief.occlusion),
+            plane(&relief.height),
+            par_field(PortType::Color, n, |i| {
+                color.sample_wrapped(size, d.u[i], d.v[i])
+            }),
+        ]
+    }
+}

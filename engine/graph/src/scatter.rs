@@ -1,0 +1,330 @@
+//! The scatter: a strand layer's fields turned into a [`StrandSet`].
+//!
+//! Strands are integers. Candidate `i` sits in cell `(i mod n, i div n)` of an `n × n`
+//! lattice over the repeat, jittered inside its cell; every random number it draws is a
+//! hash of `(layer seed, i, channel)`. There is no generator state, so the set is
+//! bit-identical on any machine and any number of threads.
+//!
+//! 1. Each candidate joins the nearest clump point (toroidal distance, 3×3 clump cells).
+//! 2. The clump-offset field, read at the candidate's root, moves the root.
+//! 3. The candidate grows iff its density hash is below the density field at its root:
+//!    a threshold, never a fade, so raising the density only ever adds strands.
+//! 4. Survivors read every other field once, at their root; `clump_share` of each
+//!    per-strand variation (length, lean, colour) comes from the clump's hash; the tip is
+//!    pulled toward the clump's centre by `tip_pull`.
+//! 5. The set is sorted by rank, a hash of its own, so a density edit never reorders the
+//!    survivors and a level is a prefix.
+
+use crate::eval::Evaluator;
+use crate::graph::{Input, MaterialGraph};
+use crate::layer::{MAX_CANDIDATES, STRAND_PORTS, StrandLayer};
+use crate::value::PortType;
+use crate::{Domain, Field};
+use rayon::prelude::*;
+use tuft_strands::StrandSet;
+use tuft_strands::hash::{hash, unit_f32};
+
+/// Hash channels: what each random number of a strand is for.
+pub mod channel {
+    /// Jitter of the root inside its lattice cell, along u.
+    pub const JITTER_U: u32 = 0;
+    /// Jitter of the root inside its lattice cell, along v.
+    pub const JITTER_V: u32 = 1;
+    /// Compared with the density field.
+    pub const DENSITY: u32 = 2;
+    /// The rank.
+    pub const RANK: u32 = 3;
+    /// Length variation.
+    pub const LENGTH: u32 = 4;
+    /// Lean variation: angle.
+    pub const LEAN_ANGLE: u32 = 5;
+    /// Lean variation: radius.
+    pub const LEAN_RADIUS: u32 = 6;
+    /// Colour variation.
+    pub const COLOR: u32 = 7;
+    /// Card orientation and atlas cell (used by the card level).
+    pub const CARD: u32 = 8;
+    /// Surface-area thinning on distorted UV maps.
+    pub const AREA: u32 = 9;
+}
+
+/// Salt separating the clump points' hash stream from the strands'.
+const CLUMP_SALT: u64 = 0xc1a5_9e37_0000_0001;
+
+/// Why a layer could not be scattered.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ScatterError {
+    /// No layer by that name.
+    #[error("there is no strand layer {0:?}")]
+    UnknownLayer(String),
+    /// The layer's settings are out of range.
+    #[error("strand layer {layer:?}: {problems}")]
+    Settings {
+        /// The layer.
+        layer: String,
+        /// What is wrong.
+        problems: String,
+    },
+    /// The layer reads its own relief.
+    #[error("strand layer {0:?} reads its own relief through its fields")]
+    Recursive(String),
+}
+
+/// The point of clump cell `(cx, cy)` of an `m × m` clump lattice (wrapped indices).
+#[inline]
+fn clump_point(seed: u64, m: u32, cx: u32, cy: u32) -> [f32; 2] {
+    let id = u64::from(cy * m + cx);
+    let s = seed ^ CLUMP_SALT;
+    [
+        (cx as f32 + unit_f32(hash(s, id, 0))) / m as f32,
+        (cy as f32 + unit_f32(hash(s, id, 1))) / m as f32,
+    ]
+}
+
+/// `d` wrapped into `[-½, ½)`: the shortest way round the repeat.
+#[inline]
+fn wrap_delta(d: f32) -> f32 {
+    d - (d + 0.5).floor()
+}
+
+/// `x` wrapped into `[0, 1)`.
+#[inline]
+fn wrap_unit(x: f32) -> f32 {
+    let w = x - x.floor();
+    if w >= 1.0 { 0.0 } else { w }
+}
+
+/// The largest `f32` below 1.
+const BELOW_ONE: f32 = 1.0 - f32::EPSILON / 2.0;
+
+/// The nearest clump (id, point) to `(u, v)`, by toroidal distance.
+fn nearest_clump(seed: u64, m: u32, u: f32, v: f32) -> (u32, [f32; 2]) {
+    let mi = i64::from(m);
+    let cx = ((u * m as f32) as i64).clamp(0, mi - 1);
+    let cy = ((v * m as f32) as i64).clamp(0, mi - 1);
+    let mut best = (f32::INFINITY, 0u32, [0.0f32; 2]);
+    for dy in -1..=1 {
+        for dx in -1..=1 {
+            let x = (cx + dx).rem_euclid(mi) as u32;
+            let y = (cy + dy).rem_euclid(mi) as u32;
+            let p = clump_point(seed, m, x, y);
+            let (du, dv) = (wrap_delta(p[0] - u), wrap_delta(p[1] - v));
+            let d2 = du * du + dv * dv;
+            if d2 < best.0 {
+                best = (d2, y * m + x, p);
+            }
+        }
+    }
+    (best.1, best.2)
+}
+
+/// A random vector in the unit disk from two uniform numbers.
+fn disk(angle: f32, radius: f32) -> [f32; 2] {
+    let (s, c) = (std::f32::consts::TAU * angle).sin_cos();
+    let r = radius.sqrt();
+    [c * r, s * r]
+}
+
+/// Scatters layer `name` of `evaluator`'s graph.
+///
+/// # Errors
+/// An unknown layer or settings out of range.
+pub fn scatter_layer(evaluator: &Evaluator<'_>, name: &str) -> Result<StrandSet, ScatterError> {
+    let graph: &MaterialGraph = evaluator.graph();
+    let layer = graph
+        .strands
+        .get(name)
+        .ok_or_else(|| ScatterError::UnknownLayer(name.to_owned()))?;
+    let problems = layer.check_settings();
+    if !problems.is_empty() || layer.n_candidates() > MAX_CANDIDATES {
+        return Err(ScatterError::Settings {
+            layer: name.to_owned(),
+            problems: problems.join("; "),
+        });
+    }
+    Ok(scatter(evaluator, layer, graph.repeat_m))
+}
+
+/// Evaluates `input` (of type `ty`) at `points`, skipping evaluation for constants.
+fn read(evaluator: &Evaluator<'_>, input: &Input, ty: PortType, domain: &Domain) -> Field {
+    evaluator
+        .eval_inputs(&[(input.clone(), ty)], domain)
+        .pop()
+        .expect("one input gives one field")
+}
+
+fn port_type(name: &str) -> PortType {
+    STRAND_PORTS
+        .iter()
+        .find(|p| p.name == name)
+        .map_or(PortType::Float, |p| p.ty)
+}
+
+#[allow(clippy::too_many_lines)] // one pass, numbered as in the module docs
+fn scatter(evaluator: &Evaluator<'_>, layer: &StrandLayer, repeat_m: f32) -> StrandSet {
+    let seed = layer.seed;
+    let n = layer.lattice;
+    let m = layer.clump_lattice;
+    let count = layer.n_candidates() as usize;
+    let h = |i: usize, c: u32| unit_f32(hash(seed, i as u64, c));
+
+    // Candidates and their clumps.
+    let candidates: Vec<([f32; 2], u32, [f32; 2])> = (0..count)
+        .into_par_iter()
+        .map(|i| {
+            let (x, y) = ((i % n as usize) as f32, (i / n as usize) as f32);
+            let u = ((x + h(i, channel::JITTER_U)) / n as f32).min(BELOW_ONE);
+            let v = ((y + h(i, channel::JITTER_V)) / n as f32).min(BELOW_ONE);
+            let (clump, centre) = nearest_clump(seed, m, u, v);
+            ([u, v], clump, centre)
+        })
+        .collect();
+
+    // 2. The clump offset moves roots after the clump is chosen.
+    let mut roots: Vec<[f32; 2]> = candidates.iter().map(|c| c.0).collect();
+    if layer.clump_offset.link().is_some() {
+        let offset = read(
+            evaluator,
+            &layer.clump_offset,
+            PortType::Vec2,
+            &Domain::points(&roots),
+        );
+        roots.par_iter_mut().enumerate().for_each(|(i, r)| {
+            *r = [
+                wrap_unit(r[0] + offset.at(0, i)).min(BELOW_ONE),
+                wrap_unit(r[1] + offset.at(1, i)).min(BELOW_ONE),
+            ];
+        });
+    } else if let Input::Const(value) = &layer.clump_offset {
+        let [du, dv, _] = value.channels();
+        if du != 0.0 || dv != 0.0 {
+            for r in &mut roots {
+                *r = [
+                    wrap_unit(r[0] + du).min(BELOW_ONE),
+                    wrap_unit(r[1] + dv).min(BELOW_ONE),
+                ];
+            }
+        }
+    }
+
+    // 3. Density: a threshold on each candidate's own hash.
+    let survivors: Vec<u32> = match &layer.density {
+        Input::Const(value) => {
+            let d = value.channels()[0];
+            (0..count as u32)
+                .into_par_iter()
+                .filter(|&i| h(i as usize, channel::DENSITY) < d)
+                .collect()
+        }
+        input => {
+            let density = read(evaluator, input, PortType::Float, &Domain::points(&roots));
+            (0..count as u32)
+                .into_par_iter()
+                .filter(|&i| h(i as usize, channel::DENSITY) < density.at(0, i as usize))
+                .collect()
+        }
+    };
+
+    // 4. Every other field, once per survivor at its root.
+    let survivor_roots: Vec<[f32; 2]> = survivors.iter().map(|&i| roots[i as usize]).collect();
+    let domain = Domain::points(&survivor_roots);
+    let names = ["length", "width", "lean", "bend", "root_color", "tip_color"];
+    let inputs: Vec<(Input, PortType)> = names
+        .iter()
+        .map(|&name| {
+            let input = layer
+                .ports()
+                .into_iter()
+                .find(|(p, _)| *p == name)
+                .map(|(_, i)| i.clone())
+                .expect("every named port exists");
+            (input, port_type(name))
+        })
+        .collect();
+    let fields = evaluator.eval_inputs(&inputs, &domain);
+    let [length, width, lean, bend, root_color, tip_color] =
+        <[Field; 6]>::try_from(fields).expect("six inputs give six fields");
+
+    let share = layer.clump_share;
+    let var = &layer.variation;
+    let clump_seed = seed ^ CLUMP_SALT;
+    let hc = |clump: u32, c: u32| unit_f32(hash(clump_seed, u64::from(clump) + (1 << 40), c));
+    let mix = |own: f32, clump: f32| (1.0 - share) * own + share * clump;
+    let strands: Vec<Strand> = survivors
+        .par_iter()
+        .enumerate()
+        .map(|(k, &i)| {
+            let i_us = i as usize;
+            let (_, clump, centre) = candidates[i_us];
+            let root = survivor_roots[k];
+            let r_len = mix(h(i_us, channel::LENGTH), hc(clump, channel::LENGTH));
+            let own = disk(h(i_us, channel::LEAN_ANGLE), h(i_us, channel::LEAN_RADIUS));
+            let shared = disk(
+                hc(clump, channel::LEAN_ANGLE),
+                hc(clump, channel::LEAN_RADIUS),
+            );
+            let r_col = mix(h(i_us, channel::COLOR), hc(clump, channel::COLOR));
+            let brightness = 1.0 + var.color * (2.0 * r_col - 1.0);
+            let to_centre = [
+                wrap_delta(centre[0] - root[0]) * repeat_m,
+                wrap_delta(centre[1] - root[1]) * repeat_m,
+            ];
+            let rc = root_color.get(k);
+            let tc = tip_color.get(k);
+            Strand {
+                rank: h(i_us, channel::RANK),
+                id: i,
+                root,
+                clump,
+                length: (length.at(0, k) * (1.0 + var.length * (2.0 * r_len - 1.0))).max(0.0),
+                width: width.at(0, k).max(0.0),
+                lean: [
+                    lean.at(0, k) + var.lean * mix(own[0], shared[0]),
+                    lean.at(1, k) + var.lean * mix(own[1], shared[1]),
+                ],
+                bend: bend.at(0, k).clamp(0.0, 1.0),
+                root_color: [rc[0] * brightness, rc[1] * brightness, rc[2] * brightness],
+                tip_color: [tc[0] * brightness, tc[1] * brightness, tc[2] * brightness],
+                tip_pull: [layer.tip_pull * to_centre[0], layer.tip_pull * to_centre[1]],
+            }
+        })
+        .collect();
+
+    // 5. Sorted by rank (the id breaks ties, so the order is total).
+    let mut order: Vec<u32> = (0..strands.len() as u32).collect();
+    order.par_sort_unstable_by(|&a, &b| {
+        let (sa, sb) = (&strands[a as usize], &strands[b as usize]);
+        sa.rank.total_cmp(&sb.rank).then(sa.id.cmp(&sb.id))
+    });
+    let mut set = StrandSet::with_capacity(strands.len());
+    for &k in &order {
+        let s = &strands[k as usize];
+        set.root_uv.push(s.root);
+        set.rank.push(s.rank);
+        set.clump.push(s.clump);
+        set.length.push(s.length);
+        set.width.push(s.width);
+        set.lean.push(s.lean);
+        set.bend.push(s.bend);
+        set.root_color.push(s.root_color);
+        set.tip_color.push(s.tip_color);
+        set.tip_pull.push(s.tip_pull);
+        set.id.push(s.id);
+    }
+    set
+}
+
+/// One strand while the set is being built.
+struct Strand {
+    rank: f32,
+    id: u32,
+    root: [f32; 2],
+    clump: u32,
+    length: f32,
+    width: f32,
+    lean: [f32; 2],
+    bend: f32,
+    root_color: [f32; 3],
+    tip_color: [f32; 3],
+    tip_pull: [f32; 2],
+}

@@ -1,0 +1,207 @@
+//! The scatter's promises: determinism, threshold density, rank order, clumps.
+
+use tuft_graph::{Evaluator, Input, MaterialGraph, StrandLayer, Value, scatter_layer};
+use tuft_strands::StrandSet;
+
+fn layer_graph(layer: StrandLayer) -> MaterialGraph {
+    let mut g = MaterialGraph::new("scatter");
+    g.strands.insert("grass".into(), layer);
+    g
+}
+
+fn scatter(g: &MaterialGraph) -> StrandSet {
+    scatter_layer(&Evaluator::new(g), "grass").unwrap()
+}
+
+fn with_density(d: f32) -> StrandLayer {
+    StrandLayer {
+        lattice: 120,
+        clump_lattice: 12,
+        density: Input::Const(Value::Float(d)),
+        ..Default::default()
+    }
+}
+
+/// A layer whose density is a noise field, so thresholds vary over the repeat.
+fn noisy_graph(scale: f32) -> MaterialGraph {
+    let mut g = layer_graph(with_density(1.0));
+    let noise = g.add_node("Noise").unwrap();
+    let remap = g.add_node("Math").unwrap();
+    let m = g.node_mut(remap).unwrap();
+    m.params
+        .insert("op".into(), tuft_graph::ParamValue::Choice("mul".into()));
+    m.inputs
+        .insert("b".into(), Input::Const(Value::Float(scale)));
+    g.connect(
+        tuft_graph::OutRef::new(noise, "out"),
+        &tuft_graph::InRef::Node {
+            node: remap,
+            port: "a".into(),
+        },
+    )
+    .unwrap();
+    g.strands.get_mut("grass").unwrap().density =
+        Input::Link(tuft_graph::OutRef::new(remap, "out"));
+    g
+}
+
+#[test]
+fn the_set_is_identical_whatever_the_thread_count() {
+    let g = noisy_graph(1.0);
+    let run = |threads| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| scatter(&g))
+    };
+    let one = run(1);
+    let two = run(2);
+    assert!(one.len() > 1000);
+    assert_eq!(one, two);
+    assert_eq!(one, run(2));
+}
+
+#[test]
+fn a_strand_present_at_one_density_is_present_at_every_higher_one() {
+    let mut previous: Option<Vec<u32>> = None;
+    for d in [0.1, 0.3, 0.5, 0.8, 1.0] {
+        let set = scatter(&layer_graph(with_density(d)));
+        let mut ids = set.id.clone();
+        ids.sort_unstable();
+        if let Some(prev) = &previous {
+            assert!(
+                prev.iter().all(|id| ids.binary_search(id).is_ok()),
+                "a strand vanished when the density rose to {d}"
+            );
+        }
+        previous = Some(ids);
+    }
+}
+
+#[test]
+fn the_surviving_count_matches_the_density() {
+    let candidates = 120.0 * 120.0;
+    for d in [0.05f64, 0.25, 0.5, 0.9] {
+        let n = scatter(&layer_graph(with_density(d as f32))).len() as f64;
+        let expected = d * candidates;
+        // Four standard deviations of a binomial count.
+        let sigma = (candidates * d * (1.0 - d)).sqrt();
+        assert!(
+            (n - expected).abs() < 4.0 * sigma,
+            "density {d}: {n} strands, expected {expected} ± {sigma}"
+        );
+    }
+    assert_eq!(scatter(&layer_graph(with_density(0.0))).len(), 0);
+    assert_eq!(scatter(&layer_graph(with_density(1.0))).len(), 120 * 120);
+}
+
+#[test]
+fn ranks_ascend_levels_are_prefixes_and_density_edits_do_not_reorder() {
+    let full = scatter(&noisy_graph(1.0));
+    assert!(full.is_sorted());
+    assert!(full.rank.iter().all(|r| (0.0..1.0).contains(r)));
+    let quarter = full.level_len(0.25);
+    assert!(full.rank[..quarter].iter().all(|&r| r < 0.25));
+    assert!(full.rank[quarter..].iter().all(|&r| r >= 0.25));
+    // A thinner density keeps a subset, in the same relative order.
+    let thin = scatter(&noisy_graph(0.6));
+    assert!(thin.len() < full.len());
+    let position: std::collections::HashMap<u32, usize> =
+        full.id.iter().enumerate().map(|(k, &id)| (id, k)).collect();
+    let in_full: Vec<usize> = thin.id.iter().map(|id| position[id]).collect();
+    assert!(
+        in_full.windows(2).all(|w| w[0] < w[1]),
+        "survivors were reordered"
+    );
+}
+
+#[test]
+fn with_full_clump_share_a_clump_shares_its_length() {
+    let mut layer = with_density(1.0);
+    layer.clump_share = 1.0;
+    let set = scatter(&layer_graph(layer));
+    let mut by_clump: std::collections::HashMap<u32, f32> = std::collections::HashMap::new();
+    let mut clumps_seen = 0;
+    for (c, l) in set.clump.iter().zip(&set.length) {
+        match by_clump.get(c) {
+            Some(first) => assert_eq!(first, l, "clump {c}"),
+            None => {
+                by_clump.insert(*c, *l);
+                clumps_seen += 1;
+            }
+        }
+    }
+    assert!(clumps_seen > 100);
+    // And the lengths differ between clumps.
+    let distinct: std::collections::HashSet<u32> = by_clump.values().map(|l| l.to_bits()).collect();
+    assert!(distinct.len() > clumps_seen / 2);
+}
+
+#[test]
+fn with_no_clump_share_clump_membership_does_not_change_lengths() {
+    let lengths = |clump_lattice| {
+        let mut layer = with_density(1.0);
+        layer.clump_share = 0.0;
+        layer.clump_lattice = clump_lattice;
+        let set = scatter(&layer_graph(layer));
+        let mut pairs: Vec<(u32, f32, u32)> = set
+            .id
+            .iter()
+            .zip(&set.length)
+            .zip(&set.clump)
+            .map(|((&i, &l), &c)| (i, l, c))
+            .collect();
+        pairs.sort_unstable_by_key(|p| p.0);
+        pairs
+    };
+    let (a, b) = (lengths(12), lengths(5));
+    assert_eq!(a.len(), b.len());
+    assert!(
+        a.iter().zip(&b).any(|(x, y)| x.2 != y.2),
+        "membership should differ"
+    );
+    assert!(a.iter().zip(&b).all(|(x, y)| x.1 == y.1));
+}
+
+#[test]
+fn tips_are_pulled_toward_their_clump() {
+    let mut layer = with_density(1.0);
+    layer.tip_pull = 0.0;
+    let loose = scatter(&layer_graph(layer.clone()));
+    assert!(loose.tip_pull.iter().all(|p| *p == [0.0, 0.0]));
+    layer.tip_pull = 0.5;
+    let pulled = scatter(&layer_graph(layer));
+    let moved = pulled
+        .tip_pull
+        .iter()
+        .filter(|p| p[0] != 0.0 || p[1] != 0.0)
+        .count();
+    assert!(moved > pulled.len() * 9 / 10);
+    // A pull never exceeds half the distance to the centre of the nearest clump, which
+    // is at most a clump cell's diagonal away.
+    let cell_m = 2.0 / 12.0;
+    assert!(
+        pulled
+            .tip_pull
+            .iter()
+            .all(|p| (p[0] * p[0] + p[1] * p[1]).sqrt() <= 0.5 * cell_m * 1.5)
+    );
+}
+
+#[test]
+fn bad_layers_are_errors_not_panics() {
+    let g = layer_graph(StrandLayer {
+        lattice: 0,
+        ..Default::default()
+    });
+    assert!(scatter_layer(&Evaluator::new(&g), "grass").is_err());
+    assert!(scatter_layer(&Evaluator::new(&g), "nope").is_err());
+    let huge = layer_graph(StrandLayer {
+        lattice: 7072,
+        clump_lattice: 64,
+        ..Default::default()
+    });
+    let err = scatter_layer(&Evaluator::new(&huge), "grass").unwrap_err();
+    assert!(err.to_string().contains("7072"), "{err}");
+}
