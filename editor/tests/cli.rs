@@ -151,3 +151,82 @@ fn image_size(path: &Path) -> (u32, u32) {
     let be = |i: usize| u32::from_be_bytes(bytes[i..i + 4].try_into().unwrap());
     (be(16), be(20))
 }
+
+#[test]
+fn bake_writes_a_strand_file_that_inspect_reads_and_damage_is_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("moss");
+    let out = tuft(&[
+        "bake",
+        "presets/moss.ron",
+        "--out",
+        out_dir.to_str().unwrap(),
+        "--resolution",
+        "64",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let strands = out_dir.join("moss.strands");
+    let out = tuft(&["inspect", strands.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let shown = text(&out);
+    for needle in [
+        "layer \"fronds\"",
+        "layer \"setae\"",
+        "trailer CRC ok",
+        "root_uv",
+        "rank",
+        "clump",
+    ] {
+        assert!(shown.contains(needle), "{needle}: {shown}");
+    }
+    let bytes = std::fs::read(&strands).unwrap();
+    let truncated = dir.path().join("truncated.strands");
+    std::fs::write(&truncated, &bytes[..bytes.len() / 2]).unwrap();
+    let out = tuft(&["inspect", truncated.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out).contains("truncated"), "{}", text(&out));
+    let mut flipped = bytes.clone();
+    flipped[bytes.len() / 3] ^= 0x10;
+    let damaged = dir.path().join("flipped.strands");
+    std::fs::write(&damaged, &flipped).unwrap();
+    let out = tuft(&["inspect", damaged.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out).contains("corrupted"), "{}", text(&out));
+}
+
+#[test]
+fn bench_json_prints_one_case_per_line_with_median_and_counts() {
+    let out = tuft(&["bench", "--json", "--runs", "1", "--preset", "moss"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let cases: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect();
+    let names: Vec<&str> = cases.iter().map(|c| c["case"].as_str().unwrap()).collect();
+    for expected in [
+        "moss/validate",
+        "moss/scatter",
+        "moss/fronds/scatter",
+        "moss/relief",
+        "moss/pbr",
+        "moss/bake",
+    ] {
+        assert!(
+            names.contains(&expected),
+            "{expected} missing from {names:?}"
+        );
+    }
+    for c in &cases {
+        assert!(c["median_ms"].as_f64().unwrap() > 0.0, "{c}");
+        assert_eq!(
+            c["runs"].as_u64(),
+            Some(if c["case"] == "moss/validate" { 10 } else { 1 }),
+            "{c}"
+        );
+    }
+    let scatter = cases.iter().find(|c| c["case"] == "moss/scatter").unwrap();
+    assert!(scatter["strands"].as_u64().unwrap() > 10_000);
+    let out = tuft(&["bench", "--preset", "nope"]);
+    assert_eq!(out.status.code(), Some(2));
+}

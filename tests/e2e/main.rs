@@ -4,3 +4,4 @@
 mod bake;
 mod boundaries;
 mod files;
+mod strands;

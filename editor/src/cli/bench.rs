@@ -125,6 +125,20 @@ fn cases(name: &str, graph: &MaterialGraph, runs: usize) -> Vec<Case> {
         (ms, runs),
         vec![("texels", (resolution * resolution) as u64)],
     );
+    // The fields alone: the strand sets and reliefs the PBR half reads are already
+    // scattered (as in the editor, where they are cached until a strand field changes).
+    let warm = Evaluator::new(graph);
+    for layer_name in graph.strands.keys() {
+        let _ = warm.relief(layer_name);
+    }
+    let (ms, ()) = median_ms(runs, || {
+        std::hint::black_box(bake::bake_pbr_with(&warm, resolution, &mut |_| {}).expect("valid"));
+    });
+    case(
+        format!("{name}/pbr_fields"),
+        (ms, runs),
+        vec![("texels", (resolution * resolution) as u64)],
+    );
     // The whole bake, in memory: scatter, maps, PNG and strand-file encoding.
     let (ms, bytes) = median_ms(runs, || {
         let ev = Evaluator::new(graph);
@@ -142,7 +156,13 @@ fn cases(name: &str, graph: &MaterialGraph, runs: usize) -> Vec<Case> {
     out
 }
 
-pub fn run(json: bool, runs: usize) -> std::process::ExitCode {
+pub fn run(json: bool, runs: usize, only: Option<&str>) -> std::process::ExitCode {
+    if let Some(name) = only
+        && !PRESETS.iter().any(|(p, _)| *p == name)
+    {
+        eprintln!("tuft bench: no preset {name:?} (lawn, fur, moss)");
+        return std::process::ExitCode::from(2);
+    }
     if !json {
         println!(
             "{:<28} {:>10} {:>5}  counts   ({} threads)",
@@ -153,6 +173,9 @@ pub fn run(json: bool, runs: usize) -> std::process::ExitCode {
         );
     }
     for (name, text) in PRESETS {
+        if only.is_some_and(|o| o != name) {
+            continue;
+        }
         let doc = tuft_graph::io::from_str(text).expect("shipped presets parse");
         for case in cases(name, &doc.graph, runs) {
             if json {

@@ -65,6 +65,9 @@ pub enum Command {
         /// Timed runs per case (after one warm-up run).
         #[arg(long, default_value_t = 5)]
         runs: usize,
+        /// Only this preset (lawn, fur or moss).
+        #[arg(long)]
+        preset: Option<String>,
     },
 }
 
@@ -78,7 +81,7 @@ pub fn run(command: Command) -> ExitCode {
             resolution,
             force,
         } => bake::run(&file, &out, resolution, force),
-        Command::Bench { json, runs } => bench::run(json, runs),
+        Command::Bench { json, runs, preset } => bench::run(json, runs, preset.as_deref()),
         Command::Inspect { file } => inspect::run(&file),
     }
 }

@@ -156,27 +156,61 @@ impl Field {
     /// Samples this field, which must have been evaluated on a `width × height` grid, at
     /// `(u, v)` with bilinear filtering, wrapping at the edges (the field tiles).
     #[must_use]
-    pub fn sample_wrapped(&self, (width, height): (usize, usize), u: f32, v: f32) -> [f32; 3] {
-        let x = u * width as f32 - 0.5;
-        let y = v * height as f32 - 0.5;
-        let (x0, y0) = (x.floor(), y.floor());
-        let (fx, fy) = (x - x0, y - y0);
-        let xi0 = (x0 as i64).rem_euclid(width as i64) as usize;
-        let yi0 = (y0 as i64).rem_euclid(height as i64) as usize;
-        let xi1 = (xi0 + 1) % width;
-        let yi1 = (yi0 + 1) % height;
-        let a = self.get(yi0 * width + xi0);
-        let b = self.get(yi0 * width + xi1);
-        let c = self.get(yi1 * width + xi0);
-        let d = self.get(yi1 * width + xi1);
-        let mut out = [0.0; 3];
-        for k in 0..self.ty.channels() {
-            let top = a[k] + (b[k] - a[k]) * fx;
-            let bottom = c[k] + (d[k] - c[k]) * fx;
-            out[k] = top + (bottom - top) * fy;
-        }
-        out
+    pub fn sample_wrapped(&self, size: (usize, usize), u: f32, v: f32) -> [f32; 3] {
+        sample_wrapped(&self.data, self.ty.channels(), size, u, v)
     }
+}
+
+/// The texel index `i` wrapped into `0..n`, cheaply for the common case of `i` within
+/// one repeat of the range.
+#[inline]
+fn wrap_index(i: i64, n: usize) -> usize {
+    let n = n as i64;
+    let w = if i < 0 {
+        i + n
+    } else if i >= n {
+        i - n
+    } else {
+        i
+    };
+    if (0..n).contains(&w) {
+        w as usize
+    } else {
+        i.rem_euclid(n) as usize
+    }
+}
+
+/// Bilinear, wrapped sampling of a row-major `width × height` raster of `channels`
+/// interleaved channels at `(u, v)`; texel `(x, y)` holds the value at its centre.
+#[inline]
+#[must_use]
+pub fn sample_wrapped(
+    data: &[f32],
+    channels: usize,
+    (width, height): (usize, usize),
+    u: f32,
+    v: f32,
+) -> [f32; 3] {
+    let x = u * width as f32 - 0.5;
+    let y = v * height as f32 - 0.5;
+    let (x0, y0) = (crate::nodes::fast_floor(x), crate::nodes::fast_floor(y));
+    let (fx, fy) = (x - x0, y - y0);
+    let xi0 = wrap_index(x0 as i64, width);
+    let yi0 = wrap_index(y0 as i64, height);
+    let xi1 = if xi0 + 1 == width { 0 } else { xi0 + 1 };
+    let yi1 = if yi0 + 1 == height { 0 } else { yi0 + 1 };
+    let (r0, r1) = (yi0 * width, yi1 * width);
+    let mut out = [0.0; 3];
+    for (k, o) in out.iter_mut().enumerate().take(channels) {
+        let a = data[(r0 + xi0) * channels + k];
+        let b = data[(r0 + xi1) * channels + k];
+        let c = data[(r1 + xi0) * channels + k];
+        let d = data[(r1 + xi1) * channels + k];
+        let top = a + (b - a) * fx;
+        let bottom = c + (d - c) * fx;
+        *o = top + (bottom - top) * fy;
+    }
+    out
 }
 
 /// Evaluates `f` at points `0..n` in parallel into an interleaved buffer of `C` channels.

@@ -1,12 +1,14 @@
 //! Math: arithmetic on floats, or channel by channel on vectors and colours.
 
+use crate::eval::InputRef;
 use crate::eval::NodeCtx;
-use crate::field::{Field, par_field};
+use crate::field::Field;
 use crate::graph::NodeId;
 use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
 use crate::nodes::{TYPE_PARAM, chosen_type};
 use crate::period::Period;
 use crate::value::{PortType, Value};
+use rayon::prelude::*;
 use std::f32::consts::TAU;
 
 /// One operation, applied channel by channel. Angles are in turns: `sin(a)` is
@@ -71,30 +73,51 @@ fn splat(ty: PortType, x: f32) -> Value {
     }
 }
 
-type OpFn = fn(&[f32; 5]) -> f32;
+/// Elements per work item: divisible by 1, 2 and 3 so a chunk never splits a value.
+const CHUNK: usize = 3072;
 
-/// The function computing `op` on one channel's arguments (looked up once per
-/// evaluation, not per point).
-fn op_fn(op: &str) -> OpFn {
+/// Applies `op` element by element over a chunk of flat argument slices. Every operation
+/// is a separate tight loop, which the compiler vectorises.
+fn apply(op: &str, a: &[&[f32]], out: &mut [f32]) {
+    fn one(out: &mut [f32], a: &[f32], f: impl Fn(f32) -> f32) {
+        for (o, &x) in out.iter_mut().zip(a) {
+            *o = f(x);
+        }
+    }
+    fn two(out: &mut [f32], a: &[f32], b: &[f32], f: impl Fn(f32, f32) -> f32) {
+        for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
+            *o = f(x, y);
+        }
+    }
+    fn three(out: &mut [f32], a: &[f32], b: &[f32], c: &[f32], f: impl Fn(f32, f32, f32) -> f32) {
+        for (((o, &x), &y), &z) in out.iter_mut().zip(a).zip(b).zip(c) {
+            *o = f(x, y, z);
+        }
+    }
     match op {
-        "add" => |a| a[0] + a[1],
-        "sub" => |a| a[0] - a[1],
-        "mul" => |a| a[0] * a[1],
-        "div" => |a| a[0] / a[1],
-        "min" => |a| a[0].min(a[1]),
-        "max" => |a| a[0].max(a[1]),
-        "pow" => |a| a[0].powf(a[1]),
-        "abs" => |a| a[0].abs(),
-        "sin" => |a| (TAU * a[0]).sin(),
-        "cos" => |a| (TAU * a[0]).cos(),
-        "atan2" => |a| a[0].atan2(a[1]) / TAU,
-        "smoothstep" => |a| {
-            let t = ((a[2] - a[0]) / (a[1] - a[0])).clamp(0.0, 1.0);
+        "add" => two(out, a[0], a[1], |x, y| x + y),
+        "sub" => two(out, a[0], a[1], |x, y| x - y),
+        "mul" => two(out, a[0], a[1], |x, y| x * y),
+        "div" => two(out, a[0], a[1], |x, y| x / y),
+        "min" => two(out, a[0], a[1], f32::min),
+        "max" => two(out, a[0], a[1], f32::max),
+        "pow" => two(out, a[0], a[1], f32::powf),
+        "abs" => one(out, a[0], f32::abs),
+        "sin" => one(out, a[0], |x| (TAU * x).sin()),
+        "cos" => one(out, a[0], |x| (TAU * x).cos()),
+        "atan2" => two(out, a[0], a[1], |y, x| y.atan2(x) / TAU),
+        "smoothstep" => three(out, a[0], a[1], a[2], |e0, e1, x| {
+            let t = ((x - e0) / (e1 - e0)).clamp(0.0, 1.0);
             t * t * (3.0 - 2.0 * t)
-        },
-        "clamp" => |a| a[0].max(a[1]).min(a[2]),
-        "remap" => |a| a[3] + (a[0] - a[1]) / (a[2] - a[1]) * (a[4] - a[3]),
-        _ => |_| 0.0,
+        }),
+        "clamp" => three(out, a[0], a[1], a[2], |x, lo, hi| x.max(lo).min(hi)),
+        "remap" => {
+            for (k, o) in out.iter_mut().enumerate() {
+                let (x, il, ih, ol, oh) = (a[0][k], a[1][k], a[2][k], a[3][k], a[4][k]);
+                *o = ol + (x - il) / (ih - il) * (oh - ol);
+            }
+        }
+        _ => out.fill(0.0),
     }
 }
 
@@ -138,21 +161,33 @@ impl NodeKind for Math {
     fn eval(&self, p: &Params<'_>, ctx: &NodeCtx<'_>) -> Vec<Field> {
         let ty = chosen_type(p);
         let op = p.choice("op");
-        let f = op_fn(op);
         let n_args = signature(op).len();
-        let args: Vec<_> = (0..n_args).map(|k| ctx.input(k)).collect();
+        let args: Vec<InputRef<'_>> = (0..n_args).map(|k| ctx.input(k)).collect();
         let channels = ty.channels();
-        vec![par_field(ty, ctx.len(), |i| {
-            let mut out = [0.0; 3];
-            for (c, o) in out.iter_mut().enumerate().take(channels) {
-                let mut a = [0.0; 5];
-                for (k, arg) in args.iter().enumerate() {
-                    a[k] = arg.at(c, i);
+        // Every argument has the output's type, so the interleaved channels line up and
+        // the operation runs over flat arrays.
+        let mut data = vec![0.0f32; ctx.len() * channels];
+        data.par_chunks_mut(CHUNK)
+            .enumerate()
+            .for_each(|(ci, out)| {
+                let start = ci * CHUNK;
+                let len = out.len();
+                let mut scratch = [[0.0f32; CHUNK]; 5];
+                let mut slices: Vec<&[f32]> = Vec::with_capacity(n_args);
+                for (buf, arg) in scratch.iter_mut().zip(&args) {
+                    match arg {
+                        InputRef::Field(f) => slices.push(&f.data[start..start + len]),
+                        InputRef::Const(v) => {
+                            for (k, x) in buf[..len].iter_mut().enumerate() {
+                                *x = v[k % channels];
+                            }
+                            slices.push(&buf[..len]);
+                        }
+                    }
                 }
-                *o = f(&a);
-            }
-            out
-        })]
+                apply(op, &slices, out);
+            });
+        vec![Field { ty, data }]
     }
 }
 

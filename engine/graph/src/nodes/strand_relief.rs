@@ -1,7 +1,7 @@
 //! Strand relief: a strand layer seen from above, as fields the PBR half can read.
 
 use crate::eval::{FIELD_RESOLUTION, NodeCtx};
-use crate::field::{Field, par_field};
+use crate::field::{Field, par_field, sample_wrapped};
 use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
 use crate::value::PortType;
 
@@ -63,25 +63,18 @@ impl NodeKind for StrandRelief {
         let d = ctx.domain();
         let size = (FIELD_RESOLUTION, FIELD_RESOLUTION);
         let plane = |values: &[f32]| {
-            let raster = Field {
-                ty: PortType::Float,
-                data: values.to_vec(),
-            };
             par_field(PortType::Float, n, |i| {
-                raster.sample_wrapped(size, d.u[i], d.v[i])
+                sample_wrapped(values, 1, size, d.u[i], d.v[i])
             })
         };
-        let color = Field {
-            ty: PortType::Color,
-            data: relief.color.iter().flatten().copied().collect(),
-        };
+        let color = relief.color.as_flattened();
         vec![
             plane(&relief.coverage),
             plane(&relief.mass),
             plane(&relief.occlusion),
             plane(&relief.height),
             par_field(PortType::Color, n, |i| {
-                color.sample_wrapped(size, d.u[i], d.v[i])
+                sample_wrapped(color, 3, size, d.u[i], d.v[i])
             }),
         ]
     }
