@@ -173,14 +173,14 @@ fn the_relief_the_lawn_reads_tiles_seamlessly() {
                     let down = f.at(k, ((y + 1) % 256) * 256 + x);
                     let (h, v) = ((here - right).abs(), (here - down).abs());
                     if x == 255 {
-                        wrap = wrap.max(h)
+                        wrap = wrap.max(h);
                     } else {
-                        interior = interior.max(h)
+                        interior = interior.max(h);
                     }
                     if y == 255 {
-                        wrap = wrap.max(v)
+                        wrap = wrap.max(v);
                     } else {
-                        interior = interior.max(v)
+                        interior = interior.max(v);
                     }
                 }
             }
