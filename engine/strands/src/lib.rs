@@ -37,8 +37,10 @@
 pub mod crc;
 pub mod file;
 pub mod hash;
+pub mod placement;
 pub mod relief;
 pub mod set;
 pub mod shape;
+pub mod surface;
 
 pub use set::StrandSet;

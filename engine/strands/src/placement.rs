@@ -1,0 +1,383 @@
+//! Placement: a strand set laid over a surface through its UVs.
+//!
+//! Every triangle receives the strands whose roots fall in its UV footprint, for every
+//! repeat of the material it covers. A root exactly on an edge shared by two triangles is
+//! planted once: the owner is decided from the edge's endpoints and the opposite corner
+//! alone (the edge is oriented from its lexicographically smaller endpoint to the larger,
+//! and the triangle on its left owns it), so re-welding or re-ordering the mesh changes
+//! nothing. A root exactly on a vertex goes to the triangle that a fixed direction points
+//! into from that vertex.
+//!
+//! Where a triangle covers less world area per unit of UV than the material's own repeat
+//! (`repeat_m²` per square repeat), a strand is kept iff a hash of its id is below the
+//! ratio: the density per square metre stays the authored one, poles of a UV sphere
+//! included. Triangles covering more world area than that keep everything (the density
+//! there falls below the authored one; give such surfaces more repeats).
+
+use crate::hash::{hash, unit_f32};
+use crate::set::StrandSet;
+use crate::surface::Surface;
+use glam::{DVec2, Vec2, Vec3};
+
+/// The hash channel of the area thinning (shared with the scatter's channel list).
+pub const AREA_CHANNEL: u32 = 9;
+
+/// One planted strand: which strand of the set, and its root frame on the surface.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Planted {
+    /// Index into the set (so tiles stay in rank order).
+    pub strand: u32,
+    /// Root position in metres.
+    pub position: Vec3,
+    /// Unit surface normal at the root.
+    pub normal: Vec3,
+    /// Unit tangent along the surface's +u at the root, perpendicular to the normal.
+    pub tangent: Vec3,
+    /// Unit bitangent along +v (`normal × tangent`, flipped to follow +v).
+    pub bitangent: Vec3,
+    /// The root's surface UV, in repeats.
+    pub uv: Vec2,
+}
+
+/// The strands planted on one spatial tile, in rank order.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PlacedTile {
+    /// The planted strands, sorted by their index in the set (which is rank order).
+    pub strands: Vec<Planted>,
+}
+
+/// Orientation of `c` relative to the directed line `a → b`: positive on the left.
+#[inline]
+fn orient(a: DVec2, b: DVec2, c: DVec2) -> f64 {
+    (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
+}
+
+/// Lexicographic order on points.
+#[inline]
+fn lex_less(a: DVec2, b: DVec2) -> bool {
+    a.x < b.x || (a.x == b.x && a.y < b.y)
+}
+
+/// The fixed direction that decides which triangle owns a root on a vertex: +u, turned
+/// slightly so no axis-aligned edge is parallel to it.
+const VERTEX_PROBE: DVec2 = DVec2::new(1.0, 0.001_234_567);
+
+/// Whether the counter-clockwise triangle `t` (in UV) contains `p` under the ownership
+/// rules. Each edge's side test is computed with the edge oriented canonically (smaller
+/// endpoint first), so both triangles sharing an edge see the very same number.
+fn owns(t: [DVec2; 3], p: DVec2) -> bool {
+    let mut on_edge = [false; 3];
+    for k in 0..3 {
+        let (u, v) = (t[k], t[(k + 1) % 3]);
+        let forward = lex_less(u, v);
+        let (s, e) = if forward { (u, v) } else { (v, u) };
+        let side = orient(s, e, p);
+        let inside = if forward { side } else { -side };
+        if inside < 0.0 {
+            return false;
+        }
+        on_edge[k] = side == 0.0;
+    }
+    match on_edge.iter().filter(|&&z| z).count() {
+        0 => true,
+        1 => {
+            // The triangle on the left of the canonical direction owns the edge: this one
+            // exactly when it walks the edge from the smaller endpoint to the larger.
+            let k = on_edge.iter().position(|&z| z).expect("one edge");
+            lex_less(t[k], t[(k + 1) % 3])
+        }
+        _ => {
+            // On a vertex: the triangle the probe direction points into owns it.
+            let k = (0..3)
+                .find(|&k| on_edge[k] && on_edge[(k + 2) % 3])
+                .expect("two edges meet at a vertex");
+            let (vtx, next, prev) = (t[k], t[(k + 1) % 3], t[(k + 2) % 3]);
+            let d = VERTEX_PROBE;
+            (next - vtx).perp_dot(d) > 0.0 && d.perp_dot(prev - vtx) > 0.0
+        }
+    }
+}
+
+/// A uniform grid of bins over `[0, 1)²` holding strand indices, for finding the roots
+/// inside a triangle's footprint.
+struct Bins {
+    side: usize,
+    start: Vec<u32>,
+    items: Vec<u32>,
+}
+
+impl Bins {
+    fn new(roots: &[[f32; 2]]) -> Self {
+        let side = ((roots.len() as f64 / 4.0).sqrt().ceil() as usize).clamp(1, 1024);
+        let bin = |p: [f32; 2]| {
+            let x = ((p[0] * side as f32) as usize).min(side - 1);
+            let y = ((p[1] * side as f32) as usize).min(side - 1);
+            y * side + x
+        };
+        let mut count = vec![0u32; side * side + 1];
+        for &p in roots {
+            count[bin(p) + 1] += 1;
+        }
+        for i in 1..count.len() {
+            count[i] += count[i - 1];
+        }
+        let mut fill = count.clone();
+        let mut items = vec![0u32; roots.len()];
+        for (i, &p) in roots.iter().enumerate() {
+            let b = bin(p);
+            items[fill[b] as usize] = i as u32;
+            fill[b] += 1;
+        }
+        Self {
+            side,
+            start: count,
+            items,
+        }
+    }
+
+    /// Calls `f` with every strand whose bin overlaps `[lo, hi]` (within `[0, 1)²`).
+    fn each_in(&self, lo: Vec2, hi: Vec2, mut f: impl FnMut(u32)) {
+        let s = self.side as f32;
+        let x0 = ((lo.x * s).floor().max(0.0) as usize).min(self.side - 1);
+        let y0 = ((lo.y * s).floor().max(0.0) as usize).min(self.side - 1);
+        let x1 = ((hi.x * s).floor().max(0.0) as usize).min(self.side - 1);
+        let y1 = ((hi.y * s).floor().max(0.0) as usize).min(self.side - 1);
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                let b = y * self.side + x;
+                for &i in &self.items[self.start[b] as usize..self.start[b + 1] as usize] {
+                    f(i);
+                }
+            }
+        }
+    }
+}
+
+/// Plants `set` (one repeat of `repeat_m` metres) on `surface`; returns one tile per
+/// surface tile, each in rank order.
+#[must_use]
+pub fn place(set: &StrandSet, surface: &Surface, repeat_m: f32) -> Vec<PlacedTile> {
+    let bins = Bins::new(&set.root_uv);
+    let target = f64::from(repeat_m) * f64::from(repeat_m);
+    let mut tiles = vec![PlacedTile::default(); surface.n_tiles as usize];
+    for (t, tri) in surface.triangles.iter().enumerate() {
+        let uv_area = f64::from(surface.uv_area(t));
+        if uv_area <= 0.0 {
+            continue;
+        }
+        let keep = (f64::from(surface.world_area(t)) / uv_area / target).min(1.0) as f32;
+        if keep <= 0.0 {
+            continue;
+        }
+        let [a, b, c] = tri.map(|i| surface.uvs[i as usize]);
+        let mut uv = [a, b, c].map(|p| DVec2::new(f64::from(p.x), f64::from(p.y)));
+        if orient(uv[0], uv[1], uv[2]) < 0.0 {
+            uv.swap(1, 2);
+        }
+        let frame = Frame::new(surface, tri);
+        let lo = a.min(b).min(c);
+        let hi = a.max(b).max(c);
+        let tile = &mut tiles[surface.tile_of_triangle[t] as usize];
+        for cj in lo.y.floor() as i32..=hi.y.floor() as i32 {
+            for ci in lo.x.floor() as i32..=hi.x.floor() as i32 {
+                let cell = Vec2::new(ci as f32, cj as f32);
+                let cell_seed = (u64::from(ci as u32) << 32) | u64::from(cj as u32);
+                bins.each_in(lo - cell, hi - cell, |i| {
+                    let r = set.root_uv[i as usize];
+                    let p = DVec2::new(f64::from(r[0]) + f64::from(ci), f64::from(r[1]) + f64::from(cj));
+                    if !owns(uv, p) {
+                        return;
+                    }
+                    if keep < 1.0
+                        && unit_f32(hash(cell_seed, u64::from(set.id[i as usize]), AREA_CHANNEL)) >= keep
+                    {
+                        return;
+                    }
+                    tile.strands.push(frame.plant(i, Vec2::from(r) + cell));
+                });
+            }
+        }
+    }
+    for tile in &mut tiles {
+        tile.strands.sort_unstable_by_key(|s| s.strand);
+    }
+    tiles
+}
+
+/// A triangle's affine map from UV to position, normal and tangents.
+struct Frame {
+    uv: [Vec2; 3],
+    pos: [Vec3; 3],
+    nrm: [Vec3; 3],
+    dp_du: Vec3,
+    dp_dv: Vec3,
+}
+
+impl Frame {
+    fn new(s: &Surface, tri: &[u32; 3]) -> Self {
+        let uv = tri.map(|i| s.uvs[i as usize]);
+        let pos = tri.map(|i| s.positions[i as usize]);
+        let nrm = tri.map(|i| s.normals[i as usize]);
+        let (e1, e2) = (pos[1] - pos[0], pos[2] - pos[0]);
+        let (d1, d2) = (uv[1] - uv[0], uv[2] - uv[0]);
+        let det = d1.perp_dot(d2);
+        let inv = if det.abs() > 1e-20 { 1.0 / det } else { 0.0 };
+        Self {
+            uv,
+            pos,
+            nrm,
+            dp_du: (e1 * d2.y - e2 * d1.y) * inv,
+            dp_dv: (e2 * d1.x - e1 * d2.x) * inv,
+        }
+    }
+
+    fn plant(&self, strand: u32, p: Vec2) -> Planted {
+        let [a, b, c] = self.uv;
+        let det = (b - a).perp_dot(c - a);
+        let w1 = (p - a).perp_dot(c - a) / det;
+        let w2 = (b - a).perp_dot(p - a) / det;
+        let w0 = 1.0 - w1 - w2;
+        let position = self.pos[0] * w0 + self.pos[1] * w1 + self.pos[2] * w2;
+        let normal = (self.nrm[0] * w0 + self.nrm[1] * w1 + self.nrm[2] * w2).normalize_or(Vec3::Y);
+        let tangent = (self.dp_du - normal * normal.dot(self.dp_du)).normalize_or(normal.any_orthonormal_vector());
+        let mut bitangent = normal.cross(tangent);
+        if bitangent.dot(self.dp_dv) < 0.0 {
+            bitangent = -bitangent;
+        }
+        Planted {
+            strand,
+            position,
+            normal,
+            tangent,
+            bitangent,
+            uv: p,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set_at(roots: &[[f32; 2]]) -> StrandSet {
+        let mut s = StrandSet::with_capacity(roots.len());
+        for (i, &r) in roots.iter().enumerate() {
+            s.root_uv.push(r);
+            s.rank.push(i as f32 / roots.len() as f32);
+            s.clump.push(0);
+            s.length.push(0.05);
+            s.width.push(0.003);
+            s.lean.push([0.0; 2]);
+            s.bend.push(0.0);
+            s.root_color.push([0.1; 3]);
+            s.tip_color.push([0.2; 3]);
+            s.tip_pull.push([0.0; 2]);
+            s.id.push(i as u32);
+        }
+        s
+    }
+
+    /// Every planted (strand, uv) pair, sorted, across tiles.
+    fn planted(set: &StrandSet, s: &Surface, repeat_m: f32) -> Vec<(u32, [u32; 2])> {
+        let mut all: Vec<(u32, [u32; 2])> = place(set, s, repeat_m)
+            .iter()
+            .flat_map(|t| t.strands.iter().map(|p| (p.strand, [p.uv.x.to_bits(), p.uv.y.to_bits()])))
+            .collect();
+        all.sort_unstable();
+        all
+    }
+
+    #[test]
+    fn roots_on_shared_edges_and_vertices_are_planted_once() {
+        // A 4×4 plane of one repeat: quad edges at multiples of 0.25, diagonals too.
+        let surface = Surface::plane(1.0, 4, 1.0);
+        let roots = [
+            [0.25, 0.1],  // on a vertical edge
+            [0.1, 0.5],   // on a horizontal edge
+            [0.25, 0.5],  // on a vertex shared by six triangles
+            [0.125, 0.125], // on a diagonal
+            [0.3, 0.7],   // inside
+        ];
+        let set = set_at(&roots);
+        let got = planted(&set, &surface, 1.0);
+        let ids: Vec<u32> = got.iter().map(|g| g.0).collect();
+        assert_eq!(ids, vec![0, 1, 2, 3, 4], "each root exactly once");
+    }
+
+    #[test]
+    fn shuffling_and_splitting_the_mesh_changes_nothing() {
+        let surface = Surface::plane(1.0, 4, 2.0);
+        let mut roots = Vec::new();
+        for i in 0..40 {
+            for j in 0..40 {
+                roots.push([i as f32 / 40.0, j as f32 / 40.0]); // many on edges and vertices
+            }
+        }
+        let set = set_at(&roots);
+        let reference = planted(&set, &surface, 0.5);
+        // Every root appears once per repeat: 2 × 2 repeats.
+        assert_eq!(reference.len(), 4 * roots.len());
+        // Reverse the triangle order and rotate each triangle's corners.
+        let mut shuffled = surface.clone();
+        shuffled.triangles.reverse();
+        shuffled.tile_of_triangle.reverse();
+        for t in &mut shuffled.triangles {
+            t.rotate_left(1);
+        }
+        assert_eq!(planted(&set, &shuffled, 0.5), reference);
+        // Split every vertex (no sharing at all): positions alone decide.
+        let mut split = surface.clone();
+        split.positions.clear();
+        split.normals.clear();
+        split.uvs.clear();
+        for t in &mut split.triangles {
+            for k in t.iter_mut() {
+                let i = *k as usize;
+                split.positions.push(surface.positions[i]);
+                split.normals.push(surface.normals[i]);
+                split.uvs.push(surface.uvs[i]);
+                *k = split.positions.len() as u32 - 1;
+            }
+        }
+        assert_eq!(planted(&set, &split, 0.5), reference);
+    }
+
+    #[test]
+    fn sphere_density_holds_from_pole_to_pole() {
+        // Uniform random roots, 60k per repeat; a repeat of 1.2 m.
+        let n = 60_000;
+        let roots: Vec<[f32; 2]> = (0..n)
+            .map(|i| [unit_f32(hash(5, i, 0)), unit_f32(hash(5, i, 1))])
+            .collect();
+        let set = set_at(&roots);
+        let repeat_m = 1.2;
+        let sphere = Surface::sphere(1.0, 64, 32, 6.0, 3.0);
+        let tiles = place(&set, &sphere, repeat_m);
+        let authored = n as f64 / (f64::from(repeat_m) * f64::from(repeat_m));
+        // Count per latitude band: the planted strands' height on the sphere.
+        let bands = 8;
+        let mut count = vec![0u64; bands];
+        for p in tiles.iter().flat_map(|t| &t.strands) {
+            let lat = p.position.y.clamp(-1.0, 1.0);
+            count[(((lat + 1.0) / 2.0 * bands as f32) as usize).min(bands - 1)] += 1;
+        }
+        // A band between heights y0 and y1 on a unit sphere has area 2π (y1 − y0).
+        for (b, &c) in count.iter().enumerate() {
+            let area = std::f64::consts::TAU * 2.0 / bands as f64;
+            let density = c as f64 / area;
+            let err = (density - authored) / authored;
+            assert!(err.abs() < 0.10, "band {b}: {density:.0}/m² vs {authored:.0}/m² ({err:+.3})");
+        }
+    }
+
+    #[test]
+    fn root_frames_are_orthonormal_and_follow_the_uvs() {
+        let set = set_at(&[[0.3, 0.6]]);
+        let tiles = place(&set, &Surface::sphere(1.0, 16, 8, 2.0, 1.0), 3.0);
+        let p = tiles.iter().flat_map(|t| &t.strands).next().unwrap();
+        assert!((p.normal.length() - 1.0).abs() < 1e-5);
+        assert!(p.normal.dot(p.tangent).abs() < 1e-5);
+        assert!(p.normal.dot(p.bitangent).abs() < 1e-5);
+        assert!((p.position.length() - 1.0).abs() < 0.05, "{}", p.position.length());
+    }
+}
