@@ -72,41 +72,8 @@ pub const STRAND_PORTS: [StrandPort; 8] = [
     },
 ];
 
-/// How a strand is meshed.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub enum Profile {
-    /// A flat, two-sided ribbon of `segments` quads (grass blades).
-    Ribbon {
-        /// Segments along the length, 1..=16.
-        segments: u32,
-    },
-    /// A tube of `sides` sides and `segments` segments (fur, hay).
-    Tube {
-        /// Sides around, 3..=8.
-        sides: u32,
-        /// Segments along the length, 1..=16.
-        segments: u32,
-    },
-}
-
-/// Rank-cut levels of detail.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct LevelSettings {
-    /// Fraction of strands each level keeps, starting with 1 and decreasing.
-    pub keep: Vec<f32>,
-    /// Survivors of a level keeping `k` are widened by `k^(-widen_p)`.
-    pub widen_p: f32,
-}
-
-impl Default for LevelSettings {
-    fn default() -> Self {
-        Self {
-            keep: vec![1.0, 0.25, 0.0625],
-            widen_p: 0.5,
-        }
-    }
-}
+pub use tuft_strands::levels::LevelSettings;
+pub use tuft_strands::mesh::Profile;
 
 /// The card level past the last rank cut.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

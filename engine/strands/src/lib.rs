@@ -37,6 +37,8 @@
 pub mod crc;
 pub mod file;
 pub mod hash;
+pub mod levels;
+pub mod mesh;
 pub mod placement;
 pub mod relief;
 pub mod set;

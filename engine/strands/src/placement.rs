@@ -184,12 +184,16 @@ pub fn place(set: &StrandSet, surface: &Surface, repeat_m: f32) -> Vec<PlacedTil
                 let cell_seed = (u64::from(ci as u32) << 32) | u64::from(cj as u32);
                 bins.each_in(lo - cell, hi - cell, |i| {
                     let r = set.root_uv[i as usize];
-                    let p = DVec2::new(f64::from(r[0]) + f64::from(ci), f64::from(r[1]) + f64::from(cj));
+                    let p = DVec2::new(
+                        f64::from(r[0]) + f64::from(ci),
+                        f64::from(r[1]) + f64::from(cj),
+                    );
                     if !owns(uv, p) {
                         return;
                     }
                     if keep < 1.0
-                        && unit_f32(hash(cell_seed, u64::from(set.id[i as usize]), AREA_CHANNEL)) >= keep
+                        && unit_f32(hash(cell_seed, u64::from(set.id[i as usize]), AREA_CHANNEL))
+                            >= keep
                     {
                         return;
                     }
@@ -239,7 +243,8 @@ impl Frame {
         let w0 = 1.0 - w1 - w2;
         let position = self.pos[0] * w0 + self.pos[1] * w1 + self.pos[2] * w2;
         let normal = (self.nrm[0] * w0 + self.nrm[1] * w1 + self.nrm[2] * w2).normalize_or(Vec3::Y);
-        let tangent = (self.dp_du - normal * normal.dot(self.dp_du)).normalize_or(normal.any_orthonormal_vector());
+        let tangent = (self.dp_du - normal * normal.dot(self.dp_du))
+            .normalize_or(normal.any_orthonormal_vector());
         let mut bitangent = normal.cross(tangent);
         if bitangent.dot(self.dp_dv) < 0.0 {
             bitangent = -bitangent;
@@ -281,7 +286,11 @@ mod tests {
     fn planted(set: &StrandSet, s: &Surface, repeat_m: f32) -> Vec<(u32, [u32; 2])> {
         let mut all: Vec<(u32, [u32; 2])> = place(set, s, repeat_m)
             .iter()
-            .flat_map(|t| t.strands.iter().map(|p| (p.strand, [p.uv.x.to_bits(), p.uv.y.to_bits()])))
+            .flat_map(|t| {
+                t.strands
+                    .iter()
+                    .map(|p| (p.strand, [p.uv.x.to_bits(), p.uv.y.to_bits()]))
+            })
             .collect();
         all.sort_unstable();
         all
@@ -292,11 +301,11 @@ mod tests {
         // A 4×4 plane of one repeat: quad edges at multiples of 0.25, diagonals too.
         let surface = Surface::plane(1.0, 4, 1.0);
         let roots = [
-            [0.25, 0.1],  // on a vertical edge
-            [0.1, 0.5],   // on a horizontal edge
-            [0.25, 0.5],  // on a vertex shared by six triangles
+            [0.25, 0.1],    // on a vertical edge
+            [0.1, 0.5],     // on a horizontal edge
+            [0.25, 0.5],    // on a vertex shared by six triangles
             [0.125, 0.125], // on a diagonal
-            [0.3, 0.7],   // inside
+            [0.3, 0.7],     // inside
         ];
         let set = set_at(&roots);
         let got = planted(&set, &surface, 1.0);
@@ -366,7 +375,10 @@ mod tests {
             let area = std::f64::consts::TAU * 2.0 / bands as f64;
             let density = c as f64 / area;
             let err = (density - authored) / authored;
-            assert!(err.abs() < 0.10, "band {b}: {density:.0}/m² vs {authored:.0}/m² ({err:+.3})");
+            assert!(
+                err.abs() < 0.10,
+                "band {b}: {density:.0}/m² vs {authored:.0}/m² ({err:+.3})"
+            );
         }
     }
 
@@ -378,6 +390,10 @@ mod tests {
         assert!((p.normal.length() - 1.0).abs() < 1e-5);
         assert!(p.normal.dot(p.tangent).abs() < 1e-5);
         assert!(p.normal.dot(p.bitangent).abs() < 1e-5);
-        assert!((p.position.length() - 1.0).abs() < 0.05, "{}", p.position.length());
+        assert!(
+            (p.position.length() - 1.0).abs() < 0.05,
+            "{}",
+            p.position.length()
+        );
     }
 }

@@ -15,7 +15,7 @@
 //! | `color` | linear RGB seen from above, weighted toward the crown |
 
 use crate::set::StrandSet;
-use crate::shape::{centreline, reach, width_at};
+use crate::shape::{centreline, facing, reach, width_at};
 
 /// The planes of one splat, each `resolution²`, row-major, v growing down the rows.
 #[derive(Clone, Debug, PartialEq)]
@@ -169,45 +169,54 @@ fn deposit(
     let step = extent / samples as f32;
     let root = set.root_uv[i];
     let (rc, tc) = (set.root_color[i], set.tip_color[i]);
+    let side = facing(r, set.id[i]);
+    // A strand wider than a texel spreads across its width, one sub-sample per texel.
+    let across = ((width / texel_m).ceil() as usize).clamp(1, 64);
     for s in 0..samples {
         let t = (s as f32 + 0.5) / samples as f32;
-        let p = centreline(length, r, bend, t);
+        let centre = centreline(length, r, bend, t);
         let w = width_at(width, t);
-        let area = w * step.max(w / samples as f32);
-        let a = area / texel_area;
-        let crown = p.z + 0.1 * length;
-        let color = [
-            rc[0] + (tc[0] - rc[0]) * t,
-            rc[1] + (tc[1] - rc[1]) * t,
-            rc[2] + (tc[2] - rc[2]) * t,
-        ];
-        // Texel coordinates: texel x covers [x, x+1) texel widths, centre at x + ½.
-        let fx = (root[0] * repeat_m + p.x) / texel_m - 0.5;
-        let fy = (root[1] * repeat_m + p.y) / texel_m - 0.5;
-        let (x0, y0) = (fx.floor(), fy.floor());
-        let (wx, wy) = (fx - x0, fy - y0);
-        let xi = (x0 as i64).rem_euclid(res as i64) as usize;
-        let yi = (y0 as i64).rem_euclid(res as i64) as usize;
-        let corners = [
-            (xi, yi, (1.0 - wx) * (1.0 - wy)),
-            ((xi + 1) % res, yi, wx * (1.0 - wy)),
-            (xi, (yi + 1) % res, (1.0 - wx) * wy),
-            ((xi + 1) % res, (yi + 1) % res, wx * wy),
-        ];
-        for (x, y, k) in corners {
-            if k <= 0.0 {
-                continue;
+        // Seen from above a strand covers its width times its horizontal step; an upright
+        // one still shows a sliver a quarter of its (unwidened) width thick.
+        let area = w * step.max(0.25 * set.width[i] / samples as f32);
+        let a = area / texel_area / across as f32;
+        for j in 0..across {
+            let offset = side * (w * ((j as f32 + 0.5) / across as f32 - 0.5));
+            let p = centre + offset.extend(0.0);
+            let crown = p.z + 0.1 * length;
+            let color = [
+                rc[0] + (tc[0] - rc[0]) * t,
+                rc[1] + (tc[1] - rc[1]) * t,
+                rc[2] + (tc[2] - rc[2]) * t,
+            ];
+            // Texel coordinates: texel x covers [x, x+1) texel widths, centre at x + ½.
+            let fx = (root[0] * repeat_m + p.x) / texel_m - 0.5;
+            let fy = (root[1] * repeat_m + p.y) / texel_m - 0.5;
+            let (x0, y0) = (fx.floor(), fy.floor());
+            let (wx, wy) = (fx - x0, fy - y0);
+            let xi = (x0 as i64).rem_euclid(res as i64) as usize;
+            let yi = (y0 as i64).rem_euclid(res as i64) as usize;
+            let corners = [
+                (xi, yi, (1.0 - wx) * (1.0 - wy)),
+                ((xi + 1) % res, yi, wx * (1.0 - wy)),
+                (xi, (yi + 1) % res, (1.0 - wx) * wy),
+                ((xi + 1) % res, (yi + 1) % res, wx * wy),
+            ];
+            for (x, y, k) in corners {
+                if k <= 0.0 {
+                    continue;
+                }
+                let texel = &mut acc.texels[y * res + x];
+                let ak = a * k;
+                let cw = ak * crown;
+                texel[MASS] += ak;
+                texel[OCCLUSION] += ak * p.z;
+                texel[HEIGHT] = texel[HEIGHT].max(p.z);
+                texel[COLOR] += cw * color[0];
+                texel[COLOR + 1] += cw * color[1];
+                texel[COLOR + 2] += cw * color[2];
+                texel[WEIGHT] += cw;
             }
-            let texel = &mut acc.texels[y * res + x];
-            let ak = a * k;
-            let cw = ak * crown;
-            texel[MASS] += ak;
-            texel[OCCLUSION] += ak * p.z;
-            texel[HEIGHT] = texel[HEIGHT].max(p.z);
-            texel[COLOR] += cw * color[0];
-            texel[COLOR + 1] += cw * color[1];
-            texel[COLOR + 2] += cw * color[2];
-            texel[WEIGHT] += cw;
         }
     }
 }

@@ -42,6 +42,22 @@ pub fn centreline(length: f32, reach: Vec2, bend: f32, t: f32) -> Vec3 {
     Vec3::new(horizontal.x, horizontal.y, vertical)
 }
 
+/// The horizontal direction a strand's width spans (unit, in the root's tangent frame):
+/// across its reach, or for an upright strand a direction of its own from `id`.
+#[must_use]
+pub fn facing(reach: Vec2, id: u32) -> Vec2 {
+    if reach.length_squared() > 1e-12 {
+        reach.perp().normalize()
+    } else {
+        let a = std::f32::consts::TAU
+            * crate::hash::unit_f32(crate::hash::hash(0, u64::from(id), FACING_CHANNEL));
+        Vec2::new(a.cos(), a.sin())
+    }
+}
+
+/// The hash channel that turns an upright strand to face a random way.
+pub const FACING_CHANNEL: u32 = 10;
+
 /// The width at parameter `t`, tapering linearly from `width` to `TIP_WIDTH × width`.
 #[must_use]
 pub fn width_at(width: f32, t: f32) -> f32 {

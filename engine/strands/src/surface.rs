@@ -38,7 +38,11 @@ impl Surface {
             for k in 0..=segments {
                 let u = k as f32 / segments as f32;
                 let phi = u * std::f32::consts::TAU;
-                let n = Vec3::new(theta.sin() * phi.cos(), theta.cos(), -theta.sin() * phi.sin());
+                let n = Vec3::new(
+                    theta.sin() * phi.cos(),
+                    theta.cos(),
+                    -theta.sin() * phi.sin(),
+                );
                 s.positions.push(n * radius);
                 s.normals.push(n);
                 s.uvs.push(Vec2::new(u * repeats_u, v * repeats_v));
@@ -95,7 +99,15 @@ impl Surface {
             (Vec3::new(-h, h, -h), Vec3::Z, -Vec3::Y), // left, -x
         ];
         for (tile, (origin, du, dv)) in faces.into_iter().enumerate() {
-            s.add_grid(origin, du * size_m, dv * size_m, cells.max(1), repeats, tile as u32, false);
+            s.add_grid(
+                origin,
+                du * size_m,
+                dv * size_m,
+                cells.max(1),
+                repeats,
+                tile as u32,
+                false,
+            );
         }
         s.n_tiles = 6;
         s

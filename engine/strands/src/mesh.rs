@@ -1,0 +1,309 @@
+//! Strand meshes: ribbons and tubes built straight into flat vertex and index buffers.
+//!
+//! One vertex layout for every profile ([`StrandVertex`], 64 bytes). Vertices hold their
+//! level-0 position and the `across` offset from the centreline, so a renderer widens a
+//! level's survivors by moving each vertex along `across` — the buffers never change
+//! between levels. A tile's strands are meshed in rank order with a fixed count of
+//! indices per strand, so level `k` is the index range `0 .. n_k × indices_per_strand`.
+
+use crate::placement::{PlacedTile, Planted};
+use crate::set::StrandSet;
+use crate::shape::{centreline, facing, reach, width_at};
+use bytemuck::{Pod, Zeroable};
+use glam::Vec3;
+use serde::{Deserialize, Serialize};
+
+/// How a strand is meshed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Profile {
+    /// A flat ribbon of `segments` quads, drawn two-sided (grass blades).
+    Ribbon {
+        /// Segments along the length, 1..=16.
+        segments: u32,
+    },
+    /// A tube of `sides` sides and `segments` segments (fur, hay).
+    Tube {
+        /// Sides around, 3..=8.
+        sides: u32,
+        /// Segments along the length, 1..=16.
+        segments: u32,
+    },
+}
+
+impl Profile {
+    /// Vertices per strand.
+    #[must_use]
+    pub const fn vertices_per_strand(self) -> usize {
+        match self {
+            Self::Ribbon { segments } => 2 * (segments as usize + 1),
+            Self::Tube { sides, segments } => sides as usize * (segments as usize + 1),
+        }
+    }
+
+    /// Indices per strand (three per triangle).
+    #[must_use]
+    pub const fn indices_per_strand(self) -> usize {
+        match self {
+            Self::Ribbon { segments } => 6 * segments as usize,
+            Self::Tube { sides, segments } => 6 * sides as usize * segments as usize,
+        }
+    }
+
+    /// Points along the centreline.
+    #[must_use]
+    pub const fn points(self) -> usize {
+        match self {
+            Self::Ribbon { segments } | Self::Tube { segments, .. } => segments as usize + 1,
+        }
+    }
+}
+
+/// One strand vertex. Field order and sizes are the GPU layout (`#[repr(C)]`, 64 bytes).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
+pub struct StrandVertex {
+    /// Position at level-0 width, metres.
+    pub position: [f32; 3],
+    /// Offset from the centreline to this vertex at level-0 width; a level widened by
+    /// `w` draws the vertex at `position + (w − 1) · across`.
+    pub across: [f32; 3],
+    /// Unit normal.
+    pub normal: [f32; 3],
+    /// `(along, around)`: 0 at the root to 1 at the tip; 0..1 across the ribbon or around
+    /// the tube.
+    pub uv: [f32; 2],
+    /// Linear RGB.
+    pub color: [f32; 3],
+    /// How much wind moves this vertex: 0 at the root, 1 at the tip.
+    pub wind: f32,
+    /// The strand's rank, for dithered level transitions.
+    pub rank: f32,
+}
+
+/// A tile's strands as one vertex buffer and one index buffer.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TileMesh {
+    /// Vertices, strand after strand in rank order.
+    pub vertices: Vec<StrandVertex>,
+    /// Triangle indices into `vertices`.
+    pub indices: Vec<u32>,
+    /// Each strand's rank, in order (to find a level's range).
+    pub ranks: Vec<f32>,
+}
+
+impl TileMesh {
+    /// The number of indices level `keep` draws: the prefix of strands with rank < keep.
+    #[must_use]
+    pub fn level_indices(&self, keep: f32, profile: Profile) -> usize {
+        self.ranks.partition_point(|&r| r < keep) * profile.indices_per_strand()
+    }
+}
+
+/// Meshes the strands of one placed tile.
+#[must_use]
+pub fn build_tile(set: &StrandSet, tile: &PlacedTile, profile: Profile) -> TileMesh {
+    let n = tile.strands.len();
+    let mut mesh = TileMesh {
+        vertices: Vec::with_capacity(n * profile.vertices_per_strand()),
+        indices: Vec::with_capacity(n * profile.indices_per_strand()),
+        ranks: Vec::with_capacity(n),
+    };
+    let mut centre = vec![Vec3::ZERO; profile.points()];
+    for planted in &tile.strands {
+        let i = planted.strand as usize;
+        mesh.ranks.push(set.rank[i]);
+        let length = set.length[i];
+        let r = reach(length, set.lean[i], set.tip_pull[i]);
+        let bend = set.bend[i];
+        let frame =
+            |v: Vec3| planted.tangent * v.x + planted.bitangent * v.y + planted.normal * v.z;
+        let last = centre.len() - 1;
+        for (k, c) in centre.iter_mut().enumerate() {
+            *c = planted.position + frame(centreline(length, r, bend, k as f32 / last as f32));
+        }
+        // The ribbon faces across its lean; an upright strand faces a way of its own.
+        let side_2d = facing(r, set.id[i]);
+        let side = frame(side_2d.extend(0.0)).normalize_or(planted.tangent);
+        let base = mesh.vertices.len() as u32;
+        match profile {
+            Profile::Ribbon { segments } => {
+                ribbon(&mut mesh, set, i, planted, &centre, side);
+                for k in 0..segments {
+                    let a = base + 2 * k;
+                    mesh.indices.extend([a, a + 1, a + 2, a + 1, a + 3, a + 2]);
+                }
+            }
+            Profile::Tube { sides, segments } => {
+                tube(&mut mesh, set, i, &centre, side, sides);
+                for k in 0..segments {
+                    for s in 0..sides {
+                        let a = base + k * sides + s;
+                        let b = base + k * sides + (s + 1) % sides;
+                        let (c, d) = (a + sides, b + sides);
+                        mesh.indices.extend([a, b, c, b, d, c]);
+                    }
+                }
+            }
+        }
+    }
+    mesh
+}
+
+/// Direction of the centreline at point `k`.
+fn direction(centre: &[Vec3], k: usize, fallback: Vec3) -> Vec3 {
+    let (a, b) = if k + 1 < centre.len() {
+        (centre[k], centre[k + 1])
+    } else {
+        (centre[k - 1], centre[k])
+    };
+    (b - a).normalize_or(fallback)
+}
+
+fn color_at(set: &StrandSet, i: usize, t: f32) -> [f32; 3] {
+    let (r, c) = (set.root_color[i], set.tip_color[i]);
+    [
+        r[0] + (c[0] - r[0]) * t,
+        r[1] + (c[1] - r[1]) * t,
+        r[2] + (c[2] - r[2]) * t,
+    ]
+}
+
+fn ribbon(
+    mesh: &mut TileMesh,
+    set: &StrandSet,
+    i: usize,
+    planted: &Planted,
+    centre: &[Vec3],
+    side: Vec3,
+) {
+    let last = centre.len() - 1;
+    for (k, &c) in centre.iter().enumerate() {
+        let t = k as f32 / last as f32;
+        let half = 0.5 * width_at(set.width[i], t);
+        let along = direction(centre, k, planted.normal);
+        let normal = side.cross(along).normalize_or(planted.normal);
+        for (s, sign) in [(0.0, -1.0), (1.0, 1.0)] {
+            let across = side * (half * sign);
+            mesh.vertices.push(StrandVertex {
+                position: (c + across).to_array(),
+                across: across.to_array(),
+                normal: normal.to_array(),
+                uv: [t, s],
+                color: color_at(set, i, t),
+                wind: t * t,
+                rank: set.rank[i],
+            });
+        }
+    }
+}
+
+fn tube(mesh: &mut TileMesh, set: &StrandSet, i: usize, centre: &[Vec3], side: Vec3, sides: u32) {
+    let last = centre.len() - 1;
+    for (k, &c) in centre.iter().enumerate() {
+        let t = k as f32 / last as f32;
+        let radius = 0.5 * width_at(set.width[i], t);
+        let along = direction(centre, k, Vec3::Y);
+        let e1 = (side - along * side.dot(along)).normalize_or(along.any_orthonormal_vector());
+        let e2 = along.cross(e1);
+        for s in 0..sides {
+            let phi = std::f32::consts::TAU * s as f32 / sides as f32;
+            let out = e1 * phi.cos() + e2 * phi.sin();
+            let across = out * radius;
+            mesh.vertices.push(StrandVertex {
+                position: (c + across).to_array(),
+                across: across.to_array(),
+                normal: out.to_array(),
+                uv: [t, s as f32 / sides as f32],
+                color: color_at(set, i, t),
+                wind: t * t,
+                rank: set.rank[i],
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::placement::place;
+    use crate::surface::Surface;
+
+    fn set(n: usize) -> StrandSet {
+        let mut s = StrandSet::with_capacity(n);
+        for i in 0..n {
+            let h = |c| crate::hash::unit_f32(crate::hash::hash(9, i as u64, c));
+            s.root_uv.push([h(0), h(1)]);
+            s.rank.push(i as f32 / n as f32);
+            s.clump.push(0);
+            s.length.push(0.05);
+            s.width.push(0.004);
+            s.lean.push([h(2) - 0.5, h(3) - 0.5]);
+            s.bend.push(0.4);
+            s.root_color.push([0.0, 0.1, 0.0]);
+            s.tip_color.push([0.2, 0.4, 0.1]);
+            s.tip_pull.push([0.0; 2]);
+            s.id.push(i as u32);
+        }
+        s
+    }
+
+    #[test]
+    fn the_vertex_is_sixty_four_bytes() {
+        assert_eq!(size_of::<StrandVertex>(), 64);
+    }
+
+    #[test]
+    fn ribbons_and_tubes_have_the_counts_their_profile_says() {
+        let s = set(500);
+        let tiles = place(&s, &Surface::plane(1.0, 2, 1.0), 1.0);
+        for profile in [
+            Profile::Ribbon { segments: 4 },
+            Profile::Tube {
+                sides: 3,
+                segments: 5,
+            },
+        ] {
+            for tile in &tiles {
+                let m = build_tile(&s, tile, profile);
+                let n = tile.strands.len();
+                assert_eq!(m.vertices.len(), n * profile.vertices_per_strand());
+                assert_eq!(m.indices.len(), n * profile.indices_per_strand());
+                assert!(m.indices.iter().all(|&i| (i as usize) < m.vertices.len()));
+                assert_eq!(m.level_indices(1.0, profile), m.indices.len());
+            }
+        }
+    }
+
+    #[test]
+    fn a_strand_has_its_length_and_width() {
+        let s = set(1);
+        let tiles = place(&s, &Surface::plane(1.0, 1, 1.0), 1.0);
+        let tile = tiles.iter().find(|t| !t.strands.is_empty()).unwrap();
+        let m = build_tile(&s, tile, Profile::Ribbon { segments: 8 });
+        let mid = |k: usize| {
+            let (a, b) = (
+                Vec3::from(m.vertices[2 * k].position),
+                Vec3::from(m.vertices[2 * k + 1].position),
+            );
+            ((a + b) * 0.5, (a - b).length())
+        };
+        let length: f32 = (0..8).map(|k| (mid(k + 1).0 - mid(k).0).length()).sum();
+        assert!((length - 0.05).abs() < 0.003, "{length}");
+        assert!((mid(0).1 - 0.004).abs() < 1e-6);
+        assert!((mid(8).1 - 0.004 * crate::shape::TIP_WIDTH).abs() < 1e-6);
+        // Roots stand on the surface; tips above it.
+        assert!(mid(0).0.y.abs() < 1e-6 && mid(8).0.y > 0.01);
+    }
+
+    #[test]
+    fn levels_are_prefixes_of_one_buffer() {
+        let s = set(2000);
+        let tiles = place(&s, &Surface::plane(1.0, 1, 1.0), 1.0);
+        let profile = Profile::Ribbon { segments: 3 };
+        let m = build_tile(&s, &tiles[0], profile);
+        let quarter = m.level_indices(0.25, profile) / profile.indices_per_strand();
+        assert!(m.ranks[..quarter].iter().all(|&r| r < 0.25));
+        assert!(m.ranks[quarter..].iter().all(|&r| r >= 0.25));
+        assert!(m.ranks.windows(2).all(|w| w[0] <= w[1]));
+    }
+}
