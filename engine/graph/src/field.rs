@@ -3,6 +3,7 @@
 
 use crate::value::{PortType, Value};
 use rayon::prelude::*;
+use tuft_strands::num::{fast_floor, wrap_index};
 
 /// Points per parallel work item: large enough to amortise scheduling, small enough to
 /// balance two cores on a thumbnail.
@@ -161,25 +162,6 @@ impl Field {
     }
 }
 
-/// The texel index `i` wrapped into `0..n`, cheaply for the common case of `i` within
-/// one repeat of the range.
-#[inline]
-fn wrap_index(i: i64, n: usize) -> usize {
-    let n = n as i64;
-    let w = if i < 0 {
-        i + n
-    } else if i >= n {
-        i - n
-    } else {
-        i
-    };
-    if (0..n).contains(&w) {
-        w as usize
-    } else {
-        i.rem_euclid(n) as usize
-    }
-}
-
 /// Bilinear, wrapped sampling of a row-major `width × height` raster of `channels`
 /// interleaved channels at `(u, v)`; texel `(x, y)` holds the value at its centre.
 #[inline]
@@ -193,7 +175,7 @@ pub fn sample_wrapped(
 ) -> [f32; 3] {
     let x = u * width as f32 - 0.5;
     let y = v * height as f32 - 0.5;
-    let (x0, y0) = (crate::nodes::fast_floor(x), crate::nodes::fast_floor(y));
+    let (x0, y0) = (fast_floor(x), fast_floor(y));
     let (fx, fy) = (x - x0, y - y0);
     let xi0 = wrap_index(x0 as i64, width);
     let yi0 = wrap_index(y0 as i64, height);

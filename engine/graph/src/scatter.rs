@@ -97,8 +97,13 @@ fn wrap_unit(x: f32) -> f32 {
 /// The largest `f32` below 1.
 const BELOW_ONE: f32 = 1.0 - f32::EPSILON / 2.0;
 
+/// Every clump point of an `m × m` clump lattice, row-major.
+fn clump_points(seed: u64, m: u32) -> Vec<[f32; 2]> {
+    (0..m * m).map(|c| clump_point(seed, m, c % m, c / m)).collect()
+}
+
 /// The nearest clump (id, point) to `(u, v)`, by toroidal distance.
-fn nearest_clump(seed: u64, m: u32, u: f32, v: f32) -> (u32, [f32; 2]) {
+fn nearest_clump(points: &[[f32; 2]], m: u32, u: f32, v: f32) -> (u32, [f32; 2]) {
     let mi = i64::from(m);
     let cx = ((u * m as f32) as i64).clamp(0, mi - 1);
     let cy = ((v * m as f32) as i64).clamp(0, mi - 1);
@@ -107,7 +112,7 @@ fn nearest_clump(seed: u64, m: u32, u: f32, v: f32) -> (u32, [f32; 2]) {
         for dx in -1..=1 {
             let x = (cx + dx).rem_euclid(mi) as u32;
             let y = (cy + dy).rem_euclid(mi) as u32;
-            let p = clump_point(seed, m, x, y);
+            let p = points[(y * m + x) as usize];
             let (du, dv) = (wrap_delta(p[0] - u), wrap_delta(p[1] - v));
             let d2 = du * du + dv * dv;
             if d2 < best.0 {
@@ -169,13 +174,14 @@ fn scatter(evaluator: &Evaluator<'_>, layer: &StrandLayer, repeat_m: f32) -> Str
     let h = |i: usize, c: u32| unit_f32(hash(seed, i as u64, c));
 
     // Candidates and their clumps.
+    let clumps = clump_points(seed, m);
     let candidates: Vec<([f32; 2], u32, [f32; 2])> = (0..count)
         .into_par_iter()
         .map(|i| {
             let (x, y) = ((i % n as usize) as f32, (i / n as usize) as f32);
             let u = ((x + h(i, channel::JITTER_U)) / n as f32).min(BELOW_ONE);
             let v = ((y + h(i, channel::JITTER_V)) / n as f32).min(BELOW_ONE);
-            let (clump, centre) = nearest_clump(seed, m, u, v);
+            let (clump, centre) = nearest_clump(&clumps, m, u, v);
             ([u, v], clump, centre)
         })
         .collect();

@@ -39,6 +39,7 @@ pub mod file;
 pub mod hash;
 pub mod levels;
 pub mod mesh;
+pub mod num;
 pub mod placement;
 pub mod relief;
 pub mod set;

@@ -14,6 +14,7 @@
 //! | `height` | the highest strand point over the texel (metres): the canopy |
 //! | `color` | linear RGB seen from above, weighted toward the crown |
 
+use crate::num::{fast_floor, wrap_index};
 use crate::set::StrandSet;
 use crate::shape::{centreline, facing, reach, width_at};
 
@@ -71,6 +72,8 @@ pub fn splat_prefix(
     let res = resolution.max(1);
     let texels = res * res;
     let n = n.min(set.len());
+    let order = spatial_order(set, n);
+    let order = order.as_slice();
     let chunk = n.div_ceil(CHUNKS).max(1);
     let ranges: Vec<(usize, usize)> = (0..CHUNKS)
         .map(|c| ((c * chunk).min(n), ((c + 1) * chunk).min(n)))
@@ -88,8 +91,8 @@ pub fn splat_prefix(
                     rs.iter()
                         .map(|&(a, b)| {
                             let mut acc = Accum::new(texels);
-                            for i in a..b {
-                                deposit(set, i, width_scale, repeat_m, res, &mut acc);
+                            for &i in &order[a..b] {
+                                deposit(set, i as usize, width_scale, repeat_m, res, &mut acc);
                             }
                             acc
                         })
@@ -137,6 +140,33 @@ pub fn splat_prefix(
             })
             .collect(),
     }
+}
+
+/// Strands `0..n` ordered by where their roots stand (rows of coarse bins), so each
+/// chunk deposits into one band of the planes and consecutive strands hit the same cache
+/// lines: in rank order every deposit was a cache miss.
+fn spatial_order(set: &StrandSet, n: usize) -> Vec<u32> {
+    const BINS: usize = 128;
+    let bin = |i: usize| {
+        let [u, v] = set.root_uv[i];
+        let x = ((u * BINS as f32) as usize).min(BINS - 1);
+        let y = ((v * BINS as f32) as usize).min(BINS - 1);
+        y * BINS + x
+    };
+    let mut start = vec![0u32; BINS * BINS + 1];
+    for i in 0..n {
+        start[bin(i) + 1] += 1;
+    }
+    for b in 1..start.len() {
+        start[b] += start[b - 1];
+    }
+    let mut order = vec![0u32; n];
+    for i in 0..n {
+        let b = bin(i);
+        order[start[b] as usize] = i as u32;
+        start[b] += 1;
+    }
+    order
 }
 
 /// Splats every strand of `set`.
@@ -192,15 +222,17 @@ fn deposit(
             // Texel coordinates: texel x covers [x, x+1) texel widths, centre at x + ½.
             let fx = (root[0] * repeat_m + p.x) / texel_m - 0.5;
             let fy = (root[1] * repeat_m + p.y) / texel_m - 0.5;
-            let (x0, y0) = (fx.floor(), fy.floor());
+            let (x0, y0) = (fast_floor(fx), fast_floor(fy));
             let (wx, wy) = (fx - x0, fy - y0);
-            let xi = (x0 as i64).rem_euclid(res as i64) as usize;
-            let yi = (y0 as i64).rem_euclid(res as i64) as usize;
+            let xi = wrap_index(x0 as i64, res);
+            let yi = wrap_index(y0 as i64, res);
+            let xn = if xi + 1 == res { 0 } else { xi + 1 };
+            let yn = if yi + 1 == res { 0 } else { yi + 1 };
             let corners = [
                 (xi, yi, (1.0 - wx) * (1.0 - wy)),
-                ((xi + 1) % res, yi, wx * (1.0 - wy)),
-                (xi, (yi + 1) % res, (1.0 - wx) * wy),
-                ((xi + 1) % res, (yi + 1) % res, wx * wy),
+                (xn, yi, wx * (1.0 - wy)),
+                (xi, yn, (1.0 - wx) * wy),
+                (xn, yn, wx * wy),
             ];
             for (x, y, k) in corners {
                 if k <= 0.0 {

@@ -74,36 +74,7 @@ pub(crate) fn chosen_type(params: &Params<'_>) -> PortType {
     }
 }
 
-/// `x.floor()` without a libm call: the portable x86-64 baseline has no floor
-/// instruction, and `floorf` dominated the generators' profiles. Exact for
-/// `|x| < 2³¹`; larger inputs are clamped there.
-#[inline]
-pub(crate) fn fast_floor(x: f32) -> f32 {
-    let t = x.clamp(-2_147_483_520.0, 2_147_483_520.0) as i32 as f32;
-    if t > x { t - 1.0 } else { t }
-}
-
-#[cfg(test)]
-mod floor_tests {
-    #[test]
-    fn fast_floor_matches_floor() {
-        for x in [
-            -3.5f32,
-            -3.0,
-            -0.2,
-            -0.0,
-            0.0,
-            0.2,
-            0.999_999,
-            1.0,
-            7.5,
-            1e6 + 0.5,
-            -1e6 - 0.5,
-        ] {
-            assert_eq!(super::fast_floor(x), x.floor(), "{x}");
-        }
-    }
-}
+pub(crate) use tuft_strands::num::fast_floor;
 
 #[cfg(test)]
 pub(crate) mod testing {
