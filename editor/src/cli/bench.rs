@@ -156,7 +156,122 @@ fn cases(name: &str, graph: &MaterialGraph, runs: usize) -> Vec<Case> {
     out
 }
 
-pub fn run(json: bool, runs: usize, only: Option<&str>) -> std::process::ExitCode {
+/// The sphere case: `candidates` strand candidates over a 1 m UV sphere (64 × 32), a
+/// noise density mask keeping about 89% of them, lengths 3–8 cm from a second noise, five
+/// points per strand (ribbons of four segments); scatter, placement and ribbon meshes.
+fn sphere_case(candidates: u64, runs: usize) -> Case {
+    use tuft_graph::{InRef, Input, OutRef, ParamValue, Sink, Value};
+    // One repeat spans the whole sphere; at the equator a repeat covers 2π × π m², so the
+    // repeat is √(2π²) m and the area thinning keeps 2/π of the candidates overall.
+    let repeat_m = (2.0 * std::f32::consts::PI * std::f32::consts::PI).sqrt();
+    let per_repeat = candidates as f64 / (2.0 / std::f64::consts::PI);
+    let mut g = MaterialGraph::new("sphere");
+    g.repeat_m = repeat_m;
+    let mask = g.add_node("Noise").expect("registered");
+    let lengths = g.add_node("Noise").expect("registered");
+    let density = g.add_node("Math").expect("registered");
+    let length = g.add_node("Math").expect("registered");
+    let set_params = |g: &mut MaterialGraph, id, params: &[(&str, ParamValue)]| {
+        let n = g.node_mut(id).expect("just added");
+        for (k, v) in params {
+            n.params.insert((*k).to_owned(), v.clone());
+        }
+    };
+    for (id, scale, seed) in [(mask, 8.0, 1), (lengths, 16.0, 2)] {
+        set_params(
+            &mut g,
+            id,
+            &[
+                ("kind", ParamValue::Choice("gradient".into())),
+                ("scale", ParamValue::Float(scale)),
+                ("seed", ParamValue::Int(seed)),
+            ],
+        );
+    }
+    set_params(
+        &mut g,
+        density,
+        &[("op", ParamValue::Choice("remap".into()))],
+    );
+    set_params(
+        &mut g,
+        length,
+        &[("op", ParamValue::Choice("remap".into()))],
+    );
+    for (id, lo, hi) in [(density, 0.45, 1.35), (length, 0.03, 0.08)] {
+        let n = g.node_mut(id).expect("just added");
+        n.inputs
+            .insert("out_lo".into(), Input::Const(Value::Float(lo)));
+        n.inputs
+            .insert("out_hi".into(), Input::Const(Value::Float(hi)));
+    }
+    let link = |g: &mut MaterialGraph, from, to| {
+        g.connect(
+            OutRef::new(from, "out"),
+            &InRef::Node {
+                node: to,
+                port: "x".into(),
+            },
+        )
+        .expect("well typed");
+    };
+    link(&mut g, mask, density);
+    link(&mut g, lengths, length);
+    let layer = tuft_graph::StrandLayer {
+        lattice: per_repeat.sqrt().ceil() as u32,
+        clump_lattice: 64,
+        variation: tuft_graph::layer::Variation {
+            length: 0.0,
+            lean: 0.15,
+            color: 0.1,
+        },
+        profile: tuft_graph::Profile::Ribbon { segments: 4 },
+        ..Default::default()
+    };
+    g.strands.insert("strands".into(), layer);
+    for (port, node) in [("density", density), ("length", length)] {
+        g.connect(
+            OutRef::new(node, "out"),
+            &InRef::Sink(Sink::Strand {
+                layer: "strands".into(),
+                port: port.into(),
+            }),
+        )
+        .expect("well typed");
+    }
+    let sphere = tuft_strands::surface::Surface::sphere(1.0, 64, 32, 1.0, 1.0);
+    let profile = tuft_strands::mesh::Profile::Ribbon { segments: 4 };
+    // The meshes' buffers are kept between runs, as a renderer keeps its staging buffers.
+    let mut meshes = Vec::new();
+    let (ms, (n_strands, vertices, triangles, kept)) = median_ms(runs, || {
+        let set = tuft_graph::scatter_layer(&Evaluator::new(&g), "strands").expect("valid layer");
+        let tiles = tuft_strands::placement::place(&set, &sphere, repeat_m);
+        tuft_strands::mesh::build_tiles_into(&set, &tiles, profile, &mut meshes);
+        let n: usize = tiles.iter().map(|t| t.strands.len()).sum();
+        let v: usize = meshes.iter().map(|m| m.vertices.len()).sum();
+        let t: usize = meshes.iter().map(|m| m.indices.len() / 3).sum();
+        (n, v, t, set.len())
+    });
+    Case {
+        name: "sphere/scatter+ribbons".to_owned(),
+        median_ms: ms,
+        runs,
+        counts: vec![
+            ("candidates", candidates),
+            ("kept_by_density", kept as u64),
+            ("strands", n_strands as u64),
+            ("vertices", vertices as u64),
+            ("triangles", triangles as u64),
+        ],
+    }
+}
+
+pub fn run(
+    json: bool,
+    runs: usize,
+    only: Option<&str>,
+    sphere: Option<u64>,
+) -> std::process::ExitCode {
     if let Some(name) = only
         && !PRESETS.iter().any(|(p, _)| *p == name)
     {
@@ -172,37 +287,47 @@ pub fn run(json: bool, runs: usize, only: Option<&str>) -> std::process::ExitCod
             rayon::current_num_threads()
         );
     }
+    let print = |case: &Case| {
+        if json {
+            let mut obj = serde_json::json!({
+                "case": case.name,
+                "median_ms": (case.median_ms * 1000.0).round() / 1000.0,
+                "runs": case.runs,
+                "threads": rayon::current_num_threads(),
+            });
+            for (k, v) in &case.counts {
+                obj[*k] = (*v).into();
+            }
+            println!("{obj}");
+        } else {
+            let counts: Vec<String> = case
+                .counts
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect();
+            println!(
+                "{:<28} {:>10.2} {:>5}  {}",
+                case.name,
+                case.median_ms,
+                case.runs,
+                counts.join(" ")
+            );
+        }
+    };
+    if let Some(candidates) = sphere {
+        let case = sphere_case(candidates, runs);
+        print(&case);
+        if only.is_none() {
+            return std::process::ExitCode::SUCCESS;
+        }
+    }
     for (name, text) in PRESETS {
         if only.is_some_and(|o| o != name) {
             continue;
         }
         let doc = tuft_graph::io::from_str(text).expect("shipped presets parse");
         for case in cases(name, &doc.graph, runs) {
-            if json {
-                let mut obj = serde_json::json!({
-                    "case": case.name,
-                    "median_ms": (case.median_ms * 1000.0).round() / 1000.0,
-                    "runs": case.runs,
-                    "threads": rayon::current_num_threads(),
-                });
-                for (k, v) in &case.counts {
-                    obj[*k] = (*v).into();
-                }
-                println!("{obj}");
-            } else {
-                let counts: Vec<String> = case
-                    .counts
-                    .iter()
-                    .map(|(k, v)| format!("{k}={v}"))
-                    .collect();
-                println!(
-                    "{:<28} {:>10.2} {:>5}  {}",
-                    case.name,
-                    case.median_ms,
-                    case.runs,
-                    counts.join(" ")
-                );
-            }
+            print(&case);
         }
     }
     std::process::ExitCode::SUCCESS

@@ -68,6 +68,10 @@ pub enum Command {
         /// Only this preset (lawn, fur or moss).
         #[arg(long)]
         preset: Option<String>,
+        /// Also (or, without --preset, only) time scattering this many candidates over a
+        /// sphere and meshing them as ribbons.
+        #[arg(long, num_args = 0..=1, default_missing_value = "250000")]
+        sphere: Option<u64>,
     },
 }
 
@@ -81,7 +85,12 @@ pub fn run(command: Command) -> ExitCode {
             resolution,
             force,
         } => bake::run(&file, &out, resolution, force),
-        Command::Bench { json, runs, preset } => bench::run(json, runs, preset.as_deref()),
+        Command::Bench {
+            json,
+            runs,
+            preset,
+            sphere,
+        } => bench::run(json, runs, preset.as_deref(), sphere),
         Command::Inspect { file } => inspect::run(&file),
     }
 }

@@ -99,7 +99,9 @@ const BELOW_ONE: f32 = 1.0 - f32::EPSILON / 2.0;
 
 /// Every clump point of an `m × m` clump lattice, row-major.
 fn clump_points(seed: u64, m: u32) -> Vec<[f32; 2]> {
-    (0..m * m).map(|c| clump_point(seed, m, c % m, c / m)).collect()
+    (0..m * m)
+        .map(|c| clump_point(seed, m, c % m, c / m))
+        .collect()
 }
 
 /// The nearest clump (id, point) to `(u, v)`, by toroidal distance.
@@ -296,12 +298,15 @@ fn scatter(evaluator: &Evaluator<'_>, layer: &StrandLayer, repeat_m: f32) -> Str
         })
         .collect();
 
-    // 5. Sorted by rank (the id breaks ties, so the order is total).
-    let mut order: Vec<u32> = (0..strands.len() as u32).collect();
-    order.par_sort_unstable_by(|&a, &b| {
-        let (sa, sb) = (&strands[a as usize], &strands[b as usize]);
-        sa.rank.total_cmp(&sb.rank).then(sa.id.cmp(&sb.id))
-    });
+    // 5. Sorted by rank (the id breaks ties, so the order is total). Ranks are
+    // non-negative, so their bits order like the numbers: one integer sort.
+    let mut keys: Vec<u64> = strands
+        .par_iter()
+        .enumerate()
+        .map(|(k, s)| (u64::from(s.rank.to_bits()) << 32) | k as u64)
+        .collect();
+    keys.par_sort_unstable();
+    let order: Vec<u32> = keys.iter().map(|&key| key as u32).collect();
     let mut set = StrandSet::with_capacity(strands.len());
     for &k in &order {
         let s = &strands[k as usize];

@@ -102,12 +102,21 @@ impl TileMesh {
 /// Meshes the strands of one placed tile.
 #[must_use]
 pub fn build_tile(set: &StrandSet, tile: &PlacedTile, profile: Profile) -> TileMesh {
+    let mut mesh = TileMesh::default();
+    build_tile_into(set, tile, profile, &mut mesh);
+    mesh
+}
+
+/// Meshes the strands of one placed tile into `mesh`, reusing its buffers (a renderer
+/// rebuilding a tile keeps them: no allocation, no fresh pages).
+pub fn build_tile_into(set: &StrandSet, tile: &PlacedTile, profile: Profile, mesh: &mut TileMesh) {
     let n = tile.strands.len();
-    let mut mesh = TileMesh {
-        vertices: Vec::with_capacity(n * profile.vertices_per_strand()),
-        indices: Vec::with_capacity(n * profile.indices_per_strand()),
-        ranks: Vec::with_capacity(n),
-    };
+    mesh.vertices.clear();
+    mesh.indices.clear();
+    mesh.ranks.clear();
+    mesh.vertices.reserve(n * profile.vertices_per_strand());
+    mesh.indices.reserve(n * profile.indices_per_strand());
+    mesh.ranks.reserve(n);
     let mut centre = vec![Vec3::ZERO; profile.points()];
     for planted in &tile.strands {
         let i = planted.strand as usize;
@@ -127,14 +136,14 @@ pub fn build_tile(set: &StrandSet, tile: &PlacedTile, profile: Profile) -> TileM
         let base = mesh.vertices.len() as u32;
         match profile {
             Profile::Ribbon { segments } => {
-                ribbon(&mut mesh, set, i, planted, &centre, side);
+                ribbon(mesh, set, i, planted, &centre, side);
                 for k in 0..segments {
                     let a = base + 2 * k;
                     mesh.indices.extend([a, a + 1, a + 2, a + 1, a + 3, a + 2]);
                 }
             }
             Profile::Tube { sides, segments } => {
-                tube(&mut mesh, set, i, &centre, side, sides);
+                tube(mesh, set, i, &centre, side, sides);
                 for k in 0..segments {
                     for s in 0..sides {
                         let a = base + k * sides + s;
@@ -146,7 +155,41 @@ pub fn build_tile(set: &StrandSet, tile: &PlacedTile, profile: Profile) -> TileM
             }
         }
     }
-    mesh
+}
+
+/// Meshes every tile, the tiles spread over the available cores (each tile is
+/// independent, so the result does not depend on how many there are).
+#[must_use]
+pub fn build_tiles(set: &StrandSet, tiles: &[PlacedTile], profile: Profile) -> Vec<TileMesh> {
+    let mut out = Vec::new();
+    build_tiles_into(set, tiles, profile, &mut out);
+    out
+}
+
+/// As [`build_tiles`], reusing the buffers of `out`.
+pub fn build_tiles_into(
+    set: &StrandSet,
+    tiles: &[PlacedTile],
+    profile: Profile,
+    out: &mut Vec<TileMesh>,
+) {
+    out.resize_with(tiles.len(), TileMesh::default);
+    let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    // Interleave tiles over threads so neighbouring (similarly full) tiles spread out.
+    let mut jobs: Vec<Vec<(&PlacedTile, &mut TileMesh)>> =
+        (0..threads).map(|_| Vec::new()).collect();
+    for (k, (t, m)) in tiles.iter().zip(out.iter_mut()).enumerate() {
+        jobs[k % threads].push((t, m));
+    }
+    std::thread::scope(|scope| {
+        for job in jobs {
+            scope.spawn(move || {
+                for (t, m) in job {
+                    build_tile_into(set, t, profile, m);
+                }
+            });
+        }
+    });
 }
 
 /// Direction of the centreline at point `k`.

@@ -23,7 +23,11 @@ pub fn wrap_index(i: i64, n: usize) -> usize {
     } else {
         i
     };
-    if (0..n).contains(&w) { w as usize } else { i.rem_euclid(n) as usize }
+    if (0..n).contains(&w) {
+        w as usize
+    } else {
+        i.rem_euclid(n) as usize
+    }
 }
 
 #[cfg(test)]
@@ -32,7 +36,19 @@ mod tests {
 
     #[test]
     fn fast_floor_matches_floor() {
-        for x in [-3.5f32, -3.0, -0.2, -0.0, 0.0, 0.2, 0.999_999, 1.0, 7.5, 1e6 + 0.5, -1e6 - 0.5] {
+        for x in [
+            -3.5f32,
+            -3.0,
+            -0.2,
+            -0.0,
+            0.0,
+            0.2,
+            0.999_999,
+            1.0,
+            7.5,
+            1e6 + 0.5,
+            -1e6 - 0.5,
+        ] {
             assert_eq!(fast_floor(x), x.floor(), "{x}");
         }
     }
@@ -41,7 +57,11 @@ mod tests {
     fn wrap_index_matches_rem_euclid() {
         for i in -40..40 {
             for n in 1..9 {
-                assert_eq!(wrap_index(i, n), i.rem_euclid(n as i64) as usize, "{i} mod {n}");
+                assert_eq!(
+                    wrap_index(i, n),
+                    i.rem_euclid(n as i64) as usize,
+                    "{i} mod {n}"
+                );
             }
         }
     }

@@ -154,58 +154,88 @@ impl Bins {
 }
 
 /// Plants `set` (one repeat of `repeat_m` metres) on `surface`; returns one tile per
-/// surface tile, each in rank order.
+/// surface tile, each in rank order. Tiles are planted in parallel; each depends only on
+/// its own triangles, so the result does not depend on the thread count.
 #[must_use]
 pub fn place(set: &StrandSet, surface: &Surface, repeat_m: f32) -> Vec<PlacedTile> {
     let bins = Bins::new(&set.root_uv);
-    let target = f64::from(repeat_m) * f64::from(repeat_m);
+    let mut by_tile: Vec<Vec<usize>> = vec![Vec::new(); surface.n_tiles as usize];
+    for (t, &tile) in surface.tile_of_triangle.iter().enumerate() {
+        by_tile[tile as usize].push(t);
+    }
     let mut tiles = vec![PlacedTile::default(); surface.n_tiles as usize];
-    for (t, tri) in surface.triangles.iter().enumerate() {
-        let uv_area = f64::from(surface.uv_area(t));
-        if uv_area <= 0.0 {
-            continue;
-        }
-        let keep = (f64::from(surface.world_area(t)) / uv_area / target).min(1.0) as f32;
-        if keep <= 0.0 {
-            continue;
-        }
-        let [a, b, c] = tri.map(|i| surface.uvs[i as usize]);
-        let mut uv = [a, b, c].map(|p| DVec2::new(f64::from(p.x), f64::from(p.y)));
-        if orient(uv[0], uv[1], uv[2]) < 0.0 {
-            uv.swap(1, 2);
-        }
-        let frame = Frame::new(surface, tri);
-        let lo = a.min(b).min(c);
-        let hi = a.max(b).max(c);
-        let tile = &mut tiles[surface.tile_of_triangle[t] as usize];
-        for cj in lo.y.floor() as i32..=hi.y.floor() as i32 {
-            for ci in lo.x.floor() as i32..=hi.x.floor() as i32 {
-                let cell = Vec2::new(ci as f32, cj as f32);
-                let cell_seed = (u64::from(ci as u32) << 32) | u64::from(cj as u32);
-                bins.each_in(lo - cell, hi - cell, |i| {
-                    let r = set.root_uv[i as usize];
-                    let p = DVec2::new(
-                        f64::from(r[0]) + f64::from(ci),
-                        f64::from(r[1]) + f64::from(cj),
-                    );
-                    if !owns(uv, p) {
-                        return;
-                    }
-                    if keep < 1.0
-                        && unit_f32(hash(cell_seed, u64::from(set.id[i as usize]), AREA_CHANNEL))
-                            >= keep
-                    {
-                        return;
-                    }
-                    tile.strands.push(frame.plant(i, Vec2::from(r) + cell));
-                });
-            }
-        }
+    let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    let mut jobs: Vec<Vec<(&Vec<usize>, &mut PlacedTile)>> =
+        (0..threads).map(|_| Vec::new()).collect();
+    for (k, (tris, tile)) in by_tile.iter().zip(tiles.iter_mut()).enumerate() {
+        jobs[k % threads].push((tris, tile));
     }
-    for tile in &mut tiles {
-        tile.strands.sort_unstable_by_key(|s| s.strand);
-    }
+    let bins = &bins;
+    std::thread::scope(|scope| {
+        for job in jobs {
+            scope.spawn(move || {
+                for (tris, tile) in job {
+                    for &t in tris {
+                        plant_triangle(set, surface, repeat_m, bins, t, tile);
+                    }
+                    tile.strands.sort_unstable_by_key(|s| s.strand);
+                }
+            });
+        }
+    });
     tiles
+}
+
+/// Plants the strands of triangle `t` into `tile`.
+fn plant_triangle(
+    set: &StrandSet,
+    surface: &Surface,
+    repeat_m: f32,
+    bins: &Bins,
+    t: usize,
+    tile: &mut PlacedTile,
+) {
+    let target = f64::from(repeat_m) * f64::from(repeat_m);
+    let tri = &surface.triangles[t];
+    let uv_area = f64::from(surface.uv_area(t));
+    if uv_area <= 0.0 {
+        return;
+    }
+    let keep = (f64::from(surface.world_area(t)) / uv_area / target).min(1.0) as f32;
+    if keep <= 0.0 {
+        return;
+    }
+    let [a, b, c] = tri.map(|i| surface.uvs[i as usize]);
+    let mut uv = [a, b, c].map(|p| DVec2::new(f64::from(p.x), f64::from(p.y)));
+    if orient(uv[0], uv[1], uv[2]) < 0.0 {
+        uv.swap(1, 2);
+    }
+    let frame = Frame::new(surface, tri);
+    let lo = a.min(b).min(c);
+    let hi = a.max(b).max(c);
+    for cj in lo.y.floor() as i32..=hi.y.floor() as i32 {
+        for ci in lo.x.floor() as i32..=hi.x.floor() as i32 {
+            let cell = Vec2::new(ci as f32, cj as f32);
+            let cell_seed = (u64::from(ci as u32) << 32) | u64::from(cj as u32);
+            bins.each_in(lo - cell, hi - cell, |i| {
+                let r = set.root_uv[i as usize];
+                let p = DVec2::new(
+                    f64::from(r[0]) + f64::from(ci),
+                    f64::from(r[1]) + f64::from(cj),
+                );
+                if !owns(uv, p) {
+                    return;
+                }
+                if keep < 1.0
+                    && unit_f32(hash(cell_seed, u64::from(set.id[i as usize]), AREA_CHANNEL))
+                        >= keep
+                {
+                    return;
+                }
+                tile.strands.push(frame.plant(i, Vec2::from(r) + cell));
+            });
+        }
+    }
 }
 
 /// A triangle's affine map from UV to position, normal and tangents.
