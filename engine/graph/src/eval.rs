@@ -81,6 +81,7 @@ pub struct NodeCtx<'a> {
     sources: Vec<Source>,
     evaluator: &'a Evaluator<'a>,
     depth: usize,
+    wants: &'a [bool],
 }
 
 impl NodeCtx<'_> {
@@ -100,6 +101,13 @@ impl NodeCtx<'_> {
     #[must_use]
     pub fn is_empty(&self) -> bool {
         self.domain.is_empty()
+    }
+
+    /// Whether anything reads output `k` in this pass. A node that computes its outputs
+    /// separately may return an empty field for one nobody wants.
+    #[must_use]
+    pub fn wants(&self, k: usize) -> bool {
+        self.wants.get(k).copied().unwrap_or(true)
     }
 
     /// The size of one repeat of the material, in metres.
@@ -321,10 +329,7 @@ impl<'g> Evaluator<'g> {
         domain: &Domain,
         depth: usize,
     ) -> Vec<Field> {
-        let roots: Vec<NodeId> = inputs
-            .iter()
-            .filter_map(|(i, _)| i.link().map(|l| l.node))
-            .collect();
+        let roots: Vec<&OutRef> = inputs.iter().filter_map(|(i, _)| i.link()).collect();
         let results = self.run(&roots, domain, depth);
         inputs
             .iter()
@@ -338,12 +343,26 @@ impl<'g> Evaluator<'g> {
 
     /// Evaluates every node upstream of `roots` (through point-access links) in
     /// dependency order.
-    fn run(&self, roots: &[NodeId], domain: &Domain, depth: usize) -> HashMap<NodeId, Outputs> {
-        let order = self.order(roots);
+    fn run(&self, roots: &[&OutRef], domain: &Domain, depth: usize) -> HashMap<NodeId, Outputs> {
+        let root_ids: Vec<NodeId> = roots.iter().map(|l| l.node).collect();
+        let order = self.order(&root_ids);
+        // Which outputs anything in this pass reads, so a node may skip the others.
+        let mut wanted: HashSet<(NodeId, &str)> =
+            roots.iter().map(|l| (l.node, l.port.as_str())).collect();
+        for &idx in &order {
+            let node = &self.graph.nodes[idx];
+            for port in node.input_ports() {
+                if port.access == Access::Point
+                    && let Some(l) = node.inputs.get(port.name).and_then(Input::link)
+                {
+                    wanted.insert((l.node, l.port.as_str()));
+                }
+            }
+        }
         let mut results: HashMap<NodeId, Outputs> = HashMap::with_capacity(order.len());
         for idx in order {
             let node = &self.graph.nodes[idx];
-            let outs = self.eval_node(node, domain, depth, &results);
+            let outs = self.eval_node(node, domain, depth, &results, &wanted);
             results.insert(node.id, outs);
         }
         results
@@ -423,11 +442,17 @@ impl<'g> Evaluator<'g> {
         domain: &Domain,
         depth: usize,
         results: &HashMap<NodeId, Outputs>,
+        wanted: &HashSet<(NodeId, &str)>,
     ) -> Outputs {
         let Some(kind) = node.kind() else {
             return Arc::from(Vec::new());
         };
         let params = node.params();
+        let expected = kind.outputs(&params);
+        let wants: Vec<bool> = expected
+            .iter()
+            .map(|o| wanted.contains(&(node.id, o.name)))
+            .collect();
         let ports = kind.inputs(&params);
         let sources = ports
             .iter()
@@ -447,14 +472,14 @@ impl<'g> Evaluator<'g> {
             sources,
             evaluator: self,
             depth,
+            wants: &wants,
         };
-        let expected = kind.outputs(&params);
         let mut outs = kind.eval(&params, &ctx);
+        // An output nothing reads may come back empty (see `NodeCtx::wants`).
         let well_formed = outs.len() == expected.len()
-            && outs
-                .iter()
-                .zip(&expected)
-                .all(|(f, e)| f.ty == e.ty && f.len() == domain.len());
+            && outs.iter().zip(&expected).zip(&wants).all(|((f, e), &w)| {
+                f.ty == e.ty && (f.len() == domain.len() || (!w && f.is_empty()))
+            });
         if !well_formed {
             self.report(
                 Diagnostic::error(

@@ -23,6 +23,7 @@ use crate::{Domain, Field};
 use rayon::prelude::*;
 use tuft_strands::StrandSet;
 use tuft_strands::hash::{hash, unit_f32};
+use tuft_strands::num::fast_floor;
 
 /// Hash channels: what each random number of a strand is for.
 pub mod channel {
@@ -84,13 +85,13 @@ fn clump_point(seed: u64, m: u32, cx: u32, cy: u32) -> [f32; 2] {
 /// `d` wrapped into `[-½, ½)`: the shortest way round the repeat.
 #[inline]
 fn wrap_delta(d: f32) -> f32 {
-    d - (d + 0.5).floor()
+    d - fast_floor(d + 0.5)
 }
 
 /// `x` wrapped into `[0, 1)`.
 #[inline]
 fn wrap_unit(x: f32) -> f32 {
-    let w = x - x.floor();
+    let w = x - fast_floor(x);
     if w >= 1.0 { 0.0 } else { w }
 }
 
@@ -258,6 +259,10 @@ fn scatter(evaluator: &Evaluator<'_>, layer: &StrandLayer, repeat_m: f32) -> Str
     let clump_seed = seed ^ CLUMP_SALT;
     let hc = |clump: u32, c: u32| unit_f32(hash(clump_seed, u64::from(clump) + (1 << 40), c));
     let mix = |own: f32, clump: f32| (1.0 - share) * own + share * clump;
+    // Each clump's shared lean, once per clump rather than once per strand.
+    let clump_lean: Vec<[f32; 2]> = (0..m * m)
+        .map(|c| disk(hc(c, channel::LEAN_ANGLE), hc(c, channel::LEAN_RADIUS)))
+        .collect();
     let strands: Vec<Strand> = survivors
         .par_iter()
         .enumerate()
@@ -267,10 +272,7 @@ fn scatter(evaluator: &Evaluator<'_>, layer: &StrandLayer, repeat_m: f32) -> Str
             let root = survivor_roots[k];
             let r_len = mix(h(i_us, channel::LENGTH), hc(clump, channel::LENGTH));
             let own = disk(h(i_us, channel::LEAN_ANGLE), h(i_us, channel::LEAN_RADIUS));
-            let shared = disk(
-                hc(clump, channel::LEAN_ANGLE),
-                hc(clump, channel::LEAN_RADIUS),
-            );
+            let shared = clump_lean[clump as usize];
             let r_col = mix(h(i_us, channel::COLOR), hc(clump, channel::COLOR));
             let brightness = 1.0 + var.color * (2.0 * r_col - 1.0);
             let to_centre = [

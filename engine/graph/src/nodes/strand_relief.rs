@@ -62,20 +62,33 @@ impl NodeKind for StrandRelief {
         };
         let d = ctx.domain();
         let size = (FIELD_RESOLUTION, FIELD_RESOLUTION);
-        let plane = |values: &[f32]| {
+        let plane = |k: usize, values: &[f32]| {
+            if !ctx.wants(k) {
+                return Field {
+                    ty: PortType::Float,
+                    data: Vec::new(),
+                };
+            }
             par_field(PortType::Float, n, |i| {
                 sample_wrapped(values, 1, size, d.u[i], d.v[i])
             })
         };
         let color = relief.color.as_flattened();
         vec![
-            plane(&relief.coverage),
-            plane(&relief.mass),
-            plane(&relief.occlusion),
-            plane(&relief.height),
-            par_field(PortType::Color, n, |i| {
-                sample_wrapped(color, 3, size, d.u[i], d.v[i])
-            }),
+            plane(0, &relief.coverage),
+            plane(1, &relief.mass),
+            plane(2, &relief.occlusion),
+            plane(3, &relief.height),
+            if ctx.wants(4) {
+                par_field(PortType::Color, n, |i| {
+                    sample_wrapped(color, 3, size, d.u[i], d.v[i])
+                })
+            } else {
+                Field {
+                    ty: PortType::Color,
+                    data: Vec::new(),
+                }
+            },
         ]
     }
 }
