@@ -120,9 +120,17 @@ fn bake_writes_six_maps_and_refuses_a_broken_graph() {
         "occlusion",
         "height",
     ] {
-        let path = out_dir.join(format!("lawn_{map}.png"));
+        let path = out_dir.join(format!("fur_{map}.png"));
         let img = image_size(&path);
         assert_eq!(img, (128, 128), "{map}");
+    }
+    for file in [
+        "fur.strands",
+        "manifest.ron",
+        "fur_undercoat_lod0.glb",
+        "fur_guard_lod2.glb",
+    ] {
+        assert!(out_dir.join(file).is_file(), "{file}");
     }
     let out = tuft(&[
         "bake",

@@ -2,6 +2,7 @@
 //! `tests/data`.
 
 mod bake;
+mod baked_set;
 mod boundaries;
 mod files;
 mod strands;

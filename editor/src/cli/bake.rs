@@ -53,22 +53,13 @@ fn bake_into(
             .progress_chars("=> "),
     );
     let evaluator = tuft_graph::Evaluator::new(graph);
-    let stem = bake::file_stem(&graph.name);
-    bar.set_message("strands");
-    let strands = bake::strand_file(&evaluator)?;
-    bar.set_position(300);
-    bar.set_message("maps");
-    let maps = bake::bake_pbr_with(&evaluator, resolution, &mut |f| {
-        bar.set_position(300 + (f * 600.0) as u64);
+    let written = bake::write_baked_set(&evaluator, out, resolution, &mut |stage, f| {
+        bar.set_message(stage.to_owned());
+        bar.set_position((f * 1000.0) as u64);
     })?;
     for d in evaluator.diagnostics() {
         bar.suspend(|| eprintln!("{d}"));
     }
-    bar.set_message("writing");
-    let mut written = bake::write_maps(&maps, out, &stem)?;
-    let strands_path = bake::strands_path(out, &stem);
-    bake::write_strand_file(&strands, &strands_path)?;
-    written.push(strands_path);
     bar.finish_and_clear();
     Ok(written)
 }

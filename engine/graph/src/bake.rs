@@ -175,6 +175,94 @@ pub fn strand_file(evaluator: &Evaluator<'_>) -> Result<StrandFile, ScatterError
     })
 }
 
+/// The glTF file of level `level_idx` of layer `layer` of material `stem`.
+#[must_use]
+pub fn mesh_name(stem: &str, layer: &str, level_idx: usize) -> String {
+    format!("{stem}_{}_lod{level_idx}.glb", file_stem(layer))
+}
+
+/// Everything `tuft bake` writes into `dir`: the six maps, the strand file, a glTF mesh
+/// per layer and level (one repeat on a plane), and `manifest.ron` naming them all with
+/// every setting the runtime needs. `progress` hears a stage name and a fraction.
+///
+/// # Errors
+/// A layer that cannot be scattered, a bad resolution, or a file that cannot be written.
+pub fn write_baked_set(
+    evaluator: &Evaluator<'_>,
+    dir: &Path,
+    resolution: usize,
+    progress: &mut dyn FnMut(&str, f32),
+) -> Result<Vec<PathBuf>, BakeError> {
+    let graph = evaluator.graph();
+    let stem = file_stem(&graph.name);
+    let fail = |path: &Path, message: String| BakeError::Write {
+        path: path.to_owned(),
+        message,
+    };
+    progress("strands", 0.0);
+    let strands = strand_file(evaluator).map_err(|e| fail(dir, e.to_string()))?;
+    progress("maps", 0.2);
+    let maps = bake_pbr_with(evaluator, resolution, &mut |f| {
+        progress("maps", 0.2 + 0.4 * f);
+    })?;
+    let mut written = write_maps(&maps, dir, &stem)?;
+    let strands_file = strands_path(dir, &stem);
+    write_strand_file(&strands, &strands_file)?;
+    written.push(strands_file.clone());
+    let mut layers = Vec::new();
+    let n_layers = strands.layers.len().max(1);
+    for (k, (name, set)) in strands.layers.iter().enumerate() {
+        progress("meshes", 0.6 + 0.4 * k as f32 / n_layers as f32);
+        let layer = &graph.strands[name];
+        let tiles = tuft_strands::mesh::repeat_tiles(set, graph.repeat_m, layer.profile);
+        let mut meshes = Vec::new();
+        for (level_idx, &keep) in layer.levels.keep.iter().enumerate() {
+            let mesh = tuft_strands::mesh::level_mesh(
+                &tiles,
+                layer.profile,
+                keep,
+                layer.levels.widen(level_idx),
+            );
+            let file = mesh_name(&stem, name, level_idx);
+            let path = dir.join(&file);
+            let double_sided = matches!(layer.profile, crate::layer::Profile::Ribbon { .. });
+            let glb =
+                crate::gltf::encode_glb(&mesh, &format!("{name} level {level_idx}"), double_sided);
+            crate::io::write_atomic(&path, &glb).map_err(|e| fail(&path, e.to_string()))?;
+            written.push(path);
+            meshes.push(file);
+        }
+        layers.push(tuft_strands::manifest::LayerManifest {
+            name: name.clone(),
+            profile: layer.profile,
+            levels: layer.levels.clone(),
+            level_reports: tuft_strands::levels::reports(set, &layer.levels, graph.repeat_m),
+            meshes,
+        });
+    }
+    let manifest = tuft_strands::manifest::Manifest {
+        version: tuft_strands::manifest::MANIFEST_VERSION,
+        name: graph.name.clone(),
+        repeat_m: graph.repeat_m,
+        maps: MAP_NAMES
+            .iter()
+            .map(|m| ((*m).to_owned(), format!("{stem}_{m}.png")))
+            .collect(),
+        height_range_m: graph.pbr.height_range_m,
+        normal_convention: "tangent space, OpenGL (+Y up the image)".to_owned(),
+        strands: format!("{stem}.strands"),
+        layers,
+    };
+    let path = dir.join("manifest.ron");
+    let text =
+        ron::ser::to_string_pretty(&manifest, ron::ser::PrettyConfig::new().struct_names(false))
+            .map_err(|e| fail(&path, e.to_string()))?;
+    crate::io::write_atomic(&path, text.as_bytes()).map_err(|e| fail(&path, e.to_string()))?;
+    written.push(path);
+    progress("done", 1.0);
+    Ok(written)
+}
+
 /// The path the strand file of material `stem` is written to in `dir`.
 #[must_use]
 pub fn strands_path(dir: &Path, stem: &str) -> PathBuf {

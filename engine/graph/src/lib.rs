@@ -33,6 +33,7 @@ pub mod bake;
 pub mod diag;
 pub mod eval;
 pub mod field;
+pub mod gltf;
 pub mod graph;
 pub mod io;
 pub mod layer;

@@ -52,7 +52,7 @@ impl LevelSettings {
 }
 
 /// What one level draws, and how much it covers relative to level 0.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LevelReport {
     /// The fraction kept.
     pub keep: f32,

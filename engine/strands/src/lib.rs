@@ -38,6 +38,7 @@ pub mod crc;
 pub mod file;
 pub mod hash;
 pub mod levels;
+pub mod manifest;
 pub mod mesh;
 pub mod num;
 pub mod placement;

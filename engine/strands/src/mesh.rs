@@ -192,6 +192,66 @@ pub fn build_tiles_into(
     });
 }
 
+/// One level of a whole surface as a single buffer pair, the widening applied: what a
+/// game without a level-aware shader draws, and what the baked glTF meshes hold.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LevelMesh {
+    /// Vertices with the level's widening applied to `position` and `across`.
+    pub vertices: Vec<StrandVertex>,
+    /// Triangle indices.
+    pub indices: Vec<u32>,
+}
+
+impl LevelMesh {
+    /// The vertex buffer's bytes, exactly as a GPU reads them.
+    #[must_use]
+    pub fn vertex_bytes(&self) -> &[u8] {
+        bytemuck::cast_slice(&self.vertices)
+    }
+
+    /// The index buffer's bytes.
+    #[must_use]
+    pub fn index_bytes(&self) -> &[u8] {
+        bytemuck::cast_slice(&self.indices)
+    }
+}
+
+/// The strands with rank below `keep` of every tile, widened by `widen`, merged into one
+/// mesh (tiles in order, each tile's strands in rank order).
+#[must_use]
+pub fn level_mesh(tiles: &[TileMesh], profile: Profile, keep: f32, widen: f32) -> LevelMesh {
+    let mut out = LevelMesh::default();
+    let per_strand = profile.vertices_per_strand();
+    for tile in tiles {
+        let n = tile.ranks.partition_point(|&r| r < keep);
+        let base = out.vertices.len() as u32;
+        out.vertices
+            .extend(tile.vertices[..n * per_strand].iter().map(|v| {
+                let mut w = *v;
+                for k in 0..3 {
+                    w.position[k] += (widen - 1.0) * v.across[k];
+                    w.across[k] *= widen;
+                }
+                w
+            }));
+        out.indices.extend(
+            tile.indices[..n * profile.indices_per_strand()]
+                .iter()
+                .map(|i| i + base),
+        );
+    }
+    out
+}
+
+/// One repeat of `set` laid on a flat plane (`repeat_m` square, facing +y, 4 × 4 tiles)
+/// and meshed with `profile`: the tiles every level of a baked set is cut from.
+#[must_use]
+pub fn repeat_tiles(set: &StrandSet, repeat_m: f32, profile: Profile) -> Vec<TileMesh> {
+    let plane = crate::surface::Surface::plane(repeat_m, 4, 1.0);
+    let placed = crate::placement::place(set, &plane, repeat_m);
+    build_tiles(set, &placed, profile)
+}
+
 /// Direction of the centreline at point `k`.
 fn direction(centre: &[Vec3], k: usize, fallback: Vec3) -> Vec3 {
     let (a, b) = if k + 1 < centre.len() {
@@ -336,6 +396,27 @@ mod tests {
         assert!((mid(8).1 - 0.004 * crate::shape::TIP_WIDTH).abs() < 1e-6);
         // Roots stand on the surface; tips above it.
         assert!(mid(0).0.y.abs() < 1e-6 && mid(8).0.y > 0.01);
+    }
+
+    #[test]
+    fn a_level_mesh_widens_survivors_and_keeps_the_prefix() {
+        let s = set(3000);
+        let profile = Profile::Ribbon { segments: 2 };
+        let tiles = repeat_tiles(&s, 1.0, profile);
+        let full = level_mesh(&tiles, profile, 1.0, 1.0);
+        let quarter = level_mesh(&tiles, profile, 0.25, 2.0);
+        let strands = |m: &LevelMesh| m.vertices.len() / profile.vertices_per_strand();
+        assert_eq!(
+            strands(&full),
+            3000,
+            "one repeat on one repeat's plane: every strand once"
+        );
+        assert_eq!(strands(&quarter), s.level_len(0.25));
+        // A widened vertex sits twice as far from its centreline.
+        let v = quarter.vertices[0];
+        let a = Vec3::from(v.across).length();
+        let root_width = s.width[0] * 2.0;
+        assert!((2.0 * a - root_width).abs() < 1e-6, "{a}");
     }
 
     #[test]

@@ -1,0 +1,51 @@
+//! The manifest of a baked set: every file of the set and every setting the runtime
+//! needs to draw it, without the graph.
+//!
+//! The type is plain serde; the baker writes it as RON (`manifest.ron`), and a game reads
+//! it with the RON crate (or converts it to whatever it prefers).
+
+use crate::levels::{LevelReport, LevelSettings};
+use crate::mesh::Profile;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The manifest format this build writes.
+pub const MANIFEST_VERSION: u32 = 1;
+
+/// A baked set.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Manifest {
+    /// The manifest format version.
+    pub version: u32,
+    /// The material's name.
+    pub name: String,
+    /// The size of one repeat of the material, in metres.
+    pub repeat_m: f32,
+    /// PBR maps by role (`base_color`, `normal`, …) → file name.
+    pub maps: BTreeMap<String, String>,
+    /// How many metres a height of 1 in the height map stands for.
+    pub height_range_m: f32,
+    /// The normal map's tangent-space convention.
+    pub normal_convention: String,
+    /// The strand file's name.
+    pub strands: String,
+    /// The strand layers, in strand-file order.
+    pub layers: Vec<LayerManifest>,
+}
+
+/// One strand layer of a baked set.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LayerManifest {
+    /// The layer's name (as in the strand file).
+    pub name: String,
+    /// How strands are meshed.
+    pub profile: Profile,
+    /// Rank-cut levels.
+    pub levels: LevelSettings,
+    /// Each level's counts and measured coverage relative to level 0.
+    pub level_reports: Vec<LevelReport>,
+    /// glTF binary meshes of one repeat laid on a plane, one per level.
+    pub meshes: Vec<String>,
+}

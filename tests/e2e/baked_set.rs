@@ -1,0 +1,143 @@
+//! The baked set: glTF meshes that read back, and a runtime that meshes the manifest and
+//! strand file to exactly the triangles the graph path wrote.
+
+use tuft_graph::{Evaluator, bake};
+use tuft_strands::manifest::Manifest;
+use tuft_strands::mesh::{Profile, level_mesh, repeat_tiles};
+use tuft_tests::root;
+
+/// Bakes moss (the smallest preset) into a temporary folder.
+fn baked_moss() -> (tempfile::TempDir, tuft_graph::MaterialGraph) {
+    let graph = tuft_graph::io::load(&root().join("presets/moss.ron"))
+        .unwrap()
+        .graph;
+    let dir = tempfile::tempdir().unwrap();
+    bake::write_baked_set(&Evaluator::new(&graph), dir.path(), 64, &mut |_, _| {}).unwrap();
+    (dir, graph)
+}
+
+fn manifest(dir: &std::path::Path) -> Manifest {
+    ron::from_str(&std::fs::read_to_string(dir.join("manifest.ron")).unwrap()).unwrap()
+}
+
+#[test]
+fn the_manifest_names_every_file_of_the_set() {
+    let (dir, graph) = baked_moss();
+    let m = manifest(dir.path());
+    assert_eq!(m.repeat_m, graph.repeat_m);
+    assert_eq!(m.maps.len(), 6);
+    let mut named: Vec<String> = m.maps.values().cloned().collect();
+    named.push(m.strands.clone());
+    for layer in &m.layers {
+        assert_eq!(layer.meshes.len(), layer.levels.keep.len());
+        assert_eq!(layer.level_reports.len(), layer.levels.keep.len());
+        assert_eq!(layer.profile, graph.strands[&layer.name].profile);
+        named.extend(layer.meshes.iter().cloned());
+    }
+    named.push("manifest.ron".into());
+    let mut present: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    present.sort();
+    named.sort();
+    assert_eq!(
+        present, named,
+        "the folder holds exactly what the manifest names"
+    );
+}
+
+#[test]
+fn the_gltf_meshes_read_back_with_their_counts() {
+    let (dir, _) = baked_moss();
+    let m = manifest(dir.path());
+    for layer in &m.layers {
+        for (level_idx, file) in layer.meshes.iter().enumerate() {
+            let (doc, buffers, _) =
+                gltf::import(dir.path().join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+            let mesh = doc.meshes().next().unwrap();
+            let prim = mesh.primitives().next().unwrap();
+            assert_eq!(prim.mode(), gltf::mesh::Mode::Triangles);
+            let reader = prim.reader(|b| Some(&buffers[b.index()]));
+            let positions: Vec<[f32; 3]> = reader.read_positions().unwrap().collect();
+            let indices: Vec<u32> = reader.read_indices().unwrap().into_u32().collect();
+            let strands = layer.level_reports[level_idx].strands;
+            assert_eq!(
+                positions.len(),
+                strands * layer.profile.vertices_per_strand(),
+                "{file}"
+            );
+            assert_eq!(
+                indices.len(),
+                strands * layer.profile.indices_per_strand(),
+                "{file}"
+            );
+            assert!(indices.iter().all(|&i| (i as usize) < positions.len()));
+            assert!(reader.read_normals().is_some() && reader.read_tex_coords(0).is_some());
+            assert!(reader.read_colors(0).is_some());
+            assert_eq!(
+                doc.materials().next().unwrap().double_sided(),
+                matches!(layer.profile, Profile::Ribbon { .. })
+            );
+        }
+    }
+}
+
+#[test]
+fn the_runtime_meshes_the_same_triangles_as_the_graph_path() {
+    let (dir, graph) = baked_moss();
+    let m = manifest(dir.path());
+    // The runtime: the manifest and the strand file, no graph.
+    let file =
+        tuft_strands::file::decode(&std::fs::read(dir.path().join(&m.strands)).unwrap()).unwrap();
+    // The graph path: scatter in memory.
+    let ev = Evaluator::new(&graph);
+    for layer in &m.layers {
+        let runtime_set = &file
+            .layers
+            .iter()
+            .find(|(n, _)| *n == layer.name)
+            .unwrap()
+            .1;
+        let graph_set = ev.strand_set(&layer.name).unwrap();
+        let runtime_tiles = repeat_tiles(runtime_set, file.repeat_m, layer.profile);
+        let graph_layer = &graph.strands[&layer.name];
+        let graph_tiles = repeat_tiles(&graph_set, graph.repeat_m, graph_layer.profile);
+        for (level_idx, &keep) in layer.levels.keep.iter().enumerate() {
+            let runtime = level_mesh(
+                &runtime_tiles,
+                layer.profile,
+                keep,
+                layer.levels.widen(level_idx),
+            );
+            let graph_mesh = level_mesh(
+                &graph_tiles,
+                graph_layer.profile,
+                keep,
+                graph_layer.levels.widen(level_idx),
+            );
+            assert!(
+                runtime.vertex_bytes() == graph_mesh.vertex_bytes(),
+                "{} level {level_idx}: vertices differ",
+                layer.name
+            );
+            assert!(
+                runtime.index_bytes() == graph_mesh.index_bytes(),
+                "{} level {level_idx}: indices differ",
+                layer.name
+            );
+            // And the glTF the bake wrote holds those very positions.
+            let (doc, buffers, _) =
+                gltf::import(dir.path().join(&layer.meshes[level_idx])).unwrap();
+            let prim = doc.meshes().next().unwrap().primitives().next().unwrap();
+            let reader = prim.reader(|b| Some(&buffers[b.index()]));
+            let positions: Vec<[f32; 3]> = reader.read_positions().unwrap().collect();
+            let expected: Vec<[f32; 3]> = runtime.vertices.iter().map(|v| v.position).collect();
+            assert!(
+                positions == expected,
+                "{} level {level_idx}: glTF positions differ",
+                layer.name
+            );
+        }
+    }
+}
