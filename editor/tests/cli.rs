@@ -102,10 +102,10 @@ fn validate_json_prints_one_object_per_file() {
 #[test]
 fn bake_writes_six_maps_and_refuses_a_broken_graph() {
     let dir = tempfile::tempdir().unwrap();
-    let out_dir = dir.path().join("lawn");
+    let out_dir = dir.path().join("fur");
     let out = tuft(&[
         "bake",
-        "presets/lawn.ron",
+        "presets/fur.ron",
         "--out",
         out_dir.to_str().unwrap(),
         "--resolution",
