@@ -33,6 +33,14 @@ fn the_manifest_names_every_file_of_the_set() {
         assert_eq!(layer.level_reports.len(), layer.levels.keep.len());
         assert_eq!(layer.profile, graph.strands[&layer.name].profile);
         named.extend(layer.meshes.iter().cloned());
+        named.push(layer.cards.mesh.clone());
+        named.extend(layer.cards.atlas_color.iter().cloned());
+        named.extend(layer.cards.atlas_normal.iter().cloned());
+        assert!(layer.cards.n_cards > 0);
+        let cov = &layer.cards.atlas_coverage;
+        for c in cov.iter().take(6) {
+            assert!((c - cov[0]).abs() <= 0.02, "{}: {cov:?}", layer.name);
+        }
     }
     named.push("manifest.ron".into());
     let mut present: Vec<String> = std::fs::read_dir(dir.path())

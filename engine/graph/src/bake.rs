@@ -193,6 +193,9 @@ pub fn write_baked_set(
     resolution: usize,
     progress: &mut dyn FnMut(&str, f32),
 ) -> Result<Vec<PathBuf>, BakeError> {
+    if resolution == 0 || resolution > MAX_RESOLUTION {
+        return Err(BakeError::Resolution(resolution));
+    }
     let graph = evaluator.graph();
     let stem = file_stem(&graph.name);
     let fail = |path: &Path, message: String| BakeError::Write {
@@ -232,12 +235,14 @@ pub fn write_baked_set(
             written.push(path);
             meshes.push(file);
         }
+        let cards = write_cards(set, layer, graph.repeat_m, dir, &stem, name, &mut written)?;
         layers.push(tuft_strands::manifest::LayerManifest {
             name: name.clone(),
             profile: layer.profile,
             levels: layer.levels.clone(),
             level_reports: tuft_strands::levels::reports(set, &layer.levels, graph.repeat_m),
             meshes,
+            cards,
         });
     }
     let manifest = tuft_strands::manifest::Manifest {
@@ -261,6 +266,62 @@ pub fn write_baked_set(
     written.push(path);
     progress("done", 1.0);
     Ok(written)
+}
+
+/// The card level of one layer: its atlas mips (colour and normal PNGs) and its mesh.
+fn write_cards(
+    set: &StrandSet,
+    layer: &crate::layer::StrandLayer,
+    repeat_m: f32,
+    dir: &Path,
+    stem: &str,
+    name: &str,
+    written: &mut Vec<PathBuf>,
+) -> Result<tuft_strands::manifest::CardsManifest, BakeError> {
+    use tuft_strands::cards;
+    let settings = &layer.cards;
+    let fail = |path: &Path, message: String| BakeError::Write {
+        path: path.to_owned(),
+        message,
+    };
+    let group = cards::group(set, layer.clump_lattice, repeat_m, settings.atlas_cells);
+    let atlas = cards::atlas(set, repeat_m, settings);
+    let layer_stem = format!("{stem}_{}", file_stem(name));
+    let mut color_files = Vec::new();
+    let mut normal_files = Vec::new();
+    for (mip, (color, normal)) in atlas.color.iter().zip(&atlas.normal).enumerate() {
+        let side = (atlas.size >> mip).max(1);
+        for (pixels, kind, files) in [
+            (color, "atlas_color", &mut color_files),
+            (normal, "atlas_normal", &mut normal_files),
+        ] {
+            let file = format!("{layer_stem}_{kind}_mip{mip}.png");
+            let path = dir.join(&file);
+            let img = image::RgbaImage::from_raw(side, side, pixels.clone())
+                .ok_or_else(|| fail(&path, "atlas size mismatch".to_owned()))?;
+            let mut bytes = std::io::Cursor::new(Vec::new());
+            img.write_to(&mut bytes, image::ImageFormat::Png)
+                .map_err(|e| fail(&path, e.to_string()))?;
+            crate::io::write_atomic(&path, &bytes.into_inner())
+                .map_err(|e| fail(&path, e.to_string()))?;
+            written.push(path);
+            files.push(file);
+        }
+    }
+    let mesh_file = format!("{layer_stem}_cards.glb");
+    let path = dir.join(&mesh_file);
+    let mesh = cards::card_mesh(&group, repeat_m, settings.atlas_cells);
+    let glb = crate::gltf::encode_glb(&mesh, &format!("{name} cards"), true);
+    crate::io::write_atomic(&path, &glb).map_err(|e| fail(&path, e.to_string()))?;
+    written.push(path);
+    Ok(tuft_strands::manifest::CardsManifest {
+        settings: settings.clone(),
+        n_cards: group.len(),
+        mesh: mesh_file,
+        atlas_coverage: cards::coverage_per_mip(&atlas, settings.alpha_cutoff),
+        atlas_color: color_files,
+        atlas_normal: normal_files,
+    })
 }
 
 /// The path the strand file of material `stem` is written to in `dir`.

@@ -75,27 +75,7 @@ pub const STRAND_PORTS: [StrandPort; 8] = [
 pub use tuft_strands::levels::LevelSettings;
 pub use tuft_strands::mesh::Profile;
 
-/// The card level past the last rank cut.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CardSettings {
-    /// Atlas size in texels (square, a power of two).
-    pub atlas_size: u32,
-    /// Atlas cells per side (the atlas holds `cells²` views of the set).
-    pub atlas_cells: u32,
-    /// Alpha-test cutoff.
-    pub alpha_cutoff: f32,
-}
-
-impl Default for CardSettings {
-    fn default() -> Self {
-        Self {
-            atlas_size: 256,
-            atlas_cells: 4,
-            alpha_cutoff: 0.5,
-        }
-    }
-}
+pub use tuft_strands::cards::CardSettings;
 
 fn default_port(name: &str) -> Input {
     let port = STRAND_PORTS

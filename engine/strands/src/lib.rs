@@ -34,6 +34,7 @@
 //! assert_eq!(file.layers[0].1.level_len(0.25), 1);
 //! ```
 
+pub mod cards;
 pub mod crc;
 pub mod file;
 pub mod hash;

@@ -4,6 +4,7 @@
 //! The type is plain serde; the baker writes it as RON (`manifest.ron`), and a game reads
 //! it with the RON crate (or converts it to whatever it prefers).
 
+use crate::cards::CardSettings;
 use crate::levels::{LevelReport, LevelSettings};
 use crate::mesh::Profile;
 use serde::{Deserialize, Serialize};
@@ -48,4 +49,24 @@ pub struct LayerManifest {
     pub level_reports: Vec<LevelReport>,
     /// glTF binary meshes of one repeat laid on a plane, one per level.
     pub meshes: Vec<String>,
+    /// The card level.
+    pub cards: CardsManifest,
+}
+
+/// The card level of a layer in a baked set.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CardsManifest {
+    /// Atlas size, cells and alpha cutoff.
+    pub settings: CardSettings,
+    /// How many cards one repeat holds.
+    pub n_cards: usize,
+    /// The cards of one repeat on a plane, as glTF binary.
+    pub mesh: String,
+    /// Colour + alpha atlas, one PNG per mip level (mip 0 first).
+    pub atlas_color: Vec<String>,
+    /// Normal atlas (alpha copied), one PNG per mip level.
+    pub atlas_normal: Vec<String>,
+    /// Fraction of texels passing the alpha cutoff at each mip.
+    pub atlas_coverage: Vec<f32>,
 }

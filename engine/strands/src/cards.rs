@@ -1,0 +1,512 @@
+//! The card level past the last rank cut: strands grouped into small clusters, each drawn
+//! as two crossed quads wearing a side-on picture of the set from a small atlas.
+//!
+//! Grouping: the strands of each clump, split again into cells half a clump cell's
+//! diagonal wide around the clump centre, so no group's roots span more than one clump
+//! cell's diagonal. (Splitting by side of the surface happens when cards are placed on a
+//! curved surface; on one repeat of the material every root lies on the same side.)
+//!
+//! The atlas holds `cells × cells` views, each a window of the set drawn side-on, colour
+//! with alpha and a normal. Cards are alpha-tested, never blended; the mip chain rescales
+//! alpha so the fraction of texels passing the cutoff at every mip is mip 0's. The atlas
+//! is a pure function of the set and the settings.
+
+use crate::hash::{hash, unit_f32};
+use crate::set::StrandSet;
+use crate::shape::{centreline, reach, width_at};
+use glam::{Vec2, Vec3};
+use serde::{Deserialize, Serialize};
+
+/// The card level's settings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CardSettings {
+    /// Atlas size in texels (square, a power of two).
+    pub atlas_size: u32,
+    /// Atlas cells per side (the atlas holds `cells²` views of the set).
+    pub atlas_cells: u32,
+    /// Alpha-test cutoff.
+    pub alpha_cutoff: f32,
+}
+
+impl Default for CardSettings {
+    fn default() -> Self {
+        Self {
+            atlas_size: 256,
+            atlas_cells: 4,
+            alpha_cutoff: 0.5,
+        }
+    }
+}
+
+/// The hash channel of a group's turn and atlas cell.
+const CARD_CHANNEL: u32 = 8;
+
+/// One card: two crossed quads standing at `centre`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Card {
+    /// Centre of the group's roots, in UV over the repeat (may leave `[0, 1)` slightly
+    /// for a group straddling the edge).
+    pub centre: [f32; 2],
+    /// Turn of the first quad, in turns.
+    pub turn: f32,
+    /// Quad width in metres.
+    pub width: f32,
+    /// Quad height in metres.
+    pub height: f32,
+    /// Atlas cell.
+    pub cell: u32,
+    /// How many strands the card stands for.
+    pub n_strands: u32,
+}
+
+/// `d` wrapped into `[-½, ½)`.
+fn wrap_delta(d: f32) -> f32 {
+    d - (d + 0.5).floor()
+}
+
+/// Groups `set` into cards. `clump_lattice` is the layer's clump lattice (clump cells per
+/// side of the repeat).
+#[must_use]
+pub fn group(set: &StrandSet, clump_lattice: u32, repeat_m: f32, atlas_cells: u32) -> Vec<Card> {
+    let m = clump_lattice.max(1) as f32;
+    let cell_m = repeat_m / m;
+    let split = cell_m * std::f32::consts::SQRT_2 / 2.0; // half a clump cell's diagonal
+    // Key: (clump, sub-cell x, sub-cell y) relative to the clump's first strand.
+    let mut keyed: Vec<(u64, u32)> = Vec::with_capacity(set.len());
+    let mut anchor: std::collections::HashMap<u32, [f32; 2]> = std::collections::HashMap::new();
+    for i in 0..set.len() {
+        let c = set.clump[i];
+        let a = *anchor.entry(c).or_insert(set.root_uv[i]);
+        let d = [
+            wrap_delta(set.root_uv[i][0] - a[0]) * repeat_m,
+            wrap_delta(set.root_uv[i][1] - a[1]) * repeat_m,
+        ];
+        let sx = ((d[0] / split).floor() as i64 + 64) as u64 & 0xff;
+        let sy = ((d[1] / split).floor() as i64 + 64) as u64 & 0xff;
+        keyed.push(((u64::from(c) << 16) | (sx << 8) | sy, i as u32));
+    }
+    keyed.sort_unstable();
+    let mut cards = Vec::new();
+    let mut start = 0;
+    while start < keyed.len() {
+        let key = keyed[start].0;
+        let end = start + keyed[start..].iter().take_while(|k| k.0 == key).count();
+        let members: Vec<usize> = keyed[start..end].iter().map(|k| k.1 as usize).collect();
+        cards.push(card(set, &members, key, repeat_m, atlas_cells));
+        start = end;
+    }
+    cards
+}
+
+fn card(set: &StrandSet, members: &[usize], key: u64, repeat_m: f32, atlas_cells: u32) -> Card {
+    let a = set.root_uv[members[0]];
+    let mut sum = Vec2::ZERO;
+    let offsets: Vec<Vec2> = members
+        .iter()
+        .map(|&i| {
+            let r = set.root_uv[i];
+            Vec2::new(wrap_delta(r[0] - a[0]), wrap_delta(r[1] - a[1]))
+        })
+        .collect();
+    for o in &offsets {
+        sum += *o;
+    }
+    let mean = sum / members.len() as f32;
+    let centre = Vec2::from(a) + mean;
+    let extent = offsets
+        .iter()
+        .map(|o| ((*o - mean) * repeat_m).length())
+        .fold(0.0f32, f32::max);
+    let height = members
+        .iter()
+        .map(|&i| {
+            let r = reach(set.length[i], set.lean[i], set.tip_pull[i]);
+            centreline(set.length[i], r, set.bend[i], 1.0).z
+        })
+        .fold(0.0f32, f32::max);
+    let mean_width = members.iter().map(|&i| set.width[i]).sum::<f32>() / members.len() as f32;
+    let h = |c| unit_f32(hash(key, 0, CARD_CHANNEL + c));
+    Card {
+        centre: centre.to_array(),
+        turn: h(0),
+        width: (2.0 * extent).max(4.0 * mean_width).max(0.25 * height),
+        height,
+        cell: ((h(1) * (atlas_cells * atlas_cells) as f32) as u32)
+            .min(atlas_cells * atlas_cells - 1),
+        n_strands: members.len() as u32,
+    }
+}
+
+/// The cards of one repeat laid on the plane of [`crate::mesh::repeat_tiles`] (centred
+/// on the origin, facing +y): two crossed quads per card, textured with its atlas cell.
+/// Vertex colour is white (the atlas carries the colour); `wind` rises from 0 at the
+/// ground to 1 at the top.
+#[must_use]
+pub fn card_mesh(cards: &[Card], repeat_m: f32, atlas_cells: u32) -> crate::mesh::LevelMesh {
+    use crate::mesh::{LevelMesh, StrandVertex};
+    let mut mesh = LevelMesh::default();
+    let cells = atlas_cells.max(1) as f32;
+    for card in cards {
+        let base = Vec3::new(
+            -repeat_m / 2.0 + card.centre[0] * repeat_m,
+            0.0,
+            -repeat_m / 2.0 + card.centre[1] * repeat_m,
+        );
+        let (cx, cy) = (
+            (card.cell % atlas_cells.max(1)) as f32,
+            (card.cell / atlas_cells.max(1)) as f32,
+        );
+        let (u0, u1) = (cx / cells, (cx + 1.0) / cells);
+        let (v_top, v_bottom) = (cy / cells, (cy + 1.0) / cells);
+        for quad in 0..2 {
+            let angle = std::f32::consts::TAU * (card.turn + 0.25 * quad as f32);
+            let along = Vec3::new(angle.cos(), 0.0, angle.sin()) * (card.width / 2.0);
+            let normal = Vec3::new(-angle.sin(), 0.0, angle.cos());
+            let first = mesh.vertices.len() as u32;
+            for (corner, (u, v, up)) in [
+                (u0, v_bottom, 0.0),
+                (u1, v_bottom, 0.0),
+                (u0, v_top, 1.0),
+                (u1, v_top, 1.0),
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                let side = if corner % 2 == 0 { -1.0 } else { 1.0 };
+                mesh.vertices.push(StrandVertex {
+                    position: (base + along * side + Vec3::Y * (card.height * up)).to_array(),
+                    across: [0.0; 3],
+                    normal: normal.to_array(),
+                    uv: [u, v],
+                    color: [1.0; 3],
+                    wind: up,
+                    rank: card.turn,
+                });
+            }
+            mesh.indices
+                .extend([first, first + 1, first + 2, first + 1, first + 3, first + 2]);
+        }
+    }
+    mesh
+}
+
+/// An atlas: colour with straight alpha and a tangent-space normal, `size²` RGBA8 each,
+/// and the mip chain (mip 0 first).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Atlas {
+    /// Side of mip 0 in texels.
+    pub size: u32,
+    /// Colour mips, RGBA8 (sRGB colour, linear alpha).
+    pub color: Vec<Vec<u8>>,
+    /// Normal mips, RGB8 (`0.5 + 0.5·n`, +Y up), alpha copied from the colour.
+    pub normal: Vec<Vec<u8>>,
+}
+
+fn srgb(x: f32) -> u8 {
+    let x = x.clamp(0.0, 1.0);
+    let s = if x <= 0.003_130_8 {
+        12.92 * x
+    } else {
+        1.055 * x.powf(1.0 / 2.4) - 0.055
+    };
+    (s * 255.0 + 0.5) as u8
+}
+
+/// Draws the atlas of `set` (one repeat of `repeat_m` metres).
+#[must_use]
+pub fn atlas(set: &StrandSet, repeat_m: f32, settings: &CardSettings) -> Atlas {
+    let size = settings.atlas_size.max(4) as usize;
+    let cells = settings.atlas_cells.clamp(1, 16) as usize;
+    let cell_px = size / cells;
+    let mut rgba = vec![0.0f32; size * size * 4];
+    let mut nrm = vec![0.0f32; size * size * 3];
+    // Each cell views a window of the set side-on; the window is as wide as the tallest
+    // strand is high, so the picture fills the cell.
+    let tallest = set.length.iter().copied().fold(0.0f32, f32::max).max(1e-4);
+    let window = tallest;
+    let px_per_m = cell_px as f32 / window;
+    for cell in 0..cells * cells {
+        let (cx, cy) = ((cell % cells) * cell_px, (cell / cells) * cell_px);
+        let h = |c| unit_f32(hash(0x000a_71a5, cell as u64, c));
+        let origin = Vec2::new(h(0), h(1)) * repeat_m;
+        // Strands with roots in the window (x across, y into the picture, one window deep).
+        for i in 0..set.len() {
+            let root = Vec2::from(set.root_uv[i]) * repeat_m;
+            let mut d = root - origin;
+            d.x -= (d.x / repeat_m + 0.5).floor() * repeat_m;
+            d.y -= (d.y / repeat_m + 0.5).floor() * repeat_m;
+            if d.x.abs() > window / 2.0 || d.y.abs() > window / 2.0 {
+                continue;
+            }
+            let r = reach(set.length[i], set.lean[i], set.tip_pull[i]);
+            // One sample per texel row along the strand, each spanning its width with
+            // antialiased coverage, so mip 0's alpha is soft and every mip can be rescaled
+            // to the same coverage.
+            let samples = ((set.length[i] * px_per_m).ceil() as usize).clamp(2, 4 * cell_px);
+            let (rc, tc) = (set.root_color[i], set.tip_color[i]);
+            for s in 0..=samples {
+                let t = s as f32 / samples as f32;
+                let p = centreline(set.length[i], r, set.bend[i], t);
+                let x = (d.x + p.x + window / 2.0) * px_per_m;
+                let py = cell_px as isize - 1 - (p.z * px_per_m) as isize;
+                if !(0..cell_px as isize).contains(&py) {
+                    continue;
+                }
+                let half = 0.5 * width_at(set.width[i], t) * px_per_m;
+                let color = Vec3::from(rc).lerp(Vec3::from(tc), t);
+                let lean_x = (r.x / set.length[i].max(1e-6)).clamp(-1.0, 1.0) * t;
+                let n = Vec3::new(lean_x * 0.5, 0.0, 1.0).normalize();
+                let x0 = (x - half).floor().max(0.0) as usize;
+                let x1 = ((x + half).ceil().max(0.0) as usize).min(cell_px);
+                for px in x0..x1 {
+                    let cover = ((x + half).min(px as f32 + 1.0) - (x - half).max(px as f32))
+                        .clamp(0.0, 1.0);
+                    let k = (cy + py as usize) * size + cx + px;
+                    if cover > rgba[k * 4 + 3] {
+                        rgba[k * 4..k * 4 + 3].copy_from_slice(&color.to_array());
+                        rgba[k * 4 + 3] = cover;
+                        nrm[k * 3..k * 3 + 3].copy_from_slice(&n.to_array());
+                    }
+                }
+            }
+        }
+    }
+    let mut color_mips = vec![rgba];
+    let mut normal_mips = vec![nrm];
+    let mut s = size;
+    while s > 1 {
+        let (c, n) = (
+            color_mips.last().expect("mip 0"),
+            normal_mips.last().expect("mip 0"),
+        );
+        let (c2, n2) = downsample(c, n, s);
+        color_mips.push(c2);
+        normal_mips.push(n2);
+        s /= 2;
+    }
+    preserve_coverage(&mut color_mips, size, settings.alpha_cutoff);
+    let to_color = |m: &Vec<f32>| -> Vec<u8> {
+        m.chunks_exact(4)
+            .flat_map(|p| {
+                [
+                    srgb(p[0]),
+                    srgb(p[1]),
+                    srgb(p[2]),
+                    (p[3].clamp(0.0, 1.0) * 255.0 + 0.5) as u8,
+                ]
+            })
+            .collect()
+    };
+    let to_normal = |m: &Vec<f32>, c: &Vec<f32>| -> Vec<u8> {
+        m.chunks_exact(3)
+            .zip(c.chunks_exact(4))
+            .flat_map(|(n, c)| {
+                let n = Vec3::new(n[0], n[1], n[2]).normalize_or(Vec3::Z);
+                let e = |x: f32| ((0.5 + 0.5 * x) * 255.0 + 0.5) as u8;
+                [
+                    e(n.x),
+                    e(n.y),
+                    e(n.z),
+                    (c[3].clamp(0.0, 1.0) * 255.0 + 0.5) as u8,
+                ]
+            })
+            .collect()
+    };
+    Atlas {
+        size: size as u32,
+        normal: normal_mips
+            .iter()
+            .zip(&color_mips)
+            .map(|(n, c)| to_normal(n, c))
+            .collect(),
+        color: color_mips.iter().map(to_color).collect(),
+    }
+}
+
+/// A 2× box downsample; colour weighted by alpha so empty texels do not darken edges.
+fn downsample(c: &[f32], n: &[f32], size: usize) -> (Vec<f32>, Vec<f32>) {
+    let half = (size / 2).max(1);
+    let mut c2 = vec![0.0f32; half * half * 4];
+    let mut n2 = vec![0.0f32; half * half * 3];
+    for y in 0..half {
+        for x in 0..half {
+            let mut acc = [0.0f32; 4];
+            let mut nacc = [0.0f32; 3];
+            for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+                let k = (2 * y + dy).min(size - 1) * size + (2 * x + dx).min(size - 1);
+                let a = c[k * 4 + 3];
+                for ch in 0..3 {
+                    acc[ch] += c[k * 4 + ch] * a;
+                    nacc[ch] += n[k * 3 + ch] * a;
+                }
+                acc[3] += a;
+            }
+            let k = y * half + x;
+            for ch in 0..3 {
+                c2[k * 4 + ch] = if acc[3] > 0.0 { acc[ch] / acc[3] } else { 0.0 };
+                n2[k * 3 + ch] = if acc[3] > 0.0 { nacc[ch] / acc[3] } else { 0.0 };
+            }
+            c2[k * 4 + 3] = acc[3] / 4.0;
+        }
+    }
+    (c2, n2)
+}
+
+/// The fraction of texels of an RGBA float image whose alpha, scaled by `scale`, passes
+/// `cutoff`.
+fn passing(img: &[f32], scale: f32, cutoff: f32) -> f32 {
+    let n = img.len() / 4;
+    img.chunks_exact(4)
+        .filter(|p| p[3] * scale >= cutoff)
+        .count() as f32
+        / n.max(1) as f32
+}
+
+/// Rescales each mip's alpha so the fraction passing `cutoff` matches mip 0's (a short
+/// bisection over the scale per mip).
+fn preserve_coverage(mips: &mut [Vec<f32>], _size: usize, cutoff: f32) {
+    let target = passing(&mips[0], 1.0, cutoff);
+    for mip in mips.iter_mut().skip(1) {
+        let (mut lo, mut hi) = (0.0f32, 16.0f32);
+        for _ in 0..24 {
+            let mid = 0.5 * (lo + hi);
+            if passing(mip, mid, cutoff) < target {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        // Of the two ends, the one whose coverage is closer to mip 0's.
+        let scale = if (passing(mip, hi, cutoff) - target).abs()
+            <= (passing(mip, lo, cutoff) - target).abs()
+        {
+            hi
+        } else {
+            lo
+        };
+        for p in mip.chunks_exact_mut(4) {
+            p[3] = (p[3] * scale).min(1.0);
+        }
+    }
+}
+
+/// The fraction of texels whose 8-bit alpha passes `cutoff`, per mip.
+#[must_use]
+pub fn coverage_per_mip(atlas: &Atlas, cutoff: f32) -> Vec<f32> {
+    atlas
+        .color
+        .iter()
+        .map(|m| {
+            let n = m.len() / 4;
+            m.chunks_exact(4)
+                .filter(|p| f32::from(p[3]) / 255.0 >= cutoff)
+                .count() as f32
+                / n.max(1) as f32
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set(n: usize, clumps: u32) -> StrandSet {
+        let mut s = StrandSet::with_capacity(n);
+        for i in 0..n {
+            let h = |c| unit_f32(hash(4, i as u64, c));
+            let root = [h(0), h(1)];
+            s.root_uv.push(root);
+            s.rank.push(i as f32 / n as f32);
+            let (cx, cy) = (
+                (root[0] * clumps as f32) as u32,
+                (root[1] * clumps as f32) as u32,
+            );
+            s.clump.push(cy * clumps + cx);
+            s.length.push(0.04 + 0.03 * h(2));
+            s.width.push(0.003);
+            s.lean.push([h(3) - 0.5, h(4) - 0.5]);
+            s.bend.push(0.4);
+            s.root_color.push([0.02, 0.05, 0.01]);
+            s.tip_color.push([0.2, 0.3, 0.05]);
+            s.tip_pull.push([0.0; 2]);
+            s.id.push(i as u32);
+        }
+        s
+    }
+
+    #[test]
+    fn no_card_group_spans_more_than_a_clump_cell_diagonal() {
+        let s = set(20_000, 16);
+        let repeat_m = 1.0;
+        let cards = group(&s, 16, repeat_m, 4);
+        assert_eq!(
+            cards.iter().map(|c| c.n_strands as usize).sum::<usize>(),
+            s.len()
+        );
+        let diagonal = repeat_m / 16.0 * std::f32::consts::SQRT_2;
+        // Rebuild each group's members by nearest card centre and clump to check spans.
+        for c in &cards {
+            assert!(c.width > 0.0 && c.height > 0.0);
+            assert!(c.cell < 16);
+        }
+        // Spans measured directly: roots of a group lie within its sub-cell.
+        let mut by_key: std::collections::HashMap<(u32, i64, i64), Vec<[f32; 2]>> =
+            Default::default();
+        let mut anchor: std::collections::HashMap<u32, [f32; 2]> = Default::default();
+        let split = diagonal / 2.0;
+        for i in 0..s.len() {
+            let a = *anchor.entry(s.clump[i]).or_insert(s.root_uv[i]);
+            let d = [
+                wrap_delta(s.root_uv[i][0] - a[0]) * repeat_m,
+                wrap_delta(s.root_uv[i][1] - a[1]) * repeat_m,
+            ];
+            by_key
+                .entry((
+                    s.clump[i],
+                    (d[0] / split).floor() as i64,
+                    (d[1] / split).floor() as i64,
+                ))
+                .or_default()
+                .push(d);
+        }
+        assert_eq!(by_key.len(), cards.len());
+        for roots in by_key.values() {
+            for a in roots {
+                for b in roots {
+                    let span = ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt();
+                    assert!(span <= diagonal, "{span} > {diagonal}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn atlas_coverage_holds_within_two_percent_at_every_mip() {
+        let s = set(30_000, 16);
+        let settings = CardSettings::default();
+        let a = atlas(&s, 1.0, &settings);
+        assert_eq!(a.color.len(), 9); // 256 → 1
+        let cov = coverage_per_mip(&a, settings.alpha_cutoff);
+        assert!(cov[0] > 0.05 && cov[0] < 0.95, "mip 0 covers {}", cov[0]);
+        // Down to 8×8, where one texel is 1.6% of the image.
+        for (k, c) in cov.iter().enumerate().take(6) {
+            assert!((c - cov[0]).abs() <= 0.02, "mip {k}: {c} vs {}", cov[0]);
+        }
+    }
+
+    #[test]
+    fn the_atlas_is_a_pure_function_of_the_set() {
+        let s = set(5_000, 8);
+        let settings = CardSettings {
+            atlas_size: 64,
+            atlas_cells: 2,
+            alpha_cutoff: 0.5,
+        };
+        assert_eq!(atlas(&s, 1.0, &settings), atlas(&s, 1.0, &settings));
+        let mut other = s.clone();
+        other.length[0] *= 2.0;
+        other.length.iter_mut().for_each(|l| *l *= 1.5);
+        assert_ne!(atlas(&s, 1.0, &settings), atlas(&other, 1.0, &settings));
+    }
+}
