@@ -58,6 +58,8 @@ fn cases(name: &str, graph: &MaterialGraph, runs: usize) -> Vec<Case> {
     // Each layer alone, with a fresh evaluator so nothing is cached between runs.
     let mut total_strands = 0u64;
     let mut total_candidates = 0u64;
+    let mut total_mesh_ms = 0.0;
+    let mut total_triangles = 0u64;
     for (layer_name, layer) in &graph.strands {
         let (ms, set) = median_ms(runs, || {
             tuft_graph::scatter_layer(&Evaluator::new(graph), layer_name).expect("presets scatter")
@@ -84,7 +86,51 @@ fn cases(name: &str, graph: &MaterialGraph, runs: usize) -> Vec<Case> {
             (ms, runs),
             vec![("strands", set.len() as u64), ("texels", 512 * 512)],
         );
+        // The full level of one repeat on a plane: placement and meshes.
+        let (ms, tiles) = median_ms(runs, || {
+            tuft_strands::mesh::repeat_tiles(&set, graph.repeat_m, layer.profile)
+        });
+        total_mesh_ms += ms;
+        let vertices: usize = tiles.iter().map(|t| t.vertices.len()).sum();
+        let triangles: usize = tiles.iter().map(|t| t.indices.len() / 3).sum();
+        total_triangles += triangles as u64;
+        case(
+            format!("{name}/{layer_name}/mesh"),
+            (ms, runs),
+            vec![
+                ("strands", set.len() as u64),
+                ("vertices", vertices as u64),
+                ("triangles", triangles as u64),
+            ],
+        );
+        let (ms, n_cards) = median_ms(runs, || {
+            tuft_strands::cards::group(
+                &set,
+                layer.clump_lattice,
+                graph.repeat_m,
+                layer.cards.atlas_cells,
+            )
+            .len()
+        });
+        case(
+            format!("{name}/{layer_name}/cards"),
+            (ms, runs),
+            vec![("cards", n_cards as u64), ("strands", set.len() as u64)],
+        );
+        let (ms, _) = median_ms(runs, || {
+            tuft_strands::cards::atlas(&set, graph.repeat_m, &layer.cards)
+        });
+        case(
+            format!("{name}/{layer_name}/atlas"),
+            (ms, runs),
+            vec![("texels", u64::from(layer.cards.atlas_size).pow(2))],
+        );
     }
+    case(
+        format!("{name}/mesh"),
+        (total_mesh_ms, runs),
+        vec![("triangles", total_triangles)],
+    );
     let (ms, ()) = median_ms(runs, || {
         let ev = Evaluator::new(graph);
         for layer_name in graph.strands.keys() {

@@ -226,12 +226,37 @@ pub fn atlas(set: &StrandSet, repeat_m: f32, settings: &CardSettings) -> Atlas {
     let tallest = set.length.iter().copied().fold(0.0f32, f32::max).max(1e-4);
     let window = tallest;
     let px_per_m = cell_px as f32 / window;
+    // Roots binned over the repeat, so each cell reads only the strands near its window.
+    let bins_per_side = ((repeat_m / window).floor() as usize).clamp(1, 64);
+    let bin_m = repeat_m / bins_per_side as f32;
+    let mut bins: Vec<Vec<u32>> = vec![Vec::new(); bins_per_side * bins_per_side];
+    for (i, r) in set.root_uv.iter().enumerate() {
+        let bx = ((r[0] * bins_per_side as f32) as usize).min(bins_per_side - 1);
+        let by = ((r[1] * bins_per_side as f32) as usize).min(bins_per_side - 1);
+        bins[by * bins_per_side + bx].push(i as u32);
+    }
+    let reach_bins = (window / 2.0 / bin_m).ceil() as i64 + 1;
     for cell in 0..cells * cells {
         let (cx, cy) = ((cell % cells) * cell_px, (cell / cells) * cell_px);
         let h = |c| unit_f32(hash(0x000a_71a5, cell as u64, c));
         let origin = Vec2::new(h(0), h(1)) * repeat_m;
+        let (ob_x, ob_y) = ((origin.x / bin_m) as i64, (origin.y / bin_m) as i64);
+        let mut near: Vec<u32> = Vec::new();
+        let span = (2 * reach_bins + 1).min(bins_per_side as i64);
+        for dy in 0..span {
+            for dx in 0..span {
+                let bx = (ob_x - reach_bins.min(bins_per_side as i64 / 2) + dx)
+                    .rem_euclid(bins_per_side as i64) as usize;
+                let by = (ob_y - reach_bins.min(bins_per_side as i64 / 2) + dy)
+                    .rem_euclid(bins_per_side as i64) as usize;
+                near.extend_from_slice(&bins[by * bins_per_side + bx]);
+            }
+        }
+        // In set order (rank order), so the picture does not depend on the binning.
+        near.sort_unstable();
+        near.dedup();
         // Strands with roots in the window (x across, y into the picture, one window deep).
-        for i in 0..set.len() {
+        for i in near.into_iter().map(|i| i as usize) {
             let root = Vec2::from(set.root_uv[i]) * repeat_m;
             let mut d = root - origin;
             d.x -= (d.x / repeat_m + 0.5).floor() * repeat_m;
