@@ -240,7 +240,12 @@ pub fn write_baked_set(
             name: name.clone(),
             profile: layer.profile,
             levels: layer.levels.clone(),
-            level_reports: tuft_strands::levels::reports(set, &layer.levels, graph.repeat_m),
+            level_reports: tuft_strands::levels::reports(
+                set,
+                &layer.levels,
+                layer.profile,
+                graph.repeat_m,
+            ),
             meshes,
             cards,
         });

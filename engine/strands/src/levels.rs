@@ -18,6 +18,7 @@
 //! wider strands pile more of their area onto the same spots. `widen_p` stays a layer
 //! setting for materials whose canopy says otherwise.
 
+use crate::mesh::Profile;
 use crate::relief::splat_prefix;
 use crate::set::StrandSet;
 use serde::{Deserialize, Serialize};
@@ -60,6 +61,8 @@ pub struct LevelReport {
     pub widen: f32,
     /// Strands drawn per repeat.
     pub strands: usize,
+    /// Triangles drawn per repeat.
+    pub triangles: usize,
     /// Mean coverage from above relative to level 0 (1 = holds).
     pub coverage: f32,
 }
@@ -69,7 +72,12 @@ pub const COVERAGE_RESOLUTION: usize = 512;
 
 /// Each level's strand count and coverage relative to level 0.
 #[must_use]
-pub fn reports(set: &StrandSet, levels: &LevelSettings, repeat_m: f32) -> Vec<LevelReport> {
+pub fn reports(
+    set: &StrandSet,
+    levels: &LevelSettings,
+    profile: Profile,
+    repeat_m: f32,
+) -> Vec<LevelReport> {
     let mean = |n: usize, widen: f32| {
         let r = splat_prefix(set, n, widen, repeat_m, COVERAGE_RESOLUTION);
         r.coverage.iter().map(|&c| f64::from(c)).sum::<f64>() / r.coverage.len() as f64
@@ -86,8 +94,55 @@ pub fn reports(set: &StrandSet, levels: &LevelSettings, repeat_m: f32) -> Vec<Le
                 keep,
                 widen,
                 strands,
+                triangles: strands * profile.indices_per_strand() / 3,
                 coverage: (mean(strands, widen) / base) as f32,
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn widening_is_keep_to_the_minus_p() {
+        let levels = LevelSettings {
+            keep: vec![1.0, 0.25, 0.0625],
+            widen_p: 0.75,
+        };
+        for (k, keep) in levels.keep.iter().enumerate() {
+            assert!((levels.widen(k) - keep.powf(-0.75)).abs() < 1e-6);
+        }
+        assert_eq!(LevelSettings::default().widen(2), 16.0);
+    }
+
+    #[test]
+    fn levels_nest_and_report_their_counts() {
+        let mut set = StrandSet::with_capacity(1000);
+        for i in 0..1000u32 {
+            let h = |c| crate::hash::unit_f32(crate::hash::hash(2, u64::from(i), c));
+            set.root_uv.push([h(0), h(1)]);
+            set.rank.push(i as f32 / 1000.0);
+            set.clump.push(0);
+            set.length.push(0.05);
+            set.width.push(0.003);
+            set.lean.push([0.3, 0.0]);
+            set.bend.push(0.2);
+            set.root_color.push([0.1; 3]);
+            set.tip_color.push([0.2; 3]);
+            set.tip_pull.push([0.0; 2]);
+            set.id.push(i);
+        }
+        let profile = Profile::Ribbon { segments: 3 };
+        let r = reports(&set, &LevelSettings::default(), profile, 1.0);
+        assert_eq!(r[0].strands, 1000);
+        assert_eq!(r[1].strands, 250);
+        assert_eq!(r[2].strands, 63);
+        assert_eq!(r[1].triangles, 250 * 6);
+        // Every strand of a farther level is in the nearer one: the prefixes nest.
+        assert!(r.windows(2).all(|w| w[1].strands <= w[0].strands));
+        assert_eq!(r[0].coverage, 1.0);
+        assert!(r.iter().all(|l| l.coverage > 0.0));
+    }
 }
