@@ -13,7 +13,8 @@
 //!    per-strand variation (length, lean, colour) comes from the clump's hash; the tip is
 //!    pulled toward the clump's centre by `tip_pull`.
 //! 5. The set is sorted by rank, a hash of its own, so a density edit never reorders the
-//!    survivors and a level is a prefix.
+//!    survivors and a level is a prefix. (The sort happens right after step 3, so steps 4
+//!    and the assembly walk memory in order.)
 
 use crate::eval::Evaluator;
 use crate::graph::{Input, MaterialGraph};
@@ -234,6 +235,17 @@ fn scatter(evaluator: &Evaluator<'_>, layer: &StrandLayer, repeat_m: f32) -> Str
         }
     };
 
+    // 5 (done early). Sort the survivors by rank (the candidate index breaks ties, so
+    // the order is total); ranks are non-negative, so their bits order like the numbers
+    // and one integer sort does it. Everything after runs in this order, so every array
+    // below is written and read front to back.
+    let mut keys: Vec<u64> = survivors
+        .par_iter()
+        .map(|&i| (u64::from(h(i as usize, channel::RANK).to_bits()) << 32) | u64::from(i))
+        .collect();
+    keys.par_sort_unstable();
+    let survivors: Vec<u32> = keys.iter().map(|&key| key as u32).collect();
+
     // 4. Every other field, once per survivor at its root.
     let survivor_roots: Vec<[f32; 2]> = survivors.iter().map(|&i| roots[i as usize]).collect();
     let domain = Domain::points(&survivor_roots);
@@ -300,31 +312,19 @@ fn scatter(evaluator: &Evaluator<'_>, layer: &StrandLayer, repeat_m: f32) -> Str
         })
         .collect();
 
-    // 5. Sorted by rank (the id breaks ties, so the order is total). Ranks are
-    // non-negative, so their bits order like the numbers: one integer sort.
-    let mut keys: Vec<u64> = strands
-        .par_iter()
-        .enumerate()
-        .map(|(k, s)| (u64::from(s.rank.to_bits()) << 32) | k as u64)
-        .collect();
-    keys.par_sort_unstable();
-    let order: Vec<u32> = keys.iter().map(|&key| key as u32).collect();
-    let mut set = StrandSet::with_capacity(strands.len());
-    for &k in &order {
-        let s = &strands[k as usize];
-        set.root_uv.push(s.root);
-        set.rank.push(s.rank);
-        set.clump.push(s.clump);
-        set.length.push(s.length);
-        set.width.push(s.width);
-        set.lean.push(s.lean);
-        set.bend.push(s.bend);
-        set.root_color.push(s.root_color);
-        set.tip_color.push(s.tip_color);
-        set.tip_pull.push(s.tip_pull);
-        set.id.push(s.id);
+    StrandSet {
+        root_uv: strands.par_iter().map(|s| s.root).collect(),
+        rank: strands.par_iter().map(|s| s.rank).collect(),
+        clump: strands.par_iter().map(|s| s.clump).collect(),
+        length: strands.par_iter().map(|s| s.length).collect(),
+        width: strands.par_iter().map(|s| s.width).collect(),
+        lean: strands.par_iter().map(|s| s.lean).collect(),
+        bend: strands.par_iter().map(|s| s.bend).collect(),
+        root_color: strands.par_iter().map(|s| s.root_color).collect(),
+        tip_color: strands.par_iter().map(|s| s.tip_color).collect(),
+        tip_pull: strands.par_iter().map(|s| s.tip_pull).collect(),
+        id: strands.par_iter().map(|s| s.id).collect(),
     }
-    set
 }
 
 /// One strand while the set is being built.
