@@ -437,27 +437,7 @@ mod tests {
     use super::*;
 
     fn set(n: usize, clumps: u32) -> StrandSet {
-        let mut s = StrandSet::with_capacity(n);
-        for i in 0..n {
-            let h = |c| unit_f32(hash(4, i as u64, c));
-            let root = [h(0), h(1)];
-            s.root_uv.push(root);
-            s.rank.push(i as f32 / n as f32);
-            let (cx, cy) = (
-                (root[0] * clumps as f32) as u32,
-                (root[1] * clumps as f32) as u32,
-            );
-            s.clump.push(cy * clumps + cx);
-            s.length.push(0.04 + 0.03 * h(2));
-            s.width.push(0.003);
-            s.lean.push([h(3) - 0.5, h(4) - 0.5]);
-            s.bend.push(0.4);
-            s.root_color.push([0.02, 0.05, 0.01]);
-            s.tip_color.push([0.2, 0.3, 0.05]);
-            s.tip_pull.push([0.0; 2]);
-            s.id.push(i as u32);
-        }
-        s
+        crate::testing::random_set(n, 4, clumps)
     }
 
     #[test]

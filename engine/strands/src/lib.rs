@@ -49,3 +49,34 @@ pub mod shape;
 pub mod surface;
 
 pub use set::StrandSet;
+
+#[cfg(test)]
+pub(crate) mod testing {
+    //! Fixtures shared by the unit tests.
+    use crate::StrandSet;
+    use crate::hash::{hash, unit_f32};
+
+    /// `n` strands with random roots over the repeat, ranks ascending, lengths 4–7 cm,
+    /// width 3 mm, random leans, clumps on a `clumps × clumps` grid of the roots.
+    pub fn random_set(n: usize, seed: u64, clumps: u32) -> StrandSet {
+        let mut s = StrandSet::with_capacity(n);
+        let c = clumps.max(1);
+        for i in 0..n {
+            let h = |k| unit_f32(hash(seed, i as u64, k));
+            let root = [h(0), h(1)];
+            s.root_uv.push(root);
+            s.rank.push(i as f32 / n as f32);
+            s.clump
+                .push((root[1] * c as f32) as u32 * c + (root[0] * c as f32) as u32);
+            s.length.push(0.04 + 0.03 * h(2));
+            s.width.push(0.003);
+            s.lean.push([h(3) - 0.5, h(4) - 0.5]);
+            s.bend.push(0.4);
+            s.root_color.push([0.02, 0.05, 0.01]);
+            s.tip_color.push([0.2, 0.3, 0.05]);
+            s.tip_pull.push([0.0; 2]);
+            s.id.push(i as u32);
+        }
+        s
+    }
+}

@@ -256,25 +256,9 @@ fn deposit(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hash::{hash, unit_f32};
 
     fn random_set(n: usize, seed: u64) -> StrandSet {
-        let mut s = StrandSet::with_capacity(n);
-        for i in 0..n {
-            let h = |c| unit_f32(hash(seed, i as u64, c));
-            s.root_uv.push([h(0), h(1)]);
-            s.rank.push(i as f32 / n as f32);
-            s.clump.push(0);
-            s.length.push(0.04 + 0.04 * h(2));
-            s.width.push(0.003);
-            s.lean.push([h(3) - 0.5, h(4) - 0.5]);
-            s.bend.push(0.3);
-            s.root_color.push([0.0, 0.1, 0.0]);
-            s.tip_color.push([0.2, 0.4, 0.1]);
-            s.tip_pull.push([0.0, 0.0]);
-            s.id.push(i as u32);
-        }
-        s
+        crate::testing::random_set(n, seed, 1)
     }
 
     #[test]

@@ -55,6 +55,19 @@ impl Lattice {
             None => hash_cell(self.seed, x, y),
         }
     }
+
+    /// The hashes of the four corners of the cell between columns `x0, x1` and rows
+    /// `y0, y1`, in the order (x0,y0), (x1,y0), (x0,y1), (x1,y1).
+    #[inline]
+    #[must_use]
+    pub fn corners(&self, x0: u32, x1: u32, y0: u32, y1: u32) -> [u32; 4] {
+        [
+            self.at(x0, y0),
+            self.at(x1, y0),
+            self.at(x0, y1),
+            self.at(x1, y1),
+        ]
+    }
 }
 
 #[cfg(test)]

@@ -65,6 +65,30 @@ pub(crate) const TYPE_PARAM: ParamDesc = ParamDesc {
     },
 };
 
+/// The `seed` parameter of generators.
+pub(crate) const SEED_PARAM: ParamDesc = ParamDesc {
+    name: "seed",
+    doc: "Picks another pattern",
+    kind: ParamKind::Int {
+        min: 0,
+        max: u32::MAX as i64,
+        default: 0,
+    },
+};
+
+/// A generator's repeat count (`scale`, `periods`): whole numbers tile.
+pub(crate) const fn count_param(name: &'static str, doc: &'static str, default: f32) -> ParamDesc {
+    ParamDesc {
+        name,
+        doc,
+        kind: ParamKind::Float {
+            min: 1.0,
+            max: 64.0,
+            default,
+        },
+    }
+}
+
 /// The port type chosen by [`TYPE_PARAM`].
 pub(crate) fn chosen_type(params: &Params<'_>) -> PortType {
     match params.choice("type") {

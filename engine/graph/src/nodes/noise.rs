@@ -6,6 +6,7 @@ use crate::graph::NodeId;
 use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
 use crate::nodes::fast_floor;
 use crate::nodes::lattice::Lattice;
+use crate::nodes::{SEED_PARAM, count_param};
 use crate::period::Period;
 use crate::value::PortType;
 use rayon::prelude::*;
@@ -24,24 +25,12 @@ const PARAMS: &[ParamDesc] = &[
             default: "fbm",
         },
     },
-    ParamDesc {
-        name: "scale",
-        doc: "Lattice cells per repeat; a whole number tiles",
-        kind: ParamKind::Float {
-            min: 1.0,
-            max: 64.0,
-            default: 4.0,
-        },
-    },
-    ParamDesc {
-        name: "seed",
-        doc: "Picks another pattern",
-        kind: ParamKind::Int {
-            min: 0,
-            max: u32::MAX as i64,
-            default: 0,
-        },
-    },
+    count_param(
+        "scale",
+        "Lattice cells per repeat; a whole number tiles",
+        4.0,
+    ),
+    SEED_PARAM,
     ParamDesc {
         name: "octaves",
         doc: "fBm: how many octaves, each at twice the scale",
@@ -172,12 +161,7 @@ pub fn value_noise(u: f32, v: f32, scale: f32, lattice: &Lattice) -> f32 {
     let period = lattice.period();
     let (x0, x1, fx) = cell(u, scale, period);
     let (y0, y1, fy) = cell(v, scale, period);
-    let corners = [
-        lattice.at(x0, y0),
-        lattice.at(x1, y0),
-        lattice.at(x0, y1),
-        lattice.at(x1, y1),
-    ];
+    let corners = lattice.corners(x0, x1, y0, y1);
     bilerp(corners.map(unit_f32_32), fade(fx), fade(fy))
 }
 
@@ -243,12 +227,7 @@ fn grid_noise(
             let (y0, y1, ty, sy) = (ay.i0[y], ay.i1[y], ay.t[y], ay.faded[y]);
             for (x, out) in row.iter_mut().enumerate() {
                 let (x0, x1, tx, sx) = (ax.i0[x], ax.i1[x], ax.t[x], ax.faded[x]);
-                let corners = [
-                    lattice.at(x0, y0),
-                    lattice.at(x1, y0),
-                    lattice.at(x0, y1),
-                    lattice.at(x1, y1),
-                ];
+                let corners = lattice.corners(x0, x1, y0, y1);
                 let n = if kind == "value" {
                     bilerp(corners.map(unit_f32_32), sx, sy)
                 } else {
@@ -328,12 +307,7 @@ pub fn gradient_noise(u: f32, v: f32, scale: f32, lattice: &Lattice) -> f32 {
     let period = lattice.period();
     let (x0, x1, fx) = cell(u, scale, period);
     let (y0, y1, fy) = cell(v, scale, period);
-    let corners = [
-        lattice.at(x0, y0),
-        lattice.at(x1, y0),
-        lattice.at(x0, y1),
-        lattice.at(x1, y1),
-    ];
+    let corners = lattice.corners(x0, x1, y0, y1);
     gradient_corners(corners, fx, fy, fade(fx), fade(fy))
 }
 

@@ -6,6 +6,7 @@ use crate::graph::NodeId;
 use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
 use crate::nodes::fast_floor;
 use crate::nodes::lattice::Lattice;
+use crate::nodes::{SEED_PARAM, count_param};
 use crate::period::Period;
 use crate::value::PortType;
 use tuft_strands::hash::{mix32, unit_f32_32};
@@ -16,15 +17,7 @@ use tuft_strands::hash::{mix32, unit_f32_32};
 pub struct Voronoi;
 
 const PARAMS: &[ParamDesc] = &[
-    ParamDesc {
-        name: "scale",
-        doc: "Cells per repeat; a whole number tiles",
-        kind: ParamKind::Float {
-            min: 1.0,
-            max: 64.0,
-            default: 8.0,
-        },
-    },
+    count_param("scale", "Cells per repeat; a whole number tiles", 8.0),
     ParamDesc {
         name: "jitter",
         doc: "How far feature points stray from their cell centres, 0 to 1",
@@ -34,15 +27,7 @@ const PARAMS: &[ParamDesc] = &[
             default: 1.0,
         },
     },
-    ParamDesc {
-        name: "seed",
-        doc: "Picks another pattern",
-        kind: ParamKind::Int {
-            min: 0,
-            max: u32::MAX as i64,
-            default: 0,
-        },
-    },
+    SEED_PARAM,
 ];
 
 impl NodeKind for Voronoi {

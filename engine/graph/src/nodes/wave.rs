@@ -4,6 +4,7 @@ use crate::eval::NodeCtx;
 use crate::field::{Field, par_field};
 use crate::graph::NodeId;
 use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
+use crate::nodes::count_param;
 use crate::period::Period;
 use crate::value::PortType;
 
@@ -11,15 +12,7 @@ use crate::value::PortType;
 pub struct Wave;
 
 const PARAMS: &[ParamDesc] = &[
-    ParamDesc {
-        name: "periods",
-        doc: "Stripes per repeat; a whole number tiles",
-        kind: ParamKind::Float {
-            min: 1.0,
-            max: 64.0,
-            default: 4.0,
-        },
-    },
+    count_param("periods", "Stripes per repeat; a whole number tiles", 4.0),
     ParamDesc {
         name: "direction",
         doc: "Along which axis the stripes repeat",
