@@ -41,6 +41,8 @@ pub struct Editor {
     doc: Document,
     report: Report,
     base_color: Option<egui::TextureHandle>,
+    /// The base colour being computed off the UI thread.
+    pending: Option<std::sync::mpsc::Receiver<egui::ColorImage>>,
     selected: Option<tuft_graph::NodeId>,
 }
 
@@ -52,28 +54,35 @@ impl Editor {
     #[must_use]
     pub fn new(doc: Document) -> Self {
         let report = tuft_graph::validate(&doc.graph);
+        // The base colour needs the strand relief: compute it off the UI thread.
+        let (send, receive) = std::sync::mpsc::channel();
+        let graph = doc.graph.clone();
+        std::thread::spawn(move || {
+            let _ = send.send(base_color_image(&graph));
+        });
         Self {
             doc,
             report,
             base_color: None,
+            pending: Some(receive),
             selected: None,
         }
     }
+}
 
-    fn base_color_image(&self) -> egui::ColorImage {
-        let (maps, _) = tuft_graph::bake::bake_pbr(&self.doc.graph, THUMBNAIL, &mut |_| {})
-            .expect("the thumbnail size is valid");
-        let pixels: Vec<u8> = maps
-            .base_color
-            .iter()
-            .flat_map(|c| {
-                let [r, g, b] =
-                    c.map(|x| (tuft_graph::bake::linear_to_srgb(x) * 255.0 + 0.5) as u8);
-                [r, g, b, 255]
-            })
-            .collect();
-        egui::ColorImage::from_rgba_unmultiplied([THUMBNAIL, THUMBNAIL], &pixels)
-    }
+/// The material's base colour at `THUMBNAIL`², as an image.
+fn base_color_image(graph: &tuft_graph::MaterialGraph) -> egui::ColorImage {
+    let (maps, _) = tuft_graph::bake::bake_pbr(graph, THUMBNAIL, &mut |_| {})
+        .expect("the thumbnail size is valid");
+    let pixels: Vec<u8> = maps
+        .base_color
+        .iter()
+        .flat_map(|c| {
+            let [r, g, b] = c.map(|x| (tuft_graph::bake::linear_to_srgb(x) * 255.0 + 0.5) as u8);
+            [r, g, b, 255]
+        })
+        .collect();
+    egui::ColorImage::from_rgba_unmultiplied([THUMBNAIL, THUMBNAIL], &pixels)
 }
 
 impl eframe::App for Editor {
@@ -133,21 +142,25 @@ impl eframe::App for Editor {
                     ui.colored_label(color, d.to_string());
                 }
             });
-        egui::CentralPanel::default().show(ui, |ui| {
-            ui.heading("Base colour");
-            let image = self.base_color_image_cached(&ctx);
-            ui.image((image.id(), egui::vec2(512.0, 512.0)));
-        });
-    }
-}
-
-impl Editor {
-    fn base_color_image_cached(&mut self, ctx: &egui::Context) -> egui::TextureHandle {
-        if self.base_color.is_none() {
-            let image = self.base_color_image();
+        if let Some(image) = self.pending.as_ref().and_then(|r| r.try_recv().ok()) {
             self.base_color =
                 Some(ctx.load_texture("base_color", image, egui::TextureOptions::LINEAR));
+            self.pending = None;
         }
-        self.base_color.clone().expect("just made")
+        egui::CentralPanel::default().show(ui, |ui| {
+            ui.heading("Base colour");
+            match &self.base_color {
+                Some(image) => {
+                    ui.image((image.id(), egui::vec2(512.0, 512.0)));
+                }
+                None => {
+                    ui.horizontal(|ui| {
+                        ui.spinner();
+                        ui.label("Scattering strands and baking the surface…");
+                    });
+                    ctx.request_repaint_after(std::time::Duration::from_millis(50));
+                }
+            }
+        });
     }
 }
