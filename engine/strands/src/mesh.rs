@@ -107,9 +107,57 @@ pub fn build_tile(set: &StrandSet, tile: &PlacedTile, profile: Profile) -> TileM
     mesh
 }
 
+/// What meshing reads of one strand, gathered into one record: the set's arrays are
+/// indexed in rank order while a tile visits a spatial subset of it, so reading each
+/// array separately cost a cache miss per attribute.
+#[derive(Clone, Copy)]
+struct Shape {
+    rank: f32,
+    length: f32,
+    width: f32,
+    reach: glam::Vec2,
+    bend: f32,
+    id: u32,
+    root_color: [f32; 3],
+    tip_color: [f32; 3],
+}
+
+impl Shape {
+    fn of(set: &StrandSet, i: usize) -> Self {
+        Self {
+            rank: set.rank[i],
+            length: set.length[i],
+            width: set.width[i],
+            reach: reach(set.length[i], set.lean[i], set.tip_pull[i]),
+            bend: set.bend[i],
+            id: set.id[i],
+            root_color: set.root_color[i],
+            tip_color: set.tip_color[i],
+        }
+    }
+
+    fn color_at(&self, t: f32) -> [f32; 3] {
+        let (r, c) = (self.root_color, self.tip_color);
+        [
+            r[0] + (c[0] - r[0]) * t,
+            r[1] + (c[1] - r[1]) * t,
+            r[2] + (c[2] - r[2]) * t,
+        ]
+    }
+}
+
 /// Meshes the strands of one placed tile into `mesh`, reusing its buffers (a renderer
 /// rebuilding a tile keeps them: no allocation, no fresh pages).
 pub fn build_tile_into(set: &StrandSet, tile: &PlacedTile, profile: Profile, mesh: &mut TileMesh) {
+    build_with(&|i| Shape::of(set, i), tile, profile, mesh);
+}
+
+fn build_with(
+    shape_of: &dyn Fn(usize) -> Shape,
+    tile: &PlacedTile,
+    profile: Profile,
+    mesh: &mut TileMesh,
+) {
     let n = tile.strands.len();
     mesh.vertices.clear();
     mesh.indices.clear();
@@ -119,31 +167,34 @@ pub fn build_tile_into(set: &StrandSet, tile: &PlacedTile, profile: Profile, mes
     mesh.ranks.reserve(n);
     let mut centre = vec![Vec3::ZERO; profile.points()];
     for planted in &tile.strands {
-        let i = planted.strand as usize;
-        mesh.ranks.push(set.rank[i]);
-        let length = set.length[i];
-        let r = reach(length, set.lean[i], set.tip_pull[i]);
-        let bend = set.bend[i];
+        let shape = shape_of(planted.strand as usize);
+        mesh.ranks.push(shape.rank);
         let frame =
             |v: Vec3| planted.tangent * v.x + planted.bitangent * v.y + planted.normal * v.z;
         let last = centre.len() - 1;
         for (k, c) in centre.iter_mut().enumerate() {
-            *c = planted.position + frame(centreline(length, r, bend, k as f32 / last as f32));
+            *c = planted.position
+                + frame(centreline(
+                    shape.length,
+                    shape.reach,
+                    shape.bend,
+                    k as f32 / last as f32,
+                ));
         }
         // The ribbon faces across its lean; an upright strand faces a way of its own.
-        let side_2d = facing(r, set.id[i]);
+        let side_2d = facing(shape.reach, shape.id);
         let side = frame(side_2d.extend(0.0)).normalize_or(planted.tangent);
         let base = mesh.vertices.len() as u32;
         match profile {
             Profile::Ribbon { segments } => {
-                ribbon(mesh, set, i, planted, &centre, side);
+                ribbon(mesh, &shape, planted, &centre, side);
                 for k in 0..segments {
                     let a = base + 2 * k;
                     mesh.indices.extend([a, a + 1, a + 2, a + 1, a + 3, a + 2]);
                 }
             }
             Profile::Tube { sides, segments } => {
-                tube(mesh, set, i, &centre, side, sides);
+                tube(mesh, &shape, &centre, side, sides);
                 for k in 0..segments {
                     for s in 0..sides {
                         let a = base + k * sides + s;
@@ -181,11 +232,15 @@ pub fn build_tiles_into(
     for (k, (t, m)) in tiles.iter().zip(out.iter_mut()).enumerate() {
         jobs[k % threads].push((t, m));
     }
+    // One front-to-back pass gathers every strand's record; tiles then read one cache
+    // line per strand.
+    let shapes: Vec<Shape> = (0..set.len()).map(|i| Shape::of(set, i)).collect();
+    let shapes = &shapes;
     std::thread::scope(|scope| {
         for job in jobs {
             scope.spawn(move || {
                 for (t, m) in job {
-                    build_tile_into(set, t, profile, m);
+                    build_with(&|i| shapes[i], t, profile, m);
                 }
             });
         }
@@ -262,27 +317,11 @@ fn direction(centre: &[Vec3], k: usize, fallback: Vec3) -> Vec3 {
     (b - a).normalize_or(fallback)
 }
 
-fn color_at(set: &StrandSet, i: usize, t: f32) -> [f32; 3] {
-    let (r, c) = (set.root_color[i], set.tip_color[i]);
-    [
-        r[0] + (c[0] - r[0]) * t,
-        r[1] + (c[1] - r[1]) * t,
-        r[2] + (c[2] - r[2]) * t,
-    ]
-}
-
-fn ribbon(
-    mesh: &mut TileMesh,
-    set: &StrandSet,
-    i: usize,
-    planted: &Planted,
-    centre: &[Vec3],
-    side: Vec3,
-) {
+fn ribbon(mesh: &mut TileMesh, shape: &Shape, planted: &Planted, centre: &[Vec3], side: Vec3) {
     let last = centre.len() - 1;
     for (k, &c) in centre.iter().enumerate() {
         let t = k as f32 / last as f32;
-        let half = 0.5 * width_at(set.width[i], t);
+        let half = 0.5 * width_at(shape.width, t);
         let along = direction(centre, k, planted.normal);
         let normal = side.cross(along).normalize_or(planted.normal);
         for (s, sign) in [(0.0, -1.0), (1.0, 1.0)] {
@@ -292,19 +331,19 @@ fn ribbon(
                 across: across.to_array(),
                 normal: normal.to_array(),
                 uv: [t, s],
-                color: color_at(set, i, t),
+                color: shape.color_at(t),
                 wind: t * t,
-                rank: set.rank[i],
+                rank: shape.rank,
             });
         }
     }
 }
 
-fn tube(mesh: &mut TileMesh, set: &StrandSet, i: usize, centre: &[Vec3], side: Vec3, sides: u32) {
+fn tube(mesh: &mut TileMesh, shape: &Shape, centre: &[Vec3], side: Vec3, sides: u32) {
     let last = centre.len() - 1;
     for (k, &c) in centre.iter().enumerate() {
         let t = k as f32 / last as f32;
-        let radius = 0.5 * width_at(set.width[i], t);
+        let radius = 0.5 * width_at(shape.width, t);
         let along = direction(centre, k, Vec3::Y);
         let e1 = (side - along * side.dot(along)).normalize_or(along.any_orthonormal_vector());
         let e2 = along.cross(e1);
@@ -317,9 +356,9 @@ fn tube(mesh: &mut TileMesh, set: &StrandSet, i: usize, centre: &[Vec3], side: V
                 across: across.to_array(),
                 normal: out.to_array(),
                 uv: [t, s as f32 / sides as f32],
-                color: color_at(set, i, t),
+                color: shape.color_at(t),
                 wind: t * t,
-                rank: set.rank[i],
+                rank: shape.rank,
             });
         }
     }
