@@ -12,8 +12,9 @@
 //! is a pure function of the set and the settings.
 
 use crate::hash::{hash, unit_f32};
+use crate::num::fast_floor;
 use crate::set::StrandSet;
-use crate::shape::{centreline, reach, width_at};
+use crate::shape::{Curve, centreline, reach, width_at};
 use glam::{Vec2, Vec3};
 use serde::{Deserialize, Serialize};
 
@@ -235,7 +236,8 @@ pub fn atlas(set: &StrandSet, repeat_m: f32, settings: &CardSettings) -> Atlas {
         let by = ((r[1] * bins_per_side as f32) as usize).min(bins_per_side - 1);
         bins[by * bins_per_side + bx].push(i as u32);
     }
-    let reach_bins = (window / 2.0 / bin_m).ceil() as i64 + 1;
+    // Bins are at least a window wide, so the window's bin and its neighbours hold it.
+    let reach_bins = (window / 2.0 / bin_m).ceil() as i64;
     for cell in 0..cells * cells {
         let (cx, cy) = ((cell % cells) * cell_px, (cell / cells) * cell_px);
         let h = |c| unit_f32(hash(0x000a_71a5, cell as u64, c));
@@ -252,15 +254,13 @@ pub fn atlas(set: &StrandSet, repeat_m: f32, settings: &CardSettings) -> Atlas {
                 near.extend_from_slice(&bins[by * bins_per_side + bx]);
             }
         }
-        // In set order (rank order), so the picture does not depend on the binning.
-        near.sort_unstable();
-        near.dedup();
+        // `span` never exceeds the bins per side, so no bin is visited twice.
         // Strands with roots in the window (x across, y into the picture, one window deep).
         for i in near.into_iter().map(|i| i as usize) {
             let root = Vec2::from(set.root_uv[i]) * repeat_m;
             let mut d = root - origin;
-            d.x -= (d.x / repeat_m + 0.5).floor() * repeat_m;
-            d.y -= (d.y / repeat_m + 0.5).floor() * repeat_m;
+            d.x -= fast_floor(d.x / repeat_m + 0.5) * repeat_m;
+            d.y -= fast_floor(d.y / repeat_m + 0.5) * repeat_m;
             if d.x.abs() > window / 2.0 || d.y.abs() > window / 2.0 {
                 continue;
             }
@@ -269,28 +269,30 @@ pub fn atlas(set: &StrandSet, repeat_m: f32, settings: &CardSettings) -> Atlas {
             // antialiased coverage, so mip 0's alpha is soft and every mip can be rescaled
             // to the same coverage.
             let samples = ((set.length[i] * px_per_m).ceil() as usize).clamp(2, 4 * cell_px);
-            let (rc, tc) = (set.root_color[i], set.tip_color[i]);
+            let (rc, tc) = (Vec3::from(set.root_color[i]), Vec3::from(set.tip_color[i]));
+            let curve = Curve::new(set.length[i], r, set.bend[i]);
+            let lean_x = (r.x / set.length[i].max(1e-6)).clamp(-1.0, 1.0);
             for s in 0..=samples {
                 let t = s as f32 / samples as f32;
-                let p = centreline(set.length[i], r, set.bend[i], t);
+                let p = curve.at(t);
                 let x = (d.x + p.x + window / 2.0) * px_per_m;
                 let py = cell_px as isize - 1 - (p.z * px_per_m) as isize;
                 if !(0..cell_px as isize).contains(&py) {
                     continue;
                 }
                 let half = 0.5 * width_at(set.width[i], t) * px_per_m;
-                let color = Vec3::from(rc).lerp(Vec3::from(tc), t);
-                let lean_x = (r.x / set.length[i].max(1e-6)).clamp(-1.0, 1.0) * t;
-                let n = Vec3::new(lean_x * 0.5, 0.0, 1.0).normalize();
-                let x0 = (x - half).floor().max(0.0) as usize;
-                let x1 = ((x + half).ceil().max(0.0) as usize).min(cell_px);
+                let x0 = fast_floor(x - half).max(0.0) as usize;
+                let x1 = ((-fast_floor(-(x + half))).max(0.0) as usize).min(cell_px);
+                let row = (cy + py as usize) * size + cx;
                 for px in x0..x1 {
                     let cover = ((x + half).min(px as f32 + 1.0) - (x - half).max(px as f32))
                         .clamp(0.0, 1.0);
-                    let k = (cy + py as usize) * size + cx + px;
+                    let k = row + px;
                     if cover > rgba[k * 4 + 3] {
+                        let color = rc.lerp(tc, t);
                         rgba[k * 4..k * 4 + 3].copy_from_slice(&color.to_array());
                         rgba[k * 4 + 3] = cover;
+                        let n = Vec3::new(lean_x * t * 0.5, 0.0, 1.0).normalize();
                         nrm[k * 3..k * 3 + 3].copy_from_slice(&n.to_array());
                     }
                 }
@@ -388,27 +390,24 @@ fn passing(img: &[f32], scale: f32, cutoff: f32) -> f32 {
         / n.max(1) as f32
 }
 
-/// Rescales each mip's alpha so the fraction passing `cutoff` matches mip 0's (a short
-/// bisection over the scale per mip).
+/// Rescales each mip's alpha so the fraction passing `cutoff` matches mip 0's. The scale
+/// is found directly: if `K` texels should pass, it is the one that lifts the `K`-th
+/// largest alpha exactly to the cutoff (a selection, linear in the mip's size).
 fn preserve_coverage(mips: &mut [Vec<f32>], _size: usize, cutoff: f32) {
     let target = passing(&mips[0], 1.0, cutoff);
     for mip in mips.iter_mut().skip(1) {
-        let (mut lo, mut hi) = (0.0f32, 16.0f32);
-        for _ in 0..24 {
-            let mid = 0.5 * (lo + hi);
-            if passing(mip, mid, cutoff) < target {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
+        let n = mip.len() / 4;
+        let want = (target * n as f32).round() as usize;
+        if want == 0 || n == 0 {
+            continue;
         }
-        // Of the two ends, the one whose coverage is closer to mip 0's.
-        let scale = if (passing(mip, hi, cutoff) - target).abs()
-            <= (passing(mip, lo, cutoff) - target).abs()
-        {
-            hi
+        let mut alphas: Vec<f32> = mip.chunks_exact(4).map(|p| p[3]).collect();
+        let k = want.min(n) - 1;
+        let (_, kth, _) = alphas.select_nth_unstable_by(k, |a, b| b.total_cmp(a));
+        let scale = if *kth > 0.0 {
+            (cutoff / *kth).min(64.0)
         } else {
-            lo
+            64.0
         };
         for p in mip.chunks_exact_mut(4) {
             p[3] = (p[3] * scale).min(1.0);

@@ -34,12 +34,39 @@ pub fn reach(length: f32, lean: [f32; 2], tip_pull: [f32; 2]) -> Vec2 {
 /// straight line (b = 0) and a parabola (b = 1) that cost no `powf` per point.
 #[must_use]
 pub fn centreline(length: f32, reach: Vec2, bend: f32, t: f32) -> Vec3 {
-    let b = bend.clamp(0.0, 1.0);
-    let height = (length * length - reach.length_squared()).max(0.0).sqrt();
-    let s = 1.0 - t;
-    let horizontal = reach * (t * (1.0 - b + b * t));
-    let vertical = height * (1.0 - s * (1.0 - b + b * s));
-    Vec3::new(horizontal.x, horizontal.y, vertical)
+    Curve::new(length, reach, bend).at(t)
+}
+
+/// A strand's centreline with its per-strand constants worked out once, for loops that
+/// evaluate many points of one strand.
+#[derive(Clone, Copy, Debug)]
+pub struct Curve {
+    reach: Vec2,
+    height: f32,
+    bend: f32,
+}
+
+impl Curve {
+    /// The centreline of a strand of `length` reaching `reach` with `bend`.
+    #[must_use]
+    pub fn new(length: f32, reach: Vec2, bend: f32) -> Self {
+        Self {
+            reach,
+            height: (length * length - reach.length_squared()).max(0.0).sqrt(),
+            bend: bend.clamp(0.0, 1.0),
+        }
+    }
+
+    /// The point at parameter `t` (see [`centreline`]).
+    #[inline]
+    #[must_use]
+    pub fn at(&self, t: f32) -> Vec3 {
+        let b = self.bend;
+        let s = 1.0 - t;
+        let horizontal = self.reach * (t * (1.0 - b + b * t));
+        let vertical = self.height * (1.0 - s * (1.0 - b + b * s));
+        Vec3::new(horizontal.x, horizontal.y, vertical)
+    }
 }
 
 /// The horizontal direction a strand's width spans (unit, in the root's tangent frame):
