@@ -23,7 +23,7 @@ use crate::value::PortType;
 use crate::{Domain, Field};
 use rayon::prelude::*;
 use tuft_strands::StrandSet;
-use tuft_strands::hash::{hash, unit_f32};
+use tuft_strands::hash::{hash, hash_in, stream, unit_f32};
 use tuft_strands::num::fast_floor;
 
 /// Hash channels: what each random number of a strand is for.
@@ -175,7 +175,9 @@ fn scatter(evaluator: &Evaluator<'_>, layer: &StrandLayer, repeat_m: f32) -> Str
     let n = layer.lattice;
     let m = layer.clump_lattice;
     let count = layer.n_candidates() as usize;
-    let h = |i: usize, c: u32| unit_f32(hash(seed, i as u64, c));
+    // Each channel's stream once, so a strand's number costs one mix, not two.
+    let streams: [u64; 12] = std::array::from_fn(|c| stream(seed, c as u32));
+    let h = |i: usize, c: u32| unit_f32(hash_in(streams[c as usize], i as u64));
 
     // Candidates and their clumps.
     let clumps = clump_points(seed, m);
@@ -270,6 +272,10 @@ fn scatter(evaluator: &Evaluator<'_>, layer: &StrandLayer, repeat_m: f32) -> Str
     let var = &layer.variation;
     let clump_seed = seed ^ CLUMP_SALT;
     let hc = |clump: u32, c: u32| unit_f32(hash(clump_seed, u64::from(clump) + (1 << 40), c));
+    // Each clump's shared length and colour numbers, once per clump.
+    let clump_numbers: Vec<[f32; 2]> = (0..m * m)
+        .map(|c| [hc(c, channel::LENGTH), hc(c, channel::COLOR)])
+        .collect();
     let mix = |own: f32, clump: f32| (1.0 - share) * own + share * clump;
     // Each clump's shared lean, once per clump rather than once per strand.
     let clump_lean: Vec<[f32; 2]> = (0..m * m)
@@ -282,10 +288,11 @@ fn scatter(evaluator: &Evaluator<'_>, layer: &StrandLayer, repeat_m: f32) -> Str
             let i_us = i as usize;
             let (_, clump, centre) = candidates[i_us];
             let root = survivor_roots[k];
-            let r_len = mix(h(i_us, channel::LENGTH), hc(clump, channel::LENGTH));
+            let [clump_len, clump_col] = clump_numbers[clump as usize];
+            let r_len = mix(h(i_us, channel::LENGTH), clump_len);
             let own = disk(h(i_us, channel::LEAN_ANGLE), h(i_us, channel::LEAN_RADIUS));
             let shared = clump_lean[clump as usize];
-            let r_col = mix(h(i_us, channel::COLOR), hc(clump, channel::COLOR));
+            let r_col = mix(h(i_us, channel::COLOR), clump_col);
             let brightness = 1.0 + var.color * (2.0 * r_col - 1.0);
             let to_centre = [
                 wrap_delta(centre[0] - root[0]) * repeat_m,

@@ -35,7 +35,21 @@ pub const fn mix32(mut x: u32) -> u32 {
 #[inline]
 #[must_use]
 pub const fn hash(seed: u64, index: u64, channel: u32) -> u64 {
-    let stream = mix64(seed ^ (channel as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    hash_in(stream(seed, channel), index)
+}
+
+/// The part of [`hash`] that depends only on `(seed, channel)`: loops over many indices
+/// work it out once and call [`hash_in`].
+#[inline]
+#[must_use]
+pub const fn stream(seed: u64, channel: u32) -> u64 {
+    mix64(seed ^ (channel as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
+}
+
+/// `hash(seed, index, channel)` given `stream(seed, channel)`.
+#[inline]
+#[must_use]
+pub const fn hash_in(stream: u64, index: u64) -> u64 {
     mix64(index.wrapping_add(stream))
 }
 
@@ -79,6 +93,16 @@ mod tests {
             .filter(|&i| hash(7, i, 0) == hash(7, i, 1))
             .count();
         assert_eq!(same, 0);
+    }
+
+    #[test]
+    fn a_precomputed_stream_gives_the_same_hash() {
+        for (seed, index, channel) in [(0, 0, 0), (7, 99, 3), (u64::MAX, 12345, 9)] {
+            assert_eq!(
+                hash(seed, index, channel),
+                hash_in(stream(seed, channel), index)
+            );
+        }
     }
 
     #[test]
