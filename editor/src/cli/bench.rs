@@ -312,17 +312,56 @@ fn sphere_case(candidates: u64, runs: usize) -> Case {
     }
 }
 
+/// Coverage of each level relative to level 0, per preset layer, for widening exponents
+/// ½ and 1: the figures that chose the default `widen_p` (BENCHMARKS.md).
+fn levels(json: bool, only: Option<&str>) {
+    for (name, text) in PRESETS {
+        if only.is_some_and(|o| o != name) {
+            continue;
+        }
+        let doc = tuft_graph::io::from_str(text).expect("shipped presets parse");
+        let graph = &doc.graph;
+        let ev = Evaluator::new(graph);
+        for (layer_name, layer) in &graph.strands {
+            let set = ev.strand_set(layer_name).expect("presets scatter");
+            for p in [0.5f32, 1.0] {
+                let settings = tuft_strands::levels::LevelSettings {
+                    widen_p: p,
+                    ..layer.levels.clone()
+                };
+                let coverage: Vec<f32> =
+                    tuft_strands::levels::reports(&set, &settings, layer.profile, graph.repeat_m)
+                        .iter()
+                        .map(|r| (r.coverage * 1000.0).round() / 1000.0)
+                        .collect();
+                let case = format!("{name}/{layer_name}/levels_p{p}");
+                if json {
+                    let line = serde_json::json!({"case": case, "keep": settings.keep, "coverage": coverage});
+                    println!("{line}");
+                } else {
+                    println!("{case:<28} keep {:?} coverage {coverage:?}", settings.keep);
+                }
+            }
+        }
+    }
+}
+
 pub fn run(
     json: bool,
     runs: usize,
     only: Option<&str>,
     sphere: Option<u64>,
+    with_levels: bool,
 ) -> std::process::ExitCode {
     if let Some(name) = only
         && !PRESETS.iter().any(|(p, _)| *p == name)
     {
         eprintln!("tuft bench: no preset {name:?} (lawn, fur, moss)");
         return std::process::ExitCode::from(2);
+    }
+    if with_levels {
+        levels(json, only);
+        return std::process::ExitCode::SUCCESS;
     }
     if !json {
         println!(

@@ -72,6 +72,10 @@ pub enum Command {
         /// sphere and meshing them as ribbons.
         #[arg(long, num_args = 0..=1, default_missing_value = "250000")]
         sphere: Option<u64>,
+        /// Print each layer's level coverage (relative to level 0) for widening exponents
+        /// ½ and 1 instead of timings.
+        #[arg(long)]
+        levels: bool,
     },
 }
 
@@ -90,7 +94,8 @@ pub fn run(command: Command) -> ExitCode {
             runs,
             preset,
             sphere,
-        } => bench::run(json, runs, preset.as_deref(), sphere),
+            levels,
+        } => bench::run(json, runs, preset.as_deref(), sphere, levels),
         Command::Inspect { file } => inspect::run(&file),
     }
 }

@@ -373,16 +373,7 @@ fn unit(n: [f32; 3]) -> [f32; 3] {
     }
 }
 
-/// Linear to sRGB-encoded, both in `[0, 1]`.
-#[must_use]
-pub fn linear_to_srgb(x: f32) -> f32 {
-    let x = x.clamp(0.0, 1.0);
-    if x <= 0.003_130_8 {
-        12.92 * x
-    } else {
-        1.055 * x.powf(1.0 / 2.4) - 0.055
-    }
-}
+pub use tuft_strands::num::linear_to_srgb;
 
 fn to_u8(x: f32) -> u8 {
     (x.clamp(0.0, 1.0) * 255.0 + 0.5) as u8

@@ -24,31 +24,9 @@ use crate::{Domain, Field};
 use rayon::prelude::*;
 use tuft_strands::StrandSet;
 use tuft_strands::hash::{hash, hash_in, stream, unit_f32};
-use tuft_strands::num::fast_floor;
+use tuft_strands::num::{fast_floor, wrap_delta};
 
-/// Hash channels: what each random number of a strand is for.
-pub mod channel {
-    /// Jitter of the root inside its lattice cell, along u.
-    pub const JITTER_U: u32 = 0;
-    /// Jitter of the root inside its lattice cell, along v.
-    pub const JITTER_V: u32 = 1;
-    /// Compared with the density field.
-    pub const DENSITY: u32 = 2;
-    /// The rank.
-    pub const RANK: u32 = 3;
-    /// Length variation.
-    pub const LENGTH: u32 = 4;
-    /// Lean variation: angle.
-    pub const LEAN_ANGLE: u32 = 5;
-    /// Lean variation: radius.
-    pub const LEAN_RADIUS: u32 = 6;
-    /// Colour variation.
-    pub const COLOR: u32 = 7;
-    /// Card orientation and atlas cell (used by the card level).
-    pub const CARD: u32 = 8;
-    /// Surface-area thinning on distorted UV maps.
-    pub const AREA: u32 = 9;
-}
+pub use tuft_strands::hash::channel;
 
 /// Salt separating the clump points' hash stream from the strands'.
 const CLUMP_SALT: u64 = 0xc1a5_9e37_0000_0001;
@@ -81,12 +59,6 @@ fn clump_point(seed: u64, m: u32, cx: u32, cy: u32) -> [f32; 2] {
         (cx as f32 + unit_f32(hash(s, id, 0))) / m as f32,
         (cy as f32 + unit_f32(hash(s, id, 1))) / m as f32,
     ]
-}
-
-/// `d` wrapped into `[-½, ½)`: the shortest way round the repeat.
-#[inline]
-fn wrap_delta(d: f32) -> f32 {
-    d - fast_floor(d + 0.5)
 }
 
 /// `x` wrapped into `[0, 1)`.

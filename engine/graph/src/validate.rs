@@ -673,16 +673,7 @@ mod tests {
     use crate::node::ParamValue;
     use crate::value::Value;
 
-    fn link(g: &mut MaterialGraph, from: NodeId, port: &str, to: NodeId, to_port: &str) {
-        g.connect(
-            OutRef::new(from, port),
-            &InRef::Node {
-                node: to,
-                port: to_port.into(),
-            },
-        )
-        .unwrap();
-    }
+    use crate::nodes::testing::link;
 
     fn sink(g: &mut MaterialGraph, from: NodeId, port: &str, sink: Sink) {
         g.connect(OutRef::new(from, port), &InRef::Sink(sink))

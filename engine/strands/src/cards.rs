@@ -12,7 +12,7 @@
 //! is a pure function of the set and the settings.
 
 use crate::hash::{hash, unit_f32};
-use crate::num::fast_floor;
+use crate::num::{fast_floor, linear_to_srgb, wrap_delta};
 use crate::set::StrandSet;
 use crate::shape::{Curve, centreline, reach, width_at};
 use glam::{Vec2, Vec3};
@@ -40,9 +40,6 @@ impl Default for CardSettings {
     }
 }
 
-/// The hash channel of a group's turn and atlas cell.
-const CARD_CHANNEL: u32 = 8;
-
 /// One card: two crossed quads standing at `centre`.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Card {
@@ -59,11 +56,6 @@ pub struct Card {
     pub cell: u32,
     /// How many strands the card stands for.
     pub n_strands: u32,
-}
-
-/// `d` wrapped into `[-½, ½)`.
-fn wrap_delta(d: f32) -> f32 {
-    d - (d + 0.5).floor()
 }
 
 /// Groups `set` into cards. `clump_lattice` is the layer's clump lattice (clump cells per
@@ -127,7 +119,7 @@ fn card(set: &StrandSet, members: &[usize], key: u64, repeat_m: f32, atlas_cells
         })
         .fold(0.0f32, f32::max);
     let mean_width = members.iter().map(|&i| set.width[i]).sum::<f32>() / members.len() as f32;
-    let h = |c| unit_f32(hash(key, 0, CARD_CHANNEL + c));
+    let h = |c| unit_f32(hash(key, 0, crate::hash::channel::CARD + c));
     Card {
         centre: centre.to_array(),
         turn: h(0),
@@ -204,14 +196,16 @@ pub struct Atlas {
     pub normal: Vec<Vec<u8>>,
 }
 
+/// Linear to 8-bit sRGB through a 4096-entry table: a `powf` per channel and mip texel
+/// is more than the rest of the encoding.
 fn srgb(x: f32) -> u8 {
-    let x = x.clamp(0.0, 1.0);
-    let s = if x <= 0.003_130_8 {
-        12.92 * x
-    } else {
-        1.055 * x.powf(1.0 / 2.4) - 0.055
-    };
-    (s * 255.0 + 0.5) as u8
+    static TABLE: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        (0..4096)
+            .map(|k| (linear_to_srgb(k as f32 / 4095.0) * 255.0 + 0.5) as u8)
+            .collect()
+    });
+    table[(x.clamp(0.0, 1.0) * 4095.0 + 0.5) as usize]
 }
 
 /// Draws the atlas of `set` (one repeat of `repeat_m` metres).

@@ -5,6 +5,32 @@
 //! visits them cannot change a result, and the same inputs give bit-identical outputs on
 //! any machine and any thread count.
 
+/// Hash channels: what each random number of a strand is for.
+pub mod channel {
+    /// Jitter of the root inside its lattice cell, along u.
+    pub const JITTER_U: u32 = 0;
+    /// Jitter of the root inside its lattice cell, along v.
+    pub const JITTER_V: u32 = 1;
+    /// Compared with the density field.
+    pub const DENSITY: u32 = 2;
+    /// The rank.
+    pub const RANK: u32 = 3;
+    /// Length variation.
+    pub const LENGTH: u32 = 4;
+    /// Lean variation: angle.
+    pub const LEAN_ANGLE: u32 = 5;
+    /// Lean variation: radius.
+    pub const LEAN_RADIUS: u32 = 6;
+    /// Colour variation.
+    pub const COLOR: u32 = 7;
+    /// Card orientation and atlas cell (used by the card level).
+    pub const CARD: u32 = 8;
+    /// Surface-area thinning on distorted UV maps.
+    pub const AREA: u32 = 9;
+    /// The way an upright strand faces.
+    pub const FACING: u32 = 10;
+}
+
 /// The SplitMix64 finaliser: a bijective 64-bit mix with full avalanche.
 #[inline]
 #[must_use]

@@ -370,22 +370,11 @@ mod tests {
     use crate::placement::place;
     use crate::surface::Surface;
 
+    /// Random strands, all 5 cm long and 4 mm wide (the length test measures them).
     fn set(n: usize) -> StrandSet {
-        let mut s = StrandSet::with_capacity(n);
-        for i in 0..n {
-            let h = |c| crate::hash::unit_f32(crate::hash::hash(9, i as u64, c));
-            s.root_uv.push([h(0), h(1)]);
-            s.rank.push(i as f32 / n as f32);
-            s.clump.push(0);
-            s.length.push(0.05);
-            s.width.push(0.004);
-            s.lean.push([h(2) - 0.5, h(3) - 0.5]);
-            s.bend.push(0.4);
-            s.root_color.push([0.0, 0.1, 0.0]);
-            s.tip_color.push([0.2, 0.4, 0.1]);
-            s.tip_pull.push([0.0; 2]);
-            s.id.push(i as u32);
-        }
+        let mut s = crate::testing::random_set(n, 9, 1);
+        s.length.fill(0.05);
+        s.width.fill(0.004);
         s
     }
 

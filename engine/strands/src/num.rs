@@ -30,6 +30,24 @@ pub fn wrap_index(i: i64, n: usize) -> usize {
     }
 }
 
+/// `d` wrapped into `[-½, ½)`: the shortest way round a repeat of length 1.
+#[inline]
+#[must_use]
+pub fn wrap_delta(d: f32) -> f32 {
+    d - fast_floor(d + 0.5)
+}
+
+/// Linear to sRGB-encoded, both in `[0, 1]`.
+#[must_use]
+pub fn linear_to_srgb(x: f32) -> f32 {
+    let x = x.clamp(0.0, 1.0);
+    if x <= 0.003_130_8 {
+        12.92 * x
+    } else {
+        1.055 * x.powf(1.0 / 2.4) - 0.055
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -14,13 +14,10 @@
 //! included. Triangles covering more world area than that keep everything (the density
 //! there falls below the authored one; give such surfaces more repeats).
 
-use crate::hash::{hash, unit_f32};
+use crate::hash::{channel, hash, unit_f32};
 use crate::set::StrandSet;
 use crate::surface::Surface;
 use glam::{DVec2, Vec2, Vec3};
-
-/// The hash channel of the area thinning (shared with the scatter's channel list).
-pub const AREA_CHANNEL: u32 = 9;
 
 /// One planted strand: which strand of the set, and its root frame on the surface.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -227,8 +224,11 @@ fn plant_triangle(
                     return;
                 }
                 if keep < 1.0
-                    && unit_f32(hash(cell_seed, u64::from(set.id[i as usize]), AREA_CHANNEL))
-                        >= keep
+                    && unit_f32(hash(
+                        cell_seed,
+                        u64::from(set.id[i as usize]),
+                        channel::AREA,
+                    )) >= keep
                 {
                     return;
                 }

@@ -77,13 +77,14 @@ pub fn facing(reach: Vec2, id: u32) -> Vec2 {
         reach.perp().normalize()
     } else {
         let a = std::f32::consts::TAU
-            * crate::hash::unit_f32(crate::hash::hash(0, u64::from(id), FACING_CHANNEL));
+            * crate::hash::unit_f32(crate::hash::hash(
+                0,
+                u64::from(id),
+                crate::hash::channel::FACING,
+            ));
         Vec2::new(a.cos(), a.sin())
     }
 }
-
-/// The hash channel that turns an upright strand to face a random way.
-pub const FACING_CHANNEL: u32 = 10;
 
 /// The width at parameter `t`, tapering linearly from `width` to `TIP_WIDTH × width`.
 #[must_use]

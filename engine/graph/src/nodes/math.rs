@@ -193,7 +193,7 @@ impl NodeKind for Math {
 
 #[cfg(test)]
 mod tests {
-    use crate::graph::{InRef, OutRef};
+    use crate::graph::OutRef;
     use crate::node::ParamValue;
     use crate::nodes::testing::*;
     use crate::period::Period;
@@ -276,16 +276,6 @@ mod tests {
             .unwrap()
             .params
             .insert("type".into(), ParamValue::Choice("vec2".into()));
-        let link = |g: &mut crate::graph::MaterialGraph, from, port: &str, to, to_port: &str| {
-            g.connect(
-                OutRef::new(from, port),
-                &InRef::Node {
-                    node: to,
-                    port: to_port.into(),
-                },
-            )
-            .unwrap();
-        };
         link(&mut g, uv, "uv", split, "in");
         link(&mut g, split, "x", sin, "a");
         link(&mut g, split, "x", mul, "a");

@@ -127,6 +127,18 @@ pub(crate) mod testing {
         (g, id)
     }
 
+    /// Links output `port` of `from` into input `to_port` of `to`, panicking if refused.
+    pub fn link(g: &mut MaterialGraph, from: NodeId, port: &str, to: NodeId, to_port: &str) {
+        g.connect(
+            OutRef::new(from, port),
+            &crate::graph::InRef::Node {
+                node: to,
+                port: to_port.into(),
+            },
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+    }
+
     /// Output `port` of node `id` on an `n × n` grid.
     pub fn grid(g: &MaterialGraph, id: NodeId, port: &str, n: usize) -> Field {
         crate::eval::Evaluator::new(g)
