@@ -3,8 +3,10 @@
 //!
 //! Grouping: the strands of each clump, split again into cells half a clump cell's
 //! diagonal wide around the clump centre, so no group's roots span more than one clump
-//! cell's diagonal. (Splitting by side of the surface happens when cards are placed on a
-//! curved surface; on one repeat of the material every root lies on the same side.)
+//! cell's diagonal. On a surface, cards are planted like strands ([`card_points`],
+//! [`build_card_tile`]): every place the surface reaches the repeat — both sides of a
+//! slab, each face of a box — plants its own copy of a card on its own side, standing on
+//! that side's normal.
 //!
 //! The atlas holds `cells × cells` views, each a window of the set drawn side-on, colour
 //! with alpha and a normal. Cards are alpha-tested, never blended; the mip chain rescales
@@ -12,7 +14,9 @@
 //! is a pure function of the set and the settings.
 
 use crate::hash::{hash, unit_f32};
+use crate::mesh::{StrandVertex, TileMesh};
 use crate::num::{fast_floor, linear_to_srgb, wrap_delta};
+use crate::placement::PlacedTile;
 use crate::set::StrandSet;
 use crate::shape::{Curve, centreline, reach, width_at};
 use glam::{Vec2, Vec3};
@@ -137,51 +141,113 @@ fn card(set: &StrandSet, members: &[usize], key: u64, repeat_m: f32, atlas_cells
 /// ground to 1 at the top.
 #[must_use]
 pub fn card_mesh(cards: &[Card], repeat_m: f32, atlas_cells: u32) -> crate::mesh::LevelMesh {
-    use crate::mesh::{LevelMesh, StrandVertex};
-    let mut mesh = LevelMesh::default();
-    let cells = atlas_cells.max(1) as f32;
+    let mut mesh = crate::mesh::LevelMesh::default();
     for card in cards {
         let base = Vec3::new(
             -repeat_m / 2.0 + card.centre[0] * repeat_m,
             0.0,
             -repeat_m / 2.0 + card.centre[1] * repeat_m,
         );
-        let (cx, cy) = (
-            (card.cell % atlas_cells.max(1)) as f32,
-            (card.cell / atlas_cells.max(1)) as f32,
+        let frame = [Vec3::X, Vec3::Z, Vec3::Y];
+        push_card(
+            &mut mesh.vertices,
+            &mut mesh.indices,
+            card,
+            base,
+            frame,
+            atlas_cells,
         );
-        let (u0, u1) = (cx / cells, (cx + 1.0) / cells);
-        let (v_top, v_bottom) = (cy / cells, (cy + 1.0) / cells);
-        for quad in 0..2 {
-            let angle = std::f32::consts::TAU * (card.turn + 0.25 * quad as f32);
-            let along = Vec3::new(angle.cos(), 0.0, angle.sin()) * (card.width / 2.0);
-            let normal = Vec3::new(-angle.sin(), 0.0, angle.cos());
-            let first = mesh.vertices.len() as u32;
-            for (corner, (u, v, up)) in [
-                (u0, v_bottom, 0.0),
-                (u1, v_bottom, 0.0),
-                (u0, v_top, 1.0),
-                (u1, v_top, 1.0),
-            ]
-            .into_iter()
-            .enumerate()
-            {
-                let side = if corner % 2 == 0 { -1.0 } else { 1.0 };
-                mesh.vertices.push(StrandVertex {
-                    position: (base + along * side + Vec3::Y * (card.height * up)).to_array(),
-                    across: [0.0; 3],
-                    normal: normal.to_array(),
-                    uv: [u, v],
-                    color: [1.0; 3],
-                    wind: up,
-                    rank: card.turn,
-                });
-            }
-            mesh.indices
-                .extend([first, first + 1, first + 2, first + 1, first + 3, first + 2]);
-        }
     }
     mesh
+}
+
+/// The cards as a set of points a surface can be planted with: card `i` stands at its
+/// centre (wrapped into the repeat) with id `i`, so [`crate::placement::place`] splits
+/// them by where the surface reaches the repeat — each side of a slab, each face of a
+/// box gets its own — and thins them by area exactly as it thins strands.
+#[must_use]
+pub fn card_points(cards: &[Card]) -> StrandSet {
+    let mut set = StrandSet::with_capacity(cards.len());
+    for (i, card) in cards.iter().enumerate() {
+        set.root_uv.push(
+            card.centre
+                .map(|c| c.rem_euclid(1.0).min(1.0 - f32::EPSILON)),
+        );
+        set.id.push(i as u32);
+        set.rank.push(card.turn);
+    }
+    set
+}
+
+/// Meshes the cards planted on one tile (planted from [`card_points`]): two crossed quads
+/// per card standing on the surface's normal, turned in its tangent plane. `ranks` holds
+/// each card's own hash (its turn), which a renderer compares with a fade to dither the
+/// card level in and out.
+#[must_use]
+pub fn build_card_tile(cards: &[Card], tile: &PlacedTile, atlas_cells: u32) -> TileMesh {
+    let mut mesh = TileMesh::default();
+    for planted in &tile.strands {
+        let card = &cards[planted.strand as usize];
+        let frame = [planted.tangent, planted.bitangent, planted.normal];
+        push_card(
+            &mut mesh.vertices,
+            &mut mesh.indices,
+            card,
+            planted.position,
+            frame,
+            atlas_cells,
+        );
+        mesh.ranks.push(card.turn);
+    }
+    mesh
+}
+
+/// Appends one card's two quads: `frame` is (u tangent, v tangent, up).
+fn push_card(
+    vertices: &mut Vec<StrandVertex>,
+    indices: &mut Vec<u32>,
+    card: &Card,
+    base: Vec3,
+    frame: [Vec3; 3],
+    atlas_cells: u32,
+) {
+    let [tu, tv, up_dir] = frame;
+    let cells_side = atlas_cells.max(1);
+    let cells = cells_side as f32;
+    let (cx, cy) = (
+        (card.cell % cells_side) as f32,
+        (card.cell / cells_side) as f32,
+    );
+    let (u0, u1) = (cx / cells, (cx + 1.0) / cells);
+    let (v_top, v_bottom) = (cy / cells, (cy + 1.0) / cells);
+    for quad in 0..2 {
+        let angle = std::f32::consts::TAU * (card.turn + 0.25 * quad as f32);
+        let (sin, cos) = angle.sin_cos();
+        let along = (tu * cos + tv * sin) * (card.width / 2.0);
+        let normal = tu * -sin + tv * cos;
+        let first = vertices.len() as u32;
+        for (corner, (u, v, up)) in [
+            (u0, v_bottom, 0.0),
+            (u1, v_bottom, 0.0),
+            (u0, v_top, 1.0),
+            (u1, v_top, 1.0),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let side = if corner % 2 == 0 { -1.0 } else { 1.0 };
+            vertices.push(StrandVertex {
+                position: (base + along * side + up_dir * (card.height * up)).to_array(),
+                across: [0.0; 3],
+                normal: normal.to_array(),
+                uv: [u, v],
+                color: [1.0; 3],
+                wind: up,
+                rank: card.turn,
+            });
+        }
+        indices.extend([first, first + 1, first + 2, first + 1, first + 3, first + 2]);
+    }
 }
 
 /// An atlas: colour with straight alpha and a tangent-space normal, `size²` RGBA8 each,

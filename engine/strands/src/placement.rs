@@ -97,6 +97,7 @@ fn owns(t: [DVec2; 3], p: DVec2) -> bool {
 
 /// A uniform grid of bins over `[0, 1)²` holding strand indices, for finding the roots
 /// inside a triangle's footprint.
+#[derive(Debug)]
 struct Bins {
     side: usize,
     start: Vec<u32>,
@@ -132,8 +133,10 @@ impl Bins {
         }
     }
 
-    /// Calls `f` with every strand whose bin overlaps `[lo, hi]` (within `[0, 1)²`).
-    fn each_in(&self, lo: Vec2, hi: Vec2, mut f: impl FnMut(u32)) {
+    /// Calls `f` with every strand below `limit` whose bin overlaps `[lo, hi]` (within
+    /// `[0, 1)²`). A bin lists its strands in ascending order, so the limit ends each
+    /// bin's walk early.
+    fn each_in(&self, lo: Vec2, hi: Vec2, limit: u32, mut f: impl FnMut(u32)) {
         let s = self.side as f32;
         let x0 = ((lo.x * s).floor().max(0.0) as usize).min(self.side - 1);
         let y0 = ((lo.y * s).floor().max(0.0) as usize).min(self.side - 1);
@@ -143,6 +146,9 @@ impl Bins {
             for x in x0..=x1 {
                 let b = y * self.side + x;
                 for &i in &self.items[self.start[b] as usize..self.start[b + 1] as usize] {
+                    if i >= limit {
+                        break;
+                    }
                     f(i);
                 }
             }
@@ -155,32 +161,75 @@ impl Bins {
 /// its own triangles, so the result does not depend on the thread count.
 #[must_use]
 pub fn place(set: &StrandSet, surface: &Surface, repeat_m: f32) -> Vec<PlacedTile> {
-    let bins = Bins::new(&set.root_uv);
-    let mut by_tile: Vec<Vec<usize>> = vec![Vec::new(); surface.n_tiles as usize];
-    for (t, &tile) in surface.tile_of_triangle.iter().enumerate() {
-        by_tile[tile as usize].push(t);
-    }
+    let placer = Placer::new(set, surface);
     let mut tiles = vec![PlacedTile::default(); surface.n_tiles as usize];
     let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
-    let mut jobs: Vec<Vec<(&Vec<usize>, &mut PlacedTile)>> =
-        (0..threads).map(|_| Vec::new()).collect();
-    for (k, (tris, tile)) in by_tile.iter().zip(tiles.iter_mut()).enumerate() {
-        jobs[k % threads].push((tris, tile));
+    let mut jobs: Vec<Vec<(usize, &mut PlacedTile)>> = (0..threads).map(|_| Vec::new()).collect();
+    for (k, tile) in tiles.iter_mut().enumerate() {
+        jobs[k % threads].push((k, tile));
     }
-    let bins = &bins;
+    let placer = &placer;
     std::thread::scope(|scope| {
         for job in jobs {
             scope.spawn(move || {
-                for (tris, tile) in job {
-                    for &t in tris {
-                        plant_triangle(set, surface, repeat_m, bins, t, tile);
-                    }
-                    tile.strands.sort_unstable_by_key(|s| s.strand);
+                for (k, tile) in job {
+                    placer.place_tile_into(set, surface, repeat_m, k, set.len(), tile);
                 }
             });
         }
     });
     tiles
+}
+
+/// Plants a set one tile at a time, and only as much of it as asked: the strands of a
+/// rank prefix. A renderer plants a far tile's coarsest level and grows it as the camera
+/// comes near; the strands planted for a prefix are exactly the first ones [`place`]
+/// plants on that tile.
+#[derive(Debug)]
+pub struct Placer {
+    bins: Bins,
+    by_tile: Vec<Vec<usize>>,
+}
+
+impl Placer {
+    /// Bins the roots of `set` and the triangles of `surface` by tile.
+    #[must_use]
+    pub fn new(set: &StrandSet, surface: &Surface) -> Self {
+        let mut by_tile: Vec<Vec<usize>> = vec![Vec::new(); surface.n_tiles as usize];
+        for (t, &tile) in surface.tile_of_triangle.iter().enumerate() {
+            by_tile[tile as usize].push(t);
+        }
+        Self {
+            bins: Bins::new(&set.root_uv),
+            by_tile,
+        }
+    }
+
+    /// Plants the strands `0..n_prefix` of `set` that fall on tile `tile`, in rank order,
+    /// into `out` (cleared first). `set` and `surface` must be the ones given to
+    /// [`Placer::new`].
+    pub fn place_tile_into(
+        &self,
+        set: &StrandSet,
+        surface: &Surface,
+        repeat_m: f32,
+        tile: usize,
+        n_prefix: usize,
+        out: &mut PlacedTile,
+    ) {
+        out.strands.clear();
+        let limit = n_prefix.min(set.len()) as u32;
+        for &t in self.by_tile.get(tile).map_or(&[][..], Vec::as_slice) {
+            plant_triangle(set, surface, repeat_m, &self.bins, t, limit, out);
+        }
+        // A strand planted in two repeats of one tile appears twice: order those by UV
+        // too, so a prefix lists them as the whole tile does.
+        out.strands.sort_unstable_by(|a, b| {
+            (a.strand, a.uv.x, a.uv.y)
+                .partial_cmp(&(b.strand, b.uv.x, b.uv.y))
+                .unwrap_or(std::cmp::Ordering::Equal)
+        });
+    }
 }
 
 /// Plants the strands of triangle `t` into `tile`.
@@ -190,6 +239,7 @@ fn plant_triangle(
     repeat_m: f32,
     bins: &Bins,
     t: usize,
+    limit: u32,
     tile: &mut PlacedTile,
 ) {
     let target = f64::from(repeat_m) * f64::from(repeat_m);
@@ -214,7 +264,7 @@ fn plant_triangle(
         for ci in lo.x.floor() as i32..=hi.x.floor() as i32 {
             let cell = Vec2::new(ci as f32, cj as f32);
             let cell_seed = (u64::from(ci as u32) << 32) | u64::from(cj as u32);
-            bins.each_in(lo - cell, hi - cell, |i| {
+            bins.each_in(lo - cell, hi - cell, limit, |i| {
                 let r = set.root_uv[i as usize];
                 let p = DVec2::new(
                     f64::from(r[0]) + f64::from(ci),
@@ -310,6 +360,27 @@ mod tests {
             s.id.push(i as u32);
         }
         s
+    }
+
+    #[test]
+    fn a_prefix_plants_the_first_strands_place_plants() {
+        let set = crate::testing::random_set(3000, 11, 40);
+        let sphere = Surface::sphere(1.0, 24, 12, 3.0, 2.0);
+        let full = place(&set, &sphere, 2.0);
+        let placer = Placer::new(&set, &sphere);
+        let mut tile = PlacedTile::default();
+        for n_prefix in [0, 1, 700, 3000] {
+            for (k, whole) in full.iter().enumerate() {
+                placer.place_tile_into(&set, &sphere, 2.0, k, n_prefix, &mut tile);
+                let expected: Vec<Planted> = whole
+                    .strands
+                    .iter()
+                    .copied()
+                    .filter(|p| (p.strand as usize) < n_prefix)
+                    .collect();
+                assert!(tile.strands == expected, "tile {k}, prefix {n_prefix}");
+            }
+        }
     }
 
     /// Every planted (strand, uv) pair, sorted, across tiles.
