@@ -3,10 +3,8 @@
 //! With no arguments it opens the editor on the lawn preset; each subcommand works
 //! without a window (see `tuft --help`).
 
-mod app;
-mod cli;
-
 use clap::Parser as _;
+use tuft_editor::{app, cli};
 
 fn main() -> std::process::ExitCode {
     let args = cli::Args::parse();

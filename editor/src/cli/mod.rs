@@ -1,8 +1,9 @@
-//! The headless command line: `validate`, `bake`, `inspect`, `bench`.
+//! The headless command line: `validate`, `bake`, `render`, `inspect`, `bench`.
 
 mod bake;
 mod bench;
 mod inspect;
+pub mod render;
 mod validate;
 
 use clap::{Parser, Subcommand};
@@ -51,6 +52,39 @@ pub enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Draw one preview frame offscreen (any adapter wgpu finds, software included) and
+    /// print what it drew: strands, triangles, and which levels were active.
+    Render {
+        /// The graph file (RON).
+        file: PathBuf,
+        /// The PNG to write.
+        #[arg(long)]
+        out: PathBuf,
+        /// Frame size, WIDTHxHEIGHT.
+        #[arg(long, default_value = "960x540", value_parser = render::parse_size)]
+        size: (u32, u32),
+        /// Camera distance from the surface, metres.
+        #[arg(long, default_value_t = 2.0)]
+        distance: f32,
+        /// auto, a level number, cards or relief.
+        #[arg(long, default_value = "auto", value_parser = render::parse_level)]
+        level: tuft_render::LevelMode,
+        /// `levels`: colour each strand and card by its active level.
+        #[arg(long, value_parser = ["levels"])]
+        overlay: Option<String>,
+        /// sphere, plane or box.
+        #[arg(long, default_value = "sphere", value_parser = render::parse_surface)]
+        surface: tuft_render::SurfaceKind,
+        /// Wind strength (0 draws the wind stage at rest; omit for no wind stage).
+        #[arg(long)]
+        wind: Option<f32>,
+        /// Camera turn around the vertical, in turns.
+        #[arg(long, default_value_t = 0.08)]
+        yaw: f32,
+        /// Camera elevation, in turns.
+        #[arg(long, default_value_t = 0.07, allow_hyphen_values = true)]
+        pitch: f32,
+    },
     /// Show a strand file's layers, counts, fields, value ranges and CRCs; exit 1 with the
     /// reason when the file is damaged.
     Inspect {
@@ -97,5 +131,31 @@ pub fn run(command: Command) -> ExitCode {
             levels,
         } => bench::run(json, runs, preset.as_deref(), sphere, levels),
         Command::Inspect { file } => inspect::run(&file),
+        Command::Render {
+            file,
+            out,
+            size,
+            distance,
+            level,
+            overlay,
+            surface,
+            wind,
+            yaw,
+            pitch,
+        } => render::run(
+            &file,
+            &out,
+            &render::Options {
+                width: size.0,
+                height: size.1,
+                distance_m: distance,
+                level,
+                overlay: overlay.is_some(),
+                surface,
+                wind,
+                yaw,
+                pitch,
+            },
+        ),
     }
 }

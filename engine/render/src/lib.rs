@@ -1,1 +1,44 @@
-//! placeholder
+//! Tuft's preview renderer: a material's surface maps, strands and cards drawn with wgpu,
+//! in a window (through a paint callback) or offscreen.
+//!
+//! In: a [`Material`] as a game holds it once baked — the maps of one repeat and each
+//! strand layer's set with its profile, levels and card settings. Out: frames. The
+//! renderer draws what a game would draw (the tile buffers of `tuft-strands`, levels as
+//! index ranges, cards with their atlas) and knows nothing of the graph or of egui.
+//!
+//! Work per frame is split in two: [`Scene::plan`] on the CPU (culling, a level per tile
+//! and layer from the projected strand width, draw ranges, planting only the rank
+//! prefixes that grew) and [`Renderer::prepare`] / [`Renderer::paint`] on the GPU side.
+//!
+//! Conventions: metres, y up, angles in turns, colours linear until the sRGB target.
+//!
+//! ```no_run
+//! use tuft_render::{Material, Offscreen, Scene, SurfaceKind, SurfaceMaps, View};
+//! let material = Material {
+//!     name: "bare".into(),
+//!     repeat_m: 2.0,
+//!     maps: SurfaceMaps::flat([90, 120, 60]),
+//!     layers: Vec::new(),
+//! };
+//! let mut scene = Scene::new(material, SurfaceKind::Sphere);
+//! let mut offscreen = Offscreen::new()?;
+//! let frame = offscreen.render(&mut scene, &View::default())?;
+//! println!("{} strands", frame.stats.strands());
+//! # Ok::<(), tuft_render::RenderError>(())
+//! ```
+
+pub mod camera;
+pub mod light;
+pub mod material;
+pub mod offscreen;
+pub mod plan;
+pub mod renderer;
+pub mod scene;
+
+pub use camera::Camera;
+pub use light::Light;
+pub use material::{Layer, Material, SurfaceMaps};
+pub use offscreen::{Frame, Image, Offscreen, RenderError};
+pub use plan::{LevelMode, Rep};
+pub use renderer::{GpuScene, Renderer};
+pub use scene::{FramePlan, FrameStats, Scene, SurfaceKind, View, Wind};

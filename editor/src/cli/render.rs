@@ -1,0 +1,170 @@
+//! `tuft render`: one preview frame, offscreen, on whatever adapter wgpu finds.
+
+use super::{EXIT_INVALID, EXIT_UNREADABLE};
+use anyhow::Context as _;
+use std::path::Path;
+use std::process::ExitCode;
+use tuft_render::{Camera, LevelMode, Offscreen, Rep, Scene, SurfaceKind, View, Wind};
+
+/// The background a saved frame is composed over (sRGB): a pale sky.
+pub const BACKGROUND: [u8; 3] = [196, 210, 224];
+
+/// What `tuft render` was asked for, parsed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    pub width: u32,
+    pub height: u32,
+    pub distance_m: f32,
+    pub level: LevelMode,
+    pub overlay: bool,
+    pub surface: SurfaceKind,
+    pub wind: Option<f32>,
+    pub yaw: f32,
+    pub pitch: f32,
+}
+
+/// Parses `WxH`.
+///
+/// # Errors
+/// Anything but two positive integers joined by `x`.
+pub fn parse_size(text: &str) -> Result<(u32, u32), String> {
+    let (w, h) = text
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("size `{text}` is not WIDTHxHEIGHT"))?;
+    let parse = |s: &str| {
+        s.trim()
+            .parse::<u32>()
+            .ok()
+            .filter(|v| (1..=8192).contains(v))
+            .ok_or_else(|| format!("size `{text}`: each side must be 1..=8192 pixels"))
+    };
+    Ok((parse(w)?, parse(h)?))
+}
+
+/// Parses `auto`, a level number, `cards` or `relief`.
+///
+/// # Errors
+/// Anything else.
+pub fn parse_level(text: &str) -> Result<LevelMode, String> {
+    match text {
+        "auto" => Ok(LevelMode::Auto),
+        "cards" => Ok(LevelMode::Forced(Rep::Cards)),
+        "relief" => Ok(LevelMode::Forced(Rep::Relief)),
+        n => n
+            .parse::<usize>()
+            .map(|k| LevelMode::Forced(Rep::Strands(k)))
+            .map_err(|_| format!("level `{text}` is not auto, a level number, cards or relief")),
+    }
+}
+
+/// Parses a surface name.
+///
+/// # Errors
+/// An unknown name.
+pub fn parse_surface(text: &str) -> Result<SurfaceKind, String> {
+    SurfaceKind::ALL
+        .into_iter()
+        .find(|k| k.name() == text)
+        .ok_or_else(|| format!("surface `{text}` is not sphere, plane or box"))
+}
+
+/// A representation's name as printed.
+#[must_use]
+pub fn rep_name(rep: Rep) -> String {
+    match rep {
+        Rep::Strands(k) => format!("level {k}"),
+        Rep::Cards => "cards".into(),
+        Rep::Relief => "relief".into(),
+    }
+}
+
+pub fn run(file: &Path, out: &Path, options: &Options) -> ExitCode {
+    let doc = match tuft_graph::io::load(file) {
+        Ok(doc) => doc,
+        Err(e) => {
+            eprintln!("{}: error: {e}", file.display());
+            return ExitCode::from(EXIT_UNREADABLE);
+        }
+    };
+    let report = tuft_graph::validate(&doc.graph);
+    for d in &report.diagnostics {
+        eprintln!("{}: {d}", file.display());
+    }
+    if report.has_errors() {
+        eprintln!("{}: not rendered: fix the errors above", file.display());
+        return ExitCode::from(EXIT_INVALID);
+    }
+    match render(&doc.graph, out, options) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("tuft render: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn render(graph: &tuft_graph::MaterialGraph, out: &Path, o: &Options) -> anyhow::Result<()> {
+    let (material, _) = crate::material::from_graph(graph, crate::material::PREVIEW_RESOLUTION)?;
+    let mut scene = Scene::new(material, o.surface);
+    let mut offscreen = Offscreen::new()?;
+    let view = View {
+        camera: Camera {
+            yaw: o.yaw,
+            pitch: o.pitch,
+            distance_m: o.distance_m,
+            ..Camera::default()
+        },
+        width: o.width,
+        height: o.height,
+        level: o.level,
+        overlay: o.overlay,
+        wind: o.wind.map(|strength| Wind {
+            strength,
+            direction: 0.1,
+            time_s: 0.0,
+        }),
+    };
+    let frame = offscreen.render(&mut scene, &view)?;
+    let pixels = frame.image.over(BACKGROUND);
+    image::save_buffer(
+        out,
+        &pixels,
+        o.width,
+        o.height,
+        image::ExtendedColorType::Rgba8,
+    )
+    .with_context(|| format!("cannot write {}", out.display()))?;
+    println!("adapter: {}", offscreen.adapter());
+    let s = &frame.stats;
+    println!(
+        "tiles: {} of {} in view; drawn: {} strands, {} triangles",
+        s.tiles_visible,
+        s.tiles_total,
+        s.strands(),
+        s.triangles()
+    );
+    for layer in &s.layers {
+        let reps: Vec<String> = layer
+            .reps
+            .iter()
+            .map(|(rep, n)| format!("{} ×{n}", rep_name(*rep)))
+            .collect();
+        println!(
+            "  {}: {} strands, {} cards, {} triangles; tiles at {}",
+            layer.name,
+            layer.strands,
+            layer.cards,
+            layer.triangles,
+            if reps.is_empty() {
+                "—".to_owned()
+            } else {
+                reps.join(", ")
+            }
+        );
+    }
+    if s.budget_limited {
+        println!("  (the vertex budget forced coarser levels on the farthest tiles)");
+    }
+    println!("{}", out.display());
+    Ok(())
+}

@@ -1,0 +1,86 @@
+//! A graph evaluated into what the preview renderer draws: the surface maps of one repeat
+//! (8-bit, as a baked set holds them) and each strand layer's set and settings.
+
+use anyhow::Context as _;
+use tuft_graph::MaterialGraph;
+use tuft_graph::bake::{PbrMaps, bake_pbr_with};
+use tuft_graph::diag::Diagnostic;
+use tuft_graph::eval::Evaluator;
+use tuft_graph::scatter::scatter_layer;
+use tuft_render::{Layer, Material, SurfaceMaps};
+use tuft_strands::num::linear_to_srgb;
+
+/// The preview's map resolution: enough for a 2 m repeat seen from a metre away.
+pub const PREVIEW_RESOLUTION: usize = 512;
+
+/// Evaluates `graph`: its PBR maps at `resolution²` and every strand layer's set.
+///
+/// # Errors
+/// A resolution out of range, or a layer that cannot be scattered (the message names
+/// it).
+pub fn from_graph(
+    graph: &MaterialGraph,
+    resolution: usize,
+) -> anyhow::Result<(Material, Vec<Diagnostic>)> {
+    let evaluator = Evaluator::new(graph);
+    let maps = bake_pbr_with(&evaluator, resolution, &mut |_| {})?;
+    let mut layers = Vec::with_capacity(graph.strands.len());
+    for (name, layer) in &graph.strands {
+        let set = scatter_layer(&evaluator, name)
+            .with_context(|| format!("scattering strand layer `{name}`"))?;
+        layers.push(Layer {
+            name: name.clone(),
+            set,
+            profile: layer.profile,
+            levels: layer.levels.clone(),
+            cards: layer.cards.clone(),
+            clump_lattice: layer.clump_lattice,
+        });
+    }
+    let material = Material {
+        name: graph.name.clone(),
+        repeat_m: graph.repeat_m,
+        maps: surface_maps(&maps),
+        layers,
+    };
+    Ok((material, evaluator.diagnostics()))
+}
+
+/// The maps as 8-bit textures: base colour sRGB, normal `0.5 + 0.5·n`, and occlusion,
+/// roughness, metallic packed in one.
+#[must_use]
+pub fn surface_maps(maps: &PbrMaps) -> SurfaceMaps {
+    let unit = |x: f32| (x.clamp(0.0, 1.0) * 255.0 + 0.5) as u8;
+    let srgb = |x: f32| unit(linear_to_srgb(x.clamp(0.0, 1.0)));
+    let n = maps.resolution * maps.resolution;
+    SurfaceMaps {
+        size: maps.resolution as u32,
+        base_color: maps
+            .base_color
+            .iter()
+            .map(|c| [srgb(c[0]), srgb(c[1]), srgb(c[2]), 255])
+            .collect(),
+        normal: maps
+            .normal
+            .iter()
+            .map(|v| {
+                [
+                    unit(0.5 + 0.5 * v[0]),
+                    unit(0.5 + 0.5 * v[1]),
+                    unit(0.5 + 0.5 * v[2]),
+                    255,
+                ]
+            })
+            .collect(),
+        orm: (0..n)
+            .map(|i| {
+                [
+                    unit(maps.occlusion[i]),
+                    unit(maps.roughness[i]),
+                    unit(maps.metallic[i]),
+                    255,
+                ]
+            })
+            .collect(),
+    }
+}

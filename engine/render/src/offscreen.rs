@@ -1,0 +1,340 @@
+//! Offscreen frames: a device of its own on whatever adapter wgpu finds (a software one
+//! on a machine without a GPU), a frame drawn into a texture and read back.
+
+use crate::renderer::{DEPTH_FORMAT, GpuScene, Renderer};
+use crate::scene::{FrameStats, Scene, View};
+
+/// Why a frame could not be drawn.
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    /// No adapter at all.
+    #[error("no graphics adapter found (wgpu tried {backends}): {source}")]
+    NoAdapter {
+        /// The backends tried.
+        backends: String,
+        /// wgpu's reason.
+        source: wgpu::RequestAdapterError,
+    },
+    /// The adapter refused a device.
+    #[error("the graphics adapter refused a device: {0}")]
+    NoDevice(#[from] wgpu::RequestDeviceError),
+    /// A size of zero or past the adapter's limit.
+    #[error("frame size {width}×{height} is outside 1..={max} per side")]
+    Size {
+        /// Requested width.
+        width: u32,
+        /// Requested height.
+        height: u32,
+        /// The adapter's largest texture side.
+        max: u32,
+    },
+    /// Reading the frame back failed.
+    #[error("reading the frame back failed: {0}")]
+    Readback(String),
+}
+
+/// A frame read back: RGBA8, sRGB colour over a transparent background, alpha the
+/// material's coverage of each pixel (so colour is premultiplied by coverage).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Image {
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// Rows top to bottom, 4 bytes a pixel.
+    pub rgba: Vec<u8>,
+}
+
+fn srgb_to_linear(c: f32) -> f32 {
+    if c <= 0.040_45 {
+        c / 12.92
+    } else {
+        ((c + 0.055) / 1.055).powf(2.4)
+    }
+}
+
+impl Image {
+    /// The mean colour of the material's pixels, linear RGB, each pixel weighted by its
+    /// coverage; `None` when nothing was drawn.
+    #[must_use]
+    pub fn mean_color(&self) -> Option<[f64; 3]> {
+        let mut sum = [0.0f64; 3];
+        let mut cover = 0.0f64;
+        for p in self.rgba.chunks_exact(4) {
+            let a = f64::from(p[3]) / 255.0;
+            if a == 0.0 {
+                continue;
+            }
+            for c in 0..3 {
+                // Stored colour is the linear colour × coverage, encoded as sRGB.
+                sum[c] += f64::from(srgb_to_linear(f32::from(p[c]) / 255.0));
+            }
+            cover += a;
+        }
+        (cover > 0.0).then(|| sum.map(|s| s / cover))
+    }
+
+    /// The fraction of the frame the material covers.
+    #[must_use]
+    pub fn coverage(&self) -> f64 {
+        let n = (self.rgba.len() / 4).max(1) as f64;
+        self.rgba
+            .chunks_exact(4)
+            .map(|p| f64::from(p[3]) / 255.0)
+            .sum::<f64>()
+            / n
+    }
+
+    /// The frame over a background colour (sRGB), opaque.
+    #[must_use]
+    pub fn over(&self, background: [u8; 3]) -> Vec<u8> {
+        let mut out = self.rgba.clone();
+        for p in out.chunks_exact_mut(4) {
+            let a = u32::from(p[3]);
+            for c in 0..3 {
+                p[c] =
+                    (u32::from(p[c]) + (255 - a) * u32::from(background[c]) / 255).min(255) as u8;
+            }
+            p[3] = 255;
+        }
+        out
+    }
+}
+
+/// The linear colour `mean_color` reports, as 8-bit sRGB code values (fractional).
+#[must_use]
+pub fn srgb_codes(linear: [f64; 3]) -> [f64; 3] {
+    linear.map(|c| f64::from(tuft_strands::num::linear_to_srgb(c as f32)) * 255.0)
+}
+
+/// A frame drawn offscreen and what it drew.
+#[derive(Clone, Debug)]
+pub struct Frame {
+    /// The pixels.
+    pub image: Image,
+    /// Counts and levels.
+    pub stats: FrameStats,
+}
+
+/// A headless device and the renderer on it.
+pub struct Offscreen {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    renderer: Renderer,
+    sample_count: u32,
+    gpu: Option<GpuScene>,
+    adapter: wgpu::AdapterInfo,
+}
+
+/// The colour format frames are drawn in.
+pub const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
+
+impl Offscreen {
+    /// Opens a device on the adapter wgpu finds (honouring `WGPU_BACKEND` and
+    /// `WGPU_ADAPTER_NAME`), with 4× multisampling where the adapter has it.
+    ///
+    /// # Errors
+    /// No adapter, or no device.
+    pub fn new() -> Result<Self, RenderError> {
+        let descriptor = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
+        let backends = format!("{:?}", descriptor.backends);
+        let instance = wgpu::Instance::new(descriptor);
+        let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
+            power_preference: wgpu::PowerPreference::HighPerformance,
+            force_fallback_adapter: false,
+            compatible_surface: None,
+            ..wgpu::RequestAdapterOptions::default()
+        }))
+        .map_err(|source| RenderError::NoAdapter { backends, source })?;
+        let (device, queue) =
+            pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+                label: Some("tuft offscreen"),
+                required_features: wgpu::Features::empty(),
+                required_limits:
+                    wgpu::Limits::downlevel_defaults().using_resolution(adapter.limits()),
+                ..wgpu::DeviceDescriptor::default()
+            }))?;
+        let flags = |f| adapter.get_texture_format_features(f).flags;
+        let sample_count = if flags(COLOR_FORMAT).sample_count_supported(4)
+            && flags(DEPTH_FORMAT).sample_count_supported(4)
+        {
+            4
+        } else {
+            1
+        };
+        let renderer = Renderer::new(&device, COLOR_FORMAT, sample_count);
+        Ok(Self {
+            device,
+            queue,
+            renderer,
+            sample_count,
+            gpu: None,
+            adapter: adapter.get_info(),
+        })
+    }
+
+    /// The adapter in use, in words (name and backend).
+    #[must_use]
+    pub fn adapter(&self) -> String {
+        format!("{} ({:?})", self.adapter.name, self.adapter.backend)
+    }
+
+    /// The renderer (to set the light).
+    pub fn renderer_mut(&mut self) -> &mut Renderer {
+        &mut self.renderer
+    }
+
+    /// Draws one frame of `scene` seen as `view` and reads it back.
+    ///
+    /// # Errors
+    /// A size of zero or beyond the adapter, or a failed readback.
+    pub fn render(&mut self, scene: &mut Scene, view: &View) -> Result<Frame, RenderError> {
+        let (width, height) = (view.width, view.height);
+        let max = self.device.limits().max_texture_dimension_2d;
+        if width == 0 || height == 0 || width > max || height > max {
+            return Err(RenderError::Size { width, height, max });
+        }
+        let plan = scene.plan(view);
+        if !self.gpu.as_ref().is_some_and(|g| g.holds(scene)) {
+            self.gpu = Some(self.renderer.upload_scene(&self.device, &self.queue, scene));
+        }
+        let gpu = self
+            .gpu
+            .as_mut()
+            .ok_or_else(|| RenderError::Readback("no scene".into()))?;
+        self.renderer
+            .prepare(&self.device, &self.queue, gpu, scene, &plan, view);
+        let extent = wgpu::Extent3d {
+            width,
+            height,
+            depth_or_array_layers: 1,
+        };
+        let target = |label, format, samples, usage| {
+            self.device.create_texture(&wgpu::TextureDescriptor {
+                label: Some(label),
+                size: extent,
+                mip_level_count: 1,
+                sample_count: samples,
+                dimension: wgpu::TextureDimension::D2,
+                format,
+                usage,
+                view_formats: &[],
+            })
+        };
+        let resolved = target(
+            "tuft frame",
+            COLOR_FORMAT,
+            1,
+            wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+        );
+        let msaa = (self.sample_count > 1).then(|| {
+            target(
+                "tuft frame msaa",
+                COLOR_FORMAT,
+                self.sample_count,
+                wgpu::TextureUsages::RENDER_ATTACHMENT,
+            )
+        });
+        let depth = target(
+            "tuft depth",
+            DEPTH_FORMAT,
+            self.sample_count,
+            wgpu::TextureUsages::RENDER_ATTACHMENT,
+        );
+        let resolved_view = resolved.create_view(&wgpu::TextureViewDescriptor::default());
+        let msaa_view = msaa
+            .as_ref()
+            .map(|t| t.create_view(&wgpu::TextureViewDescriptor::default()));
+        let depth_view = depth.create_view(&wgpu::TextureViewDescriptor::default());
+        let mut encoder = self
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("tuft offscreen"),
+            });
+        {
+            let (view_tex, resolve) = match &msaa_view {
+                Some(m) => (m, Some(&resolved_view)),
+                None => (&resolved_view, None),
+            };
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("tuft frame"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: view_tex,
+                    depth_slice: None,
+                    resolve_target: resolve,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
+                        store: wgpu::StoreOp::Store,
+                    },
+                })],
+                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                    view: &depth_view,
+                    depth_ops: Some(wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(1.0),
+                        store: wgpu::StoreOp::Discard,
+                    }),
+                    stencil_ops: None,
+                }),
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            self.renderer.paint(&mut pass, gpu, &plan);
+        }
+        let row = (4 * width).next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
+        let readback = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("tuft readback"),
+            size: u64::from(row) * u64::from(height),
+            usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+            mapped_at_creation: false,
+        });
+        encoder.copy_texture_to_buffer(
+            wgpu::TexelCopyTextureInfo {
+                texture: &resolved,
+                mip_level: 0,
+                origin: wgpu::Origin3d::ZERO,
+                aspect: wgpu::TextureAspect::All,
+            },
+            wgpu::TexelCopyBufferInfo {
+                buffer: &readback,
+                layout: wgpu::TexelCopyBufferLayout {
+                    offset: 0,
+                    bytes_per_row: Some(row),
+                    rows_per_image: Some(height),
+                },
+            },
+            extent,
+        );
+        self.queue.submit([encoder.finish()]);
+        let slice = readback.slice(..);
+        let (tx, rx) = std::sync::mpsc::channel();
+        slice.map_async(wgpu::MapMode::Read, move |r| {
+            let _ = tx.send(r);
+        });
+        self.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| RenderError::Readback(e.to_string()))?;
+        rx.recv()
+            .map_err(|e| RenderError::Readback(e.to_string()))?
+            .map_err(|e| RenderError::Readback(e.to_string()))?;
+        let mut rgba = Vec::with_capacity((4 * width * height) as usize);
+        {
+            let data = slice
+                .get_mapped_range()
+                .map_err(|e| RenderError::Readback(e.to_string()))?;
+            for y in 0..height as usize {
+                let at = y * row as usize;
+                rgba.extend_from_slice(&data[at..at + 4 * width as usize]);
+            }
+        }
+        readback.unmap();
+        Ok(Frame {
+            image: Image {
+                width,
+                height,
+                rgba,
+            },
+            stats: plan.stats,
+        })
+    }
+}

@@ -1,0 +1,742 @@
+//! The GPU side: pipelines, the scene's buffers, and the frame's draws. Work is split as
+//! an egui paint callback wants it: [`Renderer::prepare`] uploads (only tiles whose
+//! resident prefix changed) and writes the frame's uniforms; [`Renderer::paint`] records
+//! draws into a render pass someone else began.
+
+use crate::light::Light;
+use crate::scene::{DrawParams, DrawTarget, FramePlan, Scene, SurfaceVertex, View};
+use bytemuck::{Pod, Zeroable};
+use std::num::NonZeroU64;
+use tuft_strands::mesh::{StrandVertex, TileMesh};
+use wgpu::util::DeviceExt;
+
+/// The depth buffer's format.
+pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+
+/// The WGSL every pass starts with.
+pub const COMMON_WGSL: &str = include_str!("shaders/common.wgsl");
+/// The surface pass.
+pub const SURFACE_WGSL: &str = include_str!("shaders/surface.wgsl");
+/// Strands and cards.
+pub const STRANDS_WGSL: &str = include_str!("shaders/strands.wgsl");
+
+/// Each shader module's full source: the common part, then the pass's own.
+#[must_use]
+pub fn shader_sources() -> [(&'static str, String); 2] {
+    [
+        ("surface", format!("{COMMON_WGSL}\n{SURFACE_WGSL}")),
+        ("strands", format!("{COMMON_WGSL}\n{STRANDS_WGSL}")),
+    ]
+}
+
+/// The shaders' `Frame` struct.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+struct FrameUniform {
+    view_proj: [[f32; 4]; 4],
+    eye: [f32; 4],
+    sun_dir: [f32; 4],
+    sun_color: [f32; 4],
+    sky_color: [f32; 4],
+    ground_color: [f32; 4],
+    wind: [f32; 4],
+    options: [f32; 4],
+}
+
+/// Uniform buffer offsets must be multiples of this (wgpu's default limit).
+const DRAW_STRIDE: u64 = 256;
+
+/// Pipelines and layouts for one colour format and sample count.
+pub struct Renderer {
+    surface_pipeline: wgpu::RenderPipeline,
+    strand_pipeline: wgpu::RenderPipeline,
+    strand_wind_pipeline: wgpu::RenderPipeline,
+    card_pipeline: wgpu::RenderPipeline,
+    frame_layout: wgpu::BindGroupLayout,
+    draw_layout: wgpu::BindGroupLayout,
+    maps_layout: wgpu::BindGroupLayout,
+    atlas_layout: wgpu::BindGroupLayout,
+    sampler: wgpu::Sampler,
+    light: Light,
+}
+
+struct TileBuffers {
+    vertices: wgpu::Buffer,
+    indices: wgpu::Buffer,
+    version: u64,
+}
+
+struct GpuLayer {
+    tiles: Vec<Option<TileBuffers>>,
+    cards: Vec<Option<TileBuffers>>,
+    atlas: wgpu::BindGroup,
+}
+
+/// A scene's buffers on the GPU, and the frame's uniforms.
+pub struct GpuScene {
+    scene_id: u64,
+    surface_vertices: wgpu::Buffer,
+    surface_indices: wgpu::Buffer,
+    surface_ranges: Vec<std::ops::Range<u32>>,
+    maps: wgpu::BindGroup,
+    layers: Vec<GpuLayer>,
+    frame_buffer: wgpu::Buffer,
+    frame_bind: wgpu::BindGroup,
+    draw_buffer: wgpu::Buffer,
+    draw_bind: wgpu::BindGroup,
+    draw_capacity: u64,
+    wind_stage: bool,
+    /// Bytes uploaded by the last `prepare`.
+    pub uploaded_bytes: u64,
+}
+
+impl GpuScene {
+    /// Whether these buffers hold `scene`.
+    #[must_use]
+    pub fn holds(&self, scene: &Scene) -> bool {
+        self.scene_id == scene.id
+    }
+}
+
+fn strand_vertex_layout() -> wgpu::VertexBufferLayout<'static> {
+    const ATTRS: [wgpu::VertexAttribute; 7] = wgpu::vertex_attr_array![
+        0 => Float32x3, 1 => Float32x3, 2 => Float32x3, 3 => Float32x2,
+        4 => Float32x3, 5 => Float32, 6 => Float32
+    ];
+    wgpu::VertexBufferLayout {
+        array_stride: size_of::<StrandVertex>() as u64,
+        step_mode: wgpu::VertexStepMode::Vertex,
+        attributes: &ATTRS,
+    }
+}
+
+fn surface_vertex_layout() -> wgpu::VertexBufferLayout<'static> {
+    const ATTRS: [wgpu::VertexAttribute; 4] = wgpu::vertex_attr_array![
+        0 => Float32x3, 1 => Float32x3, 2 => Float32x4, 3 => Float32x2
+    ];
+    wgpu::VertexBufferLayout {
+        array_stride: size_of::<SurfaceVertex>() as u64,
+        step_mode: wgpu::VertexStepMode::Vertex,
+        attributes: &ATTRS,
+    }
+}
+
+fn texture_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::FRAGMENT,
+        ty: wgpu::BindingType::Texture {
+            sample_type: wgpu::TextureSampleType::Float { filterable: true },
+            view_dimension: wgpu::TextureViewDimension::D2,
+            multisampled: false,
+        },
+        count: None,
+    }
+}
+
+fn sampler_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::FRAGMENT,
+        ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+        count: None,
+    }
+}
+
+fn uniform_entry(dynamic: bool, size: u64) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding: 0,
+        visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Uniform,
+            has_dynamic_offset: dynamic,
+            min_binding_size: NonZeroU64::new(size),
+        },
+        count: None,
+    }
+}
+
+impl Renderer {
+    /// Pipelines drawing into `color_format` (an sRGB format keeps shading linear) with
+    /// `sample_count` samples and a [`DEPTH_FORMAT`] depth buffer.
+    #[must_use]
+    pub fn new(
+        device: &wgpu::Device,
+        color_format: wgpu::TextureFormat,
+        sample_count: u32,
+    ) -> Self {
+        let frame_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("tuft frame"),
+            entries: &[uniform_entry(false, size_of::<FrameUniform>() as u64)],
+        });
+        let draw_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("tuft draw"),
+            entries: &[uniform_entry(true, size_of::<DrawParams>() as u64)],
+        });
+        let maps_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("tuft surface maps"),
+            entries: &[
+                texture_entry(0),
+                texture_entry(1),
+                texture_entry(2),
+                sampler_entry(3),
+            ],
+        });
+        let atlas_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("tuft atlas"),
+            entries: &[texture_entry(0), texture_entry(1), sampler_entry(2)],
+        });
+        let [(_, surface_src), (_, strands_src)] = shader_sources();
+        let surface_module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("tuft surface.wgsl"),
+            source: wgpu::ShaderSource::Wgsl(surface_src.into()),
+        });
+        let strands_module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("tuft strands.wgsl"),
+            source: wgpu::ShaderSource::Wgsl(strands_src.into()),
+        });
+        let layout = |maps: &wgpu::BindGroupLayout, label| {
+            device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: Some(label),
+                bind_group_layouts: &[Some(&frame_layout), Some(&draw_layout), Some(maps)],
+                immediate_size: 0,
+            })
+        };
+        let surface_layout = layout(&maps_layout, "tuft surface");
+        let strand_layout = layout(&atlas_layout, "tuft strands");
+        let pipeline = |label: &str,
+                        pipeline_layout: &wgpu::PipelineLayout,
+                        module: &wgpu::ShaderModule,
+                        vs: &str,
+                        fs: &str,
+                        buffer: wgpu::VertexBufferLayout<'static>,
+                        cull: Option<wgpu::Face>| {
+            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some(label),
+                layout: Some(pipeline_layout),
+                vertex: wgpu::VertexState {
+                    module,
+                    entry_point: Some(vs),
+                    compilation_options: wgpu::PipelineCompilationOptions::default(),
+                    buffers: &[Some(buffer)],
+                },
+                primitive: wgpu::PrimitiveState {
+                    topology: wgpu::PrimitiveTopology::TriangleList,
+                    front_face: wgpu::FrontFace::Ccw,
+                    cull_mode: cull,
+                    ..wgpu::PrimitiveState::default()
+                },
+                depth_stencil: Some(wgpu::DepthStencilState {
+                    format: DEPTH_FORMAT,
+                    depth_write_enabled: Some(true),
+                    depth_compare: Some(wgpu::CompareFunction::Less),
+                    stencil: wgpu::StencilState::default(),
+                    bias: wgpu::DepthBiasState::default(),
+                }),
+                multisample: wgpu::MultisampleState {
+                    count: sample_count,
+                    mask: !0,
+                    alpha_to_coverage_enabled: false,
+                },
+                fragment: Some(wgpu::FragmentState {
+                    module,
+                    entry_point: Some(fs),
+                    compilation_options: wgpu::PipelineCompilationOptions::default(),
+                    targets: &[Some(wgpu::ColorTargetState {
+                        format: color_format,
+                        blend: None,
+                        write_mask: wgpu::ColorWrites::ALL,
+                    })],
+                }),
+                multiview_mask: None,
+                cache: None,
+            })
+        };
+        let surface_pipeline = pipeline(
+            "tuft surface",
+            &surface_layout,
+            &surface_module,
+            "vs_surface",
+            "fs_surface",
+            surface_vertex_layout(),
+            Some(wgpu::Face::Back),
+        );
+        let strand_pipeline = pipeline(
+            "tuft strands",
+            &strand_layout,
+            &strands_module,
+            "vs_strand",
+            "fs_strand",
+            strand_vertex_layout(),
+            None,
+        );
+        let strand_wind_pipeline = pipeline(
+            "tuft strands with wind",
+            &strand_layout,
+            &strands_module,
+            "vs_strand_wind",
+            "fs_strand",
+            strand_vertex_layout(),
+            None,
+        );
+        let card_pipeline = pipeline(
+            "tuft cards",
+            &strand_layout,
+            &strands_module,
+            "vs_card",
+            "fs_card",
+            strand_vertex_layout(),
+            None,
+        );
+        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some("tuft repeat"),
+            address_mode_u: wgpu::AddressMode::Repeat,
+            address_mode_v: wgpu::AddressMode::Repeat,
+            mag_filter: wgpu::FilterMode::Linear,
+            min_filter: wgpu::FilterMode::Linear,
+            mipmap_filter: wgpu::MipmapFilterMode::Linear,
+            ..wgpu::SamplerDescriptor::default()
+        });
+        Self {
+            surface_pipeline,
+            strand_pipeline,
+            strand_wind_pipeline,
+            card_pipeline,
+            frame_layout,
+            draw_layout,
+            maps_layout,
+            sampler,
+            light: Light::default(),
+            atlas_layout,
+        }
+    }
+
+    /// Sets the light.
+    pub fn set_light(&mut self, light: Light) {
+        self.light = light;
+    }
+
+    /// Uploads what never changes while `scene` is shown: the surface, its maps, the
+    /// cards and the atlases. Strand tiles follow in [`Renderer::prepare`].
+    #[must_use]
+    pub fn upload_scene(
+        &self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        scene: &Scene,
+    ) -> GpuScene {
+        let mesh = &scene.surface_mesh;
+        let surface_vertices = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("tuft surface vertices"),
+            contents: bytemuck::cast_slice(&mesh.vertices),
+            usage: wgpu::BufferUsages::VERTEX,
+        });
+        let surface_indices = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("tuft surface indices"),
+            contents: bytemuck::cast_slice(&mesh.indices),
+            usage: wgpu::BufferUsages::INDEX,
+        });
+        let flat;
+        let maps = if scene.material.maps.is_consistent() {
+            &scene.material.maps
+        } else {
+            flat = crate::material::SurfaceMaps::flat([128, 128, 128]);
+            &flat
+        };
+        let textures = [
+            texture(
+                device,
+                queue,
+                "tuft base colour",
+                maps.size,
+                &mips(&maps.base_color, maps.size),
+                true,
+            ),
+            texture(
+                device,
+                queue,
+                "tuft normal",
+                maps.size,
+                &mips(&maps.normal, maps.size),
+                false,
+            ),
+            texture(
+                device,
+                queue,
+                "tuft orm",
+                maps.size,
+                &mips(&maps.orm, maps.size),
+                false,
+            ),
+        ];
+        self.finish_upload(
+            device,
+            queue,
+            scene,
+            &textures,
+            surface_vertices,
+            surface_indices,
+        )
+    }
+
+    fn finish_upload(
+        &self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        scene: &Scene,
+        textures: &[wgpu::Texture; 3],
+        surface_vertices: wgpu::Buffer,
+        surface_indices: wgpu::Buffer,
+    ) -> GpuScene {
+        let views: Vec<wgpu::TextureView> = textures
+            .iter()
+            .map(|t| t.create_view(&wgpu::TextureViewDescriptor::default()))
+            .collect();
+        let maps = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("tuft surface maps"),
+            layout: &self.maps_layout,
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: wgpu::BindingResource::TextureView(&views[0]),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: wgpu::BindingResource::TextureView(&views[1]),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 2,
+                    resource: wgpu::BindingResource::TextureView(&views[2]),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 3,
+                    resource: wgpu::BindingResource::Sampler(&self.sampler),
+                },
+            ],
+        });
+        let layers = scene
+            .layers
+            .iter()
+            .map(|layer| {
+                let atlas = &layer.shared.atlas;
+                let color = texture(
+                    device,
+                    queue,
+                    "tuft atlas colour",
+                    atlas.size,
+                    &atlas.color,
+                    true,
+                );
+                let normal = texture(
+                    device,
+                    queue,
+                    "tuft atlas normal",
+                    atlas.size,
+                    &atlas.normal,
+                    false,
+                );
+                let cv = color.create_view(&wgpu::TextureViewDescriptor::default());
+                let nv = normal.create_view(&wgpu::TextureViewDescriptor::default());
+                let bind = device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some("tuft atlas"),
+                    layout: &self.atlas_layout,
+                    entries: &[
+                        wgpu::BindGroupEntry {
+                            binding: 0,
+                            resource: wgpu::BindingResource::TextureView(&cv),
+                        },
+                        wgpu::BindGroupEntry {
+                            binding: 1,
+                            resource: wgpu::BindingResource::TextureView(&nv),
+                        },
+                        wgpu::BindGroupEntry {
+                            binding: 2,
+                            resource: wgpu::BindingResource::Sampler(&self.sampler),
+                        },
+                    ],
+                });
+                GpuLayer {
+                    tiles: layer.resident.iter().map(|_| None).collect(),
+                    cards: layer
+                        .shared
+                        .card_tiles
+                        .iter()
+                        .map(|m| tile_buffers(device, m, 0))
+                        .collect(),
+                    atlas: bind,
+                }
+            })
+            .collect();
+        let frame_buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("tuft frame"),
+            size: size_of::<FrameUniform>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let frame_bind = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("tuft frame"),
+            layout: &self.frame_layout,
+            entries: &[wgpu::BindGroupEntry {
+                binding: 0,
+                resource: frame_buffer.as_entire_binding(),
+            }],
+        });
+        let (draw_buffer, draw_bind) = self.draw_buffer(device, 64);
+        GpuScene {
+            scene_id: scene.id,
+            surface_vertices,
+            surface_indices,
+            surface_ranges: scene.surface_mesh.tile_ranges.clone(),
+            maps,
+            layers,
+            frame_buffer,
+            frame_bind,
+            draw_buffer,
+            draw_bind,
+            draw_capacity: 64,
+            wind_stage: false,
+            uploaded_bytes: 0,
+        }
+    }
+
+    fn draw_buffer(&self, device: &wgpu::Device, capacity: u64) -> (wgpu::Buffer, wgpu::BindGroup) {
+        let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("tuft draws"),
+            size: capacity * DRAW_STRIDE,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let bind = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("tuft draws"),
+            layout: &self.draw_layout,
+            entries: &[wgpu::BindGroupEntry {
+                binding: 0,
+                resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                    buffer: &buffer,
+                    offset: 0,
+                    size: NonZeroU64::new(size_of::<DrawParams>() as u64),
+                }),
+            }],
+        });
+        (buffer, bind)
+    }
+
+    /// Uploads the strand tiles whose resident prefix changed since the last call, and
+    /// the frame's uniforms.
+    pub fn prepare(
+        &self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        gpu: &mut GpuScene,
+        scene: &Scene,
+        plan: &FramePlan,
+        view: &View,
+    ) {
+        gpu.uploaded_bytes = 0;
+        for item in &plan.draws {
+            if let DrawTarget::Strands { layer, tile } = item.target {
+                let resident = &scene.layers[layer].resident[tile];
+                let slot = &mut gpu.layers[layer].tiles[tile];
+                let stale = slot.as_ref().is_none_or(|b| b.version != resident.version);
+                if stale {
+                    gpu.uploaded_bytes += (size_of_val(resident.mesh.vertices.as_slice())
+                        + size_of_val(resident.mesh.indices.as_slice()))
+                        as u64;
+                    *slot = tile_buffers(device, &resident.mesh, resident.version);
+                }
+            }
+        }
+        let light = &self.light;
+        let wind = view.wind.map_or([0.0; 4], |w| {
+            let a = w.direction * std::f32::consts::TAU;
+            [a.cos(), a.sin(), w.strength, w.time_s]
+        });
+        gpu.wind_stage = view.wind.is_some();
+        let frame = FrameUniform {
+            view_proj: plan.view_proj.to_cols_array_2d(),
+            eye: plan.eye.extend(1.0).to_array(),
+            sun_dir: light.sun().extend(0.0).to_array(),
+            sun_color: rgb4(light.sun_color),
+            sky_color: rgb4(light.sky_color),
+            ground_color: rgb4(light.ground_color),
+            wind,
+            options: [if view.overlay { 1.0 } else { 0.0 }, 0.0, 0.0, 0.0],
+        };
+        queue.write_buffer(&gpu.frame_buffer, 0, bytemuck::bytes_of(&frame));
+        let n = plan.draws.len() as u64;
+        if n > gpu.draw_capacity {
+            let capacity = n.next_power_of_two();
+            let (buffer, bind) = self.draw_buffer(device, capacity);
+            gpu.draw_buffer = buffer;
+            gpu.draw_bind = bind;
+            gpu.draw_capacity = capacity;
+        }
+        if n > 0 {
+            let mut bytes = vec![0u8; (n * DRAW_STRIDE) as usize];
+            for (k, item) in plan.draws.iter().enumerate() {
+                let at = k * DRAW_STRIDE as usize;
+                bytes[at..at + size_of::<DrawParams>()]
+                    .copy_from_slice(bytemuck::bytes_of(&item.params));
+            }
+            queue.write_buffer(&gpu.draw_buffer, 0, &bytes);
+        }
+    }
+
+    /// Records the frame's draws into `pass`.
+    pub fn paint(&self, pass: &mut wgpu::RenderPass<'_>, gpu: &GpuScene, plan: &FramePlan) {
+        pass.set_bind_group(0, &gpu.frame_bind, &[]);
+        let mut bound: Option<u8> = None;
+        for (k, item) in plan.draws.iter().enumerate() {
+            let offset = (k as u64 * DRAW_STRIDE) as u32;
+            pass.set_bind_group(1, &gpu.draw_bind, &[offset]);
+            match item.target {
+                DrawTarget::Surface { tile } => {
+                    if bound != Some(0) {
+                        pass.set_pipeline(&self.surface_pipeline);
+                        pass.set_bind_group(2, &gpu.maps, &[]);
+                        pass.set_vertex_buffer(0, gpu.surface_vertices.slice(..));
+                        pass.set_index_buffer(
+                            gpu.surface_indices.slice(..),
+                            wgpu::IndexFormat::Uint32,
+                        );
+                        bound = Some(0);
+                    }
+                    let range = &gpu.surface_ranges[tile];
+                    pass.draw_indexed(range.start..range.start + item.index_count, 0, 0..1);
+                }
+                DrawTarget::Strands { layer, tile } => {
+                    let Some(buffers) = &gpu.layers[layer].tiles[tile] else {
+                        continue;
+                    };
+                    if bound != Some(1) {
+                        pass.set_pipeline(if gpu.wind_stage {
+                            &self.strand_wind_pipeline
+                        } else {
+                            &self.strand_pipeline
+                        });
+                        bound = Some(1);
+                    }
+                    pass.set_bind_group(2, &gpu.layers[layer].atlas, &[]);
+                    pass.set_vertex_buffer(0, buffers.vertices.slice(..));
+                    pass.set_index_buffer(buffers.indices.slice(..), wgpu::IndexFormat::Uint32);
+                    pass.draw_indexed(0..item.index_count, 0, 0..1);
+                }
+                DrawTarget::Cards { layer, tile } => {
+                    let Some(buffers) = &gpu.layers[layer].cards[tile] else {
+                        continue;
+                    };
+                    if bound != Some(2) {
+                        pass.set_pipeline(&self.card_pipeline);
+                        bound = Some(2);
+                    }
+                    pass.set_bind_group(2, &gpu.layers[layer].atlas, &[]);
+                    pass.set_vertex_buffer(0, buffers.vertices.slice(..));
+                    pass.set_index_buffer(buffers.indices.slice(..), wgpu::IndexFormat::Uint32);
+                    pass.draw_indexed(0..item.index_count, 0, 0..1);
+                }
+            }
+        }
+    }
+}
+
+fn rgb4(c: [f32; 3]) -> [f32; 4] {
+    [c[0], c[1], c[2], 1.0]
+}
+
+fn tile_buffers(device: &wgpu::Device, mesh: &TileMesh, version: u64) -> Option<TileBuffers> {
+    if mesh.indices.is_empty() {
+        return None;
+    }
+    Some(TileBuffers {
+        vertices: device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("tuft tile vertices"),
+            contents: bytemuck::cast_slice(&mesh.vertices),
+            usage: wgpu::BufferUsages::VERTEX,
+        }),
+        indices: device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("tuft tile indices"),
+            contents: bytemuck::cast_slice(&mesh.indices),
+            usage: wgpu::BufferUsages::INDEX,
+        }),
+        version,
+    })
+}
+
+/// A box-filtered mip chain of a square RGBA8 image (sRGB colour is filtered as stored;
+/// the maps are smooth enough that it does not show).
+fn mips(texels: &[[u8; 4]], size: u32) -> Vec<Vec<u8>> {
+    let mut out = vec![bytemuck::cast_slice::<[u8; 4], u8>(texels).to_vec()];
+    let mut side = size as usize;
+    while side > 1 {
+        let half = side / 2;
+        let prev = out.last().map_or(&[][..], Vec::as_slice);
+        let mut next = vec![0u8; half * half * 4];
+        for y in 0..half {
+            for x in 0..half {
+                for c in 0..4 {
+                    let at = |xx: usize, yy: usize| u32::from(prev[(yy * side + xx) * 4 + c]);
+                    let sum = at(2 * x, 2 * y)
+                        + at(2 * x + 1, 2 * y)
+                        + at(2 * x, 2 * y + 1)
+                        + at(2 * x + 1, 2 * y + 1);
+                    next[(y * half + x) * 4 + c] = ((sum + 2) / 4) as u8;
+                }
+            }
+        }
+        out.push(next);
+        side = half;
+    }
+    out
+}
+
+fn texture(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    label: &str,
+    size: u32,
+    levels: &[Vec<u8>],
+    srgb: bool,
+) -> wgpu::Texture {
+    let format = if srgb {
+        wgpu::TextureFormat::Rgba8UnormSrgb
+    } else {
+        wgpu::TextureFormat::Rgba8Unorm
+    };
+    let texture = device.create_texture(&wgpu::TextureDescriptor {
+        label: Some(label),
+        size: wgpu::Extent3d {
+            width: size,
+            height: size,
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: levels.len().max(1) as u32,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format,
+        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+        view_formats: &[],
+    });
+    for (level, data) in levels.iter().enumerate() {
+        let side = (size >> level).max(1);
+        queue.write_texture(
+            wgpu::TexelCopyTextureInfo {
+                texture: &texture,
+                mip_level: level as u32,
+                origin: wgpu::Origin3d::ZERO,
+                aspect: wgpu::TextureAspect::All,
+            },
+            data,
+            wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(4 * side),
+                rows_per_image: Some(side),
+            },
+            wgpu::Extent3d {
+                width: side,
+                height: side,
+                depth_or_array_layers: 1,
+            },
+        );
+    }
+    texture
+}

@@ -1,0 +1,835 @@
+//! The CPU side of the preview: a material planted on a surface, tile by tile, and the
+//! plan of one frame — culling, level choice per tile and layer, draw ranges.
+//!
+//! A tile of a layer holds ("resident") only the rank prefix its level needs: a far tile
+//! plants and meshes its coarsest level, and grows when the camera comes near. Because
+//! tiles are rank-sorted, every nearer level of what is resident is a prefix of the same
+//! buffers, so a frame that changes no tile's prefix uploads nothing.
+
+use crate::camera::Camera;
+use crate::material::Material;
+use crate::plan::{Choice, LevelMode, Rep, choose};
+use bytemuck::{Pod, Zeroable};
+use glam::{Mat4, Vec3, Vec4};
+use std::sync::atomic::{AtomicU64, Ordering};
+use tuft_strands::cards::{self, Atlas};
+use tuft_strands::mesh::{TileMesh, build_tile_into};
+use tuft_strands::placement::{PlacedTile, Placer, place};
+use tuft_strands::surface::Surface;
+
+/// The surface the material is shown on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum SurfaceKind {
+    /// A UV sphere of radius 1 m (64 × 32), as many repeats as keep the density.
+    #[default]
+    Sphere,
+    /// A flat square of 8 m.
+    Plane,
+    /// A box of 2 m.
+    Box,
+}
+
+impl SurfaceKind {
+    /// Every kind, in menu order.
+    pub const ALL: [Self; 3] = [Self::Sphere, Self::Plane, Self::Box];
+
+    /// The kind's name on the command line and in menus.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Sphere => "sphere",
+            Self::Plane => "plane",
+            Self::Box => "box",
+        }
+    }
+
+    /// The surface for a material whose repeat is `repeat_m`, and how far it reaches from
+    /// the origin toward the camera (its radius, or half the box).
+    #[must_use]
+    pub fn build(self, repeat_m: f32) -> (Surface, f32) {
+        let repeat_m = repeat_m.max(1e-3);
+        match self {
+            Self::Sphere => {
+                // Enough repeats that one never covers more than its own area: placement
+                // then thins toward the poles and the density stays the authored one.
+                let ru = (std::f32::consts::TAU / repeat_m).ceil().max(1.0);
+                let rv = (std::f32::consts::PI / repeat_m).ceil().max(1.0);
+                (Surface::sphere(1.0, 64, 32, ru, rv), 1.0)
+            }
+            Self::Plane => (Surface::plane(8.0, 8, 8.0 / repeat_m), 0.0),
+            Self::Box => (Surface::cube(2.0, 4, 2.0 / repeat_m), 1.0),
+        }
+    }
+}
+
+/// Wind over the strands.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Wind {
+    /// 0 still; 1 a breeze moving a tip about 4 cm.
+    pub strength: f32,
+    /// Direction over the ground, in turns.
+    pub direction: f32,
+    /// Time in seconds (the gusts travel).
+    pub time_s: f32,
+}
+
+/// Everything a frame is drawn from besides the scene.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct View {
+    /// Where the camera is.
+    pub camera: Camera,
+    /// Viewport in pixels.
+    pub width: u32,
+    /// Viewport height in pixels.
+    pub height: u32,
+    /// Automatic or forced levels.
+    pub level: LevelMode,
+    /// Colour every strand and card by its representation.
+    pub overlay: bool,
+    /// `None`: no wind stage at all; `Some` with strength 0 draws the wind stage still.
+    pub wind: Option<Wind>,
+}
+
+impl Default for View {
+    fn default() -> Self {
+        Self {
+            camera: Camera::default(),
+            width: 640,
+            height: 480,
+            level: LevelMode::Auto,
+            overlay: false,
+            wind: None,
+        }
+    }
+}
+
+/// The surface's vertex layout (48 bytes).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
+pub struct SurfaceVertex {
+    /// Metres.
+    pub position: [f32; 3],
+    /// Unit normal.
+    pub normal: [f32; 3],
+    /// Unit tangent along +u; w the handedness.
+    pub tangent: [f32; 4],
+    /// In repeats of the material.
+    pub uv: [f32; 2],
+}
+
+/// Per-draw parameters, as the shaders' `Draw` struct (48 bytes).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
+pub struct DrawParams {
+    /// Width factor of the level drawn.
+    pub widen_cur: f32,
+    /// Width factor of the next level.
+    pub widen_next: f32,
+    /// Transition to the next representation, 0..1.
+    pub fade: f32,
+    /// Rank cut of the level drawn.
+    pub keep_cur: f32,
+    /// Rank cut of the next level (0 when the next is the cards).
+    pub keep_next: f32,
+    /// Cards whose hash is below this are drawn.
+    pub card_visible: f32,
+    /// The atlas's alpha-test cutoff.
+    pub alpha_cutoff: f32,
+    /// Unused.
+    pub pad: f32,
+    /// Overlay colour (linear RGB, a = 1).
+    pub overlay: [f32; 4],
+}
+
+/// What a draw draws.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DrawTarget {
+    /// The surface's triangles of one tile.
+    Surface {
+        /// Tile index.
+        tile: usize,
+    },
+    /// One layer's resident strands on one tile.
+    Strands {
+        /// Layer index.
+        layer: usize,
+        /// Tile index.
+        tile: usize,
+    },
+    /// One layer's cards on one tile.
+    Cards {
+        /// Layer index.
+        layer: usize,
+        /// Tile index.
+        tile: usize,
+    },
+}
+
+/// One draw call: a target, how many of its indices, and its parameters.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DrawItem {
+    /// What is drawn.
+    pub target: DrawTarget,
+    /// Indices from the start of the target's buffer.
+    pub index_count: u32,
+    /// The shader's per-draw parameters.
+    pub params: DrawParams,
+}
+
+/// What one layer draws in a frame.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LayerFrameStats {
+    /// The layer's name.
+    pub name: String,
+    /// Strands submitted (those dithering out included).
+    pub strands: u64,
+    /// Cards submitted.
+    pub cards: u64,
+    /// Triangles submitted (strands and cards).
+    pub triangles: u64,
+    /// Visible tiles per representation, finest first.
+    pub reps: Vec<(Rep, u32)>,
+}
+
+/// What a frame draws.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FrameStats {
+    /// Tiles inside the view.
+    pub tiles_visible: u32,
+    /// Tiles of the surface.
+    pub tiles_total: u32,
+    /// Per layer.
+    pub layers: Vec<LayerFrameStats>,
+    /// Tile prefixes planted and meshed for this frame.
+    pub tiles_rebuilt: u32,
+    /// Whether the vertex budget forced a coarser level than the distance asked for.
+    pub budget_limited: bool,
+}
+
+impl FrameStats {
+    /// Strands submitted over all layers.
+    #[must_use]
+    pub fn strands(&self) -> u64 {
+        self.layers.iter().map(|l| l.strands).sum()
+    }
+
+    /// Triangles submitted over all layers (the surface not counted).
+    #[must_use]
+    pub fn triangles(&self) -> u64 {
+        self.layers.iter().map(|l| l.triangles).sum()
+    }
+}
+
+/// One frame's plan: the camera's matrices and the draws.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FramePlan {
+    /// World to clip.
+    pub view_proj: Mat4,
+    /// Eye position.
+    pub eye: Vec3,
+    /// Draws, surface first, then strands, then cards.
+    pub draws: Vec<DrawItem>,
+    /// Counts.
+    pub stats: FrameStats,
+}
+
+/// The overlay colour of a representation.
+#[must_use]
+pub fn overlay_color(rep: Rep) -> [f32; 4] {
+    match rep {
+        Rep::Strands(0) => [0.05, 0.65, 0.1, 1.0],
+        Rep::Strands(1) => [0.85, 0.8, 0.05, 1.0],
+        Rep::Strands(2) => [0.95, 0.4, 0.02, 1.0],
+        Rep::Strands(_) => [0.8, 0.1, 0.05, 1.0],
+        Rep::Cards => [0.75, 0.1, 0.8, 1.0],
+        Rep::Relief => [0.1, 0.3, 0.9, 1.0],
+    }
+}
+
+/// A tile's bounds: a sphere around its surface and everything standing on it, and the
+/// cone its normals lie in.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct TileBounds {
+    centre: Vec3,
+    /// Around the surface alone.
+    surface_radius: f32,
+    /// Around the surface and the tallest strand.
+    radius: f32,
+    normal: Vec3,
+    /// The smallest cosine between a vertex normal and `normal`.
+    cone_cos: f32,
+}
+
+/// A tile's planted and meshed prefix of one layer.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Resident {
+    /// How many strands of the set (a rank prefix) are planted.
+    pub n_prefix: usize,
+    placed: PlacedTile,
+    pub mesh: TileMesh,
+    /// Bumped on every rebuild, so the GPU side knows what to upload.
+    pub version: u64,
+}
+
+/// One tile of one layer to plant and mesh.
+struct Job<'a> {
+    layer: usize,
+    placer: &'a Placer,
+    tile: usize,
+    need: usize,
+    resident: &'a mut Resident,
+}
+
+/// What does not change while a layer is shown.
+pub(crate) struct LayerShared {
+    placer: Placer,
+    keep: Vec<f32>,
+    widen: Vec<f32>,
+    /// Median strand width and length, metres.
+    width_m: f32,
+    card_height_m: f32,
+    pub atlas: Atlas,
+    /// Each tile's cards.
+    pub card_tiles: Vec<TileMesh>,
+}
+
+pub(crate) struct LayerScene {
+    pub shared: LayerShared,
+    pub resident: Vec<Resident>,
+}
+
+/// The surface's mesh, its triangles grouped by tile.
+pub(crate) struct SurfaceMesh {
+    pub vertices: Vec<SurfaceVertex>,
+    pub indices: Vec<u32>,
+    /// Each tile's range of `indices`.
+    pub tile_ranges: Vec<std::ops::Range<u32>>,
+}
+
+/// The most strand vertices a scene keeps planted and meshed (1.5 GB at 64 bytes); past
+/// it, the farthest tiles take coarser levels than their distance asks for.
+pub const VERTEX_BUDGET: usize = 24 << 20;
+
+static NEXT_SCENE_ID: AtomicU64 = AtomicU64::new(1);
+
+/// A material planted on a surface.
+pub struct Scene {
+    pub(crate) material: Material,
+    kind: SurfaceKind,
+    surface: Surface,
+    reach_m: f32,
+    tiles: Vec<TileBounds>,
+    pub(crate) surface_mesh: SurfaceMesh,
+    pub(crate) layers: Vec<LayerScene>,
+    /// Unique per scene: the GPU side rebuilds its buffers when it changes.
+    pub(crate) id: u64,
+    vertex_budget: usize,
+}
+
+impl std::fmt::Debug for Scene {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Scene")
+            .field("material", &self.material.name)
+            .field("kind", &self.kind)
+            .field("tiles", &self.tiles.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Scene {
+    /// Plants `material` on a surface of `kind`: groups each layer's cards, plants them,
+    /// draws the atlases. Strands are planted per tile as frames need them.
+    #[must_use]
+    pub fn new(material: Material, kind: SurfaceKind) -> Self {
+        let (surface, reach_m) = kind.build(material.repeat_m);
+        let repeat_m = material.repeat_m.max(1e-3);
+        let n_tiles = surface.n_tiles as usize;
+        let layers: Vec<LayerScene> = material
+            .layers
+            .iter()
+            .map(|layer| {
+                let set = &layer.set;
+                let atlas_cells = layer.cards.atlas_cells;
+                let cards = cards::group(set, layer.clump_lattice, repeat_m, atlas_cells);
+                let points = cards::card_points(&cards);
+                let card_tiles = place(&points, &surface, repeat_m)
+                    .iter()
+                    .map(|t| cards::build_card_tile(&cards, t, atlas_cells))
+                    .collect();
+                let keep = if layer.levels.keep.is_empty() {
+                    vec![1.0]
+                } else {
+                    layer.levels.keep.clone()
+                };
+                let widen = (0..keep.len()).map(|k| layer.levels.widen(k)).collect();
+                LayerScene {
+                    shared: LayerShared {
+                        placer: Placer::new(set, &surface),
+                        keep,
+                        widen,
+                        width_m: median(&set.width),
+                        card_height_m: median(&cards.iter().map(|c| c.height).collect::<Vec<_>>()),
+                        atlas: cards::atlas(set, repeat_m, &layer.cards),
+
+                        card_tiles,
+                    },
+                    resident: (0..n_tiles).map(|_| Resident::default()).collect(),
+                }
+            })
+            .collect();
+        let tallest = material
+            .layers
+            .iter()
+            .flat_map(|l| l.set.length.iter().copied())
+            .fold(0.0f32, f32::max);
+        let tiles = tile_bounds(&surface, tallest);
+        let surface_mesh = surface_mesh(&surface);
+        Self {
+            material,
+            kind,
+            surface,
+            reach_m,
+            tiles,
+            surface_mesh,
+            layers,
+            id: NEXT_SCENE_ID.fetch_add(1, Ordering::Relaxed),
+            vertex_budget: VERTEX_BUDGET,
+        }
+    }
+
+    /// The material shown.
+    #[must_use]
+    pub fn material(&self) -> &Material {
+        &self.material
+    }
+
+    /// The surface kind.
+    #[must_use]
+    pub fn kind(&self) -> SurfaceKind {
+        self.kind
+    }
+
+    /// How far the surface reaches from the origin toward the camera.
+    #[must_use]
+    pub fn reach_m(&self) -> f32 {
+        self.reach_m
+    }
+
+    /// Sets the most strand vertices kept planted and meshed.
+    pub fn set_vertex_budget(&mut self, vertices: usize) {
+        self.vertex_budget = vertices;
+    }
+
+    /// Plans a frame: culls tiles, chooses each visible tile's representation per layer,
+    /// plants and meshes the prefixes that grew, and lists the draws.
+    pub fn plan(&mut self, view: &View) -> FramePlan {
+        let aspect = view.width.max(1) as f32 / view.height.max(1) as f32;
+        let view_proj = view.camera.view_proj(self.reach_m, aspect);
+        let eye = view.camera.eye(self.reach_m);
+        let planes = frustum_planes(&view_proj);
+        // Visible tiles, nearest first (the vertex budget goes to the nearest).
+        let mut visible: Vec<(usize, f32)> = self
+            .tiles
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| in_frustum(&planes, b.centre, b.radius) && faces(b, eye))
+            .map(|(t, b)| (t, ((eye - b.centre).length() - b.surface_radius).max(0.05)))
+            .collect();
+        visible.sort_by(|a, b| a.1.total_cmp(&b.1));
+        let height_px = view.height.max(1) as f32;
+        let mut stats = FrameStats {
+            tiles_visible: visible.len() as u32,
+            tiles_total: self.tiles.len() as u32,
+            layers: self
+                .material
+                .layers
+                .iter()
+                .map(|l| LayerFrameStats {
+                    name: l.name.clone(),
+                    ..LayerFrameStats::default()
+                })
+                .collect(),
+            ..FrameStats::default()
+        };
+        // Choices per (layer, visible tile), then what must be planted.
+        let mut choices: Vec<Vec<Choice>> = Vec::with_capacity(self.layers.len());
+        let mut vertices_left = self.vertex_budget;
+        for (li, layer) in self.layers.iter().enumerate() {
+            let s = &layer.shared;
+            let profile = self.material.layers[li].profile;
+            let mut layer_choices = Vec::with_capacity(visible.len());
+            for &(t, d) in &visible {
+                let ppm = view.camera.px_per_m(d, height_px);
+                let mut choice = match view.level {
+                    LevelMode::Auto => choose(s.width_m * ppm, &s.widen, s.card_height_m * ppm),
+                    LevelMode::Forced(Rep::Strands(k)) => Choice {
+                        rep: Rep::Strands(k.min(s.keep.len() - 1)),
+                        fade: 0.0,
+                    },
+                    LevelMode::Forced(rep) => Choice { rep, fade: 0.0 },
+                };
+                // Within the budget: a level needs its prefix planted on this tile.
+                while let Rep::Strands(k) = choice.rep {
+                    let need = self.estimate_vertices(li, t, s.keep[k], profile);
+                    if need <= vertices_left {
+                        vertices_left -= need;
+                        break;
+                    }
+                    stats.budget_limited = true;
+                    choice = Choice {
+                        rep: if k + 1 < s.keep.len() {
+                            Rep::Strands(k + 1)
+                        } else {
+                            Rep::Cards
+                        },
+                        fade: 0.0,
+                    };
+                }
+                layer_choices.push(choice);
+            }
+            choices.push(layer_choices);
+        }
+        stats.tiles_rebuilt = self.make_resident(&visible, &choices);
+        let draws = self.draws(&visible, &choices, view, &mut stats);
+        FramePlan {
+            view_proj,
+            eye,
+            draws,
+            stats,
+        }
+    }
+
+    /// Roughly how many vertices tile `t` of layer `li` holds at rank cut `keep`: what
+    /// is resident if it covers the cut, else the resident count scaled up.
+    fn estimate_vertices(
+        &self,
+        li: usize,
+        t: usize,
+        keep: f32,
+        profile: tuft_strands::mesh::Profile,
+    ) -> usize {
+        let layer = &self.layers[li];
+        let set = &self.material.layers[li].set;
+        let need = set.rank.partition_point(|&r| r < keep);
+        let r = &layer.resident[t];
+        let per = profile.vertices_per_strand();
+        if r.n_prefix >= need && r.n_prefix > 0 {
+            return r.mesh.ranks.partition_point(|&x| x < keep) * per;
+        }
+        // Strands on this tile ≈ its share of the surface's repeats × the prefix.
+        let tri_uv: f32 = self.surface_tile_uv_area(t).max(0.0);
+        (tri_uv * need as f32) as usize * per
+    }
+
+    fn surface_tile_uv_area(&self, t: usize) -> f32 {
+        let range = &self.surface_mesh.tile_ranges[t];
+        let idx = &self.surface_mesh.indices[range.start as usize..range.end as usize];
+        idx.chunks_exact(3)
+            .map(|tri| {
+                let [a, b, c] = [0, 1, 2]
+                    .map(|k| glam::Vec2::from(self.surface_mesh.vertices[tri[k] as usize].uv));
+                0.5 * (b - a).perp_dot(c - a).abs()
+            })
+            .sum()
+    }
+
+    /// Plants and meshes every visible tile whose level needs more than is resident (or
+    /// far less: a tile that moved away gives its memory back). Returns how many.
+    fn make_resident(&mut self, visible: &[(usize, f32)], choices: &[Vec<Choice>]) -> u32 {
+        let surface = &self.surface;
+        let repeat_m = self.material.repeat_m.max(1e-3);
+        let mut jobs: Vec<Job<'_>> = Vec::new();
+        for (li, layer) in self.layers.iter_mut().enumerate() {
+            let set = &self.material.layers[li].set;
+            let LayerScene { shared, resident } = layer;
+            let mut wanted: Vec<Option<usize>> = vec![None; resident.len()];
+            for (&(t, _), choice) in visible.iter().zip(&choices[li]) {
+                let keep = match choice.rep {
+                    Rep::Strands(k) => shared.keep[k],
+                    Rep::Cards | Rep::Relief => 0.0,
+                };
+                wanted[t] = Some(set.rank.partition_point(|&r| r < keep));
+            }
+            for (t, (r, want)) in resident.iter_mut().zip(wanted).enumerate() {
+                let Some(need) = want else { continue };
+                if need > r.n_prefix || need.saturating_mul(8) < r.n_prefix {
+                    jobs.push(Job {
+                        layer: li,
+                        placer: &shared.placer,
+                        tile: t,
+                        need,
+                        resident: r,
+                    });
+                }
+            }
+        }
+        let n_jobs = jobs.len() as u32;
+        if jobs.is_empty() {
+            return 0;
+        }
+        // Big tiles first, dealt round the cores.
+        jobs.sort_by_key(|j| std::cmp::Reverse(j.need));
+        let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+        let mut split: Vec<Vec<Job<'_>>> = (0..threads).map(|_| Vec::new()).collect();
+        for (k, job) in jobs.into_iter().enumerate() {
+            split[k % threads].push(job);
+        }
+        let material = &self.material;
+        std::thread::scope(|scope| {
+            for part in split {
+                scope.spawn(move || {
+                    for job in part {
+                        let layer = &material.layers[job.layer];
+                        let r = job.resident;
+                        job.placer.place_tile_into(
+                            &layer.set,
+                            surface,
+                            repeat_m,
+                            job.tile,
+                            job.need,
+                            &mut r.placed,
+                        );
+                        build_tile_into(&layer.set, &r.placed, layer.profile, &mut r.mesh);
+                        r.n_prefix = job.need;
+                        r.version += 1;
+                    }
+                });
+            }
+        });
+        n_jobs
+    }
+
+    fn draws(
+        &self,
+        visible: &[(usize, f32)],
+        choices: &[Vec<Choice>],
+        view: &View,
+        stats: &mut FrameStats,
+    ) -> Vec<DrawItem> {
+        let mut draws = Vec::new();
+        let neutral = [0.55, 0.55, 0.55, 1.0];
+        for (vi, &(t, _)) in visible.iter().enumerate() {
+            let all_relief = choices.iter().all(|c| c[vi].rep == Rep::Relief);
+            let range = &self.surface_mesh.tile_ranges[t];
+            draws.push(DrawItem {
+                target: DrawTarget::Surface { tile: t },
+                index_count: range.end - range.start,
+                params: DrawParams {
+                    overlay: if all_relief {
+                        overlay_color(Rep::Relief)
+                    } else {
+                        neutral
+                    },
+                    ..DrawParams::zeroed()
+                },
+            });
+        }
+        let mut card_draws = Vec::new();
+        for (li, layer) in self.layers.iter().enumerate() {
+            let s = &layer.shared;
+            let profile = self.material.layers[li].profile;
+            let cutoff = self.material.layers[li].cards.alpha_cutoff;
+            let ls = &mut stats.layers[li];
+            let mut reps: Vec<(Rep, u32)> = Vec::new();
+            for (vi, &(t, _)) in visible.iter().enumerate() {
+                let choice = choices[li][vi];
+                match reps.iter_mut().find(|(r, _)| *r == choice.rep) {
+                    Some((_, n)) => *n += 1,
+                    None => reps.push((choice.rep, 1)),
+                }
+                let card_visible = match choice.rep {
+                    Rep::Strands(k) if k + 1 == s.keep.len() && choice.fade > 0.0 => choice.fade,
+                    Rep::Cards => 1.0 - choice.fade,
+                    _ => 0.0,
+                };
+                if let Rep::Strands(k) = choice.rep {
+                    let last = k + 1 == s.keep.len();
+                    let mesh = &layer.resident[t].mesh;
+                    let n = mesh.ranks.partition_point(|&r| r < s.keep[k]);
+                    if n > 0 {
+                        ls.strands += n as u64;
+                        ls.triangles += (n * profile.indices_per_strand() / 3) as u64;
+                        draws.push(DrawItem {
+                            target: DrawTarget::Strands { layer: li, tile: t },
+                            index_count: (n * profile.indices_per_strand()) as u32,
+                            params: DrawParams {
+                                widen_cur: s.widen[k],
+                                widen_next: if last { s.widen[k] } else { s.widen[k + 1] },
+                                fade: choice.fade,
+                                keep_cur: s.keep[k],
+                                keep_next: if last { 0.0 } else { s.keep[k + 1] },
+                                card_visible: 0.0,
+                                alpha_cutoff: cutoff,
+                                pad: 0.0,
+                                overlay: overlay_color(choice.rep),
+                            },
+                        });
+                    }
+                }
+                let cards = &s.card_tiles[t];
+                if card_visible > 0.0 && !cards.ranks.is_empty() {
+                    ls.cards += cards.ranks.len() as u64;
+                    ls.triangles += (cards.indices.len() / 3) as u64;
+                    card_draws.push(DrawItem {
+                        target: DrawTarget::Cards { layer: li, tile: t },
+                        index_count: cards.indices.len() as u32,
+                        params: DrawParams {
+                            widen_cur: 1.0,
+                            widen_next: 1.0,
+                            fade: 0.0,
+                            keep_cur: 1.0,
+                            keep_next: 1.0,
+                            card_visible,
+                            alpha_cutoff: cutoff,
+                            pad: 0.0,
+                            overlay: overlay_color(Rep::Cards),
+                        },
+                    });
+                }
+            }
+            reps.sort_by_key(|(r, _)| match r {
+                Rep::Strands(k) => *k,
+                Rep::Cards => usize::MAX - 1,
+                Rep::Relief => usize::MAX,
+            });
+            ls.reps = reps;
+        }
+        let _ = view;
+        draws.extend(card_draws);
+        draws
+    }
+}
+
+fn median(values: &[f32]) -> f32 {
+    if values.is_empty() {
+        return 0.0;
+    }
+    let mut v: Vec<f32> = values.iter().copied().filter(|x| x.is_finite()).collect();
+    if v.is_empty() {
+        return 0.0;
+    }
+    let mid = v.len() / 2;
+    *v.select_nth_unstable_by(mid, f32::total_cmp).1
+}
+
+/// The surface's vertices with tangents along +u, and its triangles grouped by tile.
+fn surface_mesh(s: &Surface) -> SurfaceMesh {
+    let n = s.positions.len();
+    let mut du = vec![Vec3::ZERO; n];
+    let mut dv = vec![Vec3::ZERO; n];
+    for tri in &s.triangles {
+        let [a, b, c] = tri.map(|i| i as usize);
+        let (e1, e2) = (
+            s.positions[b] - s.positions[a],
+            s.positions[c] - s.positions[a],
+        );
+        let (d1, d2) = (s.uvs[b] - s.uvs[a], s.uvs[c] - s.uvs[a]);
+        let det = d1.perp_dot(d2);
+        if det.abs() < 1e-12 {
+            continue;
+        }
+        let t = (e1 * d2.y - e2 * d1.y) / det;
+        let bt = (e2 * d1.x - e1 * d2.x) / det;
+        for i in [a, b, c] {
+            du[i] += t;
+            dv[i] += bt;
+        }
+    }
+    let vertices = (0..n)
+        .map(|i| {
+            let normal = s.normals[i];
+            let t =
+                (du[i] - normal * normal.dot(du[i])).normalize_or(normal.any_orthonormal_vector());
+            let w = if normal.cross(t).dot(dv[i]) < 0.0 {
+                -1.0
+            } else {
+                1.0
+            };
+            SurfaceVertex {
+                position: s.positions[i].to_array(),
+                normal: normal.to_array(),
+                tangent: t.extend(w).to_array(),
+                uv: s.uvs[i].to_array(),
+            }
+        })
+        .collect();
+    let mut order: Vec<usize> = (0..s.triangles.len()).collect();
+    order.sort_by_key(|&t| s.tile_of_triangle[t]);
+    let mut indices = Vec::with_capacity(3 * order.len());
+    let mut tile_ranges = vec![0..0; s.n_tiles as usize];
+    for &t in &order {
+        let tile = s.tile_of_triangle[t] as usize;
+        let start = indices.len() as u32;
+        if tile_ranges[tile].is_empty() {
+            tile_ranges[tile] = start..start;
+        }
+        indices.extend(s.triangles[t]);
+        tile_ranges[tile].end = indices.len() as u32;
+    }
+    SurfaceMesh {
+        vertices,
+        indices,
+        tile_ranges,
+    }
+}
+
+fn tile_bounds(s: &Surface, tallest: f32) -> Vec<TileBounds> {
+    let n_tiles = s.n_tiles as usize;
+    let mut lo = vec![Vec3::splat(f32::MAX); n_tiles];
+    let mut hi = vec![Vec3::splat(f32::MIN); n_tiles];
+    let mut nsum = vec![Vec3::ZERO; n_tiles];
+    for (t, tri) in s.triangles.iter().enumerate() {
+        let tile = s.tile_of_triangle[t] as usize;
+        for &i in tri {
+            lo[tile] = lo[tile].min(s.positions[i as usize]);
+            hi[tile] = hi[tile].max(s.positions[i as usize]);
+            nsum[tile] += s.normals[i as usize];
+        }
+    }
+    let mut out: Vec<TileBounds> = (0..n_tiles)
+        .map(|t| TileBounds {
+            centre: (lo[t] + hi[t]) * 0.5,
+            surface_radius: 0.0,
+            radius: 0.0,
+            normal: nsum[t].normalize_or(Vec3::Y),
+            cone_cos: 1.0,
+        })
+        .collect();
+    for (t, tri) in s.triangles.iter().enumerate() {
+        let b = &mut out[s.tile_of_triangle[t] as usize];
+        for &i in tri {
+            b.surface_radius = b
+                .surface_radius
+                .max((s.positions[i as usize] - b.centre).length());
+            b.cone_cos = b.cone_cos.min(s.normals[i as usize].dot(b.normal));
+        }
+    }
+    for b in &mut out {
+        b.radius = b.surface_radius + tallest;
+    }
+    out
+}
+
+/// The six planes of a wgpu clip volume (depth 0..1), inward-facing.
+fn frustum_planes(m: &Mat4) -> [Vec4; 6] {
+    let (r0, r1, r2, r3) = (m.row(0), m.row(1), m.row(2), m.row(3));
+    [r3 + r0, r3 - r0, r3 + r1, r3 - r1, r2, r3 - r2]
+}
+
+fn in_frustum(planes: &[Vec4; 6], centre: Vec3, radius: f32) -> bool {
+    planes
+        .iter()
+        .all(|p| p.truncate().dot(centre) + p.w >= -radius * p.truncate().length())
+}
+
+/// Whether any of a tile can face the eye (or stand up into view past its horizon).
+fn faces(b: &TileBounds, eye: Vec3) -> bool {
+    let to_eye = eye - b.centre;
+    let d = to_eye.length();
+    if d <= b.radius {
+        return true;
+    }
+    // Sine of the widest angle the tile's normals and standing strands add.
+    let spread = (1.0 - b.cone_cos * b.cone_cos).max(0.0).sqrt();
+    to_eye.dot(b.normal) / d > -(spread + b.radius / d + 0.05)
+}
