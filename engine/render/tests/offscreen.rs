@@ -1,0 +1,134 @@
+//! Frames drawn offscreen on whatever adapter wgpu finds (llvmpipe or lavapipe here).
+
+use tuft_render::{Camera, Layer, LevelMode, Material, Offscreen, Rep, Scene, SurfaceKind, SurfaceMaps, View, Wind};
+use tuft_strands::StrandSet;
+use tuft_strands::cards::CardSettings;
+use tuft_strands::levels::LevelSettings;
+use tuft_strands::mesh::Profile;
+
+/// A small meadow: `n` strands over a 1 m repeat, roots and ranks from a fixed mix.
+fn meadow(n: usize) -> Material {
+    let mut set = StrandSet::with_capacity(n);
+    let mix = |i: u64, c: u32| tuft_strands::hash::unit_f32(tuft_strands::hash::hash(7, i, c));
+    for i in 0..n as u64 {
+        set.root_uv.push([mix(i, 1), mix(i, 2)]);
+        set.rank.push(mix(i, 3));
+        set.clump.push((mix(i, 4) * 64.0) as u32);
+        set.length.push(0.04 + 0.05 * mix(i, 5));
+        set.width.push(0.004);
+        set.lean.push([0.3 * (mix(i, 6) - 0.5), 0.3 * (mix(i, 7) - 0.5)]);
+        set.bend.push(0.3);
+        set.root_color.push([0.03, 0.08, 0.02]);
+        set.tip_color.push([0.2, 0.35, 0.08]);
+        set.tip_pull.push([0.0; 2]);
+        set.id.push(i as u32);
+    }
+    // Sorted by rank, as every set is.
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| set.rank[a].total_cmp(&set.rank[b]));
+    fn pick<T: Copy>(order: &[usize], v: &[T]) -> Vec<T> {
+        order.iter().map(|&i| v[i]).collect()
+    }
+    let set = StrandSet {
+        root_uv: pick(&order, &set.root_uv),
+        rank: pick(&order, &set.rank),
+        clump: pick(&order, &set.clump),
+        length: pick(&order, &set.length),
+        width: pick(&order, &set.width),
+        lean: pick(&order, &set.lean),
+        bend: pick(&order, &set.bend),
+        root_color: pick(&order, &set.root_color),
+        tip_color: pick(&order, &set.tip_color),
+        tip_pull: pick(&order, &set.tip_pull),
+        id: pick(&order, &set.id),
+    };
+    Material {
+        name: "meadow".into(),
+        repeat_m: 1.0,
+        maps: SurfaceMaps::flat([70, 60, 40]),
+        layers: vec![Layer {
+            name: "blades".into(),
+            set,
+            profile: Profile::Ribbon { segments: 3 },
+            levels: LevelSettings::default(),
+            cards: CardSettings::default(),
+            clump_lattice: 8,
+        }],
+    }
+}
+
+fn view(distance_m: f32, wind: Option<Wind>) -> View {
+    View {
+        camera: Camera {
+            distance_m,
+            ..Camera::default()
+        },
+        width: 128,
+        height: 96,
+        level: LevelMode::Auto,
+        overlay: false,
+        wind,
+    }
+}
+
+#[test]
+fn zero_wind_draws_the_frame_no_wind_draws() {
+    let mut offscreen = Offscreen::new().expect("an adapter (software is fine)");
+    let mut scene = Scene::new(meadow(20_000), SurfaceKind::Plane);
+    let still = offscreen.render(&mut scene, &view(0.6, None)).expect("a frame");
+    let calm = Wind {
+        strength: 0.0,
+        direction: 0.3,
+        time_s: 1.7,
+    };
+    let at_rest = offscreen.render(&mut scene, &view(0.6, Some(calm))).expect("a frame");
+    assert!(still.stats.strands() > 1000, "strands were drawn: {:?}", still.stats);
+    assert!(
+        still.image == at_rest.image,
+        "the wind stage at zero strength changed pixels"
+    );
+    // And the stage does something when it blows (so the comparison above could fail).
+    let breeze = Wind {
+        strength: 1.0,
+        ..calm
+    };
+    let windy = offscreen.render(&mut scene, &view(0.6, Some(breeze))).expect("a frame");
+    let changed = still
+        .image
+        .rgba
+        .iter()
+        .zip(&windy.image.rgba)
+        .filter(|(a, b)| a != b)
+        .count();
+    assert!(changed > 100, "wind moved {changed} bytes only");
+}
+
+#[test]
+fn forced_levels_draw_nested_prefixes() {
+    let mut offscreen = Offscreen::new().expect("an adapter");
+    let mut scene = Scene::new(meadow(20_000), SurfaceKind::Plane);
+    let mut strands = Vec::new();
+    for rep in [Rep::Strands(0), Rep::Strands(1), Rep::Strands(2), Rep::Cards, Rep::Relief] {
+        let mut v = view(1.0, None);
+        v.level = LevelMode::Forced(rep);
+        let frame = offscreen.render(&mut scene, &v).expect("a frame");
+        strands.push((frame.stats.strands(), frame.stats.layers[0].cards));
+    }
+    // Each cut keeps about its fraction of the one before; cards and relief no strands.
+    let (s0, s1, s2) = (strands[0].0 as f64, strands[1].0 as f64, strands[2].0 as f64);
+    assert!((s1 / s0 - 0.25).abs() < 0.03, "{strands:?}");
+    assert!((s2 / s0 - 0.0625).abs() < 0.02, "{strands:?}");
+    assert_eq!(strands[3].0, 0);
+    assert!(strands[3].1 > 0, "the card level draws cards");
+    assert_eq!(strands[4], (0, 0));
+}
+
+#[test]
+fn a_bad_size_is_an_error_not_a_panic() {
+    let mut offscreen = Offscreen::new().expect("an adapter");
+    let mut scene = Scene::new(meadow(100), SurfaceKind::Sphere);
+    let mut v = view(1.0, None);
+    v.width = 0;
+    let err = offscreen.render(&mut scene, &v).expect_err("zero width");
+    assert!(err.to_string().contains("0×96"), "{err}");
+}
