@@ -5,4 +5,5 @@ mod bake;
 mod baked_set;
 mod boundaries;
 mod files;
+mod render;
 mod strands;

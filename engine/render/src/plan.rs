@@ -14,8 +14,9 @@
 /// A strand level is used while its widened strands are at least this many pixels wide.
 pub const SWITCH_PX: f32 = 1.0;
 
-/// Cards are used while a card is at least this many pixels tall.
-pub const CARD_SWITCH_PX: f32 = 2.0;
+/// Cards are used while a card is at least this many pixels tall: they carry the
+/// silhouette a bare surface would lose, for as long as there is one to carry.
+pub const CARD_SWITCH_PX: f32 = 1.0;
 
 /// The transition to the next representation takes the last half of each range: from
 /// `1.5 ×` the switch size down to the switch.
@@ -113,7 +114,7 @@ mod tests {
         assert_eq!(choose(0.5, &WIDEN, 100.0).rep, Rep::Strands(1));
         assert_eq!(choose(0.1, &WIDEN, 100.0).rep, Rep::Strands(2));
         assert_eq!(choose(0.01, &WIDEN, 100.0).rep, Rep::Cards);
-        assert_eq!(choose(0.01, &WIDEN, 1.0).rep, Rep::Relief);
+        assert_eq!(choose(0.01, &WIDEN, 0.5).rep, Rep::Relief);
     }
 
     #[test]

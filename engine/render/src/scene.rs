@@ -415,6 +415,46 @@ impl Scene {
         self.reach_m
     }
 
+    /// Where layer `layer_idx` switches representation, seen by `camera` on a frame
+    /// `height_px` tall: `(from, to, distance)`, the distance in metres from the camera to
+    /// the surface, nearest first. What the status bar shows and what the colour-parity
+    /// figures are measured at.
+    #[must_use]
+    pub fn switches(
+        &self,
+        layer_idx: usize,
+        camera: &Camera,
+        height_px: f32,
+    ) -> Vec<(Rep, Rep, f32)> {
+        let Some(layer) = self.layers.get(layer_idx) else {
+            return Vec::new();
+        };
+        let s = &layer.shared;
+        // px_per_m falls as 1 / distance: a size of `m` metres is `px` pixels at this.
+        let at = |m: f32, px: f32| m * camera.px_per_m(1.0, height_px) / px;
+        let last = s.widen.len() - 1;
+        let mut out: Vec<(Rep, Rep, f32)> = (0..last)
+            .map(|k| {
+                (
+                    Rep::Strands(k),
+                    Rep::Strands(k + 1),
+                    at(s.width_m * s.widen[k], crate::plan::SWITCH_PX),
+                )
+            })
+            .collect();
+        out.push((
+            Rep::Strands(last),
+            Rep::Cards,
+            at(s.width_m * s.widen[last], crate::plan::SWITCH_PX),
+        ));
+        out.push((
+            Rep::Cards,
+            Rep::Relief,
+            at(s.card_height_m, crate::plan::CARD_SWITCH_PX),
+        ));
+        out
+    }
+
     /// Sets the most strand vertices kept planted and meshed.
     pub fn set_vertex_budget(&mut self, vertices: usize) {
         self.vertex_budget = vertices;

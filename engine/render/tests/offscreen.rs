@@ -1,6 +1,8 @@
 //! Frames drawn offscreen on whatever adapter wgpu finds (llvmpipe or lavapipe here).
 
-use tuft_render::{Camera, Layer, LevelMode, Material, Offscreen, Rep, Scene, SurfaceKind, SurfaceMaps, View, Wind};
+use tuft_render::{
+    Camera, Layer, LevelMode, Material, Offscreen, Rep, Scene, SurfaceKind, SurfaceMaps, View, Wind,
+};
 use tuft_strands::StrandSet;
 use tuft_strands::cards::CardSettings;
 use tuft_strands::levels::LevelSettings;
@@ -16,7 +18,8 @@ fn meadow(n: usize) -> Material {
         set.clump.push((mix(i, 4) * 64.0) as u32);
         set.length.push(0.04 + 0.05 * mix(i, 5));
         set.width.push(0.004);
-        set.lean.push([0.3 * (mix(i, 6) - 0.5), 0.3 * (mix(i, 7) - 0.5)]);
+        set.lean
+            .push([0.3 * (mix(i, 6) - 0.5), 0.3 * (mix(i, 7) - 0.5)]);
         set.bend.push(0.3);
         set.root_color.push([0.03, 0.08, 0.02]);
         set.tip_color.push([0.2, 0.35, 0.08]);
@@ -75,14 +78,22 @@ fn view(distance_m: f32, wind: Option<Wind>) -> View {
 fn zero_wind_draws_the_frame_no_wind_draws() {
     let mut offscreen = Offscreen::new().expect("an adapter (software is fine)");
     let mut scene = Scene::new(meadow(20_000), SurfaceKind::Plane);
-    let still = offscreen.render(&mut scene, &view(0.6, None)).expect("a frame");
+    let still = offscreen
+        .render(&mut scene, &view(0.6, None))
+        .expect("a frame");
     let calm = Wind {
         strength: 0.0,
         direction: 0.3,
         time_s: 1.7,
     };
-    let at_rest = offscreen.render(&mut scene, &view(0.6, Some(calm))).expect("a frame");
-    assert!(still.stats.strands() > 1000, "strands were drawn: {:?}", still.stats);
+    let at_rest = offscreen
+        .render(&mut scene, &view(0.6, Some(calm)))
+        .expect("a frame");
+    assert!(
+        still.stats.strands() > 1000,
+        "strands were drawn: {:?}",
+        still.stats
+    );
     assert!(
         still.image == at_rest.image,
         "the wind stage at zero strength changed pixels"
@@ -92,7 +103,9 @@ fn zero_wind_draws_the_frame_no_wind_draws() {
         strength: 1.0,
         ..calm
     };
-    let windy = offscreen.render(&mut scene, &view(0.6, Some(breeze))).expect("a frame");
+    let windy = offscreen
+        .render(&mut scene, &view(0.6, Some(breeze)))
+        .expect("a frame");
     let changed = still
         .image
         .rgba
@@ -108,14 +121,24 @@ fn forced_levels_draw_nested_prefixes() {
     let mut offscreen = Offscreen::new().expect("an adapter");
     let mut scene = Scene::new(meadow(20_000), SurfaceKind::Plane);
     let mut strands = Vec::new();
-    for rep in [Rep::Strands(0), Rep::Strands(1), Rep::Strands(2), Rep::Cards, Rep::Relief] {
+    for rep in [
+        Rep::Strands(0),
+        Rep::Strands(1),
+        Rep::Strands(2),
+        Rep::Cards,
+        Rep::Relief,
+    ] {
         let mut v = view(1.0, None);
         v.level = LevelMode::Forced(rep);
         let frame = offscreen.render(&mut scene, &v).expect("a frame");
         strands.push((frame.stats.strands(), frame.stats.layers[0].cards));
     }
     // Each cut keeps about its fraction of the one before; cards and relief no strands.
-    let (s0, s1, s2) = (strands[0].0 as f64, strands[1].0 as f64, strands[2].0 as f64);
+    let (s0, s1, s2) = (
+        strands[0].0 as f64,
+        strands[1].0 as f64,
+        strands[2].0 as f64,
+    );
     assert!((s1 / s0 - 0.25).abs() < 0.03, "{strands:?}");
     assert!((s2 / s0 - 0.0625).abs() < 0.02, "{strands:?}");
     assert_eq!(strands[3].0, 0);

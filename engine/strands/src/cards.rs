@@ -373,6 +373,9 @@ pub fn atlas(set: &StrandSet, repeat_m: f32, settings: &CardSettings) -> Atlas {
         s /= 2;
     }
     preserve_coverage(&mut color_mips, size, settings.alpha_cutoff);
+    for mip in &mut color_mips {
+        bleed(mip);
+    }
     let to_color = |m: &Vec<f32>| -> Vec<u8> {
         m.chunks_exact(4)
             .flat_map(|p| {
@@ -438,6 +441,30 @@ fn downsample(c: &[f32], n: &[f32], size: usize) -> (Vec<f32>, Vec<f32>) {
         }
     }
     (c2, n2)
+}
+
+/// Gives every empty texel (alpha 0) the coverage-weighted mean colour of the image.
+/// A GPU filters colour between texels before the alpha test: next to an empty black
+/// texel an edge darkens, and on a distant card nearly every texel is an edge.
+fn bleed(img: &mut [f32]) {
+    let mut sum = [0.0f64; 3];
+    let mut weight = 0.0f64;
+    for p in img.chunks_exact(4) {
+        let a = f64::from(p[3]);
+        for c in 0..3 {
+            sum[c] += f64::from(p[c]) * a;
+        }
+        weight += a;
+    }
+    if weight <= 0.0 {
+        return;
+    }
+    let mean = sum.map(|s| (s / weight) as f32);
+    for p in img.chunks_exact_mut(4) {
+        if p[3] <= 0.0 {
+            p[..3].copy_from_slice(&mean);
+        }
+    }
 }
 
 /// The fraction of texels of an RGBA float image whose alpha, scaled by `scale`, passes
