@@ -185,6 +185,47 @@ fn cases(name: &str, graph: &MaterialGraph, runs: usize) -> Vec<Case> {
         (ms, runs),
         vec![("texels", (resolution * resolution) as u64)],
     );
+    // The preview's CPU side of a frame on the sphere (culling, level choice per tile and
+    // layer, draw ranges) once the tiles in view are planted: what every frame costs while
+    // the camera holds still or orbits within the same levels.
+    if let Ok((material, _)) = crate::material::from_graph(graph, 256) {
+        let view = tuft_render::View {
+            width: 1280,
+            height: 720,
+            ..tuft_render::View::default()
+        };
+        // From a material to the first frame's plan: cards grouped and planted, atlases
+        // drawn, the tiles in view planted and meshed.
+        let (ms, first) = median_ms(runs, || {
+            let mut scene =
+                tuft_render::Scene::new(material.clone(), tuft_render::SurfaceKind::Sphere);
+            scene.plan(&view)
+        });
+        case(
+            format!("{name}/preview_scene"),
+            (ms, runs),
+            vec![
+                ("tiles_planted", u64::from(first.stats.tiles_rebuilt)),
+                ("strands", first.stats.strands()),
+                ("triangles", first.stats.triangles()),
+            ],
+        );
+        let mut scene = tuft_render::Scene::new(material, tuft_render::SurfaceKind::Sphere);
+        let first = scene.plan(&view);
+        let (ms, plan) = median_ms(runs.max(20), || scene.plan(&view));
+        case(
+            format!("{name}/frame_plan"),
+            (ms, runs.max(20)),
+            vec![
+                ("tiles_visible", u64::from(plan.stats.tiles_visible)),
+                ("draws", plan.draws.len() as u64),
+                ("strands", plan.stats.strands()),
+                ("triangles", plan.stats.triangles()),
+                ("tiles_planted_first", u64::from(first.stats.tiles_rebuilt)),
+                ("tiles_planted_after", u64::from(plan.stats.tiles_rebuilt)),
+            ],
+        );
+    }
     // The whole bake, in memory: scatter, maps, PNG and strand-file encoding.
     let (ms, bytes) = median_ms(runs, || {
         let ev = Evaluator::new(graph);
