@@ -117,8 +117,14 @@ fn cases(name: &str, graph: &MaterialGraph, runs: usize) -> Vec<Case> {
             (ms, runs),
             vec![("cards", n_cards as u64), ("strands", set.len() as u64)],
         );
+        let group = tuft_strands::cards::group(
+            &set,
+            layer.clump_lattice,
+            graph.repeat_m,
+            layer.cards.atlas_cells,
+        );
         let (ms, _) = median_ms(runs, || {
-            tuft_strands::cards::atlas(&set, graph.repeat_m, &layer.cards)
+            tuft_strands::cards::atlas(&set, &group, graph.repeat_m, &layer.cards)
         });
         case(
             format!("{name}/{layer_name}/atlas"),

@@ -290,7 +290,7 @@ fn write_cards(
         message,
     };
     let group = cards::group(set, layer.clump_lattice, repeat_m, settings.atlas_cells);
-    let atlas = cards::atlas(set, repeat_m, settings);
+    let atlas = cards::atlas(set, &group, repeat_m, settings);
     let layer_stem = format!("{stem}_{}", file_stem(name));
     let mut color_files = Vec::new();
     let mut normal_files = Vec::new();

@@ -369,7 +369,7 @@ impl Scene {
                         widen,
                         width_m: median(&set.width),
                         card_height_m: median(&cards.iter().map(|c| c.height).collect::<Vec<_>>()),
-                        atlas: cards::atlas(set, repeat_m, &layer.cards),
+                        atlas: cards::atlas(set, &cards, repeat_m, &layer.cards),
 
                         card_tiles,
                     },

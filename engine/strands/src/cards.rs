@@ -274,19 +274,26 @@ fn srgb(x: f32) -> u8 {
     table[(x.clamp(0.0, 1.0) * 4095.0 + 0.5) as usize]
 }
 
-/// Draws the atlas of `set` (one repeat of `repeat_m` metres).
+/// Draws the atlas of `set` (one repeat of `repeat_m` metres) for its `cards` (from
+/// [`group`]).
+///
+/// Each cell pictures what one card stands for: a window as wide and as deep as the
+/// median card (the group's own footprint), as high as the tallest strand. A deeper
+/// slab would picture far more strands than a card replaces — a near-opaque wall of
+/// roots where the strands, seen from anywhere but the side, show crowns and gaps.
 #[must_use]
-pub fn atlas(set: &StrandSet, repeat_m: f32, settings: &CardSettings) -> Atlas {
+pub fn atlas(set: &StrandSet, cards: &[Card], repeat_m: f32, settings: &CardSettings) -> Atlas {
     let size = settings.atlas_size.max(4) as usize;
     let cells = settings.atlas_cells.clamp(1, 16) as usize;
     let cell_px = size / cells;
     let mut rgba = vec![0.0f32; size * size * 4];
     let mut nrm = vec![0.0f32; size * size * 3];
-    // Each cell views a window of the set side-on; the window is as wide as the tallest
-    // strand is high, so the picture fills the cell.
+    // Each cell views a window of the set side-on: as wide and deep as the median card,
+    // as high as the tallest strand.
     let tallest = set.length.iter().copied().fold(0.0f32, f32::max).max(1e-4);
-    let window = tallest;
+    let window = median_width(cards).map_or(tallest, |w| w.clamp(1e-4, repeat_m));
     let px_per_m = cell_px as f32 / window;
+    let px_per_m_up = cell_px as f32 / tallest;
     // Roots binned over the repeat, so each cell reads only the strands near its window.
     let bins_per_side = ((repeat_m / window).floor() as usize).clamp(1, 64);
     let bin_m = repeat_m / bins_per_side as f32;
@@ -328,7 +335,7 @@ pub fn atlas(set: &StrandSet, repeat_m: f32, settings: &CardSettings) -> Atlas {
             // One sample per texel row along the strand, each spanning its width with
             // antialiased coverage, so mip 0's alpha is soft and every mip can be rescaled
             // to the same coverage.
-            let samples = ((set.length[i] * px_per_m).ceil() as usize).clamp(2, 4 * cell_px);
+            let samples = ((set.length[i] * px_per_m_up).ceil() as usize).clamp(2, 4 * cell_px);
             let (rc, tc) = (Vec3::from(set.root_color[i]), Vec3::from(set.tip_color[i]));
             let curve = Curve::new(set.length[i], r, set.bend[i]);
             let lean_x = (r.x / set.length[i].max(1e-6)).clamp(-1.0, 1.0);
@@ -336,7 +343,7 @@ pub fn atlas(set: &StrandSet, repeat_m: f32, settings: &CardSettings) -> Atlas {
                 let t = s as f32 / samples as f32;
                 let p = curve.at(t);
                 let x = (d.x + p.x + window / 2.0) * px_per_m;
-                let py = cell_px as isize - 1 - (p.z * px_per_m) as isize;
+                let py = cell_px as isize - 1 - (p.z * px_per_m_up) as isize;
                 if !(0..cell_px as isize).contains(&py) {
                     continue;
                 }
@@ -359,6 +366,7 @@ pub fn atlas(set: &StrandSet, repeat_m: f32, settings: &CardSettings) -> Atlas {
             }
         }
     }
+    match_crown_colour(&mut rgba, set);
     let mut color_mips = vec![rgba];
     let mut normal_mips = vec![nrm];
     let mut s = size;
@@ -441,6 +449,67 @@ fn downsample(c: &[f32], n: &[f32], size: usize) -> (Vec<f32>, Vec<f32>) {
         }
     }
     (c2, n2)
+}
+
+/// Where along a strand its colour seen from above sits on average: the relief weighs a
+/// strand's colour at `t` by its height above the ground plus a tenth of its length,
+/// `t + 0.1`, so the mean is `∫ t (t + 0.1) dt / ∫ (t + 0.1) dt` = 0.383 / 0.6.
+pub const CROWN: f32 = 0.383_333 / 0.6;
+
+/// Scales the picture's colours so their coverage-weighted mean is the colour the set
+/// shows from above (each strand's crown colour, weighted by its area). A picture is the
+/// set seen side-on, roots and all; a card stands where a canopy seen from anywhere but
+/// the side shows crowns, and the relief past the cards shows them too. Without this the
+/// card level darkens the lawn by over ten sRGB codes at its switch.
+fn match_crown_colour(rgba: &mut [f32], set: &StrandSet) {
+    let mut seen = [0.0f64; 3];
+    let mut cover = 0.0f64;
+    for p in rgba.chunks_exact(4) {
+        for c in 0..3 {
+            seen[c] += f64::from(p[c] * p[3]);
+        }
+        cover += f64::from(p[3]);
+    }
+    let mut crown = [0.0f64; 3];
+    let mut area = 0.0f64;
+    for i in 0..set.len() {
+        let a = f64::from(set.width[i] * set.length[i]);
+        let (r, t) = (set.root_color[i], set.tip_color[i]);
+        for c in 0..3 {
+            crown[c] += a * f64::from(r[c] + (t[c] - r[c]) * CROWN);
+        }
+        area += a;
+    }
+    if cover <= 0.0 || area <= 0.0 {
+        return;
+    }
+    let scale: [f32; 3] = std::array::from_fn(|c| {
+        let (have, want) = (seen[c] / cover, crown[c] / area);
+        if have > 1e-6 {
+            (want / have).clamp(0.25, 4.0) as f32
+        } else {
+            1.0
+        }
+    });
+    for p in rgba.chunks_exact_mut(4) {
+        for c in 0..3 {
+            p[c] = (p[c] * scale[c]).min(1.0);
+        }
+    }
+}
+
+/// The median width of `cards`, if there are any.
+fn median_width(cards: &[Card]) -> Option<f32> {
+    let mut widths: Vec<f32> = cards
+        .iter()
+        .map(|c| c.width)
+        .filter(|w| w.is_finite())
+        .collect();
+    if widths.is_empty() {
+        return None;
+    }
+    let mid = widths.len() / 2;
+    Some(*widths.select_nth_unstable_by(mid, f32::total_cmp).1)
 }
 
 /// Gives every empty texel (alpha 0) the coverage-weighted mean colour of the image.
@@ -576,7 +645,8 @@ mod tests {
     fn atlas_coverage_holds_within_two_percent_at_every_mip() {
         let s = set(30_000, 16);
         let settings = CardSettings::default();
-        let a = atlas(&s, 1.0, &settings);
+        let cards = group(&s, 16, 1.0, settings.atlas_cells);
+        let a = atlas(&s, &cards, 1.0, &settings);
         assert_eq!(a.color.len(), 9); // 256 → 1
         let cov = coverage_per_mip(&a, settings.alpha_cutoff);
         assert!(cov[0] > 0.05 && cov[0] < 0.95, "mip 0 covers {}", cov[0]);
@@ -594,10 +664,17 @@ mod tests {
             atlas_cells: 2,
             alpha_cutoff: 0.5,
         };
-        assert_eq!(atlas(&s, 1.0, &settings), atlas(&s, 1.0, &settings));
+        let cards = group(&s, 8, 1.0, settings.atlas_cells);
+        assert_eq!(
+            atlas(&s, &cards, 1.0, &settings),
+            atlas(&s, &cards, 1.0, &settings)
+        );
         let mut other = s.clone();
         other.length[0] *= 2.0;
         other.length.iter_mut().for_each(|l| *l *= 1.5);
-        assert_ne!(atlas(&s, 1.0, &settings), atlas(&other, 1.0, &settings));
+        assert_ne!(
+            atlas(&s, &cards, 1.0, &settings),
+            atlas(&other, &cards, 1.0, &settings)
+        );
     }
 }

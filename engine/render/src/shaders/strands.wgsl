@@ -66,13 +66,21 @@ fn vs_strand_wind(v: StrandIn) -> StrandOut {
     return strand_out(v, sway(widen(v.position, v.across), v.wind));
 }
 
-// Thin strands let light through: the sun wraps round them, and the bottom of the canopy
-// sees less of the sky and the sun than the crown does.
-fn shade_strand(base: vec3<f32>, n_in: vec3<f32>, along: f32) -> vec3<f32> {
+// How much light reaches a point `along` a strand inside the canopy: the bottom of the
+// canopy sees less of the sky and the sun than the crown does.
+fn canopy_depth(along: f32) -> f32 {
+    return mix(0.45, 1.0, along);
+}
+
+// A card's picture is calibrated to the set's colour seen from above (tuft_strands::
+// cards::CROWN, t ≈ 0.64): it is lit as the canopy is at that height.
+const CARD_DEPTH: f32 = 0.8513889; // canopy_depth(0.638889)
+
+// Thin strands let light through: the sun wraps round them.
+fn shade_strand(base: vec3<f32>, n_in: vec3<f32>, depth: f32) -> vec3<f32> {
     let n = normalize(n_in);
     let n_dot_l = dot(n, frame.sun_dir.xyz);
     let wrap = clamp((abs(n_dot_l) + 0.3) / 1.3, 0.0, 1.0);
-    let depth = mix(0.45, 1.0, along);
     let sun = frame.sun_color.rgb * wrap * max(frame.sun_dir.y, 0.0) * depth * 0.9;
     return base * (sun + ambient(n) * depth);
 }
@@ -86,7 +94,7 @@ fn fs_strand(in: StrandOut, @builtin(front_facing) front: bool) -> @location(0) 
     if !front {
         n = -n;
     }
-    return vec4<f32>(shade_strand(in.color, n, in.along), 1.0);
+    return vec4<f32>(shade_strand(in.color, n, canopy_depth(in.along)), 1.0);
 }
 
 @vertex
@@ -132,5 +140,5 @@ fn fs_card(in: StrandOut, @builtin(front_facing) front: bool) -> @location(0) ve
         let b = normalize((dp_dy * duv_dx.x - dp_dx * duv_dy.x) / det) * -1.0;
         n = normalize(t * tn.x + b * tn.y + n_geo * tn.z);
     }
-    return vec4<f32>(shade_strand(texel.rgb, n, in.along), 1.0);
+    return vec4<f32>(shade_strand(texel.rgb, n, CARD_DEPTH), 1.0);
 }
