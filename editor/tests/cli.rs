@@ -10,6 +10,14 @@ fn root() -> PathBuf {
         .to_owned()
 }
 
+fn preset(name: &str) -> PathBuf {
+    root().join("presets").join(format!("{name}.ron"))
+}
+
+fn data(name: &str) -> PathBuf {
+    root().join("tests/data").join(name)
+}
+
 fn tuft(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tuft"))
         .args(args)
@@ -212,6 +220,8 @@ fn bench_json_prints_one_case_per_line_with_median_and_counts() {
         "moss/relief",
         "moss/pbr",
         "moss/bake",
+        "moss/preview_scene",
+        "moss/frame_plan",
     ] {
         assert!(
             names.contains(&expected),
@@ -222,7 +232,11 @@ fn bench_json_prints_one_case_per_line_with_median_and_counts() {
         assert!(c["median_ms"].as_f64().unwrap() > 0.0, "{c}");
         assert_eq!(
             c["runs"].as_u64(),
-            Some(if c["case"] == "moss/validate" { 10 } else { 1 }),
+            Some(match c["case"].as_str() {
+                Some("moss/validate") => 10,
+                Some("moss/frame_plan") => 20,
+                _ => 1,
+            }),
             "{c}"
         );
     }
@@ -230,4 +244,77 @@ fn bench_json_prints_one_case_per_line_with_median_and_counts() {
     assert!(scatter["strands"].as_u64().unwrap() > 10_000);
     let out = tuft(&["bench", "--preset", "nope"]);
     assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn render_writes_a_frame_and_says_what_it_drew() {
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("moss.png");
+    let out = tuft(&[
+        "render",
+        preset("moss").to_str().unwrap(),
+        "--out",
+        png.to_str().unwrap(),
+        "--size",
+        "96x64",
+        "--distance",
+        "0.8",
+        "--overlay",
+        "levels",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.contains("adapter:"), "{stdout}");
+    assert!(
+        stdout.contains("fronds:") && stdout.contains("level "),
+        "{stdout}"
+    );
+    let img = image::open(&png).expect("a PNG").to_rgba8();
+    assert_eq!(img.dimensions(), (96, 64));
+    // The background is sky; the material covers the middle of the frame.
+    let centre = img.get_pixel(48, 32).0;
+    assert_ne!(
+        &centre[..3],
+        &tuft_editor::cli::render::BACKGROUND[..],
+        "nothing drawn"
+    );
+}
+
+#[test]
+fn render_refuses_bad_options_and_bad_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("x.png");
+    let moss = preset("moss");
+    for bad in [
+        ["--size", "0x10"],
+        ["--size", "wide"],
+        ["--level", "seven"],
+        ["--surface", "torus"],
+    ] {
+        let mut args = vec![
+            "render",
+            moss.to_str().unwrap(),
+            "--out",
+            png.to_str().unwrap(),
+        ];
+        args.extend(bad);
+        let out = tuft(&args);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}: {}", text(&out));
+    }
+    assert!(!png.exists(), "nothing written on refusal");
+    let out = tuft(&[
+        "render",
+        data("malformed.ron").to_str().unwrap(),
+        "--out",
+        png.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let out = tuft(&[
+        "render",
+        data("cycle.ron").to_str().unwrap(),
+        "--out",
+        png.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(!png.exists());
 }
