@@ -1,11 +1,17 @@
 //! The Tuft editor and command line, as a library so tests drive the same code the
 //! `tuft` binary runs.
 //!
-//! - [`app`]: the eframe window.
+//! - [`app`]: the eframe window; [`session`] (document, file, undo), [`graph_view`]
+//!   (the egui-snarl graph), [`preview`] (rebuild worker and paint callback),
+//!   [`thumbs`] (per-node thumbnails on a worker).
 //! - [`cli`]: the headless subcommands.
 //! - [`material`]: a graph evaluated into what the preview renderer draws — the one
 //!   place that knows both the graph and the renderer.
 
 pub mod app;
 pub mod cli;
+pub mod graph_view;
 pub mod material;
+pub mod preview;
+pub mod session;
+pub mod thumbs;

@@ -19,6 +19,7 @@ use crate::nodes::normals_from_height;
 use crate::scatter::ScatterError;
 use crate::value::PortType;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 use tuft_strands::StrandSet;
 use tuft_strands::file::StrandFile;
 
@@ -53,6 +54,9 @@ pub enum BakeError {
         /// Why.
         message: String,
     },
+    /// The bake was cancelled.
+    #[error("cancelled")]
+    Cancelled,
 }
 
 /// The surface maps of one repeat, linear floats, row-major.
@@ -193,6 +197,36 @@ pub fn write_baked_set(
     resolution: usize,
     progress: &mut dyn FnMut(&str, f32),
 ) -> Result<Vec<PathBuf>, BakeError> {
+    write_baked_set_cancellable(
+        evaluator,
+        dir,
+        resolution,
+        progress,
+        &AtomicBool::new(false),
+    )
+}
+
+/// As [`write_baked_set`], stopping with [`BakeError::Cancelled`] at the next stage once
+/// `cancel` is set (files already written stay; the manifest, written last, does not
+/// exist, so a half-written set is never mistaken for a whole one).
+///
+/// # Errors
+/// As [`write_baked_set`], or cancelled.
+pub fn write_baked_set_cancellable(
+    evaluator: &Evaluator<'_>,
+    dir: &Path,
+    resolution: usize,
+    progress: &mut dyn FnMut(&str, f32),
+    cancel: &AtomicBool,
+) -> Result<Vec<PathBuf>, BakeError> {
+    let mut progress = |stage: &str, f: f32| -> Result<(), BakeError> {
+        progress(stage, f);
+        if cancel.load(std::sync::atomic::Ordering::Relaxed) {
+            Err(BakeError::Cancelled)
+        } else {
+            Ok(())
+        }
+    };
     if resolution == 0 || resolution > MAX_RESOLUTION {
         return Err(BakeError::Resolution(resolution));
     }
@@ -202,12 +236,16 @@ pub fn write_baked_set(
         path: path.to_owned(),
         message,
     };
-    progress("strands", 0.0);
+    progress("strands", 0.0)?;
     let strands = strand_file(evaluator).map_err(|e| fail(dir, e.to_string()))?;
-    progress("maps", 0.2);
+    progress("maps", 0.2)?;
+    let mut stopped = false;
     let maps = bake_pbr_with(evaluator, resolution, &mut |f| {
-        progress("maps", 0.2 + 0.4 * f);
+        stopped |= progress("maps", 0.2 + 0.4 * f).is_err();
     })?;
+    if stopped {
+        return Err(BakeError::Cancelled);
+    }
     let mut written = write_maps(&maps, dir, &stem)?;
     let strands_file = strands_path(dir, &stem);
     write_strand_file(&strands, &strands_file)?;
@@ -215,7 +253,7 @@ pub fn write_baked_set(
     let mut layers = Vec::new();
     let n_layers = strands.layers.len().max(1);
     for (k, (name, set)) in strands.layers.iter().enumerate() {
-        progress("meshes", 0.6 + 0.4 * k as f32 / n_layers as f32);
+        progress("meshes", 0.6 + 0.4 * k as f32 / n_layers as f32)?;
         let layer = &graph.strands[name];
         let tiles = tuft_strands::mesh::repeat_tiles(set, graph.repeat_m, layer.profile);
         let mut meshes = Vec::new();
@@ -263,13 +301,14 @@ pub fn write_baked_set(
         strands: format!("{stem}.strands"),
         layers,
     };
+    progress("manifest", 1.0)?;
     let path = dir.join("manifest.ron");
     let text =
         ron::ser::to_string_pretty(&manifest, ron::ser::PrettyConfig::new().struct_names(false))
             .map_err(|e| fail(&path, e.to_string()))?;
     crate::io::write_atomic(&path, text.as_bytes()).map_err(|e| fail(&path, e.to_string()))?;
     written.push(path);
-    progress("done", 1.0);
+    let _ = progress("done", 1.0);
     Ok(written)
 }
 

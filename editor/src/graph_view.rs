@@ -1,0 +1,583 @@
+//! The node graph on screen (egui-snarl). The widget's model is rebuilt from the engine's
+//! graph whenever the document changes; every gesture on it becomes an [`Action`] the
+//! editor applies to the document (and so to the history), never a change to the widget
+//! alone.
+
+use egui::{Color32, Pos2, Ui};
+use egui_snarl::ui::{PinInfo, SnarlPin, SnarlStyle, SnarlViewer, SnarlWidget};
+use egui_snarl::{InPin, OutPin, Snarl};
+use std::collections::HashMap;
+use tuft_graph::graph::PBR_PORTS;
+use tuft_graph::layer::STRAND_PORTS;
+use tuft_graph::value::{PortType, Value};
+use tuft_graph::{Document, InRef, Input, NodeId, OutRef, Report, Sink};
+
+/// What a node of the widget stands for.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ViewNode {
+    /// A node of the graph.
+    Node(NodeId),
+    /// The PBR output.
+    Pbr,
+    /// A strand layer's ports.
+    Layer(String),
+}
+
+/// A change the user asked for in the graph view.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    /// Link an output to an input.
+    Connect(OutRef, InRef),
+    /// Unlink an input (it falls back to its constant).
+    Disconnect(InRef),
+    /// Set an unlinked input's constant.
+    SetConst(InRef, Value),
+    /// Select a node.
+    Select(NodeId),
+    /// Delete a node.
+    Remove(NodeId),
+}
+
+/// The graph view's state.
+pub struct GraphView {
+    snarl: Snarl<ViewNode>,
+    built_for: u64,
+    ids: HashMap<ViewNode, egui_snarl::NodeId>,
+    /// Nodes to bring into view on the next frame.
+    frame: Option<Vec<ViewNode>>,
+    /// Why the last connection was refused.
+    pub refusal: Option<String>,
+}
+
+impl std::fmt::Debug for GraphView {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GraphView")
+            .field("built_for", &self.built_for)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The widget's id (for its selection).
+fn widget_id() -> egui::Id {
+    egui::Id::new("tuft graph")
+}
+
+/// A port type's pin colour.
+#[must_use]
+pub fn type_color(ty: PortType) -> Color32 {
+    match ty {
+        PortType::Float => Color32::from_rgb(170, 170, 170),
+        PortType::Vec2 => Color32::from_rgb(90, 170, 230),
+        PortType::Color => Color32::from_rgb(235, 160, 60),
+    }
+}
+
+/// Where a node without a stored position goes: a column per kind of node.
+fn default_position(k: usize, column: f32) -> Pos2 {
+    Pos2::new(column, 40.0 + 150.0 * k as f32)
+}
+
+impl GraphView {
+    /// An empty view (filled on the first [`GraphView::show`]).
+    #[must_use]
+    pub fn new() -> Self {
+        Self {
+            snarl: Snarl::new(),
+            built_for: 0,
+            ids: HashMap::new(),
+            frame: Some(Vec::new()),
+            refusal: None,
+        }
+    }
+
+    /// Asks the next frame to bring `nodes` into view (all nodes when empty).
+    pub fn frame(&mut self, nodes: Vec<ViewNode>) {
+        self.frame = Some(nodes);
+    }
+
+    /// The graph nodes selected in the widget.
+    #[must_use]
+    pub fn selected(&self, ctx: &egui::Context) -> Vec<NodeId> {
+        egui_snarl::ui::get_selected_nodes(widget_id(), ctx)
+            .into_iter()
+            .filter_map(|id| match self.snarl.get_node(id) {
+                Some(ViewNode::Node(n)) => Some(*n),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Where each graph node stands in the widget, to keep in the document's layout.
+    #[must_use]
+    pub fn positions(&self) -> Vec<(NodeId, [f32; 2])> {
+        self.snarl
+            .nodes_pos()
+            .filter_map(|(pos, node)| match node {
+                ViewNode::Node(id) => Some((*id, [pos.x, pos.y])),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn rebuild(&mut self, doc: &Document) {
+        let previous: HashMap<ViewNode, Pos2> = self
+            .snarl
+            .nodes_pos()
+            .map(|(p, n)| (n.clone(), p))
+            .collect();
+        self.snarl = Snarl::new();
+        self.ids.clear();
+        let graph = &doc.graph;
+        let mut right = 0.0f32;
+        for (k, node) in graph.nodes.iter().enumerate() {
+            let key = ViewNode::Node(node.id);
+            let pos = doc
+                .layout
+                .get(&node.id)
+                .map(|p| Pos2::new(p[0], p[1]))
+                .unwrap_or_else(|| default_position(k % 6, 40.0 + 240.0 * (k / 6) as f32));
+            right = right.max(pos.x);
+            let id = self.snarl.insert_node(pos, key.clone());
+            self.ids.insert(key, id);
+        }
+        let outputs: Vec<ViewNode> = std::iter::once(ViewNode::Pbr)
+            .chain(graph.strands.keys().map(|n| ViewNode::Layer(n.clone())))
+            .collect();
+        for (k, key) in outputs.into_iter().enumerate() {
+            let pos = previous
+                .get(&key)
+                .copied()
+                .unwrap_or_else(|| default_position(k * 2, right + 320.0));
+            let id = self.snarl.insert_node(pos, key.clone());
+            self.ids.insert(key, id);
+        }
+        // Wires, from the engine's links.
+        for node in &graph.nodes {
+            for (k, port) in node.input_ports().iter().enumerate() {
+                if let Input::Link(from) = node.input(port) {
+                    self.wire(doc, &from, &ViewNode::Node(node.id), k);
+                }
+            }
+        }
+        for (sink, input) in graph.sinks() {
+            let Input::Link(from) = input else { continue };
+            let (key, k) = match &sink {
+                Sink::Pbr(p) => (ViewNode::Pbr, pbr_index(p)),
+                Sink::Strand { layer, port } => (
+                    ViewNode::Layer(layer.clone()),
+                    STRAND_PORTS.iter().position(|s| s.name == port),
+                ),
+                Sink::PbrExtra(_) => continue,
+            };
+            if let Some(k) = k {
+                self.wire(doc, &from, &key, k);
+            }
+        }
+    }
+
+    fn wire(&mut self, doc: &Document, from: &OutRef, to: &ViewNode, input: usize) {
+        let Some(node) = doc.graph.node(from.node) else {
+            return;
+        };
+        let Some(output) = node.output_ports().iter().position(|o| o.name == from.port) else {
+            return;
+        };
+        let (Some(&a), Some(&b)) = (self.ids.get(&ViewNode::Node(from.node)), self.ids.get(to))
+        else {
+            return;
+        };
+        self.snarl.connect(
+            egui_snarl::OutPinId { node: a, output },
+            egui_snarl::InPinId { node: b, input },
+        );
+    }
+
+    /// Draws the graph and returns what the user asked for.
+    pub fn show(
+        &mut self,
+        ui: &mut Ui,
+        doc: &Document,
+        generation: u64,
+        report: &Report,
+        thumbs: &HashMap<NodeId, egui::TextureHandle>,
+    ) -> Vec<Action> {
+        if self.built_for != generation {
+            self.rebuild(doc);
+            self.built_for = generation;
+        }
+        let mut viewer = Viewer {
+            doc,
+            report,
+            actions: Vec::new(),
+            frame: self.frame.take(),
+            rect: ui.available_rect_before_wrap(),
+            ids: &self.ids,
+            thumbs,
+        };
+        SnarlWidget::new()
+            .id(widget_id())
+            .style(SnarlStyle::new())
+            .show(&mut self.snarl, &mut viewer, ui);
+        let actions = viewer.actions;
+        for a in &actions {
+            if let Action::Connect(..) | Action::Disconnect(..) = a {
+                self.refusal = None;
+            }
+        }
+        actions
+    }
+}
+
+impl Default for GraphView {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+fn pbr_index(port: &str) -> Option<usize> {
+    PBR_PORTS
+        .iter()
+        .position(|(p, _)| *p == port)
+        .or_else(|| (port == "normal").then_some(PBR_PORTS.len()))
+}
+
+/// One input of a widget node: where it ends in the graph, its type, and what it holds.
+struct InputInfo {
+    to: InRef,
+    name: String,
+    ty: PortType,
+    current: Input,
+    range: (f32, f32),
+}
+
+struct Viewer<'a> {
+    doc: &'a Document,
+    report: &'a Report,
+    actions: Vec<Action>,
+    frame: Option<Vec<ViewNode>>,
+    rect: egui::Rect,
+    ids: &'a HashMap<ViewNode, egui_snarl::NodeId>,
+    thumbs: &'a HashMap<NodeId, egui::TextureHandle>,
+}
+
+impl Viewer<'_> {
+    fn input_info(&self, node: &ViewNode, k: usize) -> Option<InputInfo> {
+        let graph = &self.doc.graph;
+        match node {
+            ViewNode::Node(id) => {
+                let n = graph.node(*id)?;
+                let port = n.input_ports().into_iter().nth(k)?;
+                Some(InputInfo {
+                    to: InRef::Node {
+                        node: *id,
+                        port: port.name.to_owned(),
+                    },
+                    name: port.name.to_owned(),
+                    ty: port.ty,
+                    current: n.input(&port),
+                    range: port.range,
+                })
+            }
+            ViewNode::Pbr => {
+                let (name, ty) = PBR_PORTS
+                    .get(k)
+                    .copied()
+                    .or((k == PBR_PORTS.len()).then_some(("normal", PortType::Color)))?;
+                let sink = Sink::Pbr(name.to_owned());
+                let current = graph
+                    .sinks()
+                    .into_iter()
+                    .find(|(s, _)| *s == sink)
+                    .map_or(Input::Const(Value::Float(0.0)), |(_, i)| i);
+                Some(InputInfo {
+                    to: InRef::Sink(sink),
+                    name: name.to_owned(),
+                    ty,
+                    current,
+                    range: (0.0, 1.0),
+                })
+            }
+            ViewNode::Layer(layer) => {
+                let port = STRAND_PORTS.get(k)?;
+                let sink = Sink::Strand {
+                    layer: layer.clone(),
+                    port: port.name.to_owned(),
+                };
+                let current = graph
+                    .sinks()
+                    .into_iter()
+                    .find(|(s, _)| *s == sink)
+                    .map_or(Input::Const(port.default), |(_, i)| i);
+                Some(InputInfo {
+                    to: InRef::Sink(sink),
+                    name: port.name.to_owned(),
+                    ty: port.ty,
+                    current,
+                    range: (0.0, 1.0),
+                })
+            }
+        }
+    }
+
+    fn output_of(&self, node: &ViewNode, k: usize) -> Option<(OutRef, PortType, String)> {
+        let ViewNode::Node(id) = node else {
+            return None;
+        };
+        let out = self
+            .doc
+            .graph
+            .node(*id)?
+            .output_ports()
+            .into_iter()
+            .nth(k)?;
+        Some((OutRef::new(*id, out.name), out.ty, out.name.to_owned()))
+    }
+}
+
+/// An inline editor for an unlinked input's constant; returns the new value if edited.
+fn constant_editor(ui: &mut Ui, value: Value, range: (f32, f32)) -> Option<Value> {
+    let speed = ((range.1 - range.0).abs() / 200.0).max(1e-3);
+    match value {
+        Value::Float(mut x) => ui
+            .add(egui::DragValue::new(&mut x).speed(speed))
+            .changed()
+            .then_some(Value::Float(x)),
+        Value::Vec2(mut v) => {
+            let a = ui
+                .add(egui::DragValue::new(&mut v[0]).speed(speed))
+                .changed();
+            let b = ui
+                .add(egui::DragValue::new(&mut v[1]).speed(speed))
+                .changed();
+            (a || b).then_some(Value::Vec2(v))
+        }
+        Value::Color(mut c) => ui
+            .color_edit_button_rgb(&mut c)
+            .changed()
+            .then_some(Value::Color(c)),
+    }
+}
+
+impl SnarlViewer<ViewNode> for Viewer<'_> {
+    fn title(&mut self, node: &ViewNode) -> String {
+        match node {
+            ViewNode::Node(id) => self
+                .doc
+                .graph
+                .node(*id)
+                .map_or_else(|| format!("#{}", id.0), |n| n.label()),
+            ViewNode::Pbr => "PBR output".to_owned(),
+            ViewNode::Layer(name) => format!("Strand layer {name}"),
+        }
+    }
+
+    fn show_header(
+        &mut self,
+        node: egui_snarl::NodeId,
+        _inputs: &[InPin],
+        _outputs: &[OutPin],
+        ui: &mut Ui,
+        snarl: &mut Snarl<ViewNode>,
+    ) {
+        let key = snarl[node].clone();
+        let title = self.title(&key);
+        ui.horizontal(|ui| {
+            if let ViewNode::Node(id) = key {
+                let problems: Vec<String> =
+                    self.report.for_node(id).map(ToString::to_string).collect();
+                if !problems.is_empty() {
+                    ui.colored_label(
+                        Color32::from_rgb(230, 90, 80),
+                        format!("⚠ {}", problems.len()),
+                    )
+                    .on_hover_text(problems.join("\n"));
+                }
+                let doc = self
+                    .doc
+                    .graph
+                    .node(id)
+                    .and_then(|n| n.kind())
+                    .map_or("", |k| k.doc());
+                if ui
+                    .add(
+                        egui::Label::new(egui::RichText::new(title).strong())
+                            .sense(egui::Sense::click()),
+                    )
+                    .on_hover_text(doc)
+                    .clicked()
+                {
+                    self.actions.push(Action::Select(id));
+                }
+            } else {
+                ui.label(egui::RichText::new(title).strong());
+            }
+        });
+    }
+
+    fn inputs(&mut self, node: &ViewNode) -> usize {
+        match node {
+            ViewNode::Node(id) => self
+                .doc
+                .graph
+                .node(*id)
+                .map_or(0, |n| n.input_ports().len()),
+            ViewNode::Pbr => PBR_PORTS.len() + 1,
+            ViewNode::Layer(_) => STRAND_PORTS.len(),
+        }
+    }
+
+    fn outputs(&mut self, node: &ViewNode) -> usize {
+        match node {
+            ViewNode::Node(id) => self
+                .doc
+                .graph
+                .node(*id)
+                .map_or(0, |n| n.output_ports().len()),
+            ViewNode::Pbr | ViewNode::Layer(_) => 0,
+        }
+    }
+
+    fn show_input(
+        &mut self,
+        pin: &InPin,
+        ui: &mut Ui,
+        snarl: &mut Snarl<ViewNode>,
+    ) -> impl SnarlPin + 'static {
+        let key = snarl[pin.id.node].clone();
+        let Some(info) = self.input_info(&key, pin.id.input) else {
+            return PinInfo::circle();
+        };
+        ui.label(&info.name);
+        match info.current {
+            Input::Const(value) if pin.remotes.is_empty() => {
+                if let Some(v) = constant_editor(ui, value, info.range) {
+                    self.actions.push(Action::SetConst(info.to.clone(), v));
+                }
+            }
+            _ => {}
+        }
+        PinInfo::circle()
+            .with_fill(type_color(info.ty))
+            .with_wire_color(type_color(info.ty))
+    }
+
+    fn show_output(
+        &mut self,
+        pin: &OutPin,
+        ui: &mut Ui,
+        snarl: &mut Snarl<ViewNode>,
+    ) -> impl SnarlPin + 'static {
+        let key = snarl[pin.id.node].clone();
+        match self.output_of(&key, pin.id.output) {
+            Some((_, ty, name)) => {
+                ui.label(name);
+                PinInfo::circle()
+                    .with_fill(type_color(ty))
+                    .with_wire_color(type_color(ty))
+            }
+            None => PinInfo::circle(),
+        }
+    }
+
+    fn connect(&mut self, from: &OutPin, to: &InPin, snarl: &mut Snarl<ViewNode>) {
+        let (a, b) = (snarl[from.id.node].clone(), snarl[to.id.node].clone());
+        if let (Some((out, _, _)), Some(info)) = (
+            self.output_of(&a, from.id.output),
+            self.input_info(&b, to.id.input),
+        ) {
+            self.actions.push(Action::Connect(out, info.to));
+        }
+    }
+
+    fn disconnect(&mut self, _from: &OutPin, to: &InPin, snarl: &mut Snarl<ViewNode>) {
+        let b = snarl[to.id.node].clone();
+        if let Some(info) = self.input_info(&b, to.id.input) {
+            self.actions.push(Action::Disconnect(info.to));
+        }
+    }
+
+    fn drop_inputs(&mut self, pin: &InPin, snarl: &mut Snarl<ViewNode>) {
+        let b = snarl[pin.id.node].clone();
+        if let Some(info) = self.input_info(&b, pin.id.input) {
+            self.actions.push(Action::Disconnect(info.to));
+        }
+    }
+
+    fn drop_outputs(&mut self, pin: &OutPin, snarl: &mut Snarl<ViewNode>) {
+        let a = snarl[pin.id.node].clone();
+        for remote in &pin.remotes {
+            let b = snarl[remote.node].clone();
+            if let Some(info) = self.input_info(&b, remote.input) {
+                let _ = &a;
+                self.actions.push(Action::Disconnect(info.to));
+            }
+        }
+    }
+
+    fn has_body(&mut self, node: &ViewNode) -> bool {
+        matches!(node, ViewNode::Node(id) if self.thumbs.contains_key(id))
+    }
+
+    fn show_body(
+        &mut self,
+        node: egui_snarl::NodeId,
+        _inputs: &[InPin],
+        _outputs: &[OutPin],
+        ui: &mut Ui,
+        snarl: &mut Snarl<ViewNode>,
+    ) {
+        if let ViewNode::Node(id) = &snarl[node]
+            && let Some(tex) = self.thumbs.get(id)
+        {
+            ui.image((tex.id(), egui::vec2(48.0, 48.0)));
+        }
+    }
+
+    fn has_node_menu(&mut self, node: &ViewNode) -> bool {
+        matches!(node, ViewNode::Node(_))
+    }
+
+    fn show_node_menu(
+        &mut self,
+        node: egui_snarl::NodeId,
+        _inputs: &[InPin],
+        _outputs: &[OutPin],
+        ui: &mut Ui,
+        snarl: &mut Snarl<ViewNode>,
+    ) {
+        if let ViewNode::Node(id) = snarl[node]
+            && ui.button("Delete").clicked()
+        {
+            self.actions.push(Action::Remove(id));
+            ui.close();
+        }
+    }
+
+    fn current_transform(
+        &mut self,
+        to_global: &mut egui::emath::TSTransform,
+        snarl: &mut Snarl<ViewNode>,
+    ) {
+        let Some(keys) = self.frame.take() else {
+            return;
+        };
+        let positions: Vec<Pos2> = if keys.is_empty() {
+            snarl.nodes_pos().map(|(p, _)| p).collect()
+        } else {
+            keys.iter()
+                .filter_map(|k| self.ids.get(k))
+                .filter_map(|id| snarl.get_node_info(*id).map(|n| n.pos))
+                .collect()
+        };
+        if positions.is_empty() {
+            return;
+        }
+        let bounds = egui::Rect::from_points(&positions).expand2(egui::vec2(120.0, 80.0));
+        let rect = self.rect;
+        let scale = (rect.width() / bounds.width().max(1.0))
+            .min(rect.height() / bounds.height().max(1.0))
+            .clamp(0.2, 1.0);
+        let translation = rect.center().to_vec2() - bounds.center().to_vec2() * scale;
+        *to_global = egui::emath::TSTransform::new(translation, scale);
+    }
+}

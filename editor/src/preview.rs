@@ -1,0 +1,507 @@
+//! The live preview: a worker thread turns each new version of the graph into a
+//! `tuft_render::Scene` (a newer edit supersedes a stale one), and an egui-wgpu paint
+//! callback draws it — `prepare` renders the scene into the preview's own multisampled
+//! sRGB target, `paint` copies that into egui's pass.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Instant;
+use tuft_graph::MaterialGraph;
+use tuft_render::{FramePlan, FrameStats, Renderer, Scene, SurfaceKind, View};
+
+/// Map resolution of the preview's surface.
+pub const PREVIEW_MAPS: usize = 256;
+
+struct Job {
+    generation: u64,
+    graph: MaterialGraph,
+    kind: SurfaceKind,
+}
+
+struct Built {
+    generation: u64,
+    scene: Result<Scene, String>,
+    ms: f64,
+}
+
+/// The preview's state on the UI side.
+pub struct Preview {
+    scene: Arc<Mutex<Option<Scene>>>,
+    jobs: Sender<Job>,
+    results: Receiver<Built>,
+    latest: Arc<AtomicU64>,
+    /// The generation being built, if any.
+    pub building: Option<u64>,
+    /// The generation on screen.
+    pub shown: u64,
+    /// Milliseconds the last rebuild took on the worker.
+    pub rebuild_ms: Option<f64>,
+    /// Why the last rebuild failed.
+    pub error: Option<String>,
+    /// Camera, levels, overlay, wind.
+    pub view: View,
+    /// The surface shown.
+    pub kind: SurfaceKind,
+    /// What the last frame drew.
+    pub stats: FrameStats,
+}
+
+impl std::fmt::Debug for Preview {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Preview")
+            .field("shown", &self.shown)
+            .finish_non_exhaustive()
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Preview {
+    /// Starts the rebuild worker.
+    #[must_use]
+    pub fn new() -> Self {
+        let (jobs, job_rx) = channel::<Job>();
+        let (result_tx, results) = channel::<Built>();
+        let latest = Arc::new(AtomicU64::new(0));
+        let worker_latest = latest.clone();
+        std::thread::Builder::new()
+            .name("tuft preview".into())
+            .spawn(move || {
+                while let Ok(mut job) = job_rx.recv() {
+                    // Only the newest queued edit is worth building.
+                    while let Ok(newer) = job_rx.try_recv() {
+                        job = newer;
+                    }
+                    if job.generation < worker_latest.load(Ordering::Acquire) {
+                        continue;
+                    }
+                    let start = Instant::now();
+                    let scene = crate::material::from_graph(&job.graph, PREVIEW_MAPS)
+                        .map(|(m, _)| Scene::new(m, job.kind))
+                        .map_err(|e| format!("{e:#}"));
+                    // A newer edit arrived meanwhile: this one is stale, drop it.
+                    if job.generation < worker_latest.load(Ordering::Acquire) {
+                        continue;
+                    }
+                    let built = Built {
+                        generation: job.generation,
+                        scene,
+                        ms: start.elapsed().as_secs_f64() * 1e3,
+                    };
+                    if result_tx.send(built).is_err() {
+                        break;
+                    }
+                }
+            })
+            .ok();
+        Self {
+            scene: Arc::new(Mutex::new(None)),
+            jobs,
+            results,
+            latest,
+            building: None,
+            shown: 0,
+            rebuild_ms: None,
+            error: None,
+            view: View::default(),
+            kind: SurfaceKind::Sphere,
+            stats: FrameStats::default(),
+        }
+    }
+
+    /// Queues a rebuild for `generation` of `graph` (superseding any older one).
+    pub fn request(&mut self, generation: u64, graph: &MaterialGraph) {
+        self.latest.store(generation, Ordering::Release);
+        self.building = Some(generation);
+        let _ = self.jobs.send(Job {
+            generation,
+            graph: graph.clone(),
+            kind: self.kind,
+        });
+    }
+
+    /// Takes a finished rebuild, if the newest one is done. Returns whether the scene
+    /// changed.
+    pub fn poll(&mut self) -> bool {
+        let mut changed = false;
+        while let Ok(built) = self.results.try_recv() {
+            if built.generation < self.latest.load(Ordering::Acquire) {
+                continue;
+            }
+            self.building = None;
+            self.shown = built.generation;
+            self.rebuild_ms = Some(built.ms);
+            match built.scene {
+                Ok(scene) => {
+                    *lock(&self.scene) = Some(scene);
+                    self.error = None;
+                    changed = true;
+                }
+                Err(e) => self.error = Some(e),
+            }
+        }
+        changed
+    }
+
+    /// Whether a scene is ready to draw.
+    #[must_use]
+    pub fn has_scene(&self) -> bool {
+        lock(&self.scene).is_some()
+    }
+
+    /// Where each layer switches representation at the current camera and size.
+    #[must_use]
+    pub fn switches(
+        &self,
+        layer: usize,
+        height_px: f32,
+    ) -> Vec<(tuft_render::Rep, tuft_render::Rep, f32)> {
+        lock(&self.scene).as_ref().map_or_else(Vec::new, |s| {
+            s.switches(layer, &self.view.camera, height_px)
+        })
+    }
+
+    /// Draws the preview into `rect` (through a paint callback when a wgpu render state
+    /// is available).
+    pub fn show(&mut self, ui: &mut egui::Ui, rect: egui::Rect) {
+        let ppp = ui.ctx().pixels_per_point();
+        let size = [
+            ((rect.width() * ppp) as u32).max(1),
+            ((rect.height() * ppp) as u32).max(1),
+        ];
+        self.view.width = size[0];
+        self.view.height = size[1];
+        let plan: Option<FramePlan> = lock(&self.scene).as_mut().map(|s| s.plan(&self.view));
+        let Some(plan) = plan else {
+            ui.painter()
+                .rect_filled(rect, 0.0, egui::Color32::from_gray(30));
+            return;
+        };
+        self.stats = plan.stats.clone();
+        ui.painter().add(egui_wgpu::Callback::new_paint_callback(
+            rect,
+            PreviewCallback {
+                scene: self.scene.clone(),
+                plan,
+                view: self.view,
+                size,
+            },
+        ));
+    }
+}
+
+impl Default for Preview {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The preview's GPU side, kept in egui-wgpu's callback resources.
+pub struct PreviewResources {
+    renderer: Renderer,
+    gpu: Option<tuft_render::GpuScene>,
+    targets: Option<Targets>,
+    blit: wgpu::RenderPipeline,
+    blit_layout: wgpu::BindGroupLayout,
+    sampler: wgpu::Sampler,
+    samples: u32,
+}
+
+struct Targets {
+    size: [u32; 2],
+    msaa: Option<wgpu::TextureView>,
+    resolved: wgpu::TextureView,
+    depth: wgpu::TextureView,
+    blit_bind: wgpu::BindGroup,
+}
+
+/// The preview's own colour format: sRGB, so shading stays linear.
+const PREVIEW_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
+
+const BLIT_WGSL: &str = r"
+@group(0) @binding(0) var frame_tex: texture_2d<f32>;
+@group(0) @binding(1) var frame_sampler: sampler;
+
+struct Out {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) uv: vec2<f32>,
+};
+
+@vertex
+fn vs(@builtin(vertex_index) i: u32) -> Out {
+    let uv = vec2<f32>(f32((i << 1u) & 2u), f32(i & 2u));
+    var out: Out;
+    out.clip = vec4<f32>(uv.x * 2.0 - 1.0, 1.0 - uv.y * 2.0, 0.0, 1.0);
+    out.uv = uv;
+    return out;
+}
+
+fn encode(c: f32) -> f32 {
+    if c <= 0.0031308 {
+        return c * 12.92;
+    }
+    return 1.055 * pow(c, 1.0 / 2.4) - 0.055;
+}
+
+// egui's target is sRGB: the sampled (linear) colour as it is.
+@fragment
+fn fs_linear(in: Out) -> @location(0) vec4<f32> {
+    return textureSample(frame_tex, frame_sampler, in.uv);
+}
+
+// egui's target is linear-format holding gamma-encoded values: encode.
+@fragment
+fn fs_encode(in: Out) -> @location(0) vec4<f32> {
+    let c = textureSample(frame_tex, frame_sampler, in.uv);
+    return vec4<f32>(encode(c.r), encode(c.g), encode(c.b), c.a);
+}
+";
+
+/// Creates the preview's GPU resources for egui's render state. Call once at start-up.
+pub fn install(render_state: &egui_wgpu::RenderState) {
+    let device = &render_state.device;
+    let flags = render_state
+        .adapter
+        .get_texture_format_features(PREVIEW_FORMAT)
+        .flags;
+    let samples = if flags.sample_count_supported(4) {
+        4
+    } else {
+        1
+    };
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some("tuft preview blit"),
+        source: wgpu::ShaderSource::Wgsl(BLIT_WGSL.into()),
+    });
+    let blit_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("tuft preview blit"),
+        entries: &[
+            wgpu::BindGroupLayoutEntry {
+                binding: 0,
+                visibility: wgpu::ShaderStages::FRAGMENT,
+                ty: wgpu::BindingType::Texture {
+                    sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                    view_dimension: wgpu::TextureViewDimension::D2,
+                    multisampled: false,
+                },
+                count: None,
+            },
+            wgpu::BindGroupLayoutEntry {
+                binding: 1,
+                visibility: wgpu::ShaderStages::FRAGMENT,
+                ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                count: None,
+            },
+        ],
+    });
+    let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some("tuft preview blit"),
+        bind_group_layouts: &[Some(&blit_layout)],
+        immediate_size: 0,
+    });
+    let fs = if render_state.target_format.is_srgb() {
+        "fs_linear"
+    } else {
+        "fs_encode"
+    };
+    let blit = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some("tuft preview blit"),
+        layout: Some(&layout),
+        vertex: wgpu::VertexState {
+            module: &module,
+            entry_point: Some("vs"),
+            compilation_options: wgpu::PipelineCompilationOptions::default(),
+            buffers: &[],
+        },
+        primitive: wgpu::PrimitiveState::default(),
+        depth_stencil: None,
+        multisample: wgpu::MultisampleState::default(),
+        fragment: Some(wgpu::FragmentState {
+            module: &module,
+            entry_point: Some(fs),
+            compilation_options: wgpu::PipelineCompilationOptions::default(),
+            targets: &[Some(wgpu::ColorTargetState {
+                format: render_state.target_format,
+                blend: Some(wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING),
+                write_mask: wgpu::ColorWrites::ALL,
+            })],
+        }),
+        multiview_mask: None,
+        cache: None,
+    });
+    let sampler = device.create_sampler(&wgpu::SamplerDescriptor::default());
+    let renderer = Renderer::new(device, PREVIEW_FORMAT, samples);
+    render_state
+        .renderer
+        .write()
+        .callback_resources
+        .insert(PreviewResources {
+            renderer,
+            gpu: None,
+            targets: None,
+            blit,
+            blit_layout,
+            sampler,
+            samples,
+        });
+}
+
+impl PreviewResources {
+    fn ensure_targets(&mut self, device: &wgpu::Device, size: [u32; 2]) {
+        if self.targets.as_ref().is_none_or(|t| t.size != size) {
+            let extent = wgpu::Extent3d {
+                width: size[0],
+                height: size[1],
+                depth_or_array_layers: 1,
+            };
+            let make = |label, format, samples, usage| {
+                device
+                    .create_texture(&wgpu::TextureDescriptor {
+                        label: Some(label),
+                        size: extent,
+                        mip_level_count: 1,
+                        sample_count: samples,
+                        dimension: wgpu::TextureDimension::D2,
+                        format,
+                        usage,
+                        view_formats: &[],
+                    })
+                    .create_view(&wgpu::TextureViewDescriptor::default())
+            };
+            let resolved = make(
+                "tuft preview",
+                PREVIEW_FORMAT,
+                1,
+                wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
+            );
+            let msaa = (self.samples > 1).then(|| {
+                make(
+                    "tuft preview msaa",
+                    PREVIEW_FORMAT,
+                    self.samples,
+                    wgpu::TextureUsages::RENDER_ATTACHMENT,
+                )
+            });
+            let depth = make(
+                "tuft preview depth",
+                tuft_render::renderer::DEPTH_FORMAT,
+                self.samples,
+                wgpu::TextureUsages::RENDER_ATTACHMENT,
+            );
+            let blit_bind = device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("tuft preview blit"),
+                layout: &self.blit_layout,
+                entries: &[
+                    wgpu::BindGroupEntry {
+                        binding: 0,
+                        resource: wgpu::BindingResource::TextureView(&resolved),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 1,
+                        resource: wgpu::BindingResource::Sampler(&self.sampler),
+                    },
+                ],
+            });
+            self.targets = Some(Targets {
+                size,
+                msaa,
+                resolved,
+                depth,
+                blit_bind,
+            });
+        }
+    }
+}
+
+struct PreviewCallback {
+    scene: Arc<Mutex<Option<Scene>>>,
+    plan: FramePlan,
+    view: View,
+    size: [u32; 2],
+}
+
+impl egui_wgpu::CallbackTrait for PreviewCallback {
+    fn prepare(
+        &self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        _screen: &egui_wgpu::ScreenDescriptor,
+        encoder: &mut wgpu::CommandEncoder,
+        resources: &mut egui_wgpu::CallbackResources,
+    ) -> Vec<wgpu::CommandBuffer> {
+        let Some(res) = resources.get_mut::<PreviewResources>() else {
+            return Vec::new();
+        };
+        let guard = lock(&self.scene);
+        let Some(scene) = guard.as_ref() else {
+            return Vec::new();
+        };
+        if !res.gpu.as_ref().is_some_and(|g| g.holds(scene)) {
+            res.gpu = Some(res.renderer.upload_scene(device, queue, scene));
+        }
+        let Some(mut gpu) = res.gpu.take() else {
+            return Vec::new();
+        };
+        res.renderer
+            .prepare(device, queue, &mut gpu, scene, &self.plan, &self.view);
+        res.ensure_targets(device, self.size);
+        let Some(targets) = res.targets.as_ref() else {
+            return Vec::new();
+        };
+        {
+            let (view, resolve) = match &targets.msaa {
+                Some(m) => (m, Some(&targets.resolved)),
+                None => (&targets.resolved, None),
+            };
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("tuft preview"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view,
+                    depth_slice: None,
+                    resolve_target: resolve,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(wgpu::Color {
+                            r: 0.55,
+                            g: 0.64,
+                            b: 0.74,
+                            a: 1.0,
+                        }),
+                        store: wgpu::StoreOp::Store,
+                    },
+                })],
+                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                    view: &targets.depth,
+                    depth_ops: Some(wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(1.0),
+                        store: wgpu::StoreOp::Discard,
+                    }),
+                    stencil_ops: None,
+                }),
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            res.renderer.paint(&mut pass, &gpu, &self.plan);
+        }
+        res.gpu = Some(gpu);
+        Vec::new()
+    }
+
+    fn paint(
+        &self,
+        _info: egui::PaintCallbackInfo,
+        render_pass: &mut wgpu::RenderPass<'static>,
+        resources: &egui_wgpu::CallbackResources,
+    ) {
+        let Some(res) = resources.get::<PreviewResources>() else {
+            return;
+        };
+        let Some(targets) = &res.targets else { return };
+        render_pass.set_pipeline(&res.blit);
+        render_pass.set_bind_group(0, &targets.blit_bind, &[]);
+        render_pass.draw(0..3, 0..1);
+    }
+}

@@ -1,0 +1,203 @@
+//! The document being edited: the graph and its layout, where it lives on disk, and its
+//! history. Every graph edit goes through [`Session::edit`], which is what makes every
+//! edit undoable and every change visible to the workers (by its generation).
+
+use std::path::{Path, PathBuf};
+use tuft_graph::Document;
+use tuft_graph::io::{LoadError, SaveError};
+
+/// How many edits undo remembers.
+pub const UNDO_DEPTH: usize = 200;
+
+/// A document, its file, and its history.
+#[derive(Debug)]
+pub struct Session {
+    doc: Document,
+    /// Where the document is saved; `None` until the first Save As.
+    path: Option<PathBuf>,
+    /// The document as last saved or opened (to tell whether there are unsaved changes).
+    saved: Document,
+    undo: Vec<Document>,
+    redo: Vec<Document>,
+    /// Bumped by every change to the document, undo and redo included.
+    generation: u64,
+}
+
+impl Session {
+    /// A session on `doc`, saved at `path` if it came from a file.
+    #[must_use]
+    pub fn new(doc: Document, path: Option<PathBuf>) -> Self {
+        Self {
+            saved: doc.clone(),
+            doc,
+            path,
+            undo: Vec::new(),
+            redo: Vec::new(),
+            generation: 1,
+        }
+    }
+
+    /// Opens `path`.
+    ///
+    /// # Errors
+    /// The file cannot be read or is not a graph (the message names line and column).
+    pub fn open(path: &Path) -> Result<Self, LoadError> {
+        Ok(Self::new(
+            tuft_graph::io::load(path)?,
+            Some(path.to_owned()),
+        ))
+    }
+
+    /// The document.
+    #[must_use]
+    pub fn doc(&self) -> &Document {
+        &self.doc
+    }
+
+    /// Where the document is saved.
+    #[must_use]
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// Changes with every edit, undo and redo.
+    #[must_use]
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// Whether the document differs from the file.
+    #[must_use]
+    pub fn is_dirty(&self) -> bool {
+        self.doc != self.saved
+    }
+
+    /// Applies `change` as one undoable edit. An edit that changes nothing leaves no step
+    /// in the history.
+    pub fn edit(&mut self, change: impl FnOnce(&mut Document)) {
+        let before = self.doc.clone();
+        change(&mut self.doc);
+        if self.doc == before {
+            return;
+        }
+        self.undo.push(before);
+        if self.undo.len() > UNDO_DEPTH {
+            self.undo.remove(0);
+        }
+        self.redo.clear();
+        self.generation += 1;
+    }
+
+    /// Applies `change` into the last undo step instead of a new one (the frames of one
+    /// drag are one edit).
+    pub fn edit_merged(&mut self, change: impl FnOnce(&mut Document)) {
+        let before = self.doc.clone();
+        change(&mut self.doc);
+        if self.doc != before {
+            self.redo.clear();
+            self.generation += 1;
+        }
+    }
+
+    /// Moves a node in the layout without a history step per frame of a drag: the layout
+    /// is saved with the file but is not part of the material.
+    pub fn set_position(&mut self, node: tuft_graph::NodeId, pos: [f32; 2]) {
+        self.doc.layout.insert(node, pos);
+    }
+
+    /// Whether there is an edit to undo.
+    #[must_use]
+    pub fn can_undo(&self) -> bool {
+        !self.undo.is_empty()
+    }
+
+    /// Whether there is an undone edit to redo.
+    #[must_use]
+    pub fn can_redo(&self) -> bool {
+        !self.redo.is_empty()
+    }
+
+    /// Undoes the last edit.
+    pub fn undo(&mut self) -> bool {
+        let Some(before) = self.undo.pop() else {
+            return false;
+        };
+        let now = std::mem::replace(&mut self.doc, before);
+        self.redo.push(now);
+        self.generation += 1;
+        true
+    }
+
+    /// Redoes the last undone edit.
+    pub fn redo(&mut self) -> bool {
+        let Some(after) = self.redo.pop() else {
+            return false;
+        };
+        let now = std::mem::replace(&mut self.doc, after);
+        self.undo.push(now);
+        self.generation += 1;
+        true
+    }
+
+    /// Saves to the session's file, or to `path` (Save As). The write is atomic: a failed
+    /// save leaves the old file as it was.
+    ///
+    /// # Errors
+    /// No path yet and none given, or the write failed.
+    pub fn save(&mut self, path: Option<&Path>) -> Result<PathBuf, SaveError> {
+        let path = match path.or(self.path.as_deref()) {
+            Some(p) => p.to_owned(),
+            None => {
+                return Err(SaveError::Io {
+                    path: PathBuf::from("(untitled)"),
+                    source: std::io::Error::other("choose a file with Save As"),
+                });
+            }
+        };
+        tuft_graph::io::save(&self.doc, &path)?;
+        self.saved = self.doc.clone();
+        self.path = Some(path.clone());
+        Ok(path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn session() -> Session {
+        let doc = tuft_graph::io::from_str(crate::app::LAWN_PRESET).expect("lawn parses");
+        Session::new(doc, None)
+    }
+
+    #[test]
+    fn undo_and_redo_walk_the_history() {
+        let mut s = session();
+        let original = s.doc().clone();
+        s.edit(|d| d.graph.repeat_m = 3.0);
+        s.edit(|d| d.graph.name = "meadow".into());
+        assert!(s.is_dirty());
+        assert!(s.undo());
+        assert_eq!(s.doc().graph.repeat_m, 3.0);
+        assert_eq!(s.doc().graph.name, original.graph.name);
+        assert!(s.undo());
+        assert_eq!(s.doc(), &original);
+        assert!(!s.is_dirty());
+        assert!(!s.undo());
+        assert!(s.redo() && s.redo());
+        assert_eq!(s.doc().graph.name, "meadow");
+        // A new edit drops what could be redone.
+        s.undo();
+        s.edit(|d| d.graph.repeat_m = 5.0);
+        assert!(!s.can_redo());
+    }
+
+    #[test]
+    fn an_edit_that_changes_nothing_leaves_no_step() {
+        let mut s = session();
+        let g = s.generation();
+        s.edit(|_| {});
+        assert!(!s.can_undo());
+        assert_eq!(s.generation(), g);
+    }
+}

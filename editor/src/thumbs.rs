@@ -1,0 +1,147 @@
+//! Per-node thumbnails: a small picture of each node's first output over one repeat,
+//! computed on a worker thread whenever the graph changes (a newer graph supersedes an
+//! older one still queued).
+
+use std::collections::HashMap;
+use std::sync::mpsc::{Receiver, Sender, channel};
+use tuft_graph::value::PortType;
+use tuft_graph::{Domain, Evaluator, MaterialGraph, NodeId, OutRef};
+
+/// Side of a thumbnail in texels.
+pub const THUMB: usize = 40;
+
+struct Job {
+    generation: u64,
+    graph: MaterialGraph,
+}
+
+/// Thumbnails and the worker that draws them.
+pub struct Thumbnails {
+    jobs: Sender<Job>,
+    results: Receiver<(u64, Vec<(NodeId, egui::ColorImage)>)>,
+    /// The graph generation the textures show.
+    pub shown: u64,
+    textures: HashMap<NodeId, egui::TextureHandle>,
+}
+
+impl std::fmt::Debug for Thumbnails {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Thumbnails")
+            .field("shown", &self.shown)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The image of one output over one repeat.
+#[must_use]
+pub fn image(evaluator: &Evaluator<'_>, out: &OutRef, ty: PortType) -> egui::ColorImage {
+    let domain = Domain::grid(THUMB, THUMB);
+    let field = evaluator.eval_output(out, &domain);
+    let to8 = |x: f32| (x.clamp(0.0, 1.0) * 255.0 + 0.5) as u8;
+    let srgb = |x: f32| to8(tuft_strands::num::linear_to_srgb(x.clamp(0.0, 1.0)));
+    let pixels: Vec<egui::Color32> = (0..THUMB * THUMB)
+        .map(|i| match &field {
+            None => egui::Color32::from_gray(40),
+            Some(f) => match ty {
+                PortType::Float => {
+                    let g = to8(f.at(0, i));
+                    egui::Color32::from_rgb(g, g, g)
+                }
+                PortType::Vec2 => {
+                    let c = f.get(i);
+                    egui::Color32::from_rgb(to8(0.5 + 0.5 * c[0]), to8(0.5 + 0.5 * c[1]), 128)
+                }
+                PortType::Color => {
+                    let c = f.get(i);
+                    egui::Color32::from_rgb(srgb(c[0]), srgb(c[1]), srgb(c[2]))
+                }
+            },
+        })
+        .collect();
+    egui::ColorImage::new([THUMB, THUMB], pixels)
+}
+
+fn draw_all(graph: &MaterialGraph) -> Vec<(NodeId, egui::ColorImage)> {
+    let evaluator = Evaluator::new(graph);
+    graph
+        .nodes
+        .iter()
+        .filter_map(|node| {
+            let out = node.output_ports().into_iter().next()?;
+            Some((
+                node.id,
+                image(&evaluator, &OutRef::new(node.id, out.name), out.ty),
+            ))
+        })
+        .collect()
+}
+
+impl Thumbnails {
+    /// Starts the worker.
+    #[must_use]
+    pub fn new() -> Self {
+        let (jobs, job_rx) = channel::<Job>();
+        let (tx, results) = channel();
+        std::thread::Builder::new()
+            .name("tuft thumbnails".into())
+            .spawn(move || {
+                while let Ok(mut job) = job_rx.recv() {
+                    while let Ok(newer) = job_rx.try_recv() {
+                        job = newer;
+                    }
+                    if tx.send((job.generation, draw_all(&job.graph))).is_err() {
+                        break;
+                    }
+                }
+            })
+            .ok();
+        Self {
+            jobs,
+            results,
+            shown: 0,
+            textures: HashMap::new(),
+        }
+    }
+
+    /// Queues thumbnails for `generation` of `graph`.
+    pub fn request(&mut self, generation: u64, graph: &MaterialGraph) {
+        let _ = self.jobs.send(Job {
+            generation,
+            graph: graph.clone(),
+        });
+    }
+
+    /// Uploads finished thumbnails; returns whether any arrived.
+    pub fn poll(&mut self, ctx: &egui::Context) -> bool {
+        let mut any = false;
+        while let Ok((generation, images)) = self.results.try_recv() {
+            if generation < self.shown {
+                continue;
+            }
+            self.shown = generation;
+            self.textures.clear();
+            for (id, image) in images {
+                let tex = ctx.load_texture(
+                    format!("thumb {}", id.0),
+                    image,
+                    egui::TextureOptions::NEAREST,
+                );
+                self.textures.insert(id, tex);
+            }
+            any = true;
+        }
+        any
+    }
+
+    /// The textures by node.
+    #[must_use]
+    pub fn textures(&self) -> &HashMap<NodeId, egui::TextureHandle> {
+        &self.textures
+    }
+}
+
+impl Default for Thumbnails {
+    fn default() -> Self {
+        Self::new()
+    }
+}
