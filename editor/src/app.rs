@@ -229,6 +229,20 @@ impl Editor {
         self.recovery.is_some()
     }
 
+    /// Blocks until the preview and the thumbnails show the current document (tests,
+    /// and anything that must not race the workers).
+    pub fn wait_for_workers(&mut self, ctx: &egui::Context) {
+        let limit = Duration::from_secs(300);
+        self.preview.wait(limit);
+        self.thumbs.wait(ctx, self.session.generation(), limit);
+    }
+
+    /// The status-bar message (what was saved, what failed).
+    #[must_use]
+    pub fn message(&self) -> Option<&str> {
+        self.message.as_ref().map(|(m, _)| m.as_str())
+    }
+
     /// Re-validates and queues the workers after the document changed.
     fn after_change(&mut self) {
         let generation = self.session.generation();

@@ -128,22 +128,42 @@ impl Preview {
     pub fn poll(&mut self) -> bool {
         let mut changed = false;
         while let Ok(built) = self.results.try_recv() {
-            if built.generation < self.latest.load(Ordering::Acquire) {
-                continue;
-            }
-            self.building = None;
-            self.shown = built.generation;
-            self.rebuild_ms = Some(built.ms);
-            match built.scene {
-                Ok(scene) => {
-                    *lock(&self.scene) = Some(scene);
-                    self.error = None;
-                    changed = true;
-                }
-                Err(e) => self.error = Some(e),
-            }
+            changed |= self.take(built);
         }
         changed
+    }
+
+    /// Blocks until the newest requested rebuild has arrived (or `limit` passes, or the
+    /// worker is gone). For tests and for a command that needs the scene.
+    pub fn wait(&mut self, limit: std::time::Duration) {
+        while self.building.is_some() {
+            match self.results.recv_timeout(limit) {
+                Ok(built) => {
+                    self.take(built);
+                }
+                Err(_) => break,
+            }
+        }
+    }
+
+    fn take(&mut self, built: Built) -> bool {
+        if built.generation < self.latest.load(Ordering::Acquire) {
+            return false;
+        }
+        self.building = None;
+        self.shown = built.generation;
+        self.rebuild_ms = Some(built.ms);
+        match built.scene {
+            Ok(scene) => {
+                *lock(&self.scene) = Some(scene);
+                self.error = None;
+                true
+            }
+            Err(e) => {
+                self.error = Some(e);
+                false
+            }
+        }
     }
 
     /// Whether a scene is ready to draw.

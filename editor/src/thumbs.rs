@@ -114,23 +114,41 @@ impl Thumbnails {
     /// Uploads finished thumbnails; returns whether any arrived.
     pub fn poll(&mut self, ctx: &egui::Context) -> bool {
         let mut any = false;
-        while let Ok((generation, images)) = self.results.try_recv() {
-            if generation < self.shown {
-                continue;
-            }
-            self.shown = generation;
-            self.textures.clear();
-            for (id, image) in images {
-                let tex = ctx.load_texture(
-                    format!("thumb {}", id.0),
-                    image,
-                    egui::TextureOptions::NEAREST,
-                );
-                self.textures.insert(id, tex);
-            }
-            any = true;
+        while let Ok(done) = self.results.try_recv() {
+            any |= self.take(ctx, done);
         }
         any
+    }
+
+    /// Blocks until thumbnails of `generation` (or a newer one) have arrived, or `limit`
+    /// passes.
+    pub fn wait(&mut self, ctx: &egui::Context, generation: u64, limit: std::time::Duration) {
+        while self.shown < generation {
+            match self.results.recv_timeout(limit) {
+                Ok(done) => {
+                    self.take(ctx, done);
+                }
+                Err(_) => break,
+            }
+        }
+    }
+
+    fn take(&mut self, ctx: &egui::Context, done: (u64, Vec<(NodeId, egui::ColorImage)>)) -> bool {
+        let (generation, images) = done;
+        if generation < self.shown {
+            return false;
+        }
+        self.shown = generation;
+        self.textures.clear();
+        for (id, image) in images {
+            let tex = ctx.load_texture(
+                format!("thumb {}", id.0),
+                image,
+                egui::TextureOptions::NEAREST,
+            );
+            self.textures.insert(id, tex);
+        }
+        true
     }
 
     /// The textures by node.

@@ -1,0 +1,231 @@
+//! The editor driven as a user drives it, through egui_kittest: by labels, clicks and
+//! keys, on a software wgpu adapter.
+
+use egui_kittest::kittest::Queryable as _;
+use egui_kittest::{Harness, SnapshotOptions};
+use std::path::PathBuf;
+use tuft_editor::app::Editor;
+use tuft_editor::session::Session;
+use tuft_graph::value::Value;
+use tuft_graph::{Document, InRef, MaterialGraph, OutRef, ParamValue, Sink};
+
+/// A material with a surface and no strands: quick to preview.
+fn bare() -> Document {
+    Document::new(MaterialGraph::new("bare"))
+}
+
+fn editor(doc: Document, autosave: Option<PathBuf>) -> Harness<'static, Editor> {
+    let mut harness = Harness::builder()
+        .with_size([1440.0, 900.0])
+        .wgpu()
+        .build_eframe(move |cc| Editor::new(cc, Session::new(doc, None), autosave));
+    settle(&mut harness);
+    harness
+}
+
+/// Lets the workers finish and the UI draw what they made.
+fn settle(harness: &mut Harness<'static, Editor>) {
+    let ctx = harness.ctx.clone();
+    harness.state_mut().wait_for_workers(&ctx);
+    harness.run_steps(3);
+}
+
+fn base_color() -> InRef {
+    InRef::Sink(Sink::Pbr("base_color".into()))
+}
+
+fn roughness() -> InRef {
+    InRef::Sink(Sink::Pbr("roughness".into()))
+}
+
+#[test]
+fn a_node_added_from_the_library_is_wired_and_edited_and_everything_follows() {
+    let mut harness = editor(bare(), None);
+    harness.get_by_label("Noise").click();
+    harness.run_steps(2);
+    let id = harness
+        .state()
+        .selected()
+        .expect("the new node is selected");
+    assert_eq!(
+        harness
+            .state()
+            .session()
+            .doc()
+            .graph
+            .node(id)
+            .map(|n| n.kind.as_str()),
+        Some("Noise")
+    );
+    // Wired into the roughness: the graph holds the link.
+    assert!(
+        harness
+            .state_mut()
+            .connect(OutRef::new(id, "out"), &roughness())
+    );
+    settle(&mut harness);
+    let thumb_before = harness
+        .state()
+        .thumbnails()
+        .textures()
+        .get(&id)
+        .map(egui::TextureHandle::id);
+    assert!(thumb_before.is_some(), "the new node has a thumbnail");
+    // Its inspector shows its parameters; an edit of the scale re-validates at once and
+    // the thumbnail is redrawn.
+    harness.get_by_label("scale");
+    harness
+        .state_mut()
+        .set_param(id, "scale", ParamValue::Float(2.5));
+    harness.run_steps(2);
+    let report = harness.state().report();
+    assert!(
+        report.for_node(id).any(tuft_graph::Diagnostic::is_error),
+        "a non-integer scale is a seam: {:?}",
+        report.diagnostics
+    );
+    settle(&mut harness);
+    let generation = harness.state().session().generation();
+    assert_eq!(harness.state().thumbnails().shown, generation);
+    assert_ne!(
+        harness
+            .state()
+            .thumbnails()
+            .textures()
+            .get(&id)
+            .map(egui::TextureHandle::id),
+        thumb_before
+    );
+    // A constant edited inline: the base colour's constant changes.
+    harness
+        .state_mut()
+        .set_constant(&base_color(), Value::Color([0.5, 0.2, 0.1]));
+    harness.run_steps(1);
+    assert_eq!(
+        harness.state().session().doc().graph.pbr.base_color,
+        tuft_graph::Input::Const(Value::Color([0.5, 0.2, 0.1]))
+    );
+}
+
+#[test]
+fn a_seam_names_its_node_in_the_diagnostics_and_undo_removes_it() {
+    let mut harness = editor(bare(), None);
+    let id = harness.state_mut().add_node("Noise").expect("Noise exists");
+    harness
+        .state_mut()
+        .set_param(id, "scale", ParamValue::Float(2.5));
+    harness
+        .state_mut()
+        .connect(OutRef::new(id, "out"), &roughness());
+    harness.run_steps(2);
+    let seam = harness
+        .state()
+        .report()
+        .for_node(id)
+        .find(|d| d.is_error())
+        .map(ToString::to_string)
+        .expect("a seam error on the node");
+    assert!(seam.contains("Noise"), "the message names the node: {seam}");
+    harness.get_by_label(&seam);
+    // Ctrl+Z takes the link back out: the seam is gone.
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    harness.run_steps(2);
+    assert!(harness.query_by_label(&seam).is_none());
+    assert!(!harness.state().report().has_errors());
+    // And Ctrl+Shift+Z brings it back.
+    harness.key_press_modifiers(
+        egui::Modifiers::COMMAND | egui::Modifiers::SHIFT,
+        egui::Key::Z,
+    );
+    harness.run_steps(2);
+    assert!(harness.state().report().has_errors());
+}
+
+#[test]
+fn a_mistyped_connection_is_refused_with_its_reason_shown() {
+    let mut harness = editor(bare(), None);
+    let id = harness.state_mut().add_node("Noise").expect("Noise exists");
+    let before = harness.state().session().doc().clone();
+    assert!(
+        !harness
+            .state_mut()
+            .connect(OutRef::new(id, "out"), &base_color())
+    );
+    harness.run_steps(2);
+    let shown = harness.state().refusal().expect("refused").to_owned();
+    assert!(
+        shown.contains("Float") && shown.contains("Color"),
+        "{shown}"
+    );
+    harness.get_by_label(&shown);
+    assert_eq!(harness.state().session().doc(), &before, "nothing changed");
+}
+
+#[test]
+fn a_saved_graph_reopens_the_same_and_a_failed_save_keeps_the_old_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("meadow.ron");
+    let mut harness = editor(bare(), None);
+    let id = harness
+        .state_mut()
+        .add_node("Voronoi")
+        .expect("Voronoi exists");
+    assert!(harness.state_mut().save(Some(&path)));
+    let reopened = Session::open(&path).expect("reopens");
+    assert_eq!(reopened.doc(), harness.state().session().doc());
+    assert!(!harness.state().session().is_dirty());
+    // The next save cannot create its temporary file beside the target: it fails, says
+    // so, and the file on disk is the one saved before.
+    let old = std::fs::read(&path).unwrap();
+    harness.state_mut().delete(&[id]);
+    let tmp = dir
+        .path()
+        .join(format!(".meadow.ron.{}.tmp", std::process::id()));
+    std::fs::create_dir(&tmp).unwrap();
+    assert!(!harness.state_mut().save(None));
+    harness.run_steps(1);
+    assert!(
+        harness
+            .state()
+            .message()
+            .is_some_and(|m| m.starts_with("Not saved"))
+    );
+    harness.get_by_label_contains("Not saved");
+    assert_eq!(std::fs::read(&path).unwrap(), old);
+    assert!(harness.state().session().is_dirty(), "the edit is not lost");
+}
+
+#[test]
+fn work_autosaved_before_a_crash_is_offered_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let autosave = dir.path().join("autosave.ron");
+    let edited = {
+        let mut harness = editor(bare(), Some(autosave.clone()));
+        harness.state_mut().add_node("Wave");
+        harness.state_mut().autosave_now();
+        // The process dies here: no on_exit, no save.
+        harness.state().session().doc().clone()
+    };
+    assert!(autosave.exists());
+    let mut harness = editor(bare(), Some(autosave.clone()));
+    assert!(harness.state().offers_recovery());
+    harness.get_by_label("Recover").click();
+    harness.run_steps(2);
+    assert_eq!(harness.state().session().doc().graph, edited.graph);
+    assert!(!harness.state().offers_recovery());
+}
+
+#[test]
+fn the_main_window_on_the_lawn() {
+    let doc = tuft_graph::io::from_str(tuft_editor::app::LAWN_PRESET).unwrap();
+    let mut harness = editor(doc, None);
+    harness.run_steps(3);
+    // Software adapters differ a little between GL/llvmpipe and Vulkan/lavapipe, and the
+    // preview's strands are a pixel wide: compare with a tolerance.
+    harness.snapshot_options(
+        "main_window_lawn",
+        &SnapshotOptions::new()
+            .threshold(4.0)
+            .max_failed_pixels(25_000),
+    );
+}
