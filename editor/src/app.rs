@@ -237,6 +237,18 @@ impl Editor {
         self.thumbs.wait(ctx, self.session.generation(), limit);
     }
 
+    /// UI-thread CPU time of the recent frames (`App::ui`), milliseconds, oldest first.
+    #[must_use]
+    pub fn frame_times(&self) -> &[f32] {
+        &self.frame_ms
+    }
+
+    /// Whether the preview is rebuilding on its worker.
+    #[must_use]
+    pub fn rebuilding(&self) -> bool {
+        self.preview.building.is_some()
+    }
+
     /// The status-bar message (what was saved, what failed).
     #[must_use]
     pub fn message(&self) -> Option<&str> {

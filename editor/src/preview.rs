@@ -13,10 +13,18 @@ use tuft_render::{FramePlan, FrameStats, Renderer, Scene, SurfaceKind, View};
 /// Map resolution of the preview's surface.
 pub const PREVIEW_MAPS: usize = 256;
 
+/// Strands the UI thread plants per frame when the camera comes near (nearest tiles
+/// first; about 10 ms here): farther tiles keep a coarser level a few frames longer
+/// rather than freezing the window.
+pub const PLANT_PER_FRAME: usize = 30_000;
+
 struct Job {
     generation: u64,
     graph: MaterialGraph,
     kind: SurfaceKind,
+    /// The view at the time of the edit: the worker plants what it shows, so the UI
+    /// thread's first frame of the new scene plants nothing.
+    view: View,
 }
 
 struct Built {
@@ -80,7 +88,12 @@ impl Preview {
                     }
                     let start = Instant::now();
                     let scene = crate::material::from_graph(&job.graph, PREVIEW_MAPS)
-                        .map(|(m, _)| Scene::new(m, job.kind))
+                        .map(|(m, _)| {
+                            let mut scene = Scene::new(m, job.kind);
+                            let _ = scene.plan(&job.view);
+                            scene.set_plant_budget(Some(PLANT_PER_FRAME));
+                            scene
+                        })
                         .map_err(|e| format!("{e:#}"));
                     // A newer edit arrived meanwhile: this one is stale, drop it.
                     if job.generation < worker_latest.load(Ordering::Acquire) {
@@ -120,6 +133,7 @@ impl Preview {
             generation,
             graph: graph.clone(),
             kind: self.kind,
+            view: self.view,
         });
     }
 
@@ -155,7 +169,11 @@ impl Preview {
         self.rebuild_ms = Some(built.ms);
         match built.scene {
             Ok(scene) => {
-                *lock(&self.scene) = Some(scene);
+                let old = lock(&self.scene).replace(scene);
+                // Freeing a lawn's tile buffers takes longer than a frame: not here.
+                if let Some(old) = old {
+                    std::thread::spawn(move || drop(old));
+                }
                 self.error = None;
                 true
             }
@@ -201,6 +219,9 @@ impl Preview {
             return;
         };
         self.stats = plan.stats.clone();
+        if plan.stats.tiles_pending > 0 {
+            ui.ctx().request_repaint();
+        }
         ui.painter().add(egui_wgpu::Callback::new_paint_callback(
             rect,
             PreviewCallback {

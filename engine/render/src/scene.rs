@@ -11,6 +11,7 @@ use crate::material::Material;
 use crate::plan::{Choice, LevelMode, Rep, choose};
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec3, Vec4};
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use tuft_strands::cards::{self, Atlas};
 use tuft_strands::mesh::{TileMesh, build_tile_into};
@@ -202,6 +203,8 @@ pub struct FrameStats {
     pub layers: Vec<LayerFrameStats>,
     /// Tile prefixes planted and meshed for this frame.
     pub tiles_rebuilt: u32,
+    /// Tile prefixes left for the next frames by the planting budget.
+    pub tiles_pending: u32,
     /// Whether the vertex budget forced a coarser level than the distance asked for.
     pub budget_limited: bool,
 }
@@ -324,6 +327,10 @@ pub struct Scene {
     /// Unique per scene: the GPU side rebuilds its buffers when it changes.
     pub(crate) id: u64,
     vertex_budget: usize,
+    /// Each tile's area in UV (repeats²): a tile holds about this times a prefix.
+    tile_uv: Vec<f32>,
+    /// The most strands one `plan` plants; `None`: everything it needs at once.
+    plant_budget: Option<usize>,
 }
 
 impl std::fmt::Debug for Scene {
@@ -384,6 +391,9 @@ impl Scene {
             .fold(0.0f32, f32::max);
         let tiles = tile_bounds(&surface, tallest);
         let surface_mesh = surface_mesh(&surface);
+        let tile_uv = (0..surface.n_tiles as usize)
+            .map(|t| tile_uv_area(&surface_mesh, t))
+            .collect();
         Self {
             material,
             kind,
@@ -394,6 +404,8 @@ impl Scene {
             layers,
             id: NEXT_SCENE_ID.fetch_add(1, Ordering::Relaxed),
             vertex_budget: VERTEX_BUDGET,
+            tile_uv,
+            plant_budget: None,
         }
     }
 
@@ -453,6 +465,14 @@ impl Scene {
             at(s.card_height_m, crate::plan::CARD_SWITCH_PX),
         ));
         out
+    }
+
+    /// Sets the most strands one [`Scene::plan`] plants and meshes (nearest tiles first);
+    /// tiles left over draw the finest level they already hold and are planted by the
+    /// next frames (`FrameStats::tiles_pending`). An interactive view sets this so a
+    /// frame never waits on a big planting; offscreen frames plant everything at once.
+    pub fn set_plant_budget(&mut self, strands: Option<usize>) {
+        self.plant_budget = strands;
     }
 
     /// Sets the most strand vertices kept planted and meshed.
@@ -529,7 +549,12 @@ impl Scene {
             }
             choices.push(layer_choices);
         }
-        stats.tiles_rebuilt = self.make_resident(&visible, &choices);
+        let (done, pending) = self.make_resident(&visible, &choices);
+        stats.tiles_rebuilt = done;
+        stats.tiles_pending = pending;
+        if pending > 0 {
+            self.fall_back_to_resident(&visible, &mut choices);
+        }
         let draws = self.draws(&visible, &choices, view, &mut stats);
         FramePlan {
             view_proj,
@@ -557,25 +582,41 @@ impl Scene {
             return r.mesh.ranks.partition_point(|&x| x < keep) * per;
         }
         // Strands on this tile ≈ its share of the surface's repeats × the prefix.
-        let tri_uv: f32 = self.surface_tile_uv_area(t).max(0.0);
-        (tri_uv * need as f32) as usize * per
+        (self.tile_uv[t] * need as f32) as usize * per
     }
 
-    fn surface_tile_uv_area(&self, t: usize) -> f32 {
-        let range = &self.surface_mesh.tile_ranges[t];
-        let idx = &self.surface_mesh.indices[range.start as usize..range.end as usize];
-        idx.chunks_exact(3)
-            .map(|tri| {
-                let [a, b, c] = [0, 1, 2]
-                    .map(|k| glam::Vec2::from(self.surface_mesh.vertices[tri[k] as usize].uv));
-                0.5 * (b - a).perp_dot(c - a).abs()
-            })
-            .sum()
+    /// Where planting is still pending, draws the finest level a tile already holds.
+    fn fall_back_to_resident(&self, visible: &[(usize, f32)], choices: &mut [Vec<Choice>]) {
+        for (li, layer) in self.layers.iter().enumerate() {
+            let set = &self.material.layers[li].set;
+            let keep = &layer.shared.keep;
+            for (&(t, _), choice) in visible.iter().zip(choices[li].iter_mut()) {
+                let Rep::Strands(k) = choice.rep else {
+                    continue;
+                };
+                let held = layer.resident[t].n_prefix;
+                let fits = |j: usize| set.rank.partition_point(|&r| r < keep[j]) <= held;
+                if fits(k) {
+                    continue;
+                }
+                *choice = match (k + 1..keep.len()).find(|&j| fits(j)) {
+                    Some(j) => Choice {
+                        rep: Rep::Strands(j),
+                        fade: 0.0,
+                    },
+                    None => Choice {
+                        rep: Rep::Cards,
+                        fade: 0.0,
+                    },
+                };
+            }
+        }
     }
 
     /// Plants and meshes every visible tile whose level needs more than is resident (or
-    /// far less: a tile that moved away gives its memory back). Returns how many.
-    fn make_resident(&mut self, visible: &[(usize, f32)], choices: &[Vec<Choice>]) -> u32 {
+    /// far less: a tile that moved away gives its memory back), nearest first, within the
+    /// planting budget. Returns how many were done and how many wait.
+    fn make_resident(&mut self, visible: &[(usize, f32)], choices: &[Vec<Choice>]) -> (u32, u32) {
         let surface = &self.surface;
         let repeat_m = self.material.repeat_m.max(1e-3);
         let mut jobs: Vec<Job<'_>> = Vec::new();
@@ -603,10 +644,31 @@ impl Scene {
                 }
             }
         }
-        let n_jobs = jobs.len() as u32;
         if jobs.is_empty() {
-            return 0;
+            return (0, 0);
         }
+        let mut pending = 0;
+        if let Some(budget) = self.plant_budget {
+            let order: HashMap<usize, usize> = visible
+                .iter()
+                .enumerate()
+                .map(|(k, &(t, _))| (t, k))
+                .collect();
+            jobs.sort_by_key(|j| order.get(&j.tile).copied().unwrap_or(usize::MAX));
+            let mut spent = 0usize;
+            let mut kept = Vec::with_capacity(jobs.len());
+            for job in jobs {
+                let cost = (self.tile_uv[job.tile] * job.need as f32) as usize;
+                if kept.is_empty() || spent + cost <= budget {
+                    spent += cost;
+                    kept.push(job);
+                } else {
+                    pending += 1;
+                }
+            }
+            jobs = kept;
+        }
+        let n_jobs = jobs.len() as u32;
         // Big tiles first, dealt round the cores.
         jobs.sort_by_key(|j| std::cmp::Reverse(j.need));
         let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
@@ -636,7 +698,7 @@ impl Scene {
                 });
             }
         });
-        n_jobs
+        (n_jobs, pending)
     }
 
     fn draws(
@@ -738,6 +800,17 @@ impl Scene {
         draws.extend(card_draws);
         draws
     }
+}
+
+fn tile_uv_area(mesh: &SurfaceMesh, t: usize) -> f32 {
+    let range = &mesh.tile_ranges[t];
+    mesh.indices[range.start as usize..range.end as usize]
+        .chunks_exact(3)
+        .map(|tri| {
+            let [a, b, c] = [0, 1, 2].map(|k| glam::Vec2::from(mesh.vertices[tri[k] as usize].uv));
+            0.5 * (b - a).perp_dot(c - a).abs()
+        })
+        .sum()
 }
 
 fn median(values: &[f32]) -> f32 {

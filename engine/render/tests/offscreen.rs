@@ -155,3 +155,25 @@ fn a_bad_size_is_an_error_not_a_panic() {
     let err = offscreen.render(&mut scene, &v).expect_err("zero width");
     assert!(err.to_string().contains("0×96"), "{err}");
 }
+
+#[test]
+fn a_planting_budget_spreads_the_work_over_frames_and_ends_where_one_frame_would() {
+    let whole = {
+        let mut scene = Scene::new(meadow(20_000), SurfaceKind::Plane);
+        scene.plan(&view(0.5, None)).stats
+    };
+    let mut scene = Scene::new(meadow(20_000), SurfaceKind::Plane);
+    scene.set_plant_budget(Some(2_000));
+    let first = scene.plan(&view(0.5, None)).stats;
+    assert!(first.tiles_pending > 0, "{first:?}");
+    assert!(first.strands() < whole.strands(), "coarser while planting");
+    let mut frames = 1;
+    let mut last = first;
+    while last.tiles_pending > 0 {
+        last = scene.plan(&view(0.5, None)).stats;
+        frames += 1;
+        assert!(frames < 100, "planting never finishes");
+    }
+    assert!(frames > 2);
+    assert_eq!(last.layers, whole.layers, "the same frame once planted");
+}
