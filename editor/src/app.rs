@@ -287,9 +287,18 @@ impl Editor {
 
     /// Adds a node of `kind` and selects it; returns its id.
     pub fn add_node(&mut self, kind: &str) -> Option<NodeId> {
+        // At the centre of the view, stepped aside from any node already there.
+        let c = self.graph.centre;
+        let mut pos = [c.x - 60.0, c.y - 40.0];
         let doc = self.session.doc();
-        let x = doc.layout.values().map(|p| p[0]).fold(0.0f32, f32::max);
-        let pos = [x * 0.5, -160.0];
+        while doc
+            .layout
+            .values()
+            .any(|p| (p[0] - pos[0]).abs() < 60.0 && (p[1] - pos[1]).abs() < 40.0)
+        {
+            pos[0] += 30.0;
+            pos[1] += 30.0;
+        }
         let mut added = None;
         self.edit(None, |d| {
             if let Some(id) = d.graph.add_node(kind) {
@@ -1325,7 +1334,8 @@ impl eframe::App for Editor {
             .show(ui, |ui| {
                 egui::Panel::bottom("inspector")
                     .resizable(true)
-                    .default_size(300.0)
+                    .default_size(340.0)
+                    .min_size(220.0)
                     .show(ui, |ui| {
                         egui::ScrollArea::vertical()
                             .id_salt("inspector")
@@ -1341,6 +1351,9 @@ impl eframe::App for Editor {
                 &self.report,
                 self.thumbs.textures(),
             );
+            if !actions.is_empty() {
+                ui.ctx().request_repaint();
+            }
             self.apply(actions);
         });
         for (id, pos) in self.graph.positions() {

@@ -47,6 +47,8 @@ pub struct GraphView {
     frame: Option<Vec<ViewNode>>,
     /// Why the last connection was refused.
     pub refusal: Option<String>,
+    /// The graph position at the centre of the view (where new nodes go).
+    pub centre: Pos2,
 }
 
 impl std::fmt::Debug for GraphView {
@@ -87,6 +89,7 @@ impl GraphView {
             ids: HashMap::new(),
             frame: Some(Vec::new()),
             refusal: None,
+            centre: Pos2::ZERO,
         }
     }
 
@@ -213,11 +216,13 @@ impl GraphView {
             rect: ui.available_rect_before_wrap(),
             ids: &self.ids,
             thumbs,
+            centre: self.centre,
         };
         SnarlWidget::new()
             .id(widget_id())
             .style(SnarlStyle::new())
             .show(&mut self.snarl, &mut viewer, ui);
+        self.centre = viewer.centre;
         let actions = viewer.actions;
         for a in &actions {
             if let Action::Connect(..) | Action::Disconnect(..) = a {
@@ -258,6 +263,7 @@ struct Viewer<'a> {
     rect: egui::Rect,
     ids: &'a HashMap<ViewNode, egui_snarl::NodeId>,
     thumbs: &'a HashMap<NodeId, egui::TextureHandle>,
+    centre: Pos2,
 }
 
 impl Viewer<'_> {
@@ -579,5 +585,6 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
             .clamp(0.2, 1.0);
         let translation = rect.center().to_vec2() - bounds.center().to_vec2() * scale;
         *to_global = egui::emath::TSTransform::new(translation, scale);
+        self.centre = to_global.inverse() * self.rect.center();
     }
 }
