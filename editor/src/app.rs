@@ -840,6 +840,7 @@ impl Editor {
         ui.heading("Inspector");
         let Some(id) = self.selected else {
             ui.label("Select a node to edit its parameters.");
+            self.layers_inspector(ui);
             return;
         };
         let Some(node) = self.session.doc().graph.node(id).cloned() else {
@@ -892,6 +893,72 @@ impl Editor {
                 .line_segment([rect.center_top(), rect.center_bottom()], stroke);
             ui.painter()
                 .line_segment([rect.left_center(), rect.right_center()], stroke);
+        }
+    }
+
+    /// The material's strand layers: settings and the survivor view.
+    fn layers_inspector(&mut self, ui: &mut egui::Ui) {
+        let layers: Vec<(String, tuft_graph::StrandLayer)> = self
+            .session
+            .doc()
+            .graph
+            .strands
+            .iter()
+            .map(|(n, l)| (n.clone(), l.clone()))
+            .collect();
+        for (name, layer) in layers {
+            ui.separator();
+            ui.strong(format!("Strand layer {name}"));
+            ui.label(format!("{} candidates", layer.n_candidates()));
+            let mut edited = layer.clone();
+            egui::Grid::new(format!("layer {name}"))
+                .num_columns(2)
+                .show(ui, |ui| {
+                    ui.label("lattice")
+                        .on_hover_text("Candidates per side of the repeat");
+                    ui.add(egui::DragValue::new(&mut edited.lattice).range(1..=4096));
+                    ui.end_row();
+                    ui.label("clump lattice")
+                        .on_hover_text("Clump points per side of the repeat");
+                    ui.add(egui::DragValue::new(&mut edited.clump_lattice).range(1..=1024));
+                    ui.end_row();
+                    ui.label("clump share")
+                        .on_hover_text("Share of each variation taken from the clump");
+                    ui.add(egui::Slider::new(&mut edited.clump_share, 0.0..=1.0));
+                    ui.end_row();
+                    ui.label("tip pull")
+                        .on_hover_text("How far each tip is pulled toward its clump");
+                    ui.add(egui::Slider::new(&mut edited.tip_pull, 0.0..=1.0));
+                    ui.end_row();
+                    ui.label("widening p").on_hover_text(
+                        "Level k's survivors are widened by keep^(-p); 1 keeps the projected area",
+                    );
+                    ui.add(egui::Slider::new(&mut edited.levels.widen_p, 0.0..=1.5));
+                    ui.end_row();
+                    ui.label("levels keep");
+                    ui.label(
+                        edited
+                            .levels
+                            .keep
+                            .iter()
+                            .map(|k| format!("{k}"))
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                    );
+                    ui.end_row();
+                });
+            if edited != layer {
+                let key = format!("layer {name}");
+                let n = name.clone();
+                self.edit(Some(key), move |d| {
+                    d.graph.strands.insert(n, edited);
+                });
+            }
+            if let Some(tex) = self.thumbs.survivors().get(&name) {
+                ui.label("Survivors: green where the density keeps the candidates, red where it drops them")
+                    .on_hover_text("Each candidate exists iff its own density hash is below the density at its root");
+                ui.image((tex.id(), egui::vec2(160.0, 160.0)));
+            }
         }
     }
 

@@ -18,10 +18,11 @@ struct Job {
 /// Thumbnails and the worker that draws them.
 pub struct Thumbnails {
     jobs: Sender<Job>,
-    results: Receiver<(u64, Vec<(NodeId, egui::ColorImage)>)>,
+    results: Receiver<(u64, Drawn)>,
     /// The graph generation the textures show.
     pub shown: u64,
     textures: HashMap<NodeId, egui::TextureHandle>,
+    survivors: HashMap<String, egui::TextureHandle>,
 }
 
 impl std::fmt::Debug for Thumbnails {
@@ -61,9 +62,45 @@ pub fn image(evaluator: &Evaluator<'_>, out: &OutRef, ty: PortType) -> egui::Col
     egui::ColorImage::new([THUMB, THUMB], pixels)
 }
 
-fn draw_all(graph: &MaterialGraph) -> Vec<(NodeId, egui::ColorImage)> {
+/// Side of a survivor view in texels.
+pub const SURVIVORS: usize = 128;
+
+/// A layer's candidates seen from above: each texel coloured by the share of its
+/// candidates whose density hash passes (green) or not (red); grey where none stand.
+#[must_use]
+pub fn survivor_image(candidates: &tuft_graph::scatter::Candidates) -> egui::ColorImage {
+    let mut kept = vec![0u32; SURVIVORS * SURVIVORS];
+    let mut all = vec![0u32; SURVIVORS * SURVIVORS];
+    for (r, s) in candidates.roots.iter().zip(&candidates.survives) {
+        let x = ((r[0] * SURVIVORS as f32) as usize).min(SURVIVORS - 1);
+        let y = ((r[1] * SURVIVORS as f32) as usize).min(SURVIVORS - 1);
+        all[y * SURVIVORS + x] += 1;
+        kept[y * SURVIVORS + x] += u32::from(*s);
+    }
+    let pixels = all
+        .iter()
+        .zip(&kept)
+        .map(|(&a, &k)| {
+            if a == 0 {
+                return egui::Color32::from_gray(50);
+            }
+            let f = k as f32 / a as f32;
+            let mix = |lo: f32, hi: f32| ((lo + (hi - lo) * f) * 255.0) as u8;
+            egui::Color32::from_rgb(mix(0.75, 0.15), mix(0.12, 0.75), mix(0.1, 0.2))
+        })
+        .collect();
+    egui::ColorImage::new([SURVIVORS, SURVIVORS], pixels)
+}
+
+/// Node thumbnails and layer survivor views of one graph.
+type Drawn = (
+    Vec<(NodeId, egui::ColorImage)>,
+    Vec<(String, egui::ColorImage)>,
+);
+
+fn draw_all(graph: &MaterialGraph) -> Drawn {
     let evaluator = Evaluator::new(graph);
-    graph
+    let nodes = graph
         .nodes
         .iter()
         .filter_map(|node| {
@@ -73,7 +110,16 @@ fn draw_all(graph: &MaterialGraph) -> Vec<(NodeId, egui::ColorImage)> {
                 image(&evaluator, &OutRef::new(node.id, out.name), out.ty),
             ))
         })
-        .collect()
+        .collect();
+    let layers = graph
+        .strands
+        .keys()
+        .filter_map(|name| {
+            let c = tuft_graph::scatter::candidates(&evaluator, name).ok()?;
+            Some((name.clone(), survivor_image(&c)))
+        })
+        .collect();
+    (nodes, layers)
 }
 
 impl Thumbnails {
@@ -100,6 +146,7 @@ impl Thumbnails {
             results,
             shown: 0,
             textures: HashMap::new(),
+            survivors: HashMap::new(),
         }
     }
 
@@ -133,8 +180,8 @@ impl Thumbnails {
         }
     }
 
-    fn take(&mut self, ctx: &egui::Context, done: (u64, Vec<(NodeId, egui::ColorImage)>)) -> bool {
-        let (generation, images) = done;
+    fn take(&mut self, ctx: &egui::Context, done: (u64, Drawn)) -> bool {
+        let (generation, (images, layers)) = done;
         if generation < self.shown {
             return false;
         }
@@ -148,7 +195,22 @@ impl Thumbnails {
             );
             self.textures.insert(id, tex);
         }
+        self.survivors.clear();
+        for (name, image) in layers {
+            let tex = ctx.load_texture(
+                format!("survivors {name}"),
+                image,
+                egui::TextureOptions::NEAREST,
+            );
+            self.survivors.insert(name, tex);
+        }
         true
+    }
+
+    /// Each strand layer's survivor view.
+    #[must_use]
+    pub fn survivors(&self) -> &HashMap<String, egui::TextureHandle> {
+        &self.survivors
     }
 
     /// The textures by node.

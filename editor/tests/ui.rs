@@ -220,6 +220,19 @@ fn the_main_window_on_the_lawn() {
     let doc = tuft_graph::io::from_str(tuft_editor::app::LAWN_PRESET).unwrap();
     let mut harness = editor(doc, None);
     harness.run_steps(3);
+    // With nothing selected the inspector shows the layers, each with its survivor view.
+    assert_eq!(
+        harness.get_all_by_label_contains("Survivors:").count(),
+        3,
+        "one per layer"
+    );
+    assert!(
+        harness
+            .state()
+            .thumbnails()
+            .survivors()
+            .contains_key("blades")
+    );
     // Software adapters differ a little between GL/llvmpipe and Vulkan/lavapipe, and the
     // preview's strands are a pixel wide: compare with a tolerance.
     harness.snapshot_options(

@@ -149,3 +149,33 @@ fn the_runtime_meshes_the_same_triangles_as_the_graph_path() {
         }
     }
 }
+
+#[test]
+fn a_cancelled_export_stops_and_leaves_no_manifest() {
+    let doc = tuft_graph::io::load(&root().join("presets/moss.ron")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let cancel = std::sync::atomic::AtomicBool::new(false);
+    let mut stages = Vec::new();
+    let result = bake::write_baked_set_cancellable(
+        &Evaluator::new(&doc.graph),
+        dir.path(),
+        32,
+        &mut |stage, _| {
+            stages.push(stage.to_owned());
+            // The user presses Cancel while the maps are being baked.
+            if stage == "maps" {
+                cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+        },
+        &cancel,
+    );
+    assert!(
+        matches!(result, Err(bake::BakeError::Cancelled)),
+        "{result:?}"
+    );
+    assert!(
+        !stages.iter().any(|s| s == "meshes"),
+        "stopped before the meshes: {stages:?}"
+    );
+    assert!(!dir.path().join("manifest.ron").exists());
+}

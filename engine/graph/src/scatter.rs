@@ -142,15 +142,53 @@ fn port_type(name: &str) -> PortType {
 }
 
 #[allow(clippy::too_many_lines)] // one pass, numbered as in the module docs
-fn scatter(evaluator: &Evaluator<'_>, layer: &StrandLayer, repeat_m: f32) -> StrandSet {
+/// Every candidate of a layer, before the density cut: where it stands (after the clump
+/// offset moved it), its clump and the clump's centre, and whether its own density hash
+/// passes the density at its root. What the editor's survivor view draws, and the first
+/// three steps of the scatter.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Candidates {
+    /// Root of each candidate, in `[0, 1)²`.
+    pub roots: Vec<[f32; 2]>,
+    /// The clump each candidate joins.
+    pub clump: Vec<u32>,
+    /// That clump's centre.
+    pub centre: Vec<[f32; 2]>,
+    /// Whether the candidate survives the density threshold.
+    pub survives: Vec<bool>,
+}
+
+/// The candidates of layer `name` of the evaluator's graph.
+///
+/// # Errors
+/// No such layer, or settings the scatter refuses.
+pub fn candidates(evaluator: &Evaluator<'_>, name: &str) -> Result<Candidates, ScatterError> {
+    let graph: &MaterialGraph = evaluator.graph();
+    let layer = graph
+        .strands
+        .get(name)
+        .ok_or_else(|| ScatterError::UnknownLayer(name.to_owned()))?;
+    let problems = layer.check_settings();
+    if !problems.is_empty() || layer.n_candidates() > MAX_CANDIDATES {
+        return Err(ScatterError::Settings {
+            layer: name.to_owned(),
+            problems: problems.join("; "),
+        });
+    }
+    let streams: [u64; 12] = std::array::from_fn(|c| stream(layer.seed, c as u32));
+    let h = |i: usize, c: u32| unit_f32(hash_in(streams[c as usize], i as u64));
+    Ok(candidates_with(evaluator, layer, &h))
+}
+
+fn candidates_with(
+    evaluator: &Evaluator<'_>,
+    layer: &StrandLayer,
+    h: &(dyn Fn(usize, u32) -> f32 + Sync),
+) -> Candidates {
     let seed = layer.seed;
     let n = layer.lattice;
     let m = layer.clump_lattice;
     let count = layer.n_candidates() as usize;
-    // Each channel's stream once, so a strand's number costs one mix, not two.
-    let streams: [u64; 12] = std::array::from_fn(|c| stream(seed, c as u32));
-    let h = |i: usize, c: u32| unit_f32(hash_in(streams[c as usize], i as u64));
-
     // Candidates and their clumps.
     let clumps = clump_points(seed, m);
     let candidates: Vec<([f32; 2], u32, [f32; 2])> = (0..count)
@@ -192,22 +230,49 @@ fn scatter(evaluator: &Evaluator<'_>, layer: &StrandLayer, repeat_m: f32) -> Str
     }
 
     // 3. Density: a threshold on each candidate's own hash.
-    let survivors: Vec<u32> = match &layer.density {
+    let survives: Vec<bool> = match &layer.density {
         Input::Const(value) => {
             let d = value.channels()[0];
-            (0..count as u32)
+            (0..count)
                 .into_par_iter()
-                .filter(|&i| h(i as usize, channel::DENSITY) < d)
+                .map(|i| h(i, channel::DENSITY) < d)
                 .collect()
         }
         input => {
             let density = read(evaluator, input, PortType::Float, &Domain::points(&roots));
-            (0..count as u32)
+            (0..count)
                 .into_par_iter()
-                .filter(|&i| h(i as usize, channel::DENSITY) < density.at(0, i as usize))
+                .map(|i| h(i, channel::DENSITY) < density.at(0, i))
                 .collect()
         }
     };
+    let (clump, centre) = candidates.iter().map(|c| (c.1, c.2)).unzip();
+    Candidates {
+        roots,
+        clump,
+        centre,
+        survives,
+    }
+}
+
+fn scatter(evaluator: &Evaluator<'_>, layer: &StrandLayer, repeat_m: f32) -> StrandSet {
+    let seed = layer.seed;
+    let m = layer.clump_lattice;
+    let count = layer.n_candidates() as usize;
+    // Each channel's stream once, so a strand's number costs one mix, not two.
+    let streams: [u64; 12] = std::array::from_fn(|c| stream(seed, c as u32));
+    let h = |i: usize, c: u32| unit_f32(hash_in(streams[c as usize], i as u64));
+
+    let Candidates {
+        roots,
+        clump: clump_of,
+        centre: centre_of,
+        survives,
+    } = candidates_with(evaluator, layer, &h);
+    let survivors: Vec<u32> = (0..count as u32)
+        .into_par_iter()
+        .filter(|&i| survives[i as usize])
+        .collect();
 
     // 5 (done early). Sort the survivors by rank (the candidate index breaks ties, so
     // the order is total); ranks are non-negative, so their bits order like the numbers
@@ -258,7 +323,7 @@ fn scatter(evaluator: &Evaluator<'_>, layer: &StrandLayer, repeat_m: f32) -> Str
         .enumerate()
         .map(|(k, &i)| {
             let i_us = i as usize;
-            let (_, clump, centre) = candidates[i_us];
+            let (clump, centre) = (clump_of[i_us], centre_of[i_us]);
             let root = survivor_roots[k];
             let [clump_len, clump_col] = clump_numbers[clump as usize];
             let r_len = mix(h(i_us, channel::LENGTH), clump_len);
