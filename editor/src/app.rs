@@ -1003,6 +1003,7 @@ impl Editor {
                     }
                 });
             ui.checkbox(&mut self.preview.view.overlay, "Level overlay");
+            ui.checkbox(&mut self.preview.side_by_side, "Levels side by side");
             let mut windy = self.preview.view.wind.is_some();
             ui.checkbox(&mut windy, "Wind");
             match (windy, self.preview.view.wind.as_mut()) {

@@ -8,7 +8,7 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 use tuft_graph::MaterialGraph;
-use tuft_render::{FramePlan, FrameStats, Renderer, Scene, SurfaceKind, View};
+use tuft_render::{FramePlan, FrameStats, LevelMode, Renderer, Rep, Scene, SurfaceKind, View};
 
 /// Map resolution of the preview's surface.
 pub const PREVIEW_MAPS: usize = 256;
@@ -53,6 +53,8 @@ pub struct Preview {
     pub kind: SurfaceKind,
     /// What the last frame drew.
     pub stats: FrameStats,
+    /// Show every level side by side (same camera), instead of one view.
+    pub side_by_side: bool,
 }
 
 impl std::fmt::Debug for Preview {
@@ -122,6 +124,7 @@ impl Preview {
             view: View::default(),
             kind: SurfaceKind::Sphere,
             stats: FrameStats::default(),
+            side_by_side: false,
         }
     }
 
@@ -192,45 +195,99 @@ impl Preview {
 
     /// Where each layer switches representation at the current camera and size.
     #[must_use]
-    pub fn switches(
-        &self,
-        layer: usize,
-        height_px: f32,
-    ) -> Vec<(tuft_render::Rep, tuft_render::Rep, f32)> {
+    pub fn switches(&self, layer: usize, height_px: f32) -> Vec<(Rep, Rep, f32)> {
         lock(&self.scene).as_ref().map_or_else(Vec::new, |s| {
             s.switches(layer, &self.view.camera, height_px)
         })
     }
 
     /// Draws the preview into `rect` (through a paint callback when a wgpu render state
-    /// is available).
+    /// is available): one view, or every representation side by side.
     pub fn show(&mut self, ui: &mut egui::Ui, rect: egui::Rect) {
-        let ppp = ui.ctx().pixels_per_point();
-        let size = [
-            ((rect.width() * ppp) as u32).max(1),
-            ((rect.height() * ppp) as u32).max(1),
-        ];
-        self.view.width = size[0];
-        self.view.height = size[1];
-        let plan: Option<FramePlan> = lock(&self.scene).as_mut().map(|s| s.plan(&self.view));
-        let Some(plan) = plan else {
+        let mut guard = lock(&self.scene);
+        let Some(scene) = guard.as_mut() else {
+            drop(guard);
             ui.painter()
                 .rect_filled(rect, 0.0, egui::Color32::from_gray(30));
             return;
         };
-        self.stats = plan.stats.clone();
-        if plan.stats.tiles_pending > 0 {
+        let panes: Vec<(Option<Rep>, egui::Rect)> = if self.side_by_side {
+            let n_levels = scene
+                .material()
+                .layers
+                .iter()
+                .map(|l| l.levels.keep.len())
+                .max()
+                .unwrap_or(1);
+            let reps: Vec<Rep> = (0..n_levels)
+                .map(Rep::Strands)
+                .chain([Rep::Cards, Rep::Relief])
+                .collect();
+            let cols = reps.len().div_ceil(2);
+            let (w, h) = (rect.width() / cols as f32, rect.height() / 2.0);
+            reps.into_iter()
+                .enumerate()
+                .map(|(k, rep)| {
+                    let min = rect.min + egui::vec2((k % cols) as f32 * w, (k / cols) as f32 * h);
+                    (
+                        Some(rep),
+                        egui::Rect::from_min_size(min, egui::vec2(w, h)).shrink(1.0),
+                    )
+                })
+                .collect()
+        } else {
+            vec![(None, rect)]
+        };
+        let ppp = ui.ctx().pixels_per_point();
+        let mut pending = false;
+        let mut callbacks = Vec::new();
+        for (slot, (rep, pane)) in panes.into_iter().enumerate() {
+            let size = [
+                ((pane.width() * ppp) as u32).max(1),
+                ((pane.height() * ppp) as u32).max(1),
+            ];
+            let mut view = self.view;
+            view.width = size[0];
+            view.height = size[1];
+            if let Some(rep) = rep {
+                view.level = LevelMode::Forced(rep);
+            }
+            let plan = scene.plan(&view);
+            pending |= plan.stats.tiles_pending > 0;
+            if slot == 0 {
+                self.stats = plan.stats.clone();
+                self.view.width = size[0];
+                self.view.height = size[1];
+            }
+            callbacks.push((
+                rep,
+                pane,
+                PreviewCallback {
+                    scene: self.scene.clone(),
+                    plan,
+                    view,
+                    size,
+                    slot,
+                },
+            ));
+        }
+        drop(guard);
+        if pending {
             ui.ctx().request_repaint();
         }
-        ui.painter().add(egui_wgpu::Callback::new_paint_callback(
-            rect,
-            PreviewCallback {
-                scene: self.scene.clone(),
-                plan,
-                view: self.view,
-                size,
-            },
-        ));
+        for (rep, pane, callback) in callbacks {
+            ui.painter()
+                .add(egui_wgpu::Callback::new_paint_callback(pane, callback));
+            if let Some(rep) = rep {
+                ui.painter().text(
+                    pane.left_bottom() + egui::vec2(6.0, -6.0),
+                    egui::Align2::LEFT_BOTTOM,
+                    crate::cli::render::rep_name(rep),
+                    egui::FontId::proportional(13.0),
+                    egui::Color32::WHITE,
+                );
+            }
+        }
     }
 }
 
@@ -244,7 +301,8 @@ impl Default for Preview {
 pub struct PreviewResources {
     renderer: Renderer,
     gpu: Option<tuft_render::GpuScene>,
-    targets: Option<Targets>,
+    /// One target per view drawn in a frame.
+    targets: Vec<Option<Targets>>,
     blit: wgpu::RenderPipeline,
     blit_layout: wgpu::BindGroupLayout,
     sampler: wgpu::Sampler,
@@ -382,7 +440,7 @@ pub fn install(render_state: &egui_wgpu::RenderState) {
         .insert(PreviewResources {
             renderer,
             gpu: None,
-            targets: None,
+            targets: Vec::new(),
             blit,
             blit_layout,
             sampler,
@@ -391,8 +449,11 @@ pub fn install(render_state: &egui_wgpu::RenderState) {
 }
 
 impl PreviewResources {
-    fn ensure_targets(&mut self, device: &wgpu::Device, size: [u32; 2]) {
-        if self.targets.as_ref().is_none_or(|t| t.size != size) {
+    fn ensure_targets(&mut self, device: &wgpu::Device, slot: usize, size: [u32; 2]) {
+        while self.targets.len() <= slot {
+            self.targets.push(None);
+        }
+        if self.targets[slot].as_ref().is_none_or(|t| t.size != size) {
             let extent = wgpu::Extent3d {
                 width: size[0],
                 height: size[1],
@@ -446,7 +507,7 @@ impl PreviewResources {
                     },
                 ],
             });
-            self.targets = Some(Targets {
+            self.targets[slot] = Some(Targets {
                 size,
                 msaa,
                 resolved,
@@ -462,6 +523,8 @@ struct PreviewCallback {
     plan: FramePlan,
     view: View,
     size: [u32; 2],
+    /// Which of the frame's views this is.
+    slot: usize,
 }
 
 impl egui_wgpu::CallbackTrait for PreviewCallback {
@@ -486,10 +549,12 @@ impl egui_wgpu::CallbackTrait for PreviewCallback {
         let Some(mut gpu) = res.gpu.take() else {
             return Vec::new();
         };
-        res.renderer
-            .prepare(device, queue, &mut gpu, scene, &self.plan, &self.view);
-        res.ensure_targets(device, self.size);
-        let Some(targets) = res.targets.as_ref() else {
+        res.renderer.prepare_view(
+            device, queue, &mut gpu, scene, &self.plan, &self.view, self.slot,
+        );
+        res.ensure_targets(device, self.slot, self.size);
+        let Some(Some(targets)) = res.targets.get(self.slot) else {
+            res.gpu = Some(gpu);
             return Vec::new();
         };
         {
@@ -525,7 +590,8 @@ impl egui_wgpu::CallbackTrait for PreviewCallback {
                 occlusion_query_set: None,
                 multiview_mask: None,
             });
-            res.renderer.paint(&mut pass, &gpu, &self.plan);
+            res.renderer
+                .paint_view(&mut pass, &gpu, &self.plan, self.slot);
         }
         res.gpu = Some(gpu);
         Vec::new()
@@ -540,7 +606,9 @@ impl egui_wgpu::CallbackTrait for PreviewCallback {
         let Some(res) = resources.get::<PreviewResources>() else {
             return;
         };
-        let Some(targets) = &res.targets else { return };
+        let Some(Some(targets)) = res.targets.get(self.slot) else {
+            return;
+        };
         render_pass.set_pipeline(&res.blit);
         render_pass.set_bind_group(0, &targets.blit_bind, &[]);
         render_pass.draw(0..3, 0..1);

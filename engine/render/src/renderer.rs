@@ -80,14 +80,21 @@ pub struct GpuScene {
     surface_ranges: Vec<std::ops::Range<u32>>,
     maps: wgpu::BindGroup,
     layers: Vec<GpuLayer>,
+    /// One set of frame and draw uniforms per view drawn in a frame (the levels side by
+    /// side are several views of one scene).
+    slots: Vec<FrameSlot>,
+    /// Bytes uploaded by the last `prepare`.
+    pub uploaded_bytes: u64,
+}
+
+/// The uniforms of one view of a scene.
+struct FrameSlot {
     frame_buffer: wgpu::Buffer,
     frame_bind: wgpu::BindGroup,
     draw_buffer: wgpu::Buffer,
     draw_bind: wgpu::BindGroup,
     draw_capacity: u64,
     wind_stage: bool,
-    /// Bytes uploaded by the last `prepare`.
-    pub uploaded_bytes: u64,
 }
 
 impl GpuScene {
@@ -467,6 +474,19 @@ impl Renderer {
                 }
             })
             .collect();
+        GpuScene {
+            scene_id: scene.id,
+            surface_vertices,
+            surface_indices,
+            surface_ranges: scene.surface_mesh.tile_ranges.clone(),
+            maps,
+            layers,
+            slots: Vec::new(),
+            uploaded_bytes: 0,
+        }
+    }
+
+    fn frame_slot(&self, device: &wgpu::Device) -> FrameSlot {
         let frame_buffer = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("tuft frame"),
             size: size_of::<FrameUniform>() as u64,
@@ -482,20 +502,13 @@ impl Renderer {
             }],
         });
         let (draw_buffer, draw_bind) = self.draw_buffer(device, 64);
-        GpuScene {
-            scene_id: scene.id,
-            surface_vertices,
-            surface_indices,
-            surface_ranges: scene.surface_mesh.tile_ranges.clone(),
-            maps,
-            layers,
+        FrameSlot {
             frame_buffer,
             frame_bind,
             draw_buffer,
             draw_bind,
             draw_capacity: 64,
             wind_stage: false,
-            uploaded_bytes: 0,
         }
     }
 
@@ -533,6 +546,25 @@ impl Renderer {
         view: &View,
     ) {
         gpu.uploaded_bytes = 0;
+        self.prepare_view(device, queue, gpu, scene, plan, view, 0);
+    }
+
+    /// As [`Renderer::prepare`] for view `slot` of several drawn in one frame (each view
+    /// keeps its own uniforms; uploads are shared). Paint it with [`Renderer::paint_view`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn prepare_view(
+        &self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        gpu: &mut GpuScene,
+        scene: &Scene,
+        plan: &FramePlan,
+        view: &View,
+        slot: usize,
+    ) {
+        while gpu.slots.len() <= slot {
+            gpu.slots.push(self.frame_slot(device));
+        }
         for item in &plan.draws {
             if let DrawTarget::Strands { layer, tile } = item.target {
                 let resident = &scene.layers[layer].resident[tile];
@@ -551,7 +583,8 @@ impl Renderer {
             let a = w.direction * std::f32::consts::TAU;
             [a.cos(), a.sin(), w.strength, w.time_s]
         });
-        gpu.wind_stage = view.wind.is_some();
+        let fs = &mut gpu.slots[slot];
+        fs.wind_stage = view.wind.is_some();
         let frame = FrameUniform {
             view_proj: plan.view_proj.to_cols_array_2d(),
             eye: plan.eye.extend(1.0).to_array(),
@@ -562,14 +595,14 @@ impl Renderer {
             wind,
             options: [if view.overlay { 1.0 } else { 0.0 }, 0.0, 0.0, 0.0],
         };
-        queue.write_buffer(&gpu.frame_buffer, 0, bytemuck::bytes_of(&frame));
+        queue.write_buffer(&fs.frame_buffer, 0, bytemuck::bytes_of(&frame));
         let n = plan.draws.len() as u64;
-        if n > gpu.draw_capacity {
+        if n > fs.draw_capacity {
             let capacity = n.next_power_of_two();
             let (buffer, bind) = self.draw_buffer(device, capacity);
-            gpu.draw_buffer = buffer;
-            gpu.draw_bind = bind;
-            gpu.draw_capacity = capacity;
+            fs.draw_buffer = buffer;
+            fs.draw_bind = bind;
+            fs.draw_capacity = capacity;
         }
         if n > 0 {
             let mut bytes = vec![0u8; (n * DRAW_STRIDE) as usize];
@@ -578,17 +611,31 @@ impl Renderer {
                 bytes[at..at + size_of::<DrawParams>()]
                     .copy_from_slice(bytemuck::bytes_of(&item.params));
             }
-            queue.write_buffer(&gpu.draw_buffer, 0, &bytes);
+            queue.write_buffer(&fs.draw_buffer, 0, &bytes);
         }
     }
 
     /// Records the frame's draws into `pass`.
     pub fn paint(&self, pass: &mut wgpu::RenderPass<'_>, gpu: &GpuScene, plan: &FramePlan) {
-        pass.set_bind_group(0, &gpu.frame_bind, &[]);
+        self.paint_view(pass, gpu, plan, 0);
+    }
+
+    /// Records the draws of view `slot` (prepared with [`Renderer::prepare_view`]).
+    pub fn paint_view(
+        &self,
+        pass: &mut wgpu::RenderPass<'_>,
+        gpu: &GpuScene,
+        plan: &FramePlan,
+        slot: usize,
+    ) {
+        let Some(fs) = gpu.slots.get(slot) else {
+            return;
+        };
+        pass.set_bind_group(0, &fs.frame_bind, &[]);
         let mut bound: Option<u8> = None;
         for (k, item) in plan.draws.iter().enumerate() {
             let offset = (k as u64 * DRAW_STRIDE) as u32;
-            pass.set_bind_group(1, &gpu.draw_bind, &[offset]);
+            pass.set_bind_group(1, &fs.draw_bind, &[offset]);
             match item.target {
                 DrawTarget::Surface { tile } => {
                     if bound != Some(0) {
@@ -609,7 +656,7 @@ impl Renderer {
                         continue;
                     };
                     if bound != Some(1) {
-                        pass.set_pipeline(if gpu.wind_stage {
+                        pass.set_pipeline(if fs.wind_stage {
                             &self.strand_wind_pipeline
                         } else {
                             &self.strand_pipeline

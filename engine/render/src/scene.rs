@@ -613,9 +613,11 @@ impl Scene {
         }
     }
 
-    /// Plants and meshes every visible tile whose level needs more than is resident (or
-    /// far less: a tile that moved away gives its memory back), nearest first, within the
-    /// planting budget. Returns how many were done and how many wait.
+    /// Plants and meshes every visible tile whose level needs more than is resident,
+    /// nearest first, within the planting budget. Tiles only grow: a coarser level is a
+    /// prefix of what a tile holds, and several views of one scene (the levels side by
+    /// side) would otherwise take turns re-planting the same tiles. Returns how many were
+    /// done and how many wait.
     fn make_resident(&mut self, visible: &[(usize, f32)], choices: &[Vec<Choice>]) -> (u32, u32) {
         let surface = &self.surface;
         let repeat_m = self.material.repeat_m.max(1e-3);
@@ -633,7 +635,7 @@ impl Scene {
             }
             for (t, (r, want)) in resident.iter_mut().zip(wanted).enumerate() {
                 let Some(need) = want else { continue };
-                if need > r.n_prefix || need.saturating_mul(8) < r.n_prefix {
+                if need > r.n_prefix {
                     jobs.push(Job {
                         layer: li,
                         placer: &shared.placer,
