@@ -23,11 +23,23 @@ fn editor(doc: Document, autosave: Option<PathBuf>) -> Harness<'static, Editor> 
     harness
 }
 
-/// Lets the workers finish and the UI draw what they made.
+/// Lets the workers finish and the UI draw what they made, the preview's tiles planted
+/// (the UI thread plants a budget per frame).
 fn settle(harness: &mut Harness<'static, Editor>) {
     let ctx = harness.ctx.clone();
     harness.state_mut().wait_for_workers(&ctx);
     harness.run_steps(3);
+    for _ in 0..500 {
+        if harness.state().preview().stats.tiles_pending == 0 {
+            break;
+        }
+        harness.step();
+    }
+    assert_eq!(
+        harness.state().preview().stats.tiles_pending,
+        0,
+        "planting finished"
+    );
 }
 
 fn base_color() -> InRef {
