@@ -255,6 +255,29 @@ struct InputInfo {
     range: (f32, f32),
 }
 
+/// A material output's port as a widget input: what it holds now (`fallback` when the
+/// graph does not say).
+fn sink_info(
+    graph: &tuft_graph::MaterialGraph,
+    sink: Sink,
+    name: &str,
+    ty: PortType,
+    fallback: Value,
+) -> InputInfo {
+    let current = graph
+        .sinks()
+        .into_iter()
+        .find(|(s, _)| *s == sink)
+        .map_or(Input::Const(fallback), |(_, i)| i);
+    InputInfo {
+        to: InRef::Sink(sink),
+        name: name.to_owned(),
+        ty,
+        current,
+        range: (0.0, 1.0),
+    }
+}
+
 struct Viewer<'a> {
     doc: &'a Document,
     report: &'a Report,
@@ -289,19 +312,13 @@ impl Viewer<'_> {
                     .get(k)
                     .copied()
                     .or((k == PBR_PORTS.len()).then_some(("normal", PortType::Color)))?;
-                let sink = Sink::Pbr(name.to_owned());
-                let current = graph
-                    .sinks()
-                    .into_iter()
-                    .find(|(s, _)| *s == sink)
-                    .map_or(Input::Const(Value::Float(0.0)), |(_, i)| i);
-                Some(InputInfo {
-                    to: InRef::Sink(sink),
-                    name: name.to_owned(),
+                Some(sink_info(
+                    graph,
+                    Sink::Pbr(name.to_owned()),
+                    name,
                     ty,
-                    current,
-                    range: (0.0, 1.0),
-                })
+                    Value::Float(0.0),
+                ))
             }
             ViewNode::Layer(layer) => {
                 let port = STRAND_PORTS.get(k)?;
@@ -309,18 +326,7 @@ impl Viewer<'_> {
                     layer: layer.clone(),
                     port: port.name.to_owned(),
                 };
-                let current = graph
-                    .sinks()
-                    .into_iter()
-                    .find(|(s, _)| *s == sink)
-                    .map_or(Input::Const(port.default), |(_, i)| i);
-                Some(InputInfo {
-                    to: InRef::Sink(sink),
-                    name: port.name.to_owned(),
-                    ty: port.ty,
-                    current,
-                    range: (0.0, 1.0),
-                })
+                Some(sink_info(graph, sink, port.name, port.ty, port.default))
             }
         }
     }

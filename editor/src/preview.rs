@@ -310,10 +310,7 @@ pub struct PreviewResources {
 }
 
 struct Targets {
-    size: [u32; 2],
-    msaa: Option<wgpu::TextureView>,
-    resolved: wgpu::TextureView,
-    depth: wgpu::TextureView,
+    target: tuft_render::Target,
     blit_bind: wgpu::BindGroup,
 }
 
@@ -453,45 +450,16 @@ impl PreviewResources {
         while self.targets.len() <= slot {
             self.targets.push(None);
         }
-        if self.targets[slot].as_ref().is_none_or(|t| t.size != size) {
-            let extent = wgpu::Extent3d {
-                width: size[0],
-                height: size[1],
-                depth_or_array_layers: 1,
-            };
-            let make = |label, format, samples, usage| {
-                device
-                    .create_texture(&wgpu::TextureDescriptor {
-                        label: Some(label),
-                        size: extent,
-                        mip_level_count: 1,
-                        sample_count: samples,
-                        dimension: wgpu::TextureDimension::D2,
-                        format,
-                        usage,
-                        view_formats: &[],
-                    })
-                    .create_view(&wgpu::TextureViewDescriptor::default())
-            };
-            let resolved = make(
-                "tuft preview",
+        if self.targets[slot]
+            .as_ref()
+            .is_none_or(|t| t.target.size != size)
+        {
+            let target = tuft_render::Target::new(
+                device,
+                size,
                 PREVIEW_FORMAT,
-                1,
-                wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
-            );
-            let msaa = (self.samples > 1).then(|| {
-                make(
-                    "tuft preview msaa",
-                    PREVIEW_FORMAT,
-                    self.samples,
-                    wgpu::TextureUsages::RENDER_ATTACHMENT,
-                )
-            });
-            let depth = make(
-                "tuft preview depth",
-                tuft_render::renderer::DEPTH_FORMAT,
                 self.samples,
-                wgpu::TextureUsages::RENDER_ATTACHMENT,
+                wgpu::TextureUsages::TEXTURE_BINDING,
             );
             let blit_bind = device.create_bind_group(&wgpu::BindGroupDescriptor {
                 label: Some("tuft preview blit"),
@@ -499,7 +467,7 @@ impl PreviewResources {
                 entries: &[
                     wgpu::BindGroupEntry {
                         binding: 0,
-                        resource: wgpu::BindingResource::TextureView(&resolved),
+                        resource: wgpu::BindingResource::TextureView(&target.resolved_view),
                     },
                     wgpu::BindGroupEntry {
                         binding: 1,
@@ -507,13 +475,7 @@ impl PreviewResources {
                     },
                 ],
             });
-            self.targets[slot] = Some(Targets {
-                size,
-                msaa,
-                resolved,
-                depth,
-                blit_bind,
-            });
+            self.targets[slot] = Some(Targets { target, blit_bind });
         }
     }
 }
@@ -557,42 +519,15 @@ impl egui_wgpu::CallbackTrait for PreviewCallback {
             res.gpu = Some(gpu);
             return Vec::new();
         };
-        {
-            let (view, resolve) = match &targets.msaa {
-                Some(m) => (m, Some(&targets.resolved)),
-                None => (&targets.resolved, None),
-            };
-            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("tuft preview"),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view,
-                    depth_slice: None,
-                    resolve_target: resolve,
-                    ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(wgpu::Color {
-                            r: 0.55,
-                            g: 0.64,
-                            b: 0.74,
-                            a: 1.0,
-                        }),
-                        store: wgpu::StoreOp::Store,
-                    },
-                })],
-                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                    view: &targets.depth,
-                    depth_ops: Some(wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(1.0),
-                        store: wgpu::StoreOp::Discard,
-                    }),
-                    stencil_ops: None,
-                }),
-                timestamp_writes: None,
-                occlusion_query_set: None,
-                multiview_mask: None,
-            });
-            res.renderer
-                .paint_view(&mut pass, &gpu, &self.plan, self.slot);
-        }
+        let sky = wgpu::Color {
+            r: 0.55,
+            g: 0.64,
+            b: 0.74,
+            a: 1.0,
+        };
+        targets
+            .target
+            .draw(&res.renderer, encoder, &gpu, &self.plan, self.slot, sky);
         res.gpu = Some(gpu);
         Vec::new()
     }

@@ -1,30 +1,15 @@
 //! `tuft bake`: a graph into a folder of baked files.
 
-use super::{EXIT_INVALID, EXIT_UNREADABLE};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::Path;
 use std::process::ExitCode;
 use tuft_graph::bake;
 
 pub fn run(file: &Path, out: &Path, resolution: usize, force: bool) -> ExitCode {
-    let doc = match tuft_graph::io::load(file) {
+    let doc = match super::load_checked(file, "baked", force) {
         Ok(doc) => doc,
-        Err(e) => {
-            eprintln!("{}: error: {e}", file.display());
-            return ExitCode::from(EXIT_UNREADABLE);
-        }
+        Err(code) => return code,
     };
-    let report = tuft_graph::validate(&doc.graph);
-    for d in &report.diagnostics {
-        eprintln!("{}: {d}", file.display());
-    }
-    if report.has_errors() && !force {
-        eprintln!(
-            "{}: not baked: fix the errors above or pass --force",
-            file.display()
-        );
-        return ExitCode::from(EXIT_INVALID);
-    }
     match bake_into(&doc.graph, out, resolution) {
         Ok(written) => {
             for path in written {

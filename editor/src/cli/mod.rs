@@ -113,6 +113,34 @@ pub enum Command {
     },
 }
 
+/// Loads and validates `file` for a command that `verb`s it, printing every diagnostic.
+/// `Err` holds the exit status when it cannot go on: the file is unreadable, or it has
+/// errors and `force` is not set.
+pub(crate) fn load_checked(
+    file: &std::path::Path,
+    verb: &str,
+    force: bool,
+) -> Result<tuft_graph::Document, ExitCode> {
+    let doc = tuft_graph::io::load(file).map_err(|e| {
+        eprintln!("{}: error: {e}", file.display());
+        ExitCode::from(EXIT_UNREADABLE)
+    })?;
+    let report = tuft_graph::validate(&doc.graph);
+    for d in &report.diagnostics {
+        eprintln!("{}: {d}", file.display());
+    }
+    if report.has_errors() && !force {
+        let hint = if verb == "baked" {
+            " or pass --force"
+        } else {
+            ""
+        };
+        eprintln!("{}: not {verb}: fix the errors above{hint}", file.display());
+        return Err(ExitCode::from(EXIT_INVALID));
+    }
+    Ok(doc)
+}
+
 /// Runs one subcommand and returns its exit status.
 pub fn run(command: Command) -> ExitCode {
     match command {

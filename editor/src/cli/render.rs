@@ -1,6 +1,5 @@
 //! `tuft render`: one preview frame, offscreen, on whatever adapter wgpu finds.
 
-use super::{EXIT_INVALID, EXIT_UNREADABLE};
 use anyhow::Context as _;
 use std::path::Path;
 use std::process::ExitCode;
@@ -79,21 +78,10 @@ pub fn rep_name(rep: Rep) -> String {
 }
 
 pub fn run(file: &Path, out: &Path, options: &Options) -> ExitCode {
-    let doc = match tuft_graph::io::load(file) {
+    let doc = match super::load_checked(file, "rendered", false) {
         Ok(doc) => doc,
-        Err(e) => {
-            eprintln!("{}: error: {e}", file.display());
-            return ExitCode::from(EXIT_UNREADABLE);
-        }
+        Err(code) => return code,
     };
-    let report = tuft_graph::validate(&doc.graph);
-    for d in &report.diagnostics {
-        eprintln!("{}: {d}", file.display());
-    }
-    if report.has_errors() {
-        eprintln!("{}: not rendered: fix the errors above", file.display());
-        return ExitCode::from(EXIT_INVALID);
-    }
     match render(&doc.graph, out, options) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -111,7 +111,15 @@ fn disk(angle: f32, radius: f32) -> [f32; 2] {
 /// # Errors
 /// An unknown layer or settings out of range.
 pub fn scatter_layer(evaluator: &Evaluator<'_>, name: &str) -> Result<StrandSet, ScatterError> {
-    let graph: &MaterialGraph = evaluator.graph();
+    let layer = checked_layer(evaluator.graph(), name)?;
+    Ok(scatter(evaluator, layer, evaluator.graph().repeat_m))
+}
+
+/// Layer `name` of `graph`, if it exists and its settings are ones the scatter accepts.
+fn checked_layer<'g>(
+    graph: &'g MaterialGraph,
+    name: &str,
+) -> Result<&'g StrandLayer, ScatterError> {
     let layer = graph
         .strands
         .get(name)
@@ -123,7 +131,7 @@ pub fn scatter_layer(evaluator: &Evaluator<'_>, name: &str) -> Result<StrandSet,
             problems: problems.join("; "),
         });
     }
-    Ok(scatter(evaluator, layer, graph.repeat_m))
+    Ok(layer)
 }
 
 /// Evaluates `input` (of type `ty`) at `points`, skipping evaluation for constants.
@@ -163,18 +171,7 @@ pub struct Candidates {
 /// # Errors
 /// No such layer, or settings the scatter refuses.
 pub fn candidates(evaluator: &Evaluator<'_>, name: &str) -> Result<Candidates, ScatterError> {
-    let graph: &MaterialGraph = evaluator.graph();
-    let layer = graph
-        .strands
-        .get(name)
-        .ok_or_else(|| ScatterError::UnknownLayer(name.to_owned()))?;
-    let problems = layer.check_settings();
-    if !problems.is_empty() || layer.n_candidates() > MAX_CANDIDATES {
-        return Err(ScatterError::Settings {
-            layer: name.to_owned(),
-            problems: problems.join("; "),
-        });
-    }
+    let layer = checked_layer(evaluator.graph(), name)?;
     let streams: [u64; 12] = std::array::from_fn(|c| stream(layer.seed, c as u32));
     let h = |i: usize, c: u32| unit_f32(hash_in(streams[c as usize], i as u64));
     Ok(candidates_with(evaluator, layer, &h))

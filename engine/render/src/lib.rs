@@ -34,6 +34,7 @@ pub mod offscreen;
 pub mod plan;
 pub mod renderer;
 pub mod scene;
+pub mod target;
 
 pub use camera::Camera;
 pub use light::Light;
@@ -42,3 +43,4 @@ pub use offscreen::{Frame, Image, Offscreen, RenderError};
 pub use plan::{LevelMode, Rep};
 pub use renderer::{GpuScene, Renderer};
 pub use scene::{FramePlan, FrameStats, Scene, SurfaceKind, View, Wind};
+pub use target::Target;

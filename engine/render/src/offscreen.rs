@@ -3,6 +3,7 @@
 
 use crate::renderer::{DEPTH_FORMAT, GpuScene, Renderer};
 use crate::scene::{FrameStats, Scene, View};
+use crate::target::Target;
 
 /// Why a frame could not be drawn.
 #[derive(Debug, thiserror::Error)]
@@ -209,78 +210,26 @@ impl Offscreen {
             height,
             depth_or_array_layers: 1,
         };
-        let target = |label, format, samples, usage| {
-            self.device.create_texture(&wgpu::TextureDescriptor {
-                label: Some(label),
-                size: extent,
-                mip_level_count: 1,
-                sample_count: samples,
-                dimension: wgpu::TextureDimension::D2,
-                format,
-                usage,
-                view_formats: &[],
-            })
-        };
-        let resolved = target(
-            "tuft frame",
+        let target = Target::new(
+            &self.device,
+            [width, height],
             COLOR_FORMAT,
-            1,
-            wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-        );
-        let msaa = (self.sample_count > 1).then(|| {
-            target(
-                "tuft frame msaa",
-                COLOR_FORMAT,
-                self.sample_count,
-                wgpu::TextureUsages::RENDER_ATTACHMENT,
-            )
-        });
-        let depth = target(
-            "tuft depth",
-            DEPTH_FORMAT,
             self.sample_count,
-            wgpu::TextureUsages::RENDER_ATTACHMENT,
+            wgpu::TextureUsages::COPY_SRC,
         );
-        let resolved_view = resolved.create_view(&wgpu::TextureViewDescriptor::default());
-        let msaa_view = msaa
-            .as_ref()
-            .map(|t| t.create_view(&wgpu::TextureViewDescriptor::default()));
-        let depth_view = depth.create_view(&wgpu::TextureViewDescriptor::default());
         let mut encoder = self
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("tuft offscreen"),
             });
-        {
-            let (view_tex, resolve) = match &msaa_view {
-                Some(m) => (m, Some(&resolved_view)),
-                None => (&resolved_view, None),
-            };
-            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("tuft frame"),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: view_tex,
-                    depth_slice: None,
-                    resolve_target: resolve,
-                    ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
-                        store: wgpu::StoreOp::Store,
-                    },
-                })],
-                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                    view: &depth_view,
-                    depth_ops: Some(wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(1.0),
-                        store: wgpu::StoreOp::Discard,
-                    }),
-                    stencil_ops: None,
-                }),
-                timestamp_writes: None,
-                occlusion_query_set: None,
-                multiview_mask: None,
-            });
-            self.renderer.paint(&mut pass, gpu, &plan);
-        }
+        target.draw(
+            &self.renderer,
+            &mut encoder,
+            gpu,
+            &plan,
+            0,
+            wgpu::Color::TRANSPARENT,
+        );
         let row = (4 * width).next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
         let readback = self.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("tuft readback"),
@@ -290,7 +239,7 @@ impl Offscreen {
         });
         encoder.copy_texture_to_buffer(
             wgpu::TexelCopyTextureInfo {
-                texture: &resolved,
+                texture: &target.resolved,
                 mip_level: 0,
                 origin: wgpu::Origin3d::ZERO,
                 aspect: wgpu::TextureAspect::All,
