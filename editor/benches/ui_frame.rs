@@ -3,14 +3,19 @@
 //!
 //! `cargo bench -p tuft-editor --bench ui_frame`. Drives the real editor headless
 //! (egui_kittest, no renderer: this is CPU time in `App::ui`, the preview's frame plan
-//! included), makes an edit, and records every frame until the rebuild lands.
+//! included) at 60 frames a second, makes an edit, and records every frame until the
+//! rebuild lands. Workers run at a lower priority than the UI thread, as in the app.
 
 use egui_kittest::Harness;
 use tuft_editor::app::Editor;
 use tuft_editor::session::Session;
 use tuft_graph::ParamValue;
 
+/// A 60 Hz frame.
+const FRAME: std::time::Duration = std::time::Duration::from_micros(16_667);
+
 fn main() {
+    tuft_editor::app::lower_worker_priority();
     let doc = tuft_graph::io::from_str(tuft_editor::app::LAWN_PRESET).expect("lawn parses");
     let mut harness = Harness::builder()
         .with_size([1440.0, 900.0])
@@ -43,7 +48,13 @@ fn main() {
             if !harness.state().rebuilding() {
                 after -= 1;
             }
+            // Frames paced at 60 Hz, as a window's are: the workers get the cores
+            // between frames, as they do in the app.
+            let frame_start = std::time::Instant::now();
             harness.step();
+            if let Some(rest) = FRAME.checked_sub(frame_start.elapsed()) {
+                std::thread::sleep(rest);
+            }
             frames += 1;
             if let Some(ms) = harness.state().frame_times().last() {
                 during.push(*ms);

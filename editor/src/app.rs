@@ -3,7 +3,7 @@
 //! be undone), re-validates at once, and queues a preview rebuild and fresh thumbnails on
 //! worker threads; the UI thread only draws.
 
-use crate::graph_view::{Action, GraphView, ViewNode};
+use crate::graph_view::{Action, DraggedKind, GraphView, ViewNode};
 use crate::preview::Preview;
 use crate::session::Session;
 use crate::thumbs::Thumbnails;
@@ -45,8 +45,29 @@ pub const DELETE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key:
 /// Frame all nodes.
 pub const FRAME_ALL: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::F);
 
+/// Lowers the calling thread's scheduling priority (Unix `nice`), so a worker shares
+/// the cores with the UI thread without taking its turns: on two cores, a rebuild's two
+/// pool threads and the UI thread otherwise preempt each other mid-frame.
+pub fn lower_this_threads_priority() {
+    #[cfg(unix)]
+    // SAFETY: `nice` only changes this thread's scheduling priority; it touches no memory.
+    #[allow(unsafe_code)]
+    unsafe {
+        let _ = libc::nice(10);
+    }
+}
+
+/// Makes every thread of the rayon pool (which evaluates graphs for the workers) run at
+/// a lower priority than the UI thread. Call before anything uses the pool.
+pub fn lower_worker_priority() {
+    let _ = rayon::ThreadPoolBuilder::new()
+        .start_handler(|_| lower_this_threads_priority())
+        .build_global();
+}
+
 /// Opens the editor on `file`, or on the lawn preset.
 pub fn run(file: Option<&Path>) -> anyhow::Result<()> {
+    lower_worker_priority();
     let session = match file {
         Some(path) => {
             Session::open(path).with_context(|| format!("cannot open {}", path.display()))?
@@ -283,6 +304,21 @@ impl Editor {
         }
         self.last_edit = key;
         self.after_change();
+    }
+
+    /// Adds a node of `kind` at graph position `pos` and selects it; returns its id.
+    pub fn add_node_at(&mut self, kind: &str, pos: [f32; 2]) -> Option<NodeId> {
+        let mut added = None;
+        self.edit(None, |d| {
+            if let Some(id) = d.graph.add_node(kind) {
+                d.layout.insert(id, pos);
+                added = Some(id);
+            }
+        });
+        if added.is_some() {
+            self.selected = added;
+        }
+        added
     }
 
     /// Adds a node of `kind` and selects it; returns its id.
@@ -538,6 +574,9 @@ impl Editor {
                 Action::SetConst(to, value) => self.set_constant(&to, value),
                 Action::Select(id) => self.selected = Some(id),
                 Action::Remove(id) => self.delete(&[id]),
+                Action::Add(kind, pos) => {
+                    self.add_node_at(kind, pos);
+                }
             }
         }
     }
@@ -824,7 +863,11 @@ impl Editor {
                     {
                         continue;
                     }
-                    let resp = ui.button(name).on_hover_text(doc);
+                    // Click to add at the centre of the graph, or drag onto the graph.
+                    let resp = ui
+                        .add(egui::Button::new(name).sense(egui::Sense::click_and_drag()))
+                        .on_hover_text(doc);
+                    resp.dnd_set_drag_payload(DraggedKind(name));
                     ui.label(egui::RichText::new(doc).small().weak());
                     if resp.clicked() {
                         add = Some(name);

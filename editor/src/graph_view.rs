@@ -36,7 +36,13 @@ pub enum Action {
     Select(NodeId),
     /// Delete a node.
     Remove(NodeId),
+    /// Add a node of this kind at this graph position (dropped from the library).
+    Add(&'static str, [f32; 2]),
 }
+
+/// What the library hands the graph view when a node kind is dragged onto it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DraggedKind(pub &'static str);
 
 /// The graph view's state.
 pub struct GraphView {
@@ -49,6 +55,8 @@ pub struct GraphView {
     pub refusal: Option<String>,
     /// The graph position at the centre of the view (where new nodes go).
     pub centre: Pos2,
+    /// Graph to screen, as last drawn.
+    to_global: egui::emath::TSTransform,
 }
 
 impl std::fmt::Debug for GraphView {
@@ -90,6 +98,7 @@ impl GraphView {
             frame: Some(Vec::new()),
             refusal: None,
             centre: Pos2::ZERO,
+            to_global: egui::emath::TSTransform::IDENTITY,
         }
     }
 
@@ -217,13 +226,21 @@ impl GraphView {
             ids: &self.ids,
             thumbs,
             centre: self.centre,
+            to_global: self.to_global,
         };
-        SnarlWidget::new()
+        let response = SnarlWidget::new()
             .id(widget_id())
             .style(SnarlStyle::new())
             .show(&mut self.snarl, &mut viewer, ui);
         self.centre = viewer.centre;
-        let actions = viewer.actions;
+        self.to_global = viewer.to_global;
+        let mut actions = viewer.actions;
+        if let Some(kind) = response.dnd_release_payload::<DraggedKind>()
+            && let Some(at) = ui.ctx().pointer_interact_pos()
+        {
+            let p = self.to_global.inverse() * at;
+            actions.push(Action::Add(kind.0, [p.x - 60.0, p.y - 20.0]));
+        }
         for a in &actions {
             if let Action::Connect(..) | Action::Disconnect(..) = a {
                 self.refusal = None;
@@ -287,6 +304,7 @@ struct Viewer<'a> {
     ids: &'a HashMap<ViewNode, egui_snarl::NodeId>,
     thumbs: &'a HashMap<NodeId, egui::TextureHandle>,
     centre: Pos2,
+    to_global: egui::emath::TSTransform,
 }
 
 impl Viewer<'_> {
@@ -592,5 +610,6 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
         let translation = rect.center().to_vec2() - bounds.center().to_vec2() * scale;
         *to_global = egui::emath::TSTransform::new(translation, scale);
         self.centre = to_global.inverse() * self.rect.center();
+        self.to_global = *to_global;
     }
 }

@@ -80,6 +80,7 @@ impl Preview {
         std::thread::Builder::new()
             .name("tuft preview".into())
             .spawn(move || {
+                crate::app::lower_this_threads_priority();
                 while let Ok(mut job) = job_rx.recv() {
                     // Only the newest queued edit is worth building.
                     while let Ok(newer) = job_rx.try_recv() {

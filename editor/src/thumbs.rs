@@ -131,6 +131,7 @@ impl Thumbnails {
         std::thread::Builder::new()
             .name("tuft thumbnails".into())
             .spawn(move || {
+                crate::app::lower_this_threads_priority();
                 while let Ok(mut job) = job_rx.recv() {
                     while let Ok(newer) = job_rx.try_recv() {
                         job = newer;

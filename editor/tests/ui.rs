@@ -254,3 +254,42 @@ fn the_main_window_on_the_lawn() {
             .max_failed_pixels(25_000),
     );
 }
+
+#[test]
+fn a_node_dragged_from_the_library_lands_where_it_is_dropped() {
+    let mut harness = editor(bare(), None);
+    let from = harness.get_by_label("Wave").rect().center();
+    let to = egui::pos2(500.0, 450.0);
+    harness.drag_at(from);
+    harness.step();
+    harness.hover_at(from + egui::vec2(30.0, 10.0));
+    harness.step();
+    harness.hover_at(to);
+    harness.step();
+    harness.drop_at(to);
+    harness.run_steps(2);
+    let id = harness
+        .state()
+        .selected()
+        .expect("the dropped node is selected");
+    let doc = harness.state().session().doc();
+    assert_eq!(doc.graph.node(id).map(|n| n.kind.as_str()), Some("Wave"));
+    // Dropped 100 pixels further right, a node lands at least 100 graph units further
+    // right (the view is at most 1:1), at the same height.
+    let at = doc.layout[&id];
+    let second = {
+        let mut h2 = editor(bare(), None);
+        let from = h2.get_by_label("Wave").rect().center();
+        let to = egui::pos2(600.0, 450.0);
+        h2.drag_at(from);
+        h2.step();
+        h2.hover_at(to);
+        h2.step();
+        h2.drop_at(to);
+        h2.run_steps(2);
+        let id = h2.state().selected().expect("dropped");
+        h2.state().session().doc().layout[&id]
+    };
+    assert!(second[0] - at[0] >= 99.0, "{at:?} then {second:?}");
+    assert!((second[1] - at[1]).abs() < 1.0, "{at:?} then {second:?}");
+}
