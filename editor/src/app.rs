@@ -140,6 +140,8 @@ pub struct Editor {
     export: Option<Export>,
     /// Key of the last edit, so a drag is one undo step.
     last_edit: Option<String>,
+    /// The generation thumbnails were last asked for.
+    thumbs_requested: u64,
     /// UI-thread CPU time of recent frames, milliseconds.
     frame_ms: Vec<f32>,
 }
@@ -202,6 +204,7 @@ impl Editor {
             pending: None,
             export: None,
             last_edit: None,
+            thumbs_requested: 0,
             frame_ms: Vec::new(),
         };
         editor.after_change();
@@ -255,6 +258,7 @@ impl Editor {
     pub fn wait_for_workers(&mut self, ctx: &egui::Context) {
         let limit = Duration::from_secs(300);
         self.preview.wait(limit);
+        self.request_thumbnails_when_due();
         self.thumbs.wait(ctx, self.session.generation(), limit);
     }
 
@@ -276,6 +280,16 @@ impl Editor {
         self.message.as_ref().map(|(m, _)| m.as_str())
     }
 
+    /// Asks for thumbnails of the current document once the preview is not rebuilding:
+    /// the preview is what an author watches after an edit, so it gets the cores first.
+    fn request_thumbnails_when_due(&mut self) {
+        let generation = self.session.generation();
+        if self.thumbs_requested < generation && self.preview.building.is_none() {
+            self.thumbs.request(generation, &self.session.doc().graph);
+            self.thumbs_requested = generation;
+        }
+    }
+
     /// Re-validates and queues the workers after the document changed.
     fn after_change(&mut self) {
         let generation = self.session.generation();
@@ -285,7 +299,6 @@ impl Editor {
             self.report = tuft_graph::validate(&self.session.doc().graph);
             self.validated_for = generation;
             self.preview.request(generation, &self.session.doc().graph);
-            self.thumbs.request(generation, &self.session.doc().graph);
         }
         if let Some(id) = self.selected
             && self.session.doc().graph.node(id).is_none()
@@ -1403,6 +1416,7 @@ impl eframe::App for Editor {
         if self.preview.poll() {
             ctx.request_repaint();
         }
+        self.request_thumbnails_when_due();
         self.thumbs.poll(&ctx);
         if self.preview.building.is_some() || self.thumbs.shown < self.session.generation() {
             ctx.request_repaint_after(Duration::from_millis(50));

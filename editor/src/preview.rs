@@ -18,6 +18,9 @@ pub const PREVIEW_MAPS: usize = 256;
 /// rather than freezing the window.
 pub const PLANT_PER_FRAME: usize = 30_000;
 
+/// Strands the worker plants before a rebuilt scene lands.
+pub const PLANT_BEFORE_LANDING: usize = 60_000;
+
 struct Job {
     generation: u64,
     graph: MaterialGraph,
@@ -92,7 +95,11 @@ impl Preview {
                     let start = Instant::now();
                     let scene = crate::material::from_graph(&job.graph, PREVIEW_MAPS)
                         .map(|(m, _)| {
+                            // Plant the nearest tiles before landing; the UI thread plants
+                            // the rest a budget per frame (farther tiles show a coarser
+                            // level meanwhile), so the edit shows up sooner.
                             let mut scene = Scene::new(m, job.kind);
+                            scene.set_plant_budget(Some(PLANT_BEFORE_LANDING));
                             let _ = scene.plan(&job.view);
                             scene.set_plant_budget(Some(PLANT_PER_FRAME));
                             scene
