@@ -533,9 +533,15 @@ impl egui_wgpu::CallbackTrait for PreviewCallback {
             b: 0.74,
             a: 1.0,
         };
-        targets
-            .target
-            .draw(&res.renderer, encoder, &gpu, &self.plan, self.slot, sky);
+        targets.target.draw(
+            &res.renderer,
+            encoder,
+            &gpu,
+            &self.plan,
+            self.slot,
+            sky,
+            None,
+        );
         res.gpu = Some(gpu);
         Vec::new()
     }

@@ -123,6 +123,10 @@ fn render(graph: &tuft_graph::MaterialGraph, out: &Path, o: &Options) -> anyhow:
     )
     .with_context(|| format!("cannot write {}", out.display()))?;
     println!("adapter: {}", offscreen.adapter());
+    match frame.gpu_ms {
+        Some(ms) => println!("GPU time: {ms:.2} ms (information only)"),
+        None => println!("GPU time: not reported by this adapter"),
+    }
     let s = &frame.stats;
     println!(
         "tiles: {} of {} in view; drawn: {} strands, {} triangles",

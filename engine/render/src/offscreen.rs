@@ -115,6 +115,9 @@ pub struct Frame {
     pub image: Image,
     /// Counts and levels.
     pub stats: FrameStats,
+    /// The render pass's GPU time in milliseconds, where the adapter has timestamp
+    /// queries (information only: a software adapter's figure says little about a GPU).
+    pub gpu_ms: Option<f64>,
 }
 
 /// A headless device and the renderer on it.
@@ -125,6 +128,8 @@ pub struct Offscreen {
     sample_count: u32,
     gpu: Option<GpuScene>,
     adapter: wgpu::AdapterInfo,
+    /// Start and end of the frame's pass, where the adapter has timestamp queries.
+    timestamps: Option<wgpu::QuerySet>,
 }
 
 /// The colour format frames are drawn in.
@@ -147,10 +152,15 @@ impl Offscreen {
             ..wgpu::RequestAdapterOptions::default()
         }))
         .map_err(|source| RenderError::NoAdapter { backends, source })?;
+        let timed = adapter.features().contains(wgpu::Features::TIMESTAMP_QUERY);
         let (device, queue) =
             pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
                 label: Some("tuft offscreen"),
-                required_features: wgpu::Features::empty(),
+                required_features: if timed {
+                    wgpu::Features::TIMESTAMP_QUERY
+                } else {
+                    wgpu::Features::empty()
+                },
                 required_limits:
                     wgpu::Limits::downlevel_defaults().using_resolution(adapter.limits()),
                 ..wgpu::DeviceDescriptor::default()
@@ -164,6 +174,13 @@ impl Offscreen {
             1
         };
         let renderer = Renderer::new(&device, COLOR_FORMAT, sample_count);
+        let timestamps = timed.then(|| {
+            device.create_query_set(&wgpu::QuerySetDescriptor {
+                label: Some("tuft frame time"),
+                ty: wgpu::QueryType::Timestamp,
+                count: 2,
+            })
+        });
         Ok(Self {
             device,
             queue,
@@ -171,6 +188,7 @@ impl Offscreen {
             sample_count,
             gpu: None,
             adapter: adapter.get_info(),
+            timestamps,
         })
     }
 
@@ -229,7 +247,25 @@ impl Offscreen {
             &plan,
             0,
             wgpu::Color::TRANSPARENT,
+            self.timestamps.as_ref(),
         );
+        let times = self.timestamps.as_ref().map(|query_set| {
+            let resolve = self.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("tuft frame time resolve"),
+                size: 16,
+                usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+                mapped_at_creation: false,
+            });
+            let read = self.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("tuft frame time read"),
+                size: 16,
+                usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+                mapped_at_creation: false,
+            });
+            encoder.resolve_query_set(query_set, 0..2, &resolve, 0);
+            encoder.copy_buffer_to_buffer(&resolve, 0, &read, 0, 16);
+            read
+        });
         let row = (4 * width).next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
         let readback = self.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("tuft readback"),
@@ -277,6 +313,7 @@ impl Offscreen {
             }
         }
         readback.unmap();
+        let gpu_ms = times.and_then(|read| self.read_time(&read));
         Ok(Frame {
             image: Image {
                 width,
@@ -284,6 +321,25 @@ impl Offscreen {
                 rgba,
             },
             stats: plan.stats,
+            gpu_ms,
         })
+    }
+
+    /// The milliseconds between the two timestamps in `read` (already submitted).
+    fn read_time(&self, read: &wgpu::Buffer) -> Option<f64> {
+        let slice = read.slice(..);
+        let (tx, rx) = std::sync::mpsc::channel();
+        slice.map_async(wgpu::MapMode::Read, move |r| {
+            let _ = tx.send(r);
+        });
+        self.device.poll(wgpu::PollType::wait_indefinitely()).ok()?;
+        rx.recv().ok()?.ok()?;
+        let ticks: [u64; 2] = {
+            let data = slice.get_mapped_range().ok()?;
+            bytemuck::pod_read_unaligned(&data[..16])
+        };
+        read.unmap();
+        let period_ns = f64::from(self.queue.get_timestamp_period());
+        Some(ticks[1].saturating_sub(ticks[0]) as f64 * period_ns / 1e6)
     }
 }

@@ -78,7 +78,9 @@ impl Target {
     }
 
     /// Records view `slot` of `plan` (prepared with [`Renderer::prepare_view`]) into this
-    /// target, cleared to `clear` first.
+    /// target, cleared to `clear` first; with `timestamps`, the pass writes its start and
+    /// end into queries 0 and 1.
+    #[allow(clippy::too_many_arguments)]
     pub fn draw(
         &self,
         renderer: &Renderer,
@@ -87,6 +89,7 @@ impl Target {
         plan: &FramePlan,
         slot: usize,
         clear: wgpu::Color,
+        timestamps: Option<&wgpu::QuerySet>,
     ) {
         let (view, resolve_target) = match &self.msaa {
             Some(m) => (m, Some(&self.resolved_view)),
@@ -111,7 +114,11 @@ impl Target {
                 }),
                 stencil_ops: None,
             }),
-            timestamp_writes: None,
+            timestamp_writes: timestamps.map(|query_set| wgpu::RenderPassTimestampWrites {
+                query_set,
+                beginning_of_pass_write_index: Some(0),
+                end_of_pass_write_index: Some(1),
+            }),
             occlusion_query_set: None,
             multiview_mask: None,
         });
