@@ -265,6 +265,7 @@ fn render_writes_a_frame_and_says_what_it_drew() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(stdout.contains("adapter:"), "{stdout}");
+    assert!(stdout.contains("GPU time:"), "{stdout}");
     assert!(
         stdout.contains("fronds:") && stdout.contains("level "),
         "{stdout}"
