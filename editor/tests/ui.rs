@@ -293,3 +293,22 @@ fn a_node_dragged_from_the_library_lands_where_it_is_dropped() {
     assert!(second[0] - at[0] >= 99.0, "{at:?} then {second:?}");
     assert!((second[1] - at[1]).abs() < 1.0, "{at:?} then {second:?}");
 }
+
+#[test]
+fn the_levels_side_by_side_draw_every_representation() {
+    let doc = tuft_graph::io::from_str(tuft_editor::app::LAWN_PRESET).unwrap();
+    let mut harness = editor(doc, None);
+    harness.get_by_label("Levels side by side").click();
+    settle(&mut harness);
+    // Every layer of the lawn has three levels: five views (three levels, cards, relief),
+    // the first of them at level 0 everywhere it is planted.
+    assert!(harness.state().preview().side_by_side);
+    let stats = &harness.state().preview().stats;
+    assert!(
+        stats.layers.iter().all(|l| l
+            .reps
+            .iter()
+            .all(|(r, _)| *r == tuft_render::Rep::Strands(0))),
+        "{stats:?}"
+    );
+}
