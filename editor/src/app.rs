@@ -1010,6 +1010,15 @@ impl Editor {
                     d.graph.strands.insert(n, edited);
                 });
             }
+            if let Some(reports) = self.thumbs.level_reports(&name) {
+                ui.label(format!(
+                    "levels (coverage from above, relative to level 0): {}",
+                    coverage_text(reports)
+                ))
+                .on_hover_text(
+                    "Each level splatted from above; 1 means the level covers what level 0 does",
+                );
+            }
             if let Some(tex) = self.thumbs.survivors().get(&name) {
                 ui.label("Survivors: green where the density keeps the candidates, red where it drops them")
                     .on_hover_text("Each candidate exists iff its own density hash is below the density at its root");
@@ -1182,8 +1191,12 @@ impl Editor {
                     .iter()
                     .map(|(r, n)| format!("{} ×{n}", crate::cli::render::rep_name(*r)))
                     .collect();
+                let coverage = self
+                    .thumbs
+                    .level_reports(&layer.name)
+                    .map_or_else(String::new, |r| format!("; coverage {}", coverage_text(r)));
                 let resp = ui.label(format!(
-                    "{}: {} strands, {} triangles ({})",
+                    "{}: {} strands, {} triangles ({}{coverage})",
                     layer.name,
                     layer.strands,
                     layer.triangles,
@@ -1335,6 +1348,15 @@ impl Editor {
             }
         }
     }
+}
+
+/// Each level's coverage relative to level 0, as `1.00 · 0.90 · 0.86`.
+fn coverage_text(reports: &[tuft_strands::levels::LevelReport]) -> String {
+    reports
+        .iter()
+        .map(|r| format!("{:.2}", r.coverage))
+        .collect::<Vec<_>>()
+        .join(" · ")
 }
 
 /// What an input falls back to when unlinked: its port's default.

@@ -93,18 +93,25 @@ impl Preview {
                         continue;
                     }
                     let start = Instant::now();
-                    let scene = crate::material::from_graph(&job.graph, PREVIEW_MAPS)
-                        .map(|(m, _)| {
+                    // A newer edit makes this build stale: stop at the next stage.
+                    let stale = || job.generation < worker_latest.load(Ordering::Acquire);
+                    let scene = match crate::material::from_graph(&job.graph, PREVIEW_MAPS) {
+                        Err(e) => Err(format!("{e:#}")),
+                        Ok(_) if stale() => continue,
+                        Ok((material, _)) => {
                             // Plant the nearest tiles before landing; the UI thread plants
                             // the rest a budget per frame (farther tiles show a coarser
                             // level meanwhile), so the edit shows up sooner.
-                            let mut scene = Scene::new(m, job.kind);
+                            let mut scene = Scene::new(material, job.kind);
+                            if stale() {
+                                continue;
+                            }
                             scene.set_plant_budget(Some(PLANT_BEFORE_LANDING));
                             let _ = scene.plan(&job.view);
                             scene.set_plant_budget(Some(PLANT_PER_FRAME));
-                            scene
-                        })
-                        .map_err(|e| format!("{e:#}"));
+                            Ok(scene)
+                        }
+                    };
                     // A newer edit arrived meanwhile: this one is stale, drop it.
                     if job.generation < worker_latest.load(Ordering::Acquire) {
                         continue;

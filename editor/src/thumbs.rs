@@ -23,6 +23,7 @@ pub struct Thumbnails {
     pub shown: u64,
     textures: HashMap<NodeId, egui::TextureHandle>,
     survivors: HashMap<String, egui::TextureHandle>,
+    reports: LevelReports,
 }
 
 impl std::fmt::Debug for Thumbnails {
@@ -92,10 +93,14 @@ pub fn survivor_image(candidates: &tuft_graph::scatter::Candidates) -> egui::Col
     egui::ColorImage::new([SURVIVORS, SURVIVORS], pixels)
 }
 
-/// Node thumbnails and layer survivor views of one graph.
+/// Each layer's levels: strands, triangles and coverage relative to level 0.
+pub type LevelReports = Vec<(String, Vec<tuft_strands::levels::LevelReport>)>;
+
+/// Node thumbnails, layer survivor views and level reports of one graph.
 type Drawn = (
     Vec<(NodeId, egui::ColorImage)>,
     Vec<(String, egui::ColorImage)>,
+    LevelReports,
 );
 
 fn draw_all(graph: &MaterialGraph) -> Drawn {
@@ -119,7 +124,17 @@ fn draw_all(graph: &MaterialGraph) -> Drawn {
             Some((name.clone(), survivor_image(&c)))
         })
         .collect();
-    (nodes, layers)
+    let reports = graph
+        .strands
+        .iter()
+        .filter_map(|(name, layer)| {
+            let set = evaluator.strand_set(name).ok()?;
+            let reports =
+                tuft_strands::levels::reports(&set, &layer.levels, layer.profile, graph.repeat_m);
+            Some((name.clone(), reports))
+        })
+        .collect();
+    (nodes, layers, reports)
 }
 
 impl Thumbnails {
@@ -148,6 +163,7 @@ impl Thumbnails {
             shown: 0,
             textures: HashMap::new(),
             survivors: HashMap::new(),
+            reports: Vec::new(),
         }
     }
 
@@ -182,7 +198,7 @@ impl Thumbnails {
     }
 
     fn take(&mut self, ctx: &egui::Context, done: (u64, Drawn)) -> bool {
-        let (generation, (images, layers)) = done;
+        let (generation, (images, layers, reports)) = done;
         if generation < self.shown {
             return false;
         }
@@ -196,6 +212,7 @@ impl Thumbnails {
             );
             self.textures.insert(id, tex);
         }
+        self.reports = reports;
         self.survivors.clear();
         for (name, image) in layers {
             let tex = ctx.load_texture(
@@ -206,6 +223,15 @@ impl Thumbnails {
             self.survivors.insert(name, tex);
         }
         true
+    }
+
+    /// Each strand layer's level reports (coverage relative to level 0).
+    #[must_use]
+    pub fn level_reports(&self, layer: &str) -> Option<&[tuft_strands::levels::LevelReport]> {
+        self.reports
+            .iter()
+            .find(|(n, _)| n == layer)
+            .map(|(_, r)| r.as_slice())
     }
 
     /// Each strand layer's survivor view.
