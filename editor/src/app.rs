@@ -258,6 +258,7 @@ impl Editor {
     pub fn wait_for_workers(&mut self, ctx: &egui::Context) {
         let limit = Duration::from_secs(300);
         self.preview.wait(limit);
+        self.preview.plant_now();
         self.request_thumbnails_when_due();
         self.thumbs.wait(ctx, self.session.generation(), limit);
     }

@@ -13,10 +13,9 @@ use tuft_render::{FramePlan, FrameStats, LevelMode, Renderer, Rep, Scene, Surfac
 /// Map resolution of the preview's surface.
 pub const PREVIEW_MAPS: usize = 256;
 
-/// Strands the UI thread plants per frame when the camera comes near (nearest tiles
-/// first; about 10 ms here): farther tiles keep a coarser level a few frames longer
-/// rather than freezing the window.
-pub const PLANT_PER_FRAME: usize = 30_000;
+/// Strands the planting thread plants before it hands a round back (nearest tiles
+/// first): the frames drawn meanwhile show the finest level each tile holds.
+pub const PLANT_PER_ROUND: usize = 60_000;
 
 /// Strands the worker plants before a rebuilt scene lands.
 pub const PLANT_BEFORE_LANDING: usize = 60_000;
@@ -40,6 +39,8 @@ struct Built {
 pub struct Preview {
     scene: Arc<Mutex<Option<Scene>>>,
     jobs: Sender<Job>,
+    /// Wakes the planting thread.
+    plant: Sender<()>,
     results: Receiver<Built>,
     latest: Arc<AtomicU64>,
     /// The generation being built, if any.
@@ -108,7 +109,7 @@ impl Preview {
                             }
                             scene.set_plant_budget(Some(PLANT_BEFORE_LANDING));
                             let _ = scene.plan(&job.view);
-                            scene.set_plant_budget(Some(PLANT_PER_FRAME));
+                            scene.set_deferred_planting(true);
                             Ok(scene)
                         }
                     };
@@ -127,9 +128,33 @@ impl Preview {
                 }
             })
             .ok();
+        let scene: Arc<Mutex<Option<Scene>>> = Arc::new(Mutex::new(None));
+        let (plant, plant_rx) = channel::<()>();
+        let planter_scene = scene.clone();
+        std::thread::Builder::new()
+            .name("tuft planting".into())
+            .spawn(move || {
+                crate::app::lower_this_threads_priority();
+                while plant_rx.recv().is_ok() {
+                    while plant_rx.try_recv().is_ok() {}
+                    // Take the work out under the lock, plant without it, put it back.
+                    loop {
+                        let work = lock(&planter_scene)
+                            .as_ref()
+                            .and_then(|s| s.planting(PLANT_PER_ROUND));
+                        let Some(work) = work else { break };
+                        let planted = work.run();
+                        if let Some(s) = lock(&planter_scene).as_mut() {
+                            s.install(planted);
+                        }
+                    }
+                }
+            })
+            .ok();
         Self {
-            scene: Arc::new(Mutex::new(None)),
+            scene,
             jobs,
+            plant,
             results,
             latest,
             building: None,
@@ -198,6 +223,21 @@ impl Preview {
             Err(e) => {
                 self.error = Some(e);
                 false
+            }
+        }
+    }
+
+    /// Plants everything the last frame wanted, on the calling thread (tests, and
+    /// anything that must not race the planting thread).
+    pub fn plant_now(&self) {
+        loop {
+            let work = lock(&self.scene)
+                .as_ref()
+                .and_then(|s| s.planting(usize::MAX));
+            let Some(work) = work else { break };
+            let planted = work.run();
+            if let Some(s) = lock(&self.scene).as_mut() {
+                s.install(planted);
             }
         }
     }
@@ -288,7 +328,9 @@ impl Preview {
         }
         drop(guard);
         if pending {
-            ui.ctx().request_repaint();
+            let _ = self.plant.send(());
+            ui.ctx()
+                .request_repaint_after(std::time::Duration::from_millis(30));
         }
         for (rep, pane, callback) in callbacks {
             ui.painter()

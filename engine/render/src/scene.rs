@@ -12,6 +12,7 @@ use crate::plan::{Choice, LevelMode, Rep, choose};
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec3, Vec4};
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use tuft_strands::cards::{self, Atlas};
 use tuft_strands::mesh::{TileMesh, build_tile_into};
@@ -285,7 +286,7 @@ struct Job<'a> {
 
 /// What does not change while a layer is shown.
 pub(crate) struct LayerShared {
-    placer: Placer,
+    placer: Arc<Placer>,
     keep: Vec<f32>,
     widen: Vec<f32>,
     /// Median strand width and length, metres.
@@ -317,9 +318,9 @@ static NEXT_SCENE_ID: AtomicU64 = AtomicU64::new(1);
 
 /// A material planted on a surface.
 pub struct Scene {
-    pub(crate) material: Material,
+    pub(crate) material: Arc<Material>,
     kind: SurfaceKind,
-    surface: Surface,
+    surface: Arc<Surface>,
     reach_m: f32,
     tiles: Vec<TileBounds>,
     pub(crate) surface_mesh: SurfaceMesh,
@@ -331,6 +332,11 @@ pub struct Scene {
     tile_uv: Vec<f32>,
     /// The most strands one `plan` plants; `None`: everything it needs at once.
     plant_budget: Option<usize>,
+    /// Leave planting to [`Scene::planting`] (another thread) instead of `plan`.
+    deferred: bool,
+    /// What the last `plan` wanted planted and did not: (layer, tile, prefix), nearest
+    /// tiles first.
+    wanted: Vec<(usize, usize, usize)>,
 }
 
 impl std::fmt::Debug for Scene {
@@ -371,7 +377,7 @@ impl Scene {
                 let widen = (0..keep.len()).map(|k| layer.levels.widen(k)).collect();
                 LayerScene {
                     shared: LayerShared {
-                        placer: Placer::new(set, &surface),
+                        placer: Arc::new(Placer::new(set, &surface)),
                         keep,
                         widen,
                         width_m: median(&set.width),
@@ -395,9 +401,9 @@ impl Scene {
             .map(|t| tile_uv_area(&surface_mesh, t))
             .collect();
         Self {
-            material,
+            material: Arc::new(material),
             kind,
-            surface,
+            surface: Arc::new(surface),
             reach_m,
             tiles,
             surface_mesh,
@@ -406,6 +412,8 @@ impl Scene {
             vertex_budget: VERTEX_BUDGET,
             tile_uv,
             plant_budget: None,
+            deferred: false,
+            wanted: Vec::new(),
         }
     }
 
@@ -473,6 +481,72 @@ impl Scene {
     /// frame never waits on a big planting; offscreen frames plant everything at once.
     pub fn set_plant_budget(&mut self, strands: Option<usize>) {
         self.plant_budget = strands;
+    }
+
+    /// Leaves planting to another thread: `plan` only records what it wants planted
+    /// (tiles waiting draw the finest level they hold), [`Scene::planting`] hands that
+    /// work out, and [`Scene::install`] takes the result back. A window's frames then
+    /// never wait on planting.
+    pub fn set_deferred_planting(&mut self, deferred: bool) {
+        self.deferred = deferred;
+    }
+
+    /// A unique id of this scene (stays the same while it lives).
+    #[must_use]
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
+    /// The planting the last `plan` wanted and did not do, nearest tiles first, as much
+    /// as `budget` strands: work that runs without the scene ([`Planting::run`]).
+    #[must_use]
+    pub fn planting(&self, budget: usize) -> Option<Planting> {
+        let mut jobs = Vec::new();
+        let mut spent = 0usize;
+        for &(layer, tile, need) in &self.wanted {
+            if self.layers[layer].resident[tile].n_prefix >= need {
+                continue;
+            }
+            let cost = (self.tile_uv[tile] * need as f32) as usize;
+            if !jobs.is_empty() && spent + cost > budget {
+                break;
+            }
+            spent += cost;
+            jobs.push((layer, tile, need));
+        }
+        (!jobs.is_empty()).then(|| Planting {
+            scene_id: self.id,
+            material: self.material.clone(),
+            surface: self.surface.clone(),
+            placers: self
+                .layers
+                .iter()
+                .map(|l| l.shared.placer.clone())
+                .collect(),
+            jobs,
+        })
+    }
+
+    /// Whether tile `tile` of layer `layer` holds less than the prefix `need`.
+    fn layers_need(&self, layer: usize, tile: usize, need: usize) -> bool {
+        self.layers[layer].resident[tile].n_prefix < need
+    }
+
+    /// Takes planted tiles back (those of another scene, or no longer wanted larger than
+    /// what is held, are dropped).
+    pub fn install(&mut self, planted: Planted) {
+        if planted.scene_id != self.id {
+            return;
+        }
+        for (layer, tile, need, placed, mesh) in planted.tiles {
+            let r = &mut self.layers[layer].resident[tile];
+            if need > r.n_prefix {
+                r.placed = placed;
+                r.mesh = mesh;
+                r.n_prefix = need;
+                r.version += 1;
+            }
+        }
     }
 
     /// Sets the most strand vertices kept planted and meshed.
@@ -649,6 +723,30 @@ impl Scene {
         if jobs.is_empty() {
             return (0, 0);
         }
+        if self.deferred {
+            let order: HashMap<usize, usize> = visible
+                .iter()
+                .enumerate()
+                .map(|(k, &(t, _))| (t, k))
+                .collect();
+            jobs.sort_by_key(|j| order.get(&j.tile).copied().unwrap_or(usize::MAX));
+            // This view's wants first (nearest first), then what other views of the
+            // scene (the levels side by side) still want.
+            let mut wanted: Vec<(usize, usize, usize)> =
+                jobs.iter().map(|j| (j.layer, j.tile, j.need)).collect();
+            let n = wanted.len() as u32;
+            for &(layer, tile, need) in &self.wanted {
+                if self.layers_need(layer, tile, need)
+                    && !wanted
+                        .iter()
+                        .any(|w| w.0 == layer && w.1 == tile && w.2 >= need)
+                {
+                    wanted.push((layer, tile, need));
+                }
+            }
+            self.wanted = wanted;
+            return (0, n);
+        }
         let mut pending = 0;
         if let Some(budget) = self.plant_budget {
             let order: HashMap<usize, usize> = visible
@@ -801,6 +899,72 @@ impl Scene {
         let _ = view;
         draws.extend(card_draws);
         draws
+    }
+}
+
+/// Planting work handed out by [`Scene::planting`]: it holds what it needs, so it runs
+/// while the scene is drawn.
+#[derive(Debug)]
+pub struct Planting {
+    scene_id: u64,
+    material: Arc<Material>,
+    surface: Arc<Surface>,
+    placers: Vec<Arc<Placer>>,
+    jobs: Vec<(usize, usize, usize)>,
+}
+
+/// Tiles planted and meshed by [`Planting::run`], for [`Scene::install`].
+#[derive(Debug)]
+pub struct Planted {
+    scene_id: u64,
+    tiles: Vec<(usize, usize, usize, PlacedTile, TileMesh)>,
+}
+
+impl Planting {
+    /// Plants and meshes the tiles, spread over the cores.
+    #[must_use]
+    pub fn run(self) -> Planted {
+        let repeat_m = self.material.repeat_m.max(1e-3);
+        let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+        let mut parts: Vec<Vec<(usize, usize, usize)>> = (0..threads).map(|_| Vec::new()).collect();
+        for (k, job) in self.jobs.iter().enumerate() {
+            parts[k % threads].push(*job);
+        }
+        let (material, surface, placers) = (&self.material, &self.surface, &self.placers);
+        let tiles = std::thread::scope(|scope| {
+            let handles: Vec<_> = parts
+                .into_iter()
+                .map(|part| {
+                    scope.spawn(move || {
+                        part.into_iter()
+                            .map(|(layer, tile, need)| {
+                                let l = &material.layers[layer];
+                                let mut placed = PlacedTile::default();
+                                placers[layer].place_tile_into(
+                                    &l.set,
+                                    surface,
+                                    repeat_m,
+                                    tile,
+                                    need,
+                                    &mut placed,
+                                );
+                                let mut mesh = TileMesh::default();
+                                build_tile_into(&l.set, &placed, l.profile, &mut mesh);
+                                (layer, tile, need, placed, mesh)
+                            })
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .flat_map(|h| h.join().unwrap_or_default())
+                .collect()
+        });
+        Planted {
+            scene_id: self.scene_id,
+            tiles,
+        }
     }
 }
 

@@ -177,3 +177,39 @@ fn a_planting_budget_spreads_the_work_over_frames_and_ends_where_one_frame_would
     assert!(frames > 2);
     assert_eq!(last.layers, whole.layers, "the same frame once planted");
 }
+
+#[test]
+fn deferred_planting_runs_off_the_scene_and_ends_where_one_frame_would() {
+    let whole = {
+        let mut scene = Scene::new(meadow(20_000), SurfaceKind::Plane);
+        scene.plan(&view(0.5, None)).stats
+    };
+    let mut scene = Scene::new(meadow(20_000), SurfaceKind::Plane);
+    scene.set_deferred_planting(true);
+    let first = scene.plan(&view(0.5, None)).stats;
+    assert_eq!(first.tiles_rebuilt, 0, "plan plants nothing itself");
+    assert!(first.tiles_pending > 0);
+    let mut rounds = 0;
+    while let Some(work) = scene.planting(3_000) {
+        // The work holds what it needs: it runs with the scene free to draw.
+        let planted = work.run();
+        scene.install(planted);
+        let _ = scene.plan(&view(0.5, None));
+        rounds += 1;
+        assert!(rounds < 100, "planting never finishes");
+    }
+    assert!(rounds > 1);
+    let last = scene.plan(&view(0.5, None)).stats;
+    assert_eq!(last.tiles_pending, 0);
+    assert_eq!(last.layers, whole.layers, "the same frame once planted");
+    // Work planted for one scene is not taken by another.
+    let mut other = Scene::new(meadow(20_000), SurfaceKind::Plane);
+    other.set_deferred_planting(true);
+    let _ = other.plan(&view(0.5, None));
+    let work = other.planting(usize::MAX).expect("work");
+    let mut third = Scene::new(meadow(20_000), SurfaceKind::Plane);
+    third.set_deferred_planting(true);
+    let before = third.plan(&view(0.5, None)).stats;
+    third.install(work.run());
+    assert_eq!(third.plan(&view(0.5, None)).stats, before);
+}
