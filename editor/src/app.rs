@@ -576,15 +576,8 @@ impl Editor {
                 Action::Connect(from, to) => {
                     self.connect(from, &to);
                 }
-                Action::Disconnect(to) => {
-                    let fallback = disconnected_value(&self.session.doc().graph, &to);
-                    self.edit(None, |d| {
-                        d.graph.disconnect(&to);
-                        if let Some(v) = fallback {
-                            d.graph.set_input(&to, Input::Const(v));
-                        }
-                    });
-                }
+                // An unlinked input falls back to its port's default (the engine's rule).
+                Action::Disconnect(to) => self.edit(None, |d| d.graph.disconnect(&to)),
                 Action::SetConst(to, value) => self.set_constant(&to, value),
                 Action::Select(id) => self.selected = Some(id),
                 Action::Remove(id) => self.delete(&[id]),
@@ -1052,7 +1045,7 @@ impl Editor {
         ui.horizontal_wrapped(|ui| {
             let label = |m: LevelMode| match m {
                 LevelMode::Auto => "auto".to_owned(),
-                LevelMode::Forced(r) => crate::cli::render::rep_name(r),
+                LevelMode::Forced(r) => r.to_string(),
             };
             egui::ComboBox::from_id_salt("level")
                 .selected_text(label(self.preview.view.level))
@@ -1190,7 +1183,7 @@ impl Editor {
                 let reps: Vec<String> = layer
                     .reps
                     .iter()
-                    .map(|(r, n)| format!("{} ×{n}", crate::cli::render::rep_name(*r)))
+                    .map(|(r, n)| format!("{r} ×{n}"))
                     .collect();
                 let coverage = self
                     .thumbs
@@ -1203,20 +1196,13 @@ impl Editor {
                     layer.triangles,
                     reps.join(", ")
                 ));
-                let switches = self.preview.switches(k, self.preview.view.height as f32);
-                if !switches.is_empty() {
-                    let text: Vec<String> = switches
-                        .iter()
-                        .map(|(a, b, d)| {
-                            format!(
-                                "{} → {} at {d:.1} m",
-                                crate::cli::render::rep_name(*a),
-                                crate::cli::render::rep_name(*b)
-                            )
-                        })
-                        .collect();
-                    resp.on_hover_text(text.join("\n"));
-                }
+                // The switch distances only when asked for (hovered).
+                let preview = &self.preview;
+                resp.on_hover_ui(|ui| {
+                    for (a, b, d) in preview.switches(k, preview.view.height as f32) {
+                        ui.label(format!("{a} → {b} at {d:.1} m"));
+                    }
+                });
                 ui.separator();
             }
             if let Some(ms) = self.preview.rebuild_ms {
@@ -1358,22 +1344,6 @@ fn coverage_text(reports: &[tuft_strands::levels::LevelReport]) -> String {
         .map(|r| format!("{:.2}", r.coverage))
         .collect::<Vec<_>>()
         .join(" · ")
-}
-
-/// What an input falls back to when unlinked: its port's default.
-fn disconnected_value(
-    graph: &tuft_graph::MaterialGraph,
-    to: &InRef,
-) -> Option<tuft_graph::value::Value> {
-    match to {
-        InRef::Node { node, port } => graph
-            .node(*node)?
-            .input_ports()
-            .into_iter()
-            .find(|p| p.name == port)
-            .map(|p| p.default),
-        InRef::Sink(_) => None,
-    }
 }
 
 /// An editor for one parameter; returns the new value if edited.

@@ -534,11 +534,9 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
     }
 
     fn drop_outputs(&mut self, pin: &OutPin, snarl: &mut Snarl<ViewNode>) {
-        let a = snarl[pin.id.node].clone();
         for remote in &pin.remotes {
             let b = snarl[remote.node].clone();
             if let Some(info) = self.input_info(&b, remote.input) {
-                let _ = &a;
                 self.actions.push(Action::Disconnect(info.to));
             }
         }

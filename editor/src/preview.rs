@@ -339,7 +339,7 @@ impl Preview {
                 ui.painter().text(
                     pane.left_bottom() + egui::vec2(6.0, -6.0),
                     egui::Align2::LEFT_BOTTOM,
-                    crate::cli::render::rep_name(rep),
+                    rep.to_string(),
                     egui::FontId::proportional(13.0),
                     egui::Color32::WHITE,
                 );
@@ -432,22 +432,8 @@ pub fn install(render_state: &egui_wgpu::RenderState) {
     let blit_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
         label: Some("tuft preview blit"),
         entries: &[
-            wgpu::BindGroupLayoutEntry {
-                binding: 0,
-                visibility: wgpu::ShaderStages::FRAGMENT,
-                ty: wgpu::BindingType::Texture {
-                    sample_type: wgpu::TextureSampleType::Float { filterable: true },
-                    view_dimension: wgpu::TextureViewDimension::D2,
-                    multisampled: false,
-                },
-                count: None,
-            },
-            wgpu::BindGroupLayoutEntry {
-                binding: 1,
-                visibility: wgpu::ShaderStages::FRAGMENT,
-                ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-                count: None,
-            },
+            tuft_render::renderer::texture_entry(0),
+            tuft_render::renderer::sampler_entry(1),
         ],
     });
     let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {

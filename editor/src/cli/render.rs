@@ -67,16 +67,6 @@ pub fn parse_surface(text: &str) -> Result<SurfaceKind, String> {
         .ok_or_else(|| format!("surface `{text}` is not sphere, plane or box"))
 }
 
-/// A representation's name as printed.
-#[must_use]
-pub fn rep_name(rep: Rep) -> String {
-    match rep {
-        Rep::Strands(k) => format!("level {k}"),
-        Rep::Cards => "cards".into(),
-        Rep::Relief => "relief".into(),
-    }
-}
-
 pub fn run(file: &Path, out: &Path, options: &Options) -> ExitCode {
     let doc = match super::load_checked(file, "rendered", false) {
         Ok(doc) => doc,
@@ -139,7 +129,7 @@ fn render(graph: &tuft_graph::MaterialGraph, out: &Path, o: &Options) -> anyhow:
         let reps: Vec<String> = layer
             .reps
             .iter()
-            .map(|(rep, n)| format!("{} ×{n}", rep_name(*rep)))
+            .map(|(rep, n)| format!("{rep} ×{n}"))
             .collect();
         println!(
             "  {}: {} strands, {} cards, {} triangles; tiles at {}",

@@ -33,6 +33,17 @@ pub enum Rep {
     Relief,
 }
 
+impl std::fmt::Display for Rep {
+    /// `level 0`, `cards`, `relief`: as the command line and the editor print it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Strands(k) => write!(f, "level {k}"),
+            Self::Cards => f.write_str("cards"),
+            Self::Relief => f.write_str("relief"),
+        }
+    }
+}
+
 /// A representation and how far the transition to the next one has gone (`0..=1`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Choice {

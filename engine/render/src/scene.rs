@@ -16,6 +16,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use tuft_strands::cards::{self, Atlas};
 use tuft_strands::mesh::{TileMesh, build_tile_into};
+use tuft_strands::num::median;
 use tuft_strands::placement::{PlacedTile, Placer, place};
 use tuft_strands::surface::Surface;
 
@@ -380,8 +381,8 @@ impl Scene {
                         placer: Arc::new(Placer::new(set, &surface)),
                         keep,
                         widen,
-                        width_m: median(&set.width),
-                        card_height_m: median(&cards.iter().map(|c| c.height).collect::<Vec<_>>()),
+                        width_m: median(set.width.iter().copied()).unwrap_or(0.0),
+                        card_height_m: median(cards.iter().map(|c| c.height)).unwrap_or(0.0),
                         atlas: cards::atlas(set, &cards, repeat_m, &layer.cards),
 
                         card_tiles,
@@ -629,7 +630,7 @@ impl Scene {
         if pending > 0 {
             self.fall_back_to_resident(&visible, &mut choices);
         }
-        let draws = self.draws(&visible, &choices, view, &mut stats);
+        let draws = self.draws(&visible, &choices, &mut stats);
         FramePlan {
             view_proj,
             eye,
@@ -723,13 +724,14 @@ impl Scene {
         if jobs.is_empty() {
             return (0, 0);
         }
+        // Nearest tiles first: `visible` is in distance order.
+        let order: HashMap<usize, usize> = visible
+            .iter()
+            .enumerate()
+            .map(|(k, &(t, _))| (t, k))
+            .collect();
+        jobs.sort_by_key(|j| order.get(&j.tile).copied().unwrap_or(usize::MAX));
         if self.deferred {
-            let order: HashMap<usize, usize> = visible
-                .iter()
-                .enumerate()
-                .map(|(k, &(t, _))| (t, k))
-                .collect();
-            jobs.sort_by_key(|j| order.get(&j.tile).copied().unwrap_or(usize::MAX));
             // This view's wants first (nearest first), then what other views of the
             // scene (the levels side by side) still want.
             let mut wanted: Vec<(usize, usize, usize)> =
@@ -749,12 +751,6 @@ impl Scene {
         }
         let mut pending = 0;
         if let Some(budget) = self.plant_budget {
-            let order: HashMap<usize, usize> = visible
-                .iter()
-                .enumerate()
-                .map(|(k, &(t, _))| (t, k))
-                .collect();
-            jobs.sort_by_key(|j| order.get(&j.tile).copied().unwrap_or(usize::MAX));
             let mut spent = 0usize;
             let mut kept = Vec::with_capacity(jobs.len());
             for job in jobs {
@@ -805,7 +801,6 @@ impl Scene {
         &self,
         visible: &[(usize, f32)],
         choices: &[Vec<Choice>],
-        view: &View,
         stats: &mut FrameStats,
     ) -> Vec<DrawItem> {
         let mut draws = Vec::new();
@@ -896,7 +891,6 @@ impl Scene {
             });
             ls.reps = reps;
         }
-        let _ = view;
         draws.extend(card_draws);
         draws
     }
@@ -977,18 +971,6 @@ fn tile_uv_area(mesh: &SurfaceMesh, t: usize) -> f32 {
             0.5 * (b - a).perp_dot(c - a).abs()
         })
         .sum()
-}
-
-fn median(values: &[f32]) -> f32 {
-    if values.is_empty() {
-        return 0.0;
-    }
-    let mut v: Vec<f32> = values.iter().copied().filter(|x| x.is_finite()).collect();
-    if v.is_empty() {
-        return 0.0;
-    }
-    let mid = v.len() / 2;
-    *v.select_nth_unstable_by(mid, f32::total_cmp).1
 }
 
 /// The surface's vertices with tangents along +u, and its triangles grouped by tile.

@@ -15,7 +15,7 @@
 
 use crate::hash::{hash, unit_f32};
 use crate::mesh::{StrandVertex, TileMesh};
-use crate::num::{fast_floor, linear_to_srgb, wrap_delta};
+use crate::num::{fast_floor, linear_to_srgb, median, wrap_delta};
 use crate::placement::PlacedTile;
 use crate::set::StrandSet;
 use crate::shape::{Curve, centreline, reach, width_at};
@@ -291,7 +291,7 @@ pub fn atlas(set: &StrandSet, cards: &[Card], repeat_m: f32, settings: &CardSett
     // Each cell views a window of the set side-on: as wide and deep as the median card,
     // as high as the tallest strand.
     let tallest = set.length.iter().copied().fold(0.0f32, f32::max).max(1e-4);
-    let window = median_width(cards).map_or(tallest, |w| w.clamp(1e-4, repeat_m));
+    let window = median(cards.iter().map(|c| c.width)).map_or(tallest, |w| w.clamp(1e-4, repeat_m));
     let px_per_m = cell_px as f32 / window;
     let px_per_m_up = cell_px as f32 / tallest;
     // Roots binned over the repeat, so each cell reads only the strands near its window.
@@ -496,20 +496,6 @@ fn match_crown_colour(rgba: &mut [f32], set: &StrandSet) {
             p[c] = (p[c] * scale[c]).min(1.0);
         }
     }
-}
-
-/// The median width of `cards`, if there are any.
-fn median_width(cards: &[Card]) -> Option<f32> {
-    let mut widths: Vec<f32> = cards
-        .iter()
-        .map(|c| c.width)
-        .filter(|w| w.is_finite())
-        .collect();
-    if widths.is_empty() {
-        return None;
-    }
-    let mid = widths.len() / 2;
-    Some(*widths.select_nth_unstable_by(mid, f32::total_cmp).1)
 }
 
 /// Gives every empty texel (alpha 0) the coverage-weighted mean colour of the image.

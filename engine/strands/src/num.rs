@@ -48,6 +48,18 @@ pub fn linear_to_srgb(x: f32) -> f32 {
     }
 }
 
+/// The median of the finite `values` (the upper one of an even count); `None` when
+/// there are none.
+#[must_use]
+pub fn median(values: impl IntoIterator<Item = f32>) -> Option<f32> {
+    let mut v: Vec<f32> = values.into_iter().filter(|x| x.is_finite()).collect();
+    if v.is_empty() {
+        return None;
+    }
+    let mid = v.len() / 2;
+    Some(*v.select_nth_unstable_by(mid, f32::total_cmp).1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
