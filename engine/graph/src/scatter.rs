@@ -24,7 +24,7 @@ use crate::{Domain, Field};
 use rayon::prelude::*;
 use tuft_strands::StrandSet;
 use tuft_strands::hash::{hash, hash_in, stream, unit_f32};
-use tuft_strands::num::{fast_floor, wrap_delta};
+use tuft_strands::num::{fast_floor, wrap_delta, wrap_index};
 
 pub use tuft_strands::hash::channel;
 
@@ -78,25 +78,39 @@ fn clump_points(seed: u64, m: u32) -> Vec<[f32; 2]> {
         .collect()
 }
 
-/// The nearest clump (id, point) to `(u, v)`, by toroidal distance.
-fn nearest_clump(points: &[[f32; 2]], m: u32, u: f32, v: f32) -> (u32, [f32; 2]) {
-    let mi = i64::from(m);
-    let cx = ((u * m as f32) as i64).clamp(0, mi - 1);
-    let cy = ((v * m as f32) as i64).clamp(0, mi - 1);
-    let mut best = (f32::INFINITY, 0u32, [0.0f32; 2]);
+/// [`wrap_delta`] for `|d| < 1` (the difference of two points of the repeat), with
+/// two compares instead of a floor; the same value to the bit.
+#[inline]
+fn near_delta(d: f32) -> f32 {
+    let e = d + 0.5;
+    if e >= 1.0 {
+        d - 1.0
+    } else if e < 0.0 {
+        d + 1.0
+    } else {
+        d
+    }
+}
+
+/// The nearest clump to `(u, v)` by toroidal distance: its index into `points`.
+fn nearest_clump(points: &[[f32; 2]], m: u32, u: f32, v: f32) -> u32 {
+    let m_us = m as usize;
+    let cx = ((u * m as f32) as i64).clamp(0, i64::from(m) - 1);
+    let cy = ((v * m as f32) as i64).clamp(0, i64::from(m) - 1);
+    let mut best = (f32::INFINITY, 0u32);
     for dy in -1..=1 {
+        let row = wrap_index(cy + dy, m_us) * m_us;
         for dx in -1..=1 {
-            let x = (cx + dx).rem_euclid(mi) as u32;
-            let y = (cy + dy).rem_euclid(mi) as u32;
-            let p = points[(y * m + x) as usize];
-            let (du, dv) = (wrap_delta(p[0] - u), wrap_delta(p[1] - v));
+            let id = row + wrap_index(cx + dx, m_us);
+            let p = points[id];
+            let (du, dv) = (near_delta(p[0] - u), near_delta(p[1] - v));
             let d2 = du * du + dv * dv;
             if d2 < best.0 {
-                best = (d2, y * m + x, p);
+                best = (d2, id as u32);
             }
         }
     }
-    (best.1, best.2)
+    best.1
 }
 
 /// A random vector in the unit disk from two uniform numbers.
@@ -149,19 +163,16 @@ fn port_type(name: &str) -> PortType {
         .map_or(PortType::Float, |p| p.ty)
 }
 
-#[allow(clippy::too_many_lines)] // one pass, numbered as in the module docs
 /// Every candidate of a layer, before the density cut: where it stands (after the clump
-/// offset moved it), its clump and the clump's centre, and whether its own density hash
-/// passes the density at its root. What the editor's survivor view draws, and the first
-/// three steps of the scatter.
+/// offset moved it), its clump, and whether its own density hash passes the density at
+/// its root. What the editor's survivor view draws, and the first three steps of the
+/// scatter.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Candidates {
     /// Root of each candidate, in `[0, 1)²`.
     pub roots: Vec<[f32; 2]>,
     /// The clump each candidate joins.
     pub clump: Vec<u32>,
-    /// That clump's centre.
-    pub centre: Vec<[f32; 2]>,
     /// Whether the candidate survives the density threshold.
     pub survives: Vec<bool>,
 }
@@ -174,33 +185,32 @@ pub fn candidates(evaluator: &Evaluator<'_>, name: &str) -> Result<Candidates, S
     let layer = checked_layer(evaluator.graph(), name)?;
     let streams: [u64; 12] = std::array::from_fn(|c| stream(layer.seed, c as u32));
     let h = |i: usize, c: u32| unit_f32(hash_in(streams[c as usize], i as u64));
-    Ok(candidates_with(evaluator, layer, &h))
+    let clumps = clump_points(layer.seed, layer.clump_lattice);
+    Ok(candidates_with(evaluator, layer, &h, &clumps))
 }
 
 fn candidates_with(
     evaluator: &Evaluator<'_>,
     layer: &StrandLayer,
     h: &(dyn Fn(usize, u32) -> f32 + Sync),
+    clumps: &[[f32; 2]],
 ) -> Candidates {
-    let seed = layer.seed;
-    let n = layer.lattice;
+    let n = layer.lattice as usize;
     let m = layer.clump_lattice;
     let count = layer.n_candidates() as usize;
-    // Candidates and their clumps.
-    let clumps = clump_points(seed, m);
-    let candidates: Vec<([f32; 2], u32, [f32; 2])> = (0..count)
+    // 1. Candidates and their clumps.
+    let (mut roots, clump): (Vec<[f32; 2]>, Vec<u32>) = (0..count)
         .into_par_iter()
         .map(|i| {
-            let (x, y) = ((i % n as usize) as f32, (i / n as usize) as f32);
+            let row = i / n;
+            let (x, y) = ((i - row * n) as f32, row as f32);
             let u = ((x + h(i, channel::JITTER_U)) / n as f32).min(BELOW_ONE);
             let v = ((y + h(i, channel::JITTER_V)) / n as f32).min(BELOW_ONE);
-            let (clump, centre) = nearest_clump(&clumps, m, u, v);
-            ([u, v], clump, centre)
+            ([u, v], nearest_clump(clumps, m, u, v))
         })
-        .collect();
+        .unzip();
 
     // 2. The clump offset moves roots after the clump is chosen.
-    let mut roots: Vec<[f32; 2]> = candidates.iter().map(|c| c.0).collect();
     if layer.clump_offset.link().is_some() {
         let offset = read(
             evaluator,
@@ -243,12 +253,30 @@ fn candidates_with(
                 .collect()
         }
     };
-    let (clump, centre) = candidates.iter().map(|c| (c.1, c.2)).unzip();
     Candidates {
         roots,
         clump,
-        centre,
         survives,
+    }
+}
+
+/// A survivor of the density cut, as the rank sort moves it: the sort key (rank bits over
+/// candidate index) and what step 4 reads of the candidate, so that nothing after the
+/// sort gathers from the candidate arrays out of order.
+#[derive(Clone, Copy)]
+struct Survivor {
+    key: u64,
+    root: [f32; 2],
+    clump: u32,
+}
+
+impl Survivor {
+    fn id(&self) -> u32 {
+        self.key as u32
+    }
+
+    fn rank(&self) -> f32 {
+        f32::from_bits((self.key >> 32) as u32)
     }
 }
 
@@ -260,30 +288,31 @@ fn scatter(evaluator: &Evaluator<'_>, layer: &StrandLayer, repeat_m: f32) -> Str
     let streams: [u64; 12] = std::array::from_fn(|c| stream(seed, c as u32));
     let h = |i: usize, c: u32| unit_f32(hash_in(streams[c as usize], i as u64));
 
+    let clumps = clump_points(seed, m);
     let Candidates {
         roots,
         clump: clump_of,
-        centre: centre_of,
         survives,
-    } = candidates_with(evaluator, layer, &h);
-    let survivors: Vec<u32> = (0..count as u32)
-        .into_par_iter()
-        .filter(|&i| survives[i as usize])
-        .collect();
+    } = candidates_with(evaluator, layer, &h, &clumps);
 
     // 5 (done early). Sort the survivors by rank (the candidate index breaks ties, so
     // the order is total); ranks are non-negative, so their bits order like the numbers
     // and one integer sort does it. Everything after runs in this order, so every array
     // below is written and read front to back.
-    let mut keys: Vec<u64> = survivors
-        .par_iter()
-        .map(|&i| (u64::from(h(i as usize, channel::RANK).to_bits()) << 32) | u64::from(i))
+    let mut survivors: Vec<Survivor> = (0..count)
+        .into_par_iter()
+        .filter(|&i| survives[i])
+        .map(|i| Survivor {
+            key: (u64::from(h(i, channel::RANK).to_bits()) << 32) | i as u64,
+            root: roots[i],
+            clump: clump_of[i],
+        })
         .collect();
-    keys.par_sort_unstable();
-    let survivors: Vec<u32> = keys.iter().map(|&key| key as u32).collect();
+    drop((roots, clump_of, survives));
+    survivors.par_sort_unstable_by_key(|s| s.key);
 
     // 4. Every other field, once per survivor at its root.
-    let survivor_roots: Vec<[f32; 2]> = survivors.iter().map(|&i| roots[i as usize]).collect();
+    let survivor_roots: Vec<[f32; 2]> = survivors.par_iter().map(|s| s.root).collect();
     let domain = Domain::points(&survivor_roots);
     let names = ["length", "width", "lean", "bend", "root_color", "tip_color"];
     let inputs: Vec<(Input, PortType)> = names
@@ -315,70 +344,105 @@ fn scatter(evaluator: &Evaluator<'_>, layer: &StrandLayer, repeat_m: f32) -> Str
     let clump_lean: Vec<[f32; 2]> = (0..m * m)
         .map(|c| disk(hc(c, channel::LEAN_ANGLE), hc(c, channel::LEAN_RADIUS)))
         .collect();
-    let strands: Vec<Strand> = survivors
-        .par_iter()
+
+    // The set's columns written in place, one strand per index.
+    let n = survivors.len();
+    let mut set = StrandSet {
+        root_uv: survivor_roots,
+        rank: vec![0.0; n],
+        clump: vec![0; n],
+        length: vec![0.0; n],
+        width: vec![0.0; n],
+        lean: vec![[0.0; 2]; n],
+        bend: vec![0.0; n],
+        root_color: vec![[0.0; 3]; n],
+        tip_color: vec![[0.0; 3]; n],
+        tip_pull: vec![[0.0; 2]; n],
+        id: vec![0; n],
+    };
+    (
+        survivors.par_iter(),
+        set.rank.par_iter_mut(),
+        set.clump.par_iter_mut(),
+        set.length.par_iter_mut(),
+        set.width.par_iter_mut(),
+        set.lean.par_iter_mut(),
+        set.bend.par_iter_mut(),
+        set.root_color.par_iter_mut(),
+        set.tip_color.par_iter_mut(),
+        set.tip_pull.par_iter_mut(),
+        set.id.par_iter_mut(),
+    )
+        .into_par_iter()
         .enumerate()
-        .map(|(k, &i)| {
-            let i_us = i as usize;
-            let (clump, centre) = (clump_of[i_us], centre_of[i_us]);
-            let root = survivor_roots[k];
-            let [clump_len, clump_col] = clump_numbers[clump as usize];
-            let r_len = mix(h(i_us, channel::LENGTH), clump_len);
-            let own = disk(h(i_us, channel::LEAN_ANGLE), h(i_us, channel::LEAN_RADIUS));
-            let shared = clump_lean[clump as usize];
-            let r_col = mix(h(i_us, channel::COLOR), clump_col);
-            let brightness = 1.0 + var.color * (2.0 * r_col - 1.0);
-            let to_centre = [
-                wrap_delta(centre[0] - root[0]) * repeat_m,
-                wrap_delta(centre[1] - root[1]) * repeat_m,
-            ];
-            let rc = root_color.get(k);
-            let tc = tip_color.get(k);
-            Strand {
-                rank: h(i_us, channel::RANK),
-                id: i,
-                root,
-                clump,
-                length: (length.at(0, k) * (1.0 + var.length * (2.0 * r_len - 1.0))).max(0.0),
-                width: width.at(0, k).max(0.0),
-                lean: [
+        .for_each(
+            |(k, (s, rank, clump, length_k, width_k, lean_k, bend_k, root_k, tip_k, pull, id))| {
+                let i = s.id() as usize;
+                let centre = clumps[s.clump as usize];
+                let [clump_len, clump_col] = clump_numbers[s.clump as usize];
+                let r_len = mix(h(i, channel::LENGTH), clump_len);
+                let own = disk(h(i, channel::LEAN_ANGLE), h(i, channel::LEAN_RADIUS));
+                let shared = clump_lean[s.clump as usize];
+                let r_col = mix(h(i, channel::COLOR), clump_col);
+                let brightness = 1.0 + var.color * (2.0 * r_col - 1.0);
+                let rc = root_color.get(k);
+                let tc = tip_color.get(k);
+                *rank = s.rank();
+                *clump = s.clump;
+                *length_k = (length.at(0, k) * (1.0 + var.length * (2.0 * r_len - 1.0))).max(0.0);
+                *width_k = width.at(0, k).max(0.0);
+                *lean_k = [
                     lean.at(0, k) + var.lean * mix(own[0], shared[0]),
                     lean.at(1, k) + var.lean * mix(own[1], shared[1]),
-                ],
-                bend: bend.at(0, k).clamp(0.0, 1.0),
-                root_color: [rc[0] * brightness, rc[1] * brightness, rc[2] * brightness],
-                tip_color: [tc[0] * brightness, tc[1] * brightness, tc[2] * brightness],
-                tip_pull: [layer.tip_pull * to_centre[0], layer.tip_pull * to_centre[1]],
-            }
-        })
-        .collect();
-
-    StrandSet {
-        root_uv: strands.par_iter().map(|s| s.root).collect(),
-        rank: strands.par_iter().map(|s| s.rank).collect(),
-        clump: strands.par_iter().map(|s| s.clump).collect(),
-        length: strands.par_iter().map(|s| s.length).collect(),
-        width: strands.par_iter().map(|s| s.width).collect(),
-        lean: strands.par_iter().map(|s| s.lean).collect(),
-        bend: strands.par_iter().map(|s| s.bend).collect(),
-        root_color: strands.par_iter().map(|s| s.root_color).collect(),
-        tip_color: strands.par_iter().map(|s| s.tip_color).collect(),
-        tip_pull: strands.par_iter().map(|s| s.tip_pull).collect(),
-        id: strands.par_iter().map(|s| s.id).collect(),
-    }
+                ];
+                *bend_k = bend.at(0, k).clamp(0.0, 1.0);
+                *root_k = rc.map(|c| c * brightness);
+                *tip_k = tc.map(|c| c * brightness);
+                *pull = [
+                    layer.tip_pull * wrap_delta(centre[0] - s.root[0]) * repeat_m,
+                    layer.tip_pull * wrap_delta(centre[1] - s.root[1]) * repeat_m,
+                ];
+                *id = s.id();
+            },
+        );
+    set
 }
 
-/// One strand while the set is being built.
-struct Strand {
-    rank: f32,
-    id: u32,
-    root: [f32; 2],
-    clump: u32,
-    length: f32,
-    width: f32,
-    lean: [f32; 2],
-    bend: f32,
-    root_color: [f32; 3],
-    tip_color: [f32; 3],
-    tip_pull: [f32; 2],
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn near_delta_is_wrap_delta_to_the_bit() {
+        // Every difference of two points of the repeat, including the ones that sit on
+        // the ±½ boundary, where rounding decides.
+        let mut points: Vec<f32> = (0..=4096).map(|k| k as f32 / 4096.0).collect();
+        points.extend([0.5 - f32::EPSILON, 0.5 + f32::EPSILON, BELOW_ONE, 1e-9]);
+        points.extend((0..2000).map(|i| unit_f32(hash(7, i, 0))));
+        for &a in &points {
+            for &b in points.iter().step_by(7) {
+                let d = a.min(BELOW_ONE) - b.min(BELOW_ONE);
+                assert_eq!(
+                    near_delta(d).to_bits(),
+                    wrap_delta(d).to_bits(),
+                    "{a} - {b}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_nearest_clump_is_the_nearest_of_all_clumps() {
+        let m = 8;
+        let clumps = clump_points(3, m);
+        for i in 0..500 {
+            let (u, v) = (unit_f32(hash(1, i, 0)), unit_f32(hash(1, i, 1)));
+            let d2 = |p: [f32; 2]| wrap_delta(p[0] - u).powi(2) + wrap_delta(p[1] - v).powi(2);
+            let best = (0..clumps.len())
+                .min_by(|&a, &b| d2(clumps[a]).total_cmp(&d2(clumps[b])))
+                .expect("clumps exist");
+            let found = nearest_clump(&clumps, m, u, v) as usize;
+            assert_eq!(d2(clumps[found]), d2(clumps[best]), "at ({u}, {v})");
+        }
+    }
 }

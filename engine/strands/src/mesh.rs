@@ -8,17 +8,23 @@
 
 use crate::placement::{PlacedTile, Planted};
 use crate::set::StrandSet;
-use crate::shape::{centreline, facing, reach, width_at};
+use crate::shape::{Curve, facing, reach, width_at};
 use bytemuck::{Pod, Zeroable};
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
+
+/// The most segments along a strand.
+pub const MAX_SEGMENTS: u32 = 16;
+
+/// The most points along a centreline.
+const MAX_POINTS: usize = MAX_SEGMENTS as usize + 1;
 
 /// How a strand is meshed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Profile {
     /// A flat ribbon of `segments` quads, drawn two-sided (grass blades).
     Ribbon {
-        /// Segments along the length, 1..=16.
+        /// Segments along the length, 1..=16 (see [`Profile::clamped`]).
         segments: u32,
     },
     /// A tube of `sides` sides and `segments` segments (fur, hay).
@@ -31,10 +37,35 @@ pub enum Profile {
 }
 
 impl Profile {
+    /// The profile with its counts brought into range (segments 1..=16, sides 3..=8).
+    /// The mesher and every count below use this, so a profile read from a hand-edited
+    /// file meshes as its nearest valid one instead of failing half-way.
+    #[must_use]
+    pub const fn clamped(self) -> Self {
+        const fn within(x: u32, lo: u32, hi: u32) -> u32 {
+            if x < lo {
+                lo
+            } else if x > hi {
+                hi
+            } else {
+                x
+            }
+        }
+        match self {
+            Self::Ribbon { segments } => Self::Ribbon {
+                segments: within(segments, 1, MAX_SEGMENTS),
+            },
+            Self::Tube { sides, segments } => Self::Tube {
+                sides: within(sides, 3, 8),
+                segments: within(segments, 1, MAX_SEGMENTS),
+            },
+        }
+    }
+
     /// Vertices per strand.
     #[must_use]
     pub const fn vertices_per_strand(self) -> usize {
-        match self {
+        match self.clamped() {
             Self::Ribbon { segments } => 2 * (segments as usize + 1),
             Self::Tube { sides, segments } => sides as usize * (segments as usize + 1),
         }
@@ -43,7 +74,7 @@ impl Profile {
     /// Indices per strand (three per triangle).
     #[must_use]
     pub const fn indices_per_strand(self) -> usize {
-        match self {
+        match self.clamped() {
             Self::Ribbon { segments } => 6 * segments as usize,
             Self::Tube { sides, segments } => 6 * sides as usize * segments as usize,
         }
@@ -52,7 +83,7 @@ impl Profile {
     /// Points along the centreline.
     #[must_use]
     pub const fn points(self) -> usize {
-        match self {
+        match self.clamped() {
             Self::Ribbon { segments } | Self::Tube { segments, .. } => segments as usize + 1,
         }
     }
@@ -110,7 +141,7 @@ pub fn build_tile(set: &StrandSet, tile: &PlacedTile, profile: Profile) -> TileM
 /// What meshing reads of one strand, gathered into one record: the set's arrays are
 /// indexed in rank order while a tile visits a spatial subset of it, so reading each
 /// array separately cost a cache miss per attribute.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 struct Shape {
     rank: f32,
     length: f32,
@@ -149,15 +180,21 @@ impl Shape {
 /// Meshes the strands of one placed tile into `mesh`, reusing its buffers (a renderer
 /// rebuilding a tile keeps them: no allocation, no fresh pages).
 pub fn build_tile_into(set: &StrandSet, tile: &PlacedTile, profile: Profile, mesh: &mut TileMesh) {
-    build_with(&|i| Shape::of(set, i), tile, profile, mesh);
+    build_with(|i| Shape::of(set, i), tile, profile, mesh, &mut Vec::new());
 }
 
+/// Meshes `tile` into `mesh`, reading strand `i` through `shape_of`. The tile's records
+/// are gathered into `shapes` first, in one loop of independent loads the core overlaps,
+/// since the tile visits the set out of order: fetched one strand at a time between the
+/// vertex writes, every record was a cache miss nothing overlapped.
 fn build_with(
-    shape_of: &dyn Fn(usize) -> Shape,
+    shape_of: impl Fn(usize) -> Shape,
     tile: &PlacedTile,
     profile: Profile,
     mesh: &mut TileMesh,
+    shapes: &mut Vec<Shape>,
 ) {
+    let profile = profile.clamped();
     let n = tile.strands.len();
     mesh.vertices.clear();
     mesh.indices.clear();
@@ -165,47 +202,55 @@ fn build_with(
     mesh.vertices.reserve(n * profile.vertices_per_strand());
     mesh.indices.reserve(n * profile.indices_per_strand());
     mesh.ranks.reserve(n);
-    let mut centre = vec![Vec3::ZERO; profile.points()];
-    for planted in &tile.strands {
-        let shape = shape_of(planted.strand as usize);
+    let n_points = profile.points();
+    let last = (n_points - 1) as f32;
+    let mut centre = [Vec3::ZERO; MAX_POINTS];
+    let centre = &mut centre[..n_points];
+    let pattern = index_pattern(profile);
+    shapes.clear();
+    shapes.extend(tile.strands.iter().map(|p| shape_of(p.strand as usize)));
+    for (planted, shape) in tile.strands.iter().zip(shapes.iter()) {
         mesh.ranks.push(shape.rank);
         let frame =
             |v: Vec3| planted.tangent * v.x + planted.bitangent * v.y + planted.normal * v.z;
-        let last = centre.len() - 1;
+        let curve = Curve::new(shape.length, shape.reach, shape.bend);
         for (k, c) in centre.iter_mut().enumerate() {
-            *c = planted.position
-                + frame(centreline(
-                    shape.length,
-                    shape.reach,
-                    shape.bend,
-                    k as f32 / last as f32,
-                ));
+            *c = planted.position + frame(curve.at(k as f32 / last));
         }
         // The ribbon faces across its lean; an upright strand faces a way of its own.
         let side_2d = facing(shape.reach, shape.id);
         let side = frame(side_2d.extend(0.0)).normalize_or(planted.tangent);
         let base = mesh.vertices.len() as u32;
         match profile {
-            Profile::Ribbon { segments } => {
-                ribbon(mesh, &shape, planted, &centre, side);
-                for k in 0..segments {
-                    let a = base + 2 * k;
-                    mesh.indices.extend([a, a + 1, a + 2, a + 1, a + 3, a + 2]);
-                }
+            Profile::Ribbon { .. } => ribbon(mesh, shape, planted, centre, side),
+            Profile::Tube { sides, .. } => tube(mesh, shape, centre, side, sides),
+        }
+        mesh.indices.extend(pattern.iter().map(|&k| base + k));
+    }
+}
+
+/// The indices of one strand's triangles, counted from its first vertex.
+fn index_pattern(profile: Profile) -> Vec<u32> {
+    let mut out = Vec::with_capacity(profile.indices_per_strand());
+    match profile.clamped() {
+        Profile::Ribbon { segments } => {
+            for k in 0..segments {
+                let a = 2 * k;
+                out.extend([a, a + 1, a + 2, a + 1, a + 3, a + 2]);
             }
-            Profile::Tube { sides, segments } => {
-                tube(mesh, &shape, &centre, side, sides);
-                for k in 0..segments {
-                    for s in 0..sides {
-                        let a = base + k * sides + s;
-                        let b = base + k * sides + (s + 1) % sides;
-                        let (c, d) = (a + sides, b + sides);
-                        mesh.indices.extend([a, b, c, b, d, c]);
-                    }
+        }
+        Profile::Tube { sides, segments } => {
+            for k in 0..segments {
+                for s in 0..sides {
+                    let a = k * sides + s;
+                    let b = k * sides + (s + 1) % sides;
+                    let (c, d) = (a + sides, b + sides);
+                    out.extend([a, b, c, b, d, c]);
                 }
             }
         }
     }
+    out
 }
 
 /// Meshes every tile, the tiles spread over the available cores (each tile is
@@ -232,15 +277,26 @@ pub fn build_tiles_into(
     for (k, (t, m)) in tiles.iter().zip(out.iter_mut()).enumerate() {
         jobs[k % threads].push((t, m));
     }
-    // One front-to-back pass gathers every strand's record; tiles then read one cache
-    // line per strand.
-    let shapes: Vec<Shape> = (0..set.len()).map(|i| Shape::of(set, i)).collect();
+    // One front-to-back pass gathers every strand's record (split over the threads);
+    // tiles then read one cache line per strand.
+    let mut shapes = vec![Shape::default(); set.len()];
+    let chunk = set.len().div_ceil(threads).max(1);
+    std::thread::scope(|scope| {
+        for (c, part) in shapes.chunks_mut(chunk).enumerate() {
+            scope.spawn(move || {
+                for (k, shape) in part.iter_mut().enumerate() {
+                    *shape = Shape::of(set, c * chunk + k);
+                }
+            });
+        }
+    });
     let shapes = &shapes;
     std::thread::scope(|scope| {
         for job in jobs {
             scope.spawn(move || {
+                let mut scratch = Vec::new();
                 for (t, m) in job {
-                    build_with(&|i| shapes[i], t, profile, m);
+                    build_with(|i| shapes[i], t, profile, m, &mut scratch);
                 }
             });
         }
@@ -381,6 +437,39 @@ mod tests {
     #[test]
     fn the_vertex_is_sixty_four_bytes() {
         assert_eq!(size_of::<StrandVertex>(), 64);
+    }
+
+    #[test]
+    fn a_profile_out_of_range_meshes_as_its_clamped_one() {
+        let s = set(50);
+        let tiles = place(&s, &Surface::plane(1.0, 1, 1.0), 1.0);
+        for (wild, tame) in [
+            (
+                Profile::Ribbon { segments: 0 },
+                Profile::Ribbon { segments: 1 },
+            ),
+            (
+                Profile::Ribbon { segments: 99 },
+                Profile::Ribbon { segments: 16 },
+            ),
+            (
+                Profile::Tube {
+                    sides: 1,
+                    segments: 40,
+                },
+                Profile::Tube {
+                    sides: 3,
+                    segments: 16,
+                },
+            ),
+        ] {
+            assert_eq!(wild.clamped(), tame);
+            assert_eq!(wild.indices_per_strand(), tame.indices_per_strand());
+            assert_eq!(
+                build_tile(&s, &tiles[0], wild),
+                build_tile(&s, &tiles[0], tame)
+            );
+        }
     }
 
     #[test]

@@ -95,17 +95,27 @@ fn owns(t: [DVec2; 3], p: DVec2) -> bool {
     }
 }
 
-/// A uniform grid of bins over `[0, 1)²` holding strand indices, for finding the roots
-/// inside a triangle's footprint.
+/// A uniform grid of bins over `[0, 1)²` holding strands, for finding the roots inside a
+/// triangle's footprint. Each binned strand keeps its root and id beside its index, so a
+/// triangle's walk reads memory in bin order instead of jumping about the set.
 #[derive(Debug)]
 struct Bins {
     side: usize,
     start: Vec<u32>,
-    items: Vec<u32>,
+    items: Vec<Binned>,
+}
+
+/// One strand in a bin.
+#[derive(Clone, Copy, Debug, Default)]
+struct Binned {
+    strand: u32,
+    id: u32,
+    root: [f32; 2],
 }
 
 impl Bins {
-    fn new(roots: &[[f32; 2]]) -> Self {
+    fn new(set: &StrandSet) -> Self {
+        let roots = &set.root_uv;
         let side = ((roots.len() as f64 / 4.0).sqrt().ceil() as usize).clamp(1, 1024);
         let bin = |p: [f32; 2]| {
             let x = ((p[0] * side as f32) as usize).min(side - 1);
@@ -120,10 +130,14 @@ impl Bins {
             count[i] += count[i - 1];
         }
         let mut fill = count.clone();
-        let mut items = vec![0u32; roots.len()];
-        for (i, &p) in roots.iter().enumerate() {
-            let b = bin(p);
-            items[fill[b] as usize] = i as u32;
+        let mut items = vec![Binned::default(); roots.len()];
+        for (i, (&root, &id)) in roots.iter().zip(&set.id).enumerate() {
+            let b = bin(root);
+            items[fill[b] as usize] = Binned {
+                strand: i as u32,
+                id,
+                root,
+            };
             fill[b] += 1;
         }
         Self {
@@ -136,7 +150,7 @@ impl Bins {
     /// Calls `f` with every strand below `limit` whose bin overlaps `[lo, hi]` (within
     /// `[0, 1)²`). A bin lists its strands in ascending order, so the limit ends each
     /// bin's walk early.
-    fn each_in(&self, lo: Vec2, hi: Vec2, limit: u32, mut f: impl FnMut(u32)) {
+    fn each_in(&self, lo: Vec2, hi: Vec2, limit: u32, mut f: impl FnMut(&Binned)) {
         let s = self.side as f32;
         let x0 = ((lo.x * s).floor().max(0.0) as usize).min(self.side - 1);
         let y0 = ((lo.y * s).floor().max(0.0) as usize).min(self.side - 1);
@@ -145,11 +159,11 @@ impl Bins {
         for y in y0..=y1 {
             for x in x0..=x1 {
                 let b = y * self.side + x;
-                for &i in &self.items[self.start[b] as usize..self.start[b + 1] as usize] {
-                    if i >= limit {
+                for item in &self.items[self.start[b] as usize..self.start[b + 1] as usize] {
+                    if item.strand >= limit {
                         break;
                     }
-                    f(i);
+                    f(item);
                 }
             }
         }
@@ -200,7 +214,7 @@ impl Placer {
             by_tile[tile as usize].push(t);
         }
         Self {
-            bins: Bins::new(&set.root_uv),
+            bins: Bins::new(set),
             by_tile,
         }
     }
@@ -220,21 +234,26 @@ impl Placer {
         out.strands.clear();
         let limit = n_prefix.min(set.len()) as u32;
         for &t in self.by_tile.get(tile).map_or(&[][..], Vec::as_slice) {
-            plant_triangle(set, surface, repeat_m, &self.bins, t, limit, out);
+            plant_triangle(surface, repeat_m, &self.bins, t, limit, out);
         }
         // A strand planted in two repeats of one tile appears twice: order those by UV
         // too, so a prefix lists them as the whole tile does.
-        out.strands.sort_unstable_by(|a, b| {
-            (a.strand, a.uv.x, a.uv.y)
-                .partial_cmp(&(b.strand, b.uv.x, b.uv.y))
-                .unwrap_or(std::cmp::Ordering::Equal)
+        out.strands.sort_unstable_by_key(|p| {
+            (u128::from(p.strand) << 64)
+                | (u128::from(ordered_bits(p.uv.x)) << 32)
+                | u128::from(ordered_bits(p.uv.y))
         });
     }
 }
 
+/// The bits of `x` as an integer that orders like the number (negatives flipped).
+fn ordered_bits(x: f32) -> u32 {
+    let b = x.to_bits();
+    if b >> 31 == 1 { !b } else { b | 1 << 31 }
+}
+
 /// Plants the strands of triangle `t` into `tile`.
 fn plant_triangle(
-    set: &StrandSet,
     surface: &Surface,
     repeat_m: f32,
     bins: &Bins,
@@ -264,8 +283,8 @@ fn plant_triangle(
         for ci in lo.x.floor() as i32..=hi.x.floor() as i32 {
             let cell = Vec2::new(ci as f32, cj as f32);
             let cell_seed = (u64::from(ci as u32) << 32) | u64::from(cj as u32);
-            bins.each_in(lo - cell, hi - cell, limit, |i| {
-                let r = set.root_uv[i as usize];
+            bins.each_in(lo - cell, hi - cell, limit, |item| {
+                let r = item.root;
                 let p = DVec2::new(
                     f64::from(r[0]) + f64::from(ci),
                     f64::from(r[1]) + f64::from(cj),
@@ -274,15 +293,12 @@ fn plant_triangle(
                     return;
                 }
                 if keep < 1.0
-                    && unit_f32(hash(
-                        cell_seed,
-                        u64::from(set.id[i as usize]),
-                        channel::AREA,
-                    )) >= keep
+                    && unit_f32(hash(cell_seed, u64::from(item.id), channel::AREA)) >= keep
                 {
                     return;
                 }
-                tile.strands.push(frame.plant(i, Vec2::from(r) + cell));
+                tile.strands
+                    .push(frame.plant(item.strand, Vec2::from(r) + cell));
             });
         }
     }
@@ -360,6 +376,19 @@ mod tests {
             s.id.push(i as u32);
         }
         s
+    }
+
+    #[test]
+    fn ordered_bits_order_like_the_numbers() {
+        let xs = [-3.5f32, -1.0, -1e-30, 0.0, 1e-30, 0.25, 1.0, 7.0];
+        for w in xs.windows(2) {
+            assert!(
+                ordered_bits(w[0]) < ordered_bits(w[1]),
+                "{} < {}",
+                w[0],
+                w[1]
+            );
+        }
     }
 
     #[test]
