@@ -262,16 +262,13 @@ pub struct Atlas {
     pub normal: Vec<Vec<u8>>,
 }
 
-/// Linear to 8-bit sRGB through a 4096-entry table: a `powf` per channel and mip texel
-/// is more than the rest of the encoding.
-fn srgb(x: f32) -> u8 {
-    static TABLE: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        (0..4096)
-            .map(|k| (linear_to_srgb(k as f32 / 4095.0) * 255.0 + 0.5) as u8)
-            .collect()
-    });
-    table[(x.clamp(0.0, 1.0) * 4095.0 + 0.5) as usize]
+/// Linear to 8-bit sRGB through a 4096-entry table (index `x · 4095`, rounded): a
+/// `powf` per channel and mip texel is more than the rest of the encoding.
+fn srgb_table() -> &'static [u8; 4096] {
+    static TABLE: std::sync::OnceLock<[u8; 4096]> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        std::array::from_fn(|k| (linear_to_srgb(k as f32 / 4095.0) * 255.0 + 0.5) as u8)
+    })
 }
 
 /// Draws the atlas of `set` (one repeat of `repeat_m` metres) for its `cards` (from
@@ -292,81 +289,61 @@ pub fn atlas(set: &StrandSet, cards: &[Card], repeat_m: f32, settings: &CardSett
     // as high as the tallest strand.
     let tallest = set.length.iter().copied().fold(0.0f32, f32::max).max(1e-4);
     let window = median(cards.iter().map(|c| c.width)).map_or(tallest, |w| w.clamp(1e-4, repeat_m));
-    let px_per_m = cell_px as f32 / window;
-    let px_per_m_up = cell_px as f32 / tallest;
-    // Roots binned over the repeat, so each cell reads only the strands near its window.
-    let bins_per_side = ((repeat_m / window).floor() as usize).clamp(1, 64);
-    let bin_m = repeat_m / bins_per_side as f32;
-    let mut bins: Vec<Vec<u32>> = vec![Vec::new(); bins_per_side * bins_per_side];
-    for (i, r) in set.root_uv.iter().enumerate() {
-        let bx = ((r[0] * bins_per_side as f32) as usize).min(bins_per_side - 1);
-        let by = ((r[1] * bins_per_side as f32) as usize).min(bins_per_side - 1);
-        bins[by * bins_per_side + bx].push(i as u32);
+    let view = View {
+        size,
+        cell_px,
+        window,
+        repeat_m,
+        px_per_m: cell_px as f32 / window,
+        px_per_m_up: cell_px as f32 / tallest,
+    };
+    // Each cell's window sits at a place of its own.
+    let origins: Vec<Vec2> = (0..cells * cells)
+        .map(|cell| {
+            let h = |k| unit_f32(hash(0x000a_71a5, cell as u64, k));
+            Vec2::new(h(0), h(1)) * repeat_m
+        })
+        .collect();
+    // The roots binned, and beside them the colour the set shows from above.
+    let (bins, crown) = std::thread::scope(|scope| {
+        let crown = scope.spawn(|| crown_colour(set));
+        let bins = RootBins::new(set, repeat_m, window);
+        (
+            bins,
+            crown
+                .join()
+                .unwrap_or_else(|e| std::panic::resume_unwind(e)),
+        )
+    });
+    // Each band of cells (one row of the atlas's cells) is its own stretch of both
+    // images; the bands are drawn on the available cores.
+    let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    let mut jobs: Vec<Vec<Band<'_>>> = (0..threads).map(|_| Vec::new()).collect();
+    let bands = rgba
+        .chunks_mut(size * cell_px * 4)
+        .zip(nrm.chunks_mut(size * cell_px * 3))
+        .take(cells);
+    for (band, (c, n)) in bands.enumerate() {
+        jobs[band % threads].push((band, c, n));
     }
-    // Bins are at least a window wide, so the window's bin and its neighbours hold it.
-    let reach_bins = (window / 2.0 / bin_m).ceil() as i64;
-    for cell in 0..cells * cells {
-        let (cx, cy) = ((cell % cells) * cell_px, (cell / cells) * cell_px);
-        let h = |c| unit_f32(hash(0x000a_71a5, cell as u64, c));
-        let origin = Vec2::new(h(0), h(1)) * repeat_m;
-        let (ob_x, ob_y) = ((origin.x / bin_m) as i64, (origin.y / bin_m) as i64);
-        let mut near: Vec<u32> = Vec::new();
-        let span = (2 * reach_bins + 1).min(bins_per_side as i64);
-        for dy in 0..span {
-            for dx in 0..span {
-                let bx = (ob_x - reach_bins.min(bins_per_side as i64 / 2) + dx)
-                    .rem_euclid(bins_per_side as i64) as usize;
-                let by = (ob_y - reach_bins.min(bins_per_side as i64 / 2) + dy)
-                    .rem_euclid(bins_per_side as i64) as usize;
-                near.extend_from_slice(&bins[by * bins_per_side + bx]);
-            }
-        }
-        // `span` never exceeds the bins per side, so no bin is visited twice.
-        // Strands with roots in the window (x across, y into the picture, one window deep).
-        for i in near.into_iter().map(|i| i as usize) {
-            let root = Vec2::from(set.root_uv[i]) * repeat_m;
-            let mut d = root - origin;
-            d.x -= fast_floor(d.x / repeat_m + 0.5) * repeat_m;
-            d.y -= fast_floor(d.y / repeat_m + 0.5) * repeat_m;
-            if d.x.abs() > window / 2.0 || d.y.abs() > window / 2.0 {
-                continue;
-            }
-            let r = reach(set.length[i], set.lean[i], set.tip_pull[i]);
-            // One sample per texel row along the strand, each spanning its width with
-            // antialiased coverage, so mip 0's alpha is soft and every mip can be rescaled
-            // to the same coverage.
-            let samples = ((set.length[i] * px_per_m_up).ceil() as usize).clamp(2, 4 * cell_px);
-            let (rc, tc) = (Vec3::from(set.root_color[i]), Vec3::from(set.tip_color[i]));
-            let curve = Curve::new(set.length[i], r, set.bend[i]);
-            let lean_x = (r.x / set.length[i].max(1e-6)).clamp(-1.0, 1.0);
-            for s in 0..=samples {
-                let t = s as f32 / samples as f32;
-                let p = curve.at(t);
-                let x = (d.x + p.x + window / 2.0) * px_per_m;
-                let py = cell_px as isize - 1 - (p.z * px_per_m_up) as isize;
-                if !(0..cell_px as isize).contains(&py) {
-                    continue;
-                }
-                let half = 0.5 * width_at(set.width[i], t) * px_per_m;
-                let x0 = fast_floor(x - half).max(0.0) as usize;
-                let x1 = ((-fast_floor(-(x + half))).max(0.0) as usize).min(cell_px);
-                let row = (cy + py as usize) * size + cx;
-                for px in x0..x1 {
-                    let cover = ((x + half).min(px as f32 + 1.0) - (x - half).max(px as f32))
-                        .clamp(0.0, 1.0);
-                    let k = row + px;
-                    if cover > rgba[k * 4 + 3] {
-                        let color = rc.lerp(tc, t);
-                        rgba[k * 4..k * 4 + 3].copy_from_slice(&color.to_array());
-                        rgba[k * 4 + 3] = cover;
-                        let n = Vec3::new(lean_x * t * 0.5, 0.0, 1.0).normalize();
-                        nrm[k * 3..k * 3 + 3].copy_from_slice(&n.to_array());
+    std::thread::scope(|scope| {
+        for job in jobs {
+            let (view, bins, origins) = (&view, &bins, &origins);
+            scope.spawn(move || {
+                let mut near = Vec::new();
+                for (band, c, n) in job {
+                    for column in 0..cells {
+                        let origin = origins[band * cells + column];
+                        bins.near(origin, &mut near);
+                        view.draw(set, &near, origin, column * cell_px, c, n);
                     }
                 }
-            }
+            });
         }
+    });
+    if let Some(crown) = crown {
+        match_crown_colour(&mut rgba, crown);
     }
-    match_crown_colour(&mut rgba, set);
     let mut color_mips = vec![rgba];
     let mut normal_mips = vec![nrm];
     let mut s = size;
@@ -384,41 +361,244 @@ pub fn atlas(set: &StrandSet, cards: &[Card], repeat_m: f32, settings: &CardSett
     for mip in &mut color_mips {
         bleed(mip);
     }
-    let to_color = |m: &Vec<f32>| -> Vec<u8> {
-        m.chunks_exact(4)
-            .flat_map(|p| {
-                [
-                    srgb(p[0]),
-                    srgb(p[1]),
-                    srgb(p[2]),
-                    (p[3].clamp(0.0, 1.0) * 255.0 + 0.5) as u8,
-                ]
-            })
-            .collect()
-    };
-    let to_normal = |m: &Vec<f32>, c: &Vec<f32>| -> Vec<u8> {
-        m.chunks_exact(3)
-            .zip(c.chunks_exact(4))
-            .flat_map(|(n, c)| {
-                let n = Vec3::new(n[0], n[1], n[2]).normalize_or(Vec3::Z);
-                let e = |x: f32| ((0.5 + 0.5 * x) * 255.0 + 0.5) as u8;
-                [
-                    e(n.x),
-                    e(n.y),
-                    e(n.z),
-                    (c[3].clamp(0.0, 1.0) * 255.0 + 0.5) as u8,
-                ]
-            })
-            .collect()
-    };
+    // The two images' bytes side by side.
+    let (color, normal) = std::thread::scope(|scope| {
+        let normal = scope.spawn(|| {
+            normal_mips
+                .iter()
+                .zip(&color_mips)
+                .map(|(n, c)| normal_bytes(n, c))
+                .collect()
+        });
+        let color = color_mips.iter().map(|c| color_bytes(c)).collect();
+        (
+            color,
+            normal
+                .join()
+                .unwrap_or_else(|e| std::panic::resume_unwind(e)),
+        )
+    });
     Atlas {
         size: size as u32,
-        normal: normal_mips
+        normal,
+        color,
+    }
+}
+
+/// A float RGBA image as 8-bit sRGB colour and linear alpha.
+fn color_bytes(img: &[f32]) -> Vec<u8> {
+    let table = srgb_table();
+    let srgb = |x: f32| table[(x.clamp(0.0, 1.0) * 4095.0 + 0.5) as usize];
+    let mut out = vec![0u8; img.len()];
+    for (o, p) in out.chunks_exact_mut(4).zip(img.chunks_exact(4)) {
+        o.copy_from_slice(&[
+            srgb(p[0]),
+            srgb(p[1]),
+            srgb(p[2]),
+            (p[3].clamp(0.0, 1.0) * 255.0 + 0.5) as u8,
+        ]);
+    }
+    out
+}
+
+/// A float normal image as 8-bit `0.5 + 0.5·n`, with the colour image's alpha.
+fn normal_bytes(normals: &[f32], color: &[f32]) -> Vec<u8> {
+    let mut out = vec![0u8; color.len()];
+    let e = |x: f32| ((0.5 + 0.5 * x) * 255.0 + 0.5) as u8;
+    for ((o, n), c) in out
+        .chunks_exact_mut(4)
+        .zip(normals.chunks_exact(3))
+        .zip(color.chunks_exact(4))
+    {
+        let n = Vec3::new(n[0], n[1], n[2]).normalize_or(Vec3::Z);
+        o.copy_from_slice(&[
+            e(n.x),
+            e(n.y),
+            e(n.z),
+            (c[3].clamp(0.0, 1.0) * 255.0 + 0.5) as u8,
+        ]);
+    }
+    out
+}
+
+/// One band of atlas cells to draw: its index and its rows of the colour and normal
+/// images.
+type Band<'a> = (usize, &'a mut [f32], &'a mut [f32]);
+
+/// A set's roots binned over the repeat (a counting sort: one array, no list per bin),
+/// so each atlas cell reads only the strands near its window.
+struct RootBins {
+    per_side: usize,
+    /// How many bins either side of the window's own bin can hold part of the window.
+    reach: i64,
+    bin_m: f32,
+    start: Vec<u32>,
+    items: Vec<u32>,
+}
+
+impl RootBins {
+    fn new(set: &StrandSet, repeat_m: f32, window: f32) -> Self {
+        let per_side = ((repeat_m / window).floor() as usize).clamp(1, 64);
+        let bin_m = repeat_m / per_side as f32;
+        let bin_of = |r: &[f32; 2]| {
+            let bx = ((r[0] * per_side as f32) as usize).min(per_side - 1);
+            let by = ((r[1] * per_side as f32) as usize).min(per_side - 1);
+            by * per_side + bx
+        };
+        let bin: Vec<u32> = set.root_uv.iter().map(|r| bin_of(r) as u32).collect();
+        let mut start = vec![0u32; per_side * per_side + 1];
+        for &b in &bin {
+            start[b as usize + 1] += 1;
+        }
+        for k in 1..start.len() {
+            start[k] += start[k - 1];
+        }
+        let mut fill = start.clone();
+        let mut items = vec![0u32; bin.len()];
+        for (i, &b) in bin.iter().enumerate() {
+            items[fill[b as usize] as usize] = i as u32;
+            fill[b as usize] += 1;
+        }
+        Self {
+            per_side,
+            // Bins are at least a window wide, so the window's bin and its neighbours
+            // hold it.
+            reach: (window / 2.0 / bin_m).ceil() as i64,
+            bin_m,
+            start,
+            items,
+        }
+    }
+
+    /// Calls `f` with each bin that can hold part of the window centred on `origin`
+    /// (metres), each once.
+    fn around(&self, origin: Vec2, mut f: impl FnMut(usize)) {
+        let per_side = self.per_side as i64;
+        let (ob_x, ob_y) = (
+            (origin.x / self.bin_m) as i64,
+            (origin.y / self.bin_m) as i64,
+        );
+        let back = self.reach.min(per_side / 2);
+        // `span` never exceeds the bins per side, so no bin is visited twice.
+        let span = (2 * self.reach + 1).min(per_side);
+        for dy in 0..span {
+            let by = (ob_y - back + dy).rem_euclid(per_side) as usize;
+            for dx in 0..span {
+                let bx = (ob_x - back + dx).rem_euclid(per_side) as usize;
+                f(by * self.per_side + bx);
+            }
+        }
+    }
+
+    /// The strands of the bins around a window centred on `origin` (metres) into `out`.
+    fn near(&self, origin: Vec2, out: &mut Vec<u32>) {
+        out.clear();
+        self.around(origin, |b| {
+            out.extend_from_slice(&self.items[self.start[b] as usize..self.start[b + 1] as usize]);
+        });
+    }
+}
+
+/// What an atlas cell draws of one strand: its root's offset from the window's centre
+/// (metres) and its shape and colours.
+struct SideOn {
+    d: Vec2,
+    length: f32,
+    width: f32,
+    reach: Vec2,
+    bend: f32,
+    root_color: [f32; 3],
+    tip_color: [f32; 3],
+}
+
+/// How an atlas cell sees the set.
+struct View {
+    /// Atlas side in texels.
+    size: usize,
+    /// Cell side in texels.
+    cell_px: usize,
+    /// Window width and depth, metres.
+    window: f32,
+    repeat_m: f32,
+    px_per_m: f32,
+    px_per_m_up: f32,
+}
+
+impl View {
+    /// Draws the strands of `near` whose roots fall in the window centred on `origin`
+    /// (x across, y into the picture, one window deep) into the cell at column `cx` of a
+    /// band of cells (`rgba`, `nrm`: the band's rows of the atlas).
+    fn draw(
+        &self,
+        set: &StrandSet,
+        near: &[u32],
+        origin: Vec2,
+        cx: usize,
+        rgba: &mut [f32],
+        nrm: &mut [f32],
+    ) {
+        let (window, repeat_m, cell_px) = (self.window, self.repeat_m, self.cell_px);
+        // The strands in the window and what drawing reads of them, gathered first in
+        // loops of independent loads: `near` visits the set out of order, and read
+        // between the texel writes every attribute was a cache miss nothing overlapped.
+        let inside: Vec<(usize, Vec2)> = near
             .iter()
-            .zip(&color_mips)
-            .map(|(n, c)| to_normal(n, c))
-            .collect(),
-        color: color_mips.iter().map(to_color).collect(),
+            .filter_map(|&i| {
+                let i = i as usize;
+                let root = Vec2::from(set.root_uv[i]) * repeat_m;
+                let mut d = root - origin;
+                d.x -= fast_floor(d.x / repeat_m + 0.5) * repeat_m;
+                d.y -= fast_floor(d.y / repeat_m + 0.5) * repeat_m;
+                (d.x.abs() <= window / 2.0 && d.y.abs() <= window / 2.0).then_some((i, d))
+            })
+            .collect();
+        let strands: Vec<SideOn> = inside
+            .iter()
+            .map(|&(i, d)| SideOn {
+                d,
+                length: set.length[i],
+                width: set.width[i],
+                reach: reach(set.length[i], set.lean[i], set.tip_pull[i]),
+                bend: set.bend[i],
+                root_color: set.root_color[i],
+                tip_color: set.tip_color[i],
+            })
+            .collect();
+        for strand in &strands {
+            let (d, r, length) = (strand.d, strand.reach, strand.length);
+            // One sample per texel row along the strand, each spanning its width with
+            // antialiased coverage, so mip 0's alpha is soft and every mip can be rescaled
+            // to the same coverage.
+            let samples = ((length * self.px_per_m_up).ceil() as usize).clamp(2, 4 * cell_px);
+            let (rc, tc) = (Vec3::from(strand.root_color), Vec3::from(strand.tip_color));
+            let curve = Curve::new(length, r, strand.bend);
+            let lean_x = (r.x / length.max(1e-6)).clamp(-1.0, 1.0);
+            for s in 0..=samples {
+                let t = s as f32 / samples as f32;
+                let p = curve.at(t);
+                let x = (d.x + p.x + window / 2.0) * self.px_per_m;
+                let py = cell_px as isize - 1 - (p.z * self.px_per_m_up) as isize;
+                if !(0..cell_px as isize).contains(&py) {
+                    continue;
+                }
+                let half = 0.5 * width_at(strand.width, t) * self.px_per_m;
+                let x0 = fast_floor(x - half).max(0.0) as usize;
+                let x1 = ((-fast_floor(-(x + half))).max(0.0) as usize).min(cell_px);
+                let row = py as usize * self.size + cx;
+                let color = rc.lerp(tc, t).to_array();
+                let normal = Vec3::new(lean_x * t * 0.5, 0.0, 1.0).normalize().to_array();
+                for px in x0..x1 {
+                    let cover = ((x + half).min(px as f32 + 1.0) - (x - half).max(px as f32))
+                        .clamp(0.0, 1.0);
+                    let k = row + px;
+                    if cover > rgba[k * 4 + 3] {
+                        rgba[k * 4..k * 4 + 4]
+                            .copy_from_slice(&[color[0], color[1], color[2], cover]);
+                        nrm[k * 3..k * 3 + 3].copy_from_slice(&normal);
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -456,20 +636,9 @@ fn downsample(c: &[f32], n: &[f32], size: usize) -> (Vec<f32>, Vec<f32>) {
 /// `t + 0.1`, so the mean is `∫ t (t + 0.1) dt / ∫ (t + 0.1) dt` = 0.383 / 0.6.
 pub const CROWN: f32 = 0.383_333 / 0.6;
 
-/// Scales the picture's colours so their coverage-weighted mean is the colour the set
-/// shows from above (each strand's crown colour, weighted by its area). A picture is the
-/// set seen side-on, roots and all; a card stands where a canopy seen from anywhere but
-/// the side shows crowns, and the relief past the cards shows them too. Without this the
-/// card level darkens the lawn by over ten sRGB codes at its switch.
-fn match_crown_colour(rgba: &mut [f32], set: &StrandSet) {
-    let mut seen = [0.0f64; 3];
-    let mut cover = 0.0f64;
-    for p in rgba.chunks_exact(4) {
-        for c in 0..3 {
-            seen[c] += f64::from(p[c] * p[3]);
-        }
-        cover += f64::from(p[3]);
-    }
+/// The colour `set` shows from above: each strand's crown colour, weighted by its area.
+/// `None` for a set without area.
+fn crown_colour(set: &StrandSet) -> Option<[f64; 3]> {
     let mut crown = [0.0f64; 3];
     let mut area = 0.0f64;
     for i in 0..set.len() {
@@ -480,11 +649,28 @@ fn match_crown_colour(rgba: &mut [f32], set: &StrandSet) {
         }
         area += a;
     }
-    if cover <= 0.0 || area <= 0.0 {
+    (area > 0.0).then(|| crown.map(|c| c / area))
+}
+
+/// Scales the picture's colours so their coverage-weighted mean is `crown`, the colour
+/// the set shows from above ([`crown_colour`]). A picture is the set seen side-on, roots
+/// and all; a card stands where a canopy seen from anywhere but the side shows crowns,
+/// and the relief past the cards shows them too. Without this the card level darkens the
+/// lawn by over ten sRGB codes at its switch.
+fn match_crown_colour(rgba: &mut [f32], crown: [f64; 3]) {
+    let mut seen = [0.0f64; 3];
+    let mut cover = 0.0f64;
+    for p in rgba.chunks_exact(4) {
+        for c in 0..3 {
+            seen[c] += f64::from(p[c] * p[3]);
+        }
+        cover += f64::from(p[3]);
+    }
+    if cover <= 0.0 {
         return;
     }
     let scale: [f32; 3] = std::array::from_fn(|c| {
-        let (have, want) = (seen[c] / cover, crown[c] / area);
+        let (have, want) = (seen[c] / cover, crown[c]);
         if have > 1e-6 {
             (want / have).clamp(0.25, 4.0) as f32
         } else {
