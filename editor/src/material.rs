@@ -6,7 +6,6 @@ use tuft_graph::MaterialGraph;
 use tuft_graph::bake::{PbrMaps, bake_pbr_with};
 use tuft_graph::diag::Diagnostic;
 use tuft_graph::eval::Evaluator;
-use tuft_graph::scatter::scatter_layer;
 use tuft_render::{Layer, Material, SurfaceMaps};
 use tuft_strands::num::linear_to_srgb;
 
@@ -22,11 +21,26 @@ pub fn from_graph(
     graph: &MaterialGraph,
     resolution: usize,
 ) -> anyhow::Result<(Material, Vec<Diagnostic>)> {
-    let evaluator = Evaluator::new(graph);
-    let maps = bake_pbr_with(&evaluator, resolution, &mut |_| {})?;
+    from_evaluator(&Evaluator::new(graph), resolution)
+}
+
+/// As [`from_graph`], through `evaluator` (which may share a cache of strand sets with
+/// other evaluators: [`Evaluator::with_cache`]).
+///
+/// # Errors
+/// As [`from_graph`].
+pub fn from_evaluator(
+    evaluator: &Evaluator<'_>,
+    resolution: usize,
+) -> anyhow::Result<(Material, Vec<Diagnostic>)> {
+    let graph = evaluator.graph();
+    let maps = bake_pbr_with(evaluator, resolution, &mut |_| {})?;
     let mut layers = Vec::with_capacity(graph.strands.len());
     for (name, layer) in &graph.strands {
-        let set = scatter_layer(&evaluator, name)
+        // The evaluator's own set: a layer whose relief the maps read was scattered
+        // for them already.
+        let set = evaluator
+            .strand_set(name)
             .with_context(|| format!("scattering strand layer `{name}`"))?;
         layers.push(Layer {
             name: name.clone(),

@@ -7,7 +7,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
-use tuft_graph::MaterialGraph;
+use tuft_graph::cache::SetCache;
+use tuft_graph::{Evaluator, MaterialGraph};
 use tuft_render::{FramePlan, FrameStats, LevelMode, Renderer, Rep, Scene, SurfaceKind, View};
 
 /// Map resolution of the preview's surface.
@@ -35,6 +36,36 @@ struct Built {
     ms: f64,
 }
 
+/// What an edit costs before the preview shows it: a graph evaluated into a material
+/// (maps at [`PREVIEW_MAPS`]², every layer scattered), the scene built on `kind` (cards
+/// grouped and placed, atlases drawn) and the nearest [`PLANT_BEFORE_LANDING`] strands
+/// of `view` planted; the rest is left to the planting thread. `stale` is asked between
+/// stages: `None` when it said the build is no longer wanted.
+pub fn build_scene(
+    evaluator: &Evaluator<'_>,
+    kind: SurfaceKind,
+    view: &View,
+    stale: &dyn Fn() -> bool,
+) -> Option<Result<Scene, String>> {
+    let material = match crate::material::from_evaluator(evaluator, PREVIEW_MAPS) {
+        Err(e) => return Some(Err(format!("{e:#}"))),
+        Ok((material, _)) => material,
+    };
+    if stale() {
+        return None;
+    }
+    let mut scene = Scene::new(material, kind);
+    if stale() {
+        return None;
+    }
+    // Plant the nearest tiles before landing; the planting thread plants the rest
+    // (farther tiles show a coarser level meanwhile), so the edit shows up sooner.
+    scene.set_plant_budget(Some(PLANT_BEFORE_LANDING));
+    let _ = scene.plan(view);
+    scene.set_deferred_planting(true);
+    Some(Ok(scene))
+}
+
 /// The preview's state on the UI side.
 pub struct Preview {
     scene: Arc<Mutex<Option<Scene>>>,
@@ -43,6 +74,8 @@ pub struct Preview {
     plant: Sender<()>,
     results: Receiver<Built>,
     latest: Arc<AtomicU64>,
+    /// The newest generation whose rebuild came back (shown, or failed).
+    landed: Arc<AtomicU64>,
     /// The generation being built, if any.
     pub building: Option<u64>,
     /// The generation on screen.
@@ -74,9 +107,10 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 impl Preview {
-    /// Starts the rebuild worker.
+    /// Starts the rebuild worker; it keeps the strand sets it scatters in `sets`, and
+    /// takes from there any a layer the edit did not touch would scatter again.
     #[must_use]
-    pub fn new() -> Self {
+    pub fn new(sets: Arc<SetCache>) -> Self {
         let (jobs, job_rx) = channel::<Job>();
         let (result_tx, results) = channel::<Built>();
         let latest = Arc::new(AtomicU64::new(0));
@@ -96,22 +130,9 @@ impl Preview {
                     let start = Instant::now();
                     // A newer edit makes this build stale: stop at the next stage.
                     let stale = || job.generation < worker_latest.load(Ordering::Acquire);
-                    let scene = match crate::material::from_graph(&job.graph, PREVIEW_MAPS) {
-                        Err(e) => Err(format!("{e:#}")),
-                        Ok(_) if stale() => continue,
-                        Ok((material, _)) => {
-                            // Plant the nearest tiles before landing; the UI thread plants
-                            // the rest a budget per frame (farther tiles show a coarser
-                            // level meanwhile), so the edit shows up sooner.
-                            let mut scene = Scene::new(material, job.kind);
-                            if stale() {
-                                continue;
-                            }
-                            scene.set_plant_budget(Some(PLANT_BEFORE_LANDING));
-                            let _ = scene.plan(&job.view);
-                            scene.set_deferred_planting(true);
-                            Ok(scene)
-                        }
+                    let evaluator = Evaluator::with_cache(&job.graph, sets.clone());
+                    let Some(scene) = build_scene(&evaluator, job.kind, &job.view, &stale) else {
+                        continue;
                     };
                     // A newer edit arrived meanwhile: this one is stale, drop it.
                     if job.generation < worker_latest.load(Ordering::Acquire) {
@@ -131,6 +152,8 @@ impl Preview {
         let scene: Arc<Mutex<Option<Scene>>> = Arc::new(Mutex::new(None));
         let (plant, plant_rx) = channel::<()>();
         let planter_scene = scene.clone();
+        let landed = Arc::new(AtomicU64::new(0));
+        let (planter_latest, planter_landed) = (latest.clone(), landed.clone());
         std::thread::Builder::new()
             .name("tuft planting".into())
             .spawn(move || {
@@ -138,7 +161,11 @@ impl Preview {
                 while plant_rx.recv().is_ok() {
                     while plant_rx.try_recv().is_ok() {}
                     // Take the work out under the lock, plant without it, put it back.
-                    loop {
+                    // A scene an edit is about to replace is not worth planting: the
+                    // rebuild gets the cores (the UI asks again once it lands).
+                    while planter_latest.load(Ordering::Acquire)
+                        <= planter_landed.load(Ordering::Acquire)
+                    {
                         let work = lock(&planter_scene)
                             .as_ref()
                             .and_then(|s| s.planting(PLANT_PER_ROUND));
@@ -157,6 +184,7 @@ impl Preview {
             plant,
             results,
             latest,
+            landed,
             building: None,
             shown: 0,
             rebuild_ms: None,
@@ -208,6 +236,7 @@ impl Preview {
             return false;
         }
         self.building = None;
+        self.landed.store(built.generation, Ordering::Release);
         self.shown = built.generation;
         self.rebuild_ms = Some(built.ms);
         match built.scene {
@@ -350,7 +379,7 @@ impl Preview {
 
 impl Default for Preview {
     fn default() -> Self {
-        Self::new()
+        Self::new(Arc::default())
     }
 }
 

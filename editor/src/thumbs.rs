@@ -3,7 +3,10 @@
 //! older one still queued).
 
 use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
+use tuft_graph::cache::SetCache;
 use tuft_graph::value::PortType;
 use tuft_graph::{Domain, Evaluator, MaterialGraph, NodeId, OutRef};
 
@@ -18,6 +21,8 @@ struct Job {
 /// Thumbnails and the worker that draws them.
 pub struct Thumbnails {
     jobs: Sender<Job>,
+    /// The newest generation the document has reached: older work stops.
+    latest: Arc<AtomicU64>,
     results: Receiver<(u64, Drawn)>,
     /// The graph generation the textures show.
     pub shown: u64,
@@ -96,6 +101,20 @@ pub fn survivor_image(candidates: &tuft_graph::scatter::Candidates) -> egui::Col
 /// Each layer's levels: strands, triangles and coverage relative to level 0.
 pub type LevelReports = Vec<(String, Vec<tuft_strands::levels::LevelReport>)>;
 
+/// The level reports last computed per layer, with the set and settings they are of.
+type KnownReports = HashMap<
+    String,
+    (
+        Arc<tuft_strands::StrandSet>,
+        (
+            tuft_strands::levels::LevelSettings,
+            tuft_graph::Profile,
+            f32,
+        ),
+        Vec<tuft_strands::levels::LevelReport>,
+    ),
+>;
+
 /// Node thumbnails, layer survivor views and level reports of one graph.
 type Drawn = (
     Vec<(NodeId, egui::ColorImage)>,
@@ -103,55 +122,87 @@ type Drawn = (
     LevelReports,
 );
 
-fn draw_all(graph: &MaterialGraph) -> Drawn {
-    let evaluator = Evaluator::new(graph);
-    let nodes = graph
-        .nodes
-        .iter()
-        .filter_map(|node| {
-            let out = node.output_ports().into_iter().next()?;
-            Some((
-                node.id,
-                image(&evaluator, &OutRef::new(node.id, out.name), out.ty),
-            ))
-        })
-        .collect();
-    let layers = graph
-        .strands
-        .keys()
-        .filter_map(|name| {
-            let c = tuft_graph::scatter::candidates(&evaluator, name).ok()?;
-            Some((name.clone(), survivor_image(&c)))
-        })
-        .collect();
-    let reports = graph
-        .strands
-        .iter()
-        .filter_map(|(name, layer)| {
-            let set = evaluator.strand_set(name).ok()?;
-            let reports =
-                tuft_strands::levels::reports(&set, &layer.levels, layer.profile, graph.repeat_m);
-            Some((name.clone(), reports))
-        })
-        .collect();
-    (nodes, layers, reports)
+/// Draws everything for `graph`, asking `stale` between items: `None` once a newer
+/// graph makes the work pointless (each item is a field over the repeat, a layer's
+/// candidates or its levels splatted — tens of milliseconds each that the next edit's
+/// preview wants).
+fn draw_all(
+    graph: &MaterialGraph,
+    sets: &Arc<SetCache>,
+    known: &mut KnownReports,
+    stale: &dyn Fn() -> bool,
+) -> Option<Drawn> {
+    let evaluator = Evaluator::with_cache(graph, sets.clone());
+    let mut nodes = Vec::with_capacity(graph.nodes.len());
+    for node in &graph.nodes {
+        if stale() {
+            return None;
+        }
+        if let Some(out) = node.output_ports().into_iter().next() {
+            let out_ref = OutRef::new(node.id, out.name);
+            nodes.push((node.id, image(&evaluator, &out_ref, out.ty)));
+        }
+    }
+    let mut layers = Vec::with_capacity(graph.strands.len());
+    for name in graph.strands.keys() {
+        if stale() {
+            return None;
+        }
+        if let Ok(c) = tuft_graph::scatter::candidates(&evaluator, name) {
+            layers.push((name.clone(), survivor_image(&c)));
+        }
+    }
+    let mut reports = Vec::with_capacity(graph.strands.len());
+    for (name, layer) in &graph.strands {
+        if stale() {
+            return None;
+        }
+        if let Ok(set) = evaluator.strand_set(name) {
+            // Splatting every level is the slowest item here: an unchanged set (the same
+            // one, from the cache) with unchanged settings keeps its figures.
+            let settings = (layer.levels.clone(), layer.profile, graph.repeat_m);
+            let r = match known.get(name) {
+                Some((s, k, r)) if Arc::ptr_eq(s, &set) && *k == settings => r.clone(),
+                _ => {
+                    let r = tuft_strands::levels::reports(
+                        &set,
+                        &layer.levels,
+                        layer.profile,
+                        graph.repeat_m,
+                    );
+                    known.insert(name.clone(), (set, settings, r.clone()));
+                    r
+                }
+            };
+            reports.push((name.clone(), r));
+        }
+    }
+    Some((nodes, layers, reports))
 }
 
 impl Thumbnails {
-    /// Starts the worker.
+    /// Starts the worker; it takes strand sets and reliefs from `sets` (where the
+    /// preview's worker leaves them) instead of scattering them again.
     #[must_use]
-    pub fn new() -> Self {
+    pub fn new(sets: Arc<SetCache>) -> Self {
         let (jobs, job_rx) = channel::<Job>();
         let (tx, results) = channel();
+        let latest = Arc::new(AtomicU64::new(0));
+        let worker_latest = latest.clone();
         std::thread::Builder::new()
             .name("tuft thumbnails".into())
             .spawn(move || {
                 crate::app::lower_this_threads_priority();
+                let mut known = KnownReports::new();
                 while let Ok(mut job) = job_rx.recv() {
                     while let Ok(newer) = job_rx.try_recv() {
                         job = newer;
                     }
-                    if tx.send((job.generation, draw_all(&job.graph))).is_err() {
+                    let stale = || job.generation < worker_latest.load(Ordering::Acquire);
+                    let Some(drawn) = draw_all(&job.graph, &sets, &mut known, &stale) else {
+                        continue;
+                    };
+                    if tx.send((job.generation, drawn)).is_err() {
                         break;
                     }
                 }
@@ -159,6 +210,7 @@ impl Thumbnails {
             .ok();
         Self {
             jobs,
+            latest,
             results,
             shown: 0,
             textures: HashMap::new(),
@@ -167,8 +219,15 @@ impl Thumbnails {
         }
     }
 
+    /// Tells the worker the document has reached `generation`: thumbnails of older ones
+    /// stop at the next item, so the preview's rebuild has the cores.
+    pub fn supersede(&self, generation: u64) {
+        self.latest.fetch_max(generation, Ordering::AcqRel);
+    }
+
     /// Queues thumbnails for `generation` of `graph`.
     pub fn request(&mut self, generation: u64, graph: &MaterialGraph) {
+        self.supersede(generation);
         let _ = self.jobs.send(Job {
             generation,
             graph: graph.clone(),
@@ -249,6 +308,6 @@ impl Thumbnails {
 
 impl Default for Thumbnails {
     fn default() -> Self {
-        Self::new()
+        Self::new(Arc::default())
     }
 }

@@ -191,6 +191,23 @@ fn cases(name: &str, graph: &MaterialGraph, runs: usize) -> Vec<Case> {
         (ms, runs),
         vec![("texels", (resolution * resolution) as u64)],
     );
+    // What the editor's worker does with an edit before the preview shows it: the graph
+    // to a material (maps, every layer scattered), the scene, the nearest tiles planted.
+    // The editor's own camera (the default view in a 1280 × 720 preview).
+    let editor_view = tuft_render::View {
+        width: 1280,
+        height: 720,
+        ..tuft_render::View::default()
+    };
+    // A fresh evaluator, no shared sets: an edit that every layer reads.
+    let (ms, built) = median_ms(runs, || {
+        let evaluator = Evaluator::new(graph);
+        let kind = tuft_render::SurfaceKind::Sphere;
+        crate::preview::build_scene(&evaluator, kind, &editor_view, &|| false)
+    });
+    if let Some(Ok(_)) = built {
+        case(format!("{name}/edit_to_scene"), (ms, runs), vec![]);
+    }
     // The preview's CPU side of a frame on the sphere (culling, level choice per tile and
     // layer, draw ranges) once the tiles in view are planted: what every frame costs while
     // the camera holds still or orbits within the same levels.

@@ -4,6 +4,7 @@
 //! kind, dangling link, wrong type, NaN) yields zeros and a diagnostic, and everything
 //! that does not depend on it evaluates as authored.
 
+use crate::cache::{LayerKey, SetCache};
 use crate::diag::{Code, Diagnostic};
 use crate::field::{Domain, Field};
 use crate::graph::{Input, MaterialGraph, Node, NodeId, OutRef};
@@ -209,6 +210,7 @@ pub struct Evaluator<'g> {
     reliefs: Mutex<HashMap<String, Arc<Relief>>>,
     scattering: Mutex<HashSet<String>>,
     diagnostics: Mutex<Vec<Diagnostic>>,
+    shared: Option<Arc<SetCache>>,
 }
 
 impl<'g> Evaluator<'g> {
@@ -223,6 +225,18 @@ impl<'g> Evaluator<'g> {
             reliefs: Mutex::new(HashMap::new()),
             scattering: Mutex::new(HashSet::new()),
             diagnostics: Mutex::new(Vec::new()),
+            shared: None,
+        }
+    }
+
+    /// An evaluator for `graph` that takes strand sets and reliefs from `cache` when
+    /// their layer reads nothing that changed, and leaves there the ones it makes.
+    /// Diagnostics of a scatter it did not run are not repeated.
+    #[must_use]
+    pub fn with_cache(graph: &'g MaterialGraph, cache: Arc<SetCache>) -> Self {
+        Self {
+            shared: Some(cache),
+            ..Self::new(graph)
         }
     }
 
@@ -240,6 +254,13 @@ impl<'g> Evaluator<'g> {
         if let Some(set) = lock(&self.sets).get(name) {
             return Ok(set.clone());
         }
+        let key = self.shared_key(name);
+        if let Some((cache, key)) = &key
+            && let Some(set) = cache.set(key)
+        {
+            lock(&self.sets).insert(name.to_owned(), set.clone());
+            return Ok(set);
+        }
         if !lock(&self.scattering).insert(name.to_owned()) {
             return Err(ScatterError::Recursive(name.to_owned()));
         }
@@ -247,7 +268,16 @@ impl<'g> Evaluator<'g> {
         lock(&self.scattering).remove(name);
         let set = Arc::new(result?);
         lock(&self.sets).insert(name.to_owned(), set.clone());
+        if let Some((cache, key)) = key {
+            cache.insert_set(key, set.clone());
+        }
         Ok(set)
+    }
+
+    /// The shared cache and layer `name`'s key in it, when there is a cache.
+    fn shared_key(&self, name: &str) -> Option<(&SetCache, LayerKey)> {
+        let cache = self.shared.as_deref()?;
+        Some((cache, LayerKey::of(self.graph, name)?))
     }
 
     /// The relief of layer `name` at [`FIELD_RESOLUTION`]², splatted once per evaluator.
@@ -258,6 +288,13 @@ impl<'g> Evaluator<'g> {
         if let Some(r) = lock(&self.reliefs).get(name) {
             return Ok(r.clone());
         }
+        let key = self.shared_key(name);
+        if let Some((cache, key)) = &key
+            && let Some(relief) = cache.relief(key)
+        {
+            lock(&self.reliefs).insert(name.to_owned(), relief.clone());
+            return Ok(relief);
+        }
         let set = self.strand_set(name)?;
         let relief = Arc::new(tuft_strands::relief::splat(
             &set,
@@ -265,6 +302,9 @@ impl<'g> Evaluator<'g> {
             FIELD_RESOLUTION,
         ));
         lock(&self.reliefs).insert(name.to_owned(), relief.clone());
+        if let Some((cache, key)) = &key {
+            cache.insert_relief(key, relief.clone());
+        }
         Ok(relief)
     }
 

@@ -30,6 +30,7 @@
 //! ```
 
 pub mod bake;
+pub mod cache;
 pub mod diag;
 pub mod eval;
 pub mod field;

@@ -1,6 +1,7 @@
 //! What the renderer draws: a material as a game holds it once baked — the surface maps
 //! of one repeat and the strand layers with their settings.
 
+use std::sync::Arc;
 use tuft_strands::StrandSet;
 use tuft_strands::cards::CardSettings;
 use tuft_strands::levels::LevelSettings;
@@ -44,8 +45,9 @@ impl SurfaceMaps {
 pub struct Layer {
     /// The layer's name.
     pub name: String,
-    /// The strands of one repeat, sorted by rank.
-    pub set: StrandSet,
+    /// The strands of one repeat, sorted by rank (shared: an editor keeps the sets it
+    /// scattered, and a scene rebuilt around an unchanged set reuses its cards).
+    pub set: Arc<StrandSet>,
     /// How strands are meshed.
     pub profile: Profile,
     /// Rank-cut levels.

@@ -51,7 +51,7 @@ fn meadow(n: usize) -> Material {
         maps: SurfaceMaps::flat([70, 60, 40]),
         layers: vec![Layer {
             name: "blades".into(),
-            set,
+            set: set.into(),
             profile: Profile::Ribbon { segments: 3 },
             levels: LevelSettings::default(),
             cards: CardSettings::default(),

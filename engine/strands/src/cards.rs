@@ -70,41 +70,121 @@ pub fn group(set: &StrandSet, clump_lattice: u32, repeat_m: f32, atlas_cells: u3
     let cell_m = repeat_m / m;
     let split = cell_m * std::f32::consts::SQRT_2 / 2.0; // half a clump cell's diagonal
     // Key: (clump, sub-cell x, sub-cell y) relative to the clump's first strand.
+    let anchors = first_roots(set);
     let mut keyed: Vec<(u64, u32)> = Vec::with_capacity(set.len());
-    let mut anchor: std::collections::HashMap<u32, [f32; 2]> = std::collections::HashMap::new();
     for i in 0..set.len() {
         let c = set.clump[i];
-        let a = *anchor.entry(c).or_insert(set.root_uv[i]);
+        let a = anchors.of(c);
         let d = [
             wrap_delta(set.root_uv[i][0] - a[0]) * repeat_m,
             wrap_delta(set.root_uv[i][1] - a[1]) * repeat_m,
         ];
-        let sx = ((d[0] / split).floor() as i64 + 64) as u64 & 0xff;
-        let sy = ((d[1] / split).floor() as i64 + 64) as u64 & 0xff;
+        let sx = ((fast_floor(d[0] / split) as i64) + 64) as u64 & 0xff;
+        let sy = ((fast_floor(d[1] / split) as i64) + 64) as u64 & 0xff;
         keyed.push(((u64::from(c) << 16) | (sx << 8) | sy, i as u32));
     }
-    keyed.sort_unstable();
+    sort_keyed(&mut keyed, &anchors);
+    // What a card reads of its strands, gathered in group order in one loop of
+    // independent loads (the groups visit the set out of order).
+    let members: Vec<Member> = keyed
+        .iter()
+        .map(|&(_, i)| {
+            let i = i as usize;
+            let r = reach(set.length[i], set.lean[i], set.tip_pull[i]);
+            Member {
+                root: set.root_uv[i],
+                width: set.width[i],
+                height: centreline(set.length[i], r, set.bend[i], 1.0).z,
+            }
+        })
+        .collect();
     let mut cards = Vec::new();
     let mut start = 0;
     while start < keyed.len() {
         let key = keyed[start].0;
         let end = start + keyed[start..].iter().take_while(|k| k.0 == key).count();
-        let members: Vec<usize> = keyed[start..end].iter().map(|k| k.1 as usize).collect();
-        cards.push(card(set, &members, key, repeat_m, atlas_cells));
+        cards.push(card(&members[start..end], key, repeat_m, atlas_cells));
         start = end;
     }
     cards
 }
 
-fn card(set: &StrandSet, members: &[usize], key: u64, repeat_m: f32, atlas_cells: u32) -> Card {
-    let a = set.root_uv[members[0]];
+/// One strand of a card's group.
+struct Member {
+    root: [f32; 2],
+    width: f32,
+    /// Height of the tip above the root.
+    height: f32,
+}
+
+/// Sorts `(key, strand)` pairs whose keys hold the clump in their high bits: with a
+/// clump table, a counting sort by clump and a small sort inside each clump (a clump is
+/// a few dozen strands) instead of one sort of the whole set.
+fn sort_keyed(keyed: &mut Vec<(u64, u32)>, anchors: &Anchors) {
+    let Anchors::Table(table) = anchors else {
+        keyed.sort_unstable();
+        return;
+    };
+    let mut start = vec![0usize; table.len() + 1];
+    for &(key, _) in keyed.iter() {
+        start[(key >> 16) as usize + 1] += 1;
+    }
+    for c in 1..start.len() {
+        start[c] += start[c - 1];
+    }
+    let mut fill = start.clone();
+    let mut sorted = vec![(0u64, 0u32); keyed.len()];
+    for &(key, i) in keyed.iter() {
+        let c = (key >> 16) as usize;
+        sorted[fill[c]] = (key, i);
+        fill[c] += 1;
+    }
+    for w in start.windows(2) {
+        sorted[w[0]..w[1]].sort_unstable();
+    }
+    *keyed = sorted;
+}
+
+/// The root of each clump's first strand (in set order).
+enum Anchors {
+    /// Indexed by clump: clump ids are lattice cells, so a table is small.
+    Table(Vec<[f32; 2]>),
+    /// For clump ids too large for a table (a hand-made set).
+    Map(std::collections::HashMap<u32, [f32; 2]>),
+}
+
+impl Anchors {
+    fn of(&self, clump: u32) -> [f32; 2] {
+        match self {
+            Self::Table(t) => t[clump as usize],
+            Self::Map(m) => m[&clump],
+        }
+    }
+}
+
+fn first_roots(set: &StrandSet) -> Anchors {
+    let max = set.clump.iter().copied().max().unwrap_or(0) as usize;
+    if max <= 4 * set.len() + 65_536 {
+        let mut table = vec![[f32::NAN; 2]; max + 1];
+        for (&c, &r) in set.clump.iter().zip(&set.root_uv).rev() {
+            table[c as usize] = r;
+        }
+        Anchors::Table(table)
+    } else {
+        let mut map = std::collections::HashMap::new();
+        for (&c, &r) in set.clump.iter().zip(&set.root_uv) {
+            map.entry(c).or_insert(r);
+        }
+        Anchors::Map(map)
+    }
+}
+
+fn card(members: &[Member], key: u64, repeat_m: f32, atlas_cells: u32) -> Card {
+    let a = members[0].root;
     let mut sum = Vec2::ZERO;
     let offsets: Vec<Vec2> = members
         .iter()
-        .map(|&i| {
-            let r = set.root_uv[i];
-            Vec2::new(wrap_delta(r[0] - a[0]), wrap_delta(r[1] - a[1]))
-        })
+        .map(|m| Vec2::new(wrap_delta(m.root[0] - a[0]), wrap_delta(m.root[1] - a[1])))
         .collect();
     for o in &offsets {
         sum += *o;
@@ -115,14 +195,8 @@ fn card(set: &StrandSet, members: &[usize], key: u64, repeat_m: f32, atlas_cells
         .iter()
         .map(|o| ((*o - mean) * repeat_m).length())
         .fold(0.0f32, f32::max);
-    let height = members
-        .iter()
-        .map(|&i| {
-            let r = reach(set.length[i], set.lean[i], set.tip_pull[i]);
-            centreline(set.length[i], r, set.bend[i], 1.0).z
-        })
-        .fold(0.0f32, f32::max);
-    let mean_width = members.iter().map(|&i| set.width[i]).sum::<f32>() / members.len() as f32;
+    let height = members.iter().map(|m| m.height).fold(0.0f32, f32::max);
+    let mean_width = members.iter().map(|m| m.width).sum::<f32>() / members.len() as f32;
     let h = |c| unit_f32(hash(key, 0, crate::hash::channel::CARD + c));
     Card {
         centre: centre.to_array(),

@@ -82,7 +82,8 @@ pub fn reports(
         let r = splat_prefix(set, n, widen, repeat_m, COVERAGE_RESOLUTION);
         r.coverage.iter().map(|&c| f64::from(c)).sum::<f64>() / r.coverage.len() as f64
     };
-    let base = mean(set.len(), 1.0).max(1e-12);
+    let full = mean(set.len(), 1.0);
+    let base = full.max(1e-12);
     levels
         .keep
         .iter()
@@ -90,12 +91,18 @@ pub fn reports(
         .map(|(k, &keep)| {
             let widen = levels.widen(k);
             let strands = set.level_len(keep);
+            // Level 0 is usually the whole set unwidened: splatted once already.
+            let covered = if strands == set.len() && widen == 1.0 {
+                full
+            } else {
+                mean(strands, widen)
+            };
             LevelReport {
                 keep,
                 widen,
                 strands,
                 triangles: strands * profile.indices_per_strand() / 3,
-                coverage: (mean(strands, widen) / base) as f32,
+                coverage: (covered / base) as f32,
             }
         })
         .collect()
