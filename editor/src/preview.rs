@@ -9,7 +9,9 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 use tuft_graph::cache::SetCache;
 use tuft_graph::{Evaluator, MaterialGraph};
-use tuft_render::{FramePlan, FrameStats, LevelMode, Renderer, Rep, Scene, SurfaceKind, View};
+use tuft_render::{
+    FramePlan, FrameStats, LevelMode, Renderer, Rep, Reuse, Scene, SurfaceKind, View,
+};
 
 /// Map resolution of the preview's surface.
 pub const PREVIEW_MAPS: usize = 256;
@@ -38,13 +40,15 @@ struct Built {
 
 /// What an edit costs before the preview shows it: a graph evaluated into a material
 /// (maps at [`PREVIEW_MAPS`]², every layer scattered), the scene built on `kind` (cards
-/// grouped and placed, atlases drawn) and the nearest [`PLANT_BEFORE_LANDING`] strands
+/// grouped and placed, atlases drawn, except for the layers `reuse` holds unchanged)
+/// and the nearest [`PLANT_BEFORE_LANDING`] strands
 /// of `view` planted; the rest is left to the planting thread. `stale` is asked between
 /// stages: `None` when it said the build is no longer wanted.
 pub fn build_scene(
     evaluator: &Evaluator<'_>,
     kind: SurfaceKind,
     view: &View,
+    reuse: &Reuse,
     stale: &dyn Fn() -> bool,
 ) -> Option<Result<Scene, String>> {
     let material = match crate::material::from_evaluator(evaluator, PREVIEW_MAPS) {
@@ -54,7 +58,7 @@ pub fn build_scene(
     if stale() {
         return None;
     }
-    let mut scene = Scene::new(material, kind);
+    let mut scene = Scene::reusing(material, kind, reuse);
     if stale() {
         return None;
     }
@@ -119,6 +123,8 @@ impl Preview {
             .name("tuft preview".into())
             .spawn(move || {
                 crate::app::lower_this_threads_priority();
+                // The last scene's layers, for the next edit to take over where unchanged.
+                let mut reuse = Reuse::default();
                 while let Ok(mut job) = job_rx.recv() {
                     // Only the newest queued edit is worth building.
                     while let Ok(newer) = job_rx.try_recv() {
@@ -131,9 +137,13 @@ impl Preview {
                     // A newer edit makes this build stale: stop at the next stage.
                     let stale = || job.generation < worker_latest.load(Ordering::Acquire);
                     let evaluator = Evaluator::with_cache(&job.graph, sets.clone());
-                    let Some(scene) = build_scene(&evaluator, job.kind, &job.view, &stale) else {
+                    let Some(scene) = build_scene(&evaluator, job.kind, &job.view, &reuse, &stale)
+                    else {
                         continue;
                     };
+                    if let Ok(scene) = &scene {
+                        reuse = scene.reuse();
+                    }
                     // A newer edit arrived meanwhile: this one is stale, drop it.
                     if job.generation < worker_latest.load(Ordering::Acquire) {
                         continue;

@@ -203,7 +203,8 @@ fn cases(name: &str, graph: &MaterialGraph, runs: usize) -> Vec<Case> {
     let (ms, built) = median_ms(runs, || {
         let evaluator = Evaluator::new(graph);
         let kind = tuft_render::SurfaceKind::Sphere;
-        crate::preview::build_scene(&evaluator, kind, &editor_view, &|| false)
+        let reuse = tuft_render::Reuse::default();
+        crate::preview::build_scene(&evaluator, kind, &editor_view, &reuse, &|| false)
     });
     if let Some(Ok(_)) = built {
         case(format!("{name}/edit_to_scene"), (ms, runs), vec![]);

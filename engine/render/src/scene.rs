@@ -298,8 +298,110 @@ pub(crate) struct LayerShared {
     pub card_tiles: Vec<TileMesh>,
 }
 
+impl LayerShared {
+    /// Groups the layer's cards and plants them on `surface`, bins its strands and
+    /// draws its atlas.
+    fn new(layer: &crate::material::Layer, surface: &Surface, repeat_m: f32) -> Self {
+        let set = &layer.set;
+        let atlas_cells = layer.cards.atlas_cells;
+        let cards = cards::group(set, layer.clump_lattice, repeat_m, atlas_cells);
+        let points = cards::card_points(&cards);
+        let card_tiles = place(&points, surface, repeat_m)
+            .iter()
+            .map(|t| cards::build_card_tile(&cards, t, atlas_cells))
+            .collect();
+        let keep = if layer.levels.keep.is_empty() {
+            vec![1.0]
+        } else {
+            layer.levels.keep.clone()
+        };
+        let widen = (0..keep.len()).map(|k| layer.levels.widen(k)).collect();
+        Self {
+            placer: Arc::new(Placer::new(set, surface)),
+            keep,
+            widen,
+            width_m: median(set.width.iter().copied()).unwrap_or(0.0),
+            card_height_m: median(cards.iter().map(|c| c.height)).unwrap_or(0.0),
+            atlas: cards::atlas(set, &cards, repeat_m, &layer.cards),
+            card_tiles,
+        }
+    }
+}
+
+/// What a layer's shared part is made of: the same set (the same allocation, not an
+/// equal one), settings and surface give the same cards, atlas and bins.
+#[derive(Clone)]
+struct LayerIdentity {
+    set: Arc<tuft_strands::StrandSet>,
+    levels: tuft_strands::levels::LevelSettings,
+    cards: cards::CardSettings,
+    clump_lattice: u32,
+    kind: SurfaceKind,
+    repeat_m: f32,
+}
+
+impl LayerIdentity {
+    fn of(layer: &crate::material::Layer, kind: SurfaceKind, repeat_m: f32) -> Self {
+        Self {
+            set: layer.set.clone(),
+            levels: layer.levels.clone(),
+            cards: layer.cards.clone(),
+            clump_lattice: layer.clump_lattice,
+            kind,
+            repeat_m,
+        }
+    }
+
+    fn same(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.set, &other.set)
+            && self.levels == other.levels
+            && self.cards == other.cards
+            && self.clump_lattice == other.clump_lattice
+            && self.kind == other.kind
+            && self.repeat_m.to_bits() == other.repeat_m.to_bits()
+    }
+}
+
+/// The parts of a scene's layers a later scene can take over ([`Scene::reuse`],
+/// [`Scene::reusing`]): cards, atlases and strand bins, shared, not copied.
+#[derive(Clone, Default)]
+pub struct Reuse {
+    layers: Vec<(LayerIdentity, Arc<LayerShared>)>,
+}
+
+impl std::fmt::Debug for Reuse {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Reuse")
+            .field("layers", &self.layers.len())
+            .finish()
+    }
+}
+
+impl Reuse {
+    /// For each layer of `material` on a surface of `kind`, whether a scene built with
+    /// this reuse takes its cards, atlas and bins over instead of building them.
+    #[must_use]
+    pub fn covers(&self, material: &Material, kind: SurfaceKind) -> Vec<bool> {
+        material
+            .layers
+            .iter()
+            .map(|l| {
+                self.find(&LayerIdentity::of(l, kind, material.repeat_m))
+                    .is_some()
+            })
+            .collect()
+    }
+
+    fn find(&self, identity: &LayerIdentity) -> Option<Arc<LayerShared>> {
+        self.layers
+            .iter()
+            .find(|(i, _)| i.same(identity))
+            .map(|(_, shared)| shared.clone())
+    }
+}
+
 pub(crate) struct LayerScene {
-    pub shared: LayerShared,
+    pub shared: Arc<LayerShared>,
     pub resident: Vec<Resident>,
 }
 
@@ -320,6 +422,8 @@ static NEXT_SCENE_ID: AtomicU64 = AtomicU64::new(1);
 /// A material planted on a surface.
 pub struct Scene {
     pub(crate) material: Arc<Material>,
+    /// What each layer's shared part was built from.
+    identities: Vec<LayerIdentity>,
     kind: SurfaceKind,
     surface: Arc<Surface>,
     reach_m: f32,
@@ -355,40 +459,51 @@ impl Scene {
     /// draws the atlases. Strands are planted per tile as frames need them.
     #[must_use]
     pub fn new(material: Material, kind: SurfaceKind) -> Self {
+        Self::reusing(material, kind, &Reuse::default())
+    }
+
+    /// As [`Scene::new`], taking each layer's cards, atlas and strand bins from `reuse`
+    /// (an earlier scene's, [`Scene::reuse`]) where the layer is the same set with the
+    /// same settings on the same surface: an edit to one layer rebuilds that layer
+    /// alone. The layers that are built are built side by side.
+    #[must_use]
+    pub fn reusing(material: Material, kind: SurfaceKind, reuse: &Reuse) -> Self {
         let (surface, reach_m) = kind.build(material.repeat_m);
         let repeat_m = material.repeat_m.max(1e-3);
         let n_tiles = surface.n_tiles as usize;
-        let layers: Vec<LayerScene> = material
+        let identities: Vec<LayerIdentity> = material
             .layers
             .iter()
-            .map(|layer| {
-                let set = &layer.set;
-                let atlas_cells = layer.cards.atlas_cells;
-                let cards = cards::group(set, layer.clump_lattice, repeat_m, atlas_cells);
-                let points = cards::card_points(&cards);
-                let card_tiles = place(&points, &surface, repeat_m)
-                    .iter()
-                    .map(|t| cards::build_card_tile(&cards, t, atlas_cells))
-                    .collect();
-                let keep = if layer.levels.keep.is_empty() {
-                    vec![1.0]
-                } else {
-                    layer.levels.keep.clone()
-                };
-                let widen = (0..keep.len()).map(|k| layer.levels.widen(k)).collect();
-                LayerScene {
-                    shared: LayerShared {
-                        placer: Arc::new(Placer::new(set, &surface)),
-                        keep,
-                        widen,
-                        width_m: median(set.width.iter().copied()).unwrap_or(0.0),
-                        card_height_m: median(cards.iter().map(|c| c.height)).unwrap_or(0.0),
-                        atlas: cards::atlas(set, &cards, repeat_m, &layer.cards),
-
-                        card_tiles,
-                    },
-                    resident: (0..n_tiles).map(|_| Resident::default()).collect(),
-                }
+            .map(|layer| LayerIdentity::of(layer, kind, material.repeat_m))
+            .collect();
+        let shared: Vec<Arc<LayerShared>> = std::thread::scope(|scope| {
+            let jobs: Vec<_> = material
+                .layers
+                .iter()
+                .zip(&identities)
+                .map(|(layer, identity)| match reuse.find(identity) {
+                    Some(shared) => Ok(shared),
+                    None => {
+                        let surface = &surface;
+                        Err(scope
+                            .spawn(move || Arc::new(LayerShared::new(layer, surface, repeat_m))))
+                    }
+                })
+                .collect();
+            jobs.into_iter()
+                .map(|job| match job {
+                    Ok(shared) => shared,
+                    Err(handle) => handle
+                        .join()
+                        .unwrap_or_else(|e| std::panic::resume_unwind(e)),
+                })
+                .collect()
+        });
+        let layers: Vec<LayerScene> = shared
+            .into_iter()
+            .map(|shared| LayerScene {
+                shared,
+                resident: (0..n_tiles).map(|_| Resident::default()).collect(),
             })
             .collect();
         let tallest = material
@@ -403,6 +518,7 @@ impl Scene {
             .collect();
         Self {
             material: Arc::new(material),
+            identities,
             kind,
             surface: Arc::new(surface),
             reach_m,
@@ -415,6 +531,19 @@ impl Scene {
             plant_budget: None,
             deferred: false,
             wanted: Vec::new(),
+        }
+    }
+
+    /// What a later scene of an edited material can take over from this one.
+    #[must_use]
+    pub fn reuse(&self) -> Reuse {
+        Reuse {
+            layers: self
+                .identities
+                .iter()
+                .cloned()
+                .zip(self.layers.iter().map(|l| l.shared.clone()))
+                .collect(),
         }
     }
 

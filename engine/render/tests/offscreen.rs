@@ -213,3 +213,36 @@ fn deferred_planting_runs_off_the_scene_and_ends_where_one_frame_would() {
     third.install(work.run());
     assert_eq!(third.plan(&view(0.5, None)).stats, before);
 }
+
+#[test]
+fn a_scene_reusing_its_unchanged_layers_draws_what_a_fresh_one_draws() {
+    let mut material = meadow(8_000);
+    let mut second = meadow(3_000).layers.remove(0);
+    second.name = "moss".into();
+    material.layers.push(second);
+    let first = Scene::new(material.clone(), SurfaceKind::Plane);
+    // An edit to the second layer: a new set; the first layer's set is untouched.
+    let mut edited = material.clone();
+    edited.layers[1].set = meadow(4_000).layers.remove(0).set;
+    let reuse = first.reuse();
+    assert_eq!(reuse.covers(&edited, SurfaceKind::Plane), [true, false]);
+    // An equal set in a new allocation is not taken for the same one, nor is another
+    // surface.
+    let mut copied = material.clone();
+    copied.layers[0].set = std::sync::Arc::new((*material.layers[0].set).clone());
+    assert_eq!(reuse.covers(&copied, SurfaceKind::Plane), [false, true]);
+    assert_eq!(reuse.covers(&material, SurfaceKind::Box), [false, false]);
+    let mut offscreen = Offscreen::new().expect("an adapter (software is fine)");
+    for distance in [0.3, 2.0, 12.0] {
+        let mut fresh = Scene::new(edited.clone(), SurfaceKind::Plane);
+        let mut reused = Scene::reusing(edited.clone(), SurfaceKind::Plane, &reuse);
+        let a = offscreen
+            .render(&mut fresh, &view(distance, None))
+            .expect("a frame");
+        let b = offscreen
+            .render(&mut reused, &view(distance, None))
+            .expect("a frame");
+        assert_eq!(a.stats, b.stats, "at {distance} m");
+        assert!(a.image == b.image, "a different frame at {distance} m");
+    }
+}
