@@ -209,6 +209,43 @@ fn cases(name: &str, graph: &MaterialGraph, runs: usize) -> Vec<Case> {
     if let Some(Ok(_)) = built {
         case(format!("{name}/edit_to_scene"), (ms, runs), vec![]);
     }
+    // The editor's own path for an edit of the graph's first Parameter (the lawn's grass
+    // height): the set cache and the last scene warm, so only what reads the Parameter is
+    // scattered and built again. Every run sets a value not seen before; the replaced
+    // scenes are dropped after the timing (the editor drops them on a thread of their own).
+    let parameter = graph
+        .nodes
+        .iter()
+        .find(|n| n.kind == "Parameter")
+        .map(|n| n.id);
+    if let Some(parameter) = parameter {
+        let sets = std::sync::Arc::new(tuft_graph::cache::SetCache::default());
+        let kind = tuft_render::SurfaceKind::Sphere;
+        let mut replaced = Vec::new();
+        let mut reuse = tuft_render::Reuse::default();
+        let mut value = 1.0f32;
+        let (ms, ()) = median_ms(runs, || {
+            value += 0.01;
+            let mut edited = graph.clone();
+            if let Some(node) = edited.node_mut(parameter) {
+                node.params
+                    .insert("value".into(), tuft_graph::ParamValue::Float(value));
+            }
+            let evaluator = Evaluator::with_cache(&edited, sets.clone());
+            if let Some(Ok(scene)) =
+                crate::preview::build_scene(&evaluator, kind, &editor_view, &reuse, &|| false)
+            {
+                reuse = scene.reuse();
+                replaced.push(scene);
+            }
+        });
+        drop(replaced);
+        case(
+            format!("{name}/edit_parameter_to_scene"),
+            (ms, runs),
+            vec![],
+        );
+    }
     // The preview's CPU side of a frame on the sphere (culling, level choice per tile and
     // layer, draw ranges) once the tiles in view are planted: what every frame costs while
     // the camera holds still or orbits within the same levels.
