@@ -14,7 +14,7 @@
 //! is a pure function of the set and the settings.
 
 use crate::hash::{hash, unit_f32};
-use crate::mesh::{StrandVertex, TileMesh};
+use crate::mesh::{Shape, StrandVertex, TileMesh};
 use crate::num::{fast_floor, linear_to_srgb, median, wrap_delta};
 use crate::placement::PlacedTile;
 use crate::set::StrandSet;
@@ -573,18 +573,6 @@ impl RootBins {
     }
 }
 
-/// What an atlas cell draws of one strand: its root's offset from the window's centre
-/// (metres) and its shape and colours.
-struct SideOn {
-    d: Vec2,
-    length: f32,
-    width: f32,
-    reach: Vec2,
-    bend: f32,
-    root_color: [f32; 3],
-    tip_color: [f32; 3],
-}
-
 /// How an atlas cell sees the set.
 struct View {
     /// Atlas side in texels.
@@ -626,20 +614,12 @@ impl View {
                 (d.x.abs() <= window / 2.0 && d.y.abs() <= window / 2.0).then_some((i, d))
             })
             .collect();
-        let strands: Vec<SideOn> = inside
+        let strands: Vec<(Vec2, Shape)> = inside
             .iter()
-            .map(|&(i, d)| SideOn {
-                d,
-                length: set.length[i],
-                width: set.width[i],
-                reach: reach(set.length[i], set.lean[i], set.tip_pull[i]),
-                bend: set.bend[i],
-                root_color: set.root_color[i],
-                tip_color: set.tip_color[i],
-            })
+            .map(|&(i, d)| (d, Shape::of(set, i)))
             .collect();
-        for strand in &strands {
-            let (d, r, length) = (strand.d, strand.reach, strand.length);
+        for (d, strand) in &strands {
+            let (d, r, length) = (*d, strand.reach, strand.length);
             // One sample per texel row along the strand, each spanning its width with
             // antialiased coverage, so mip 0's alpha is soft and every mip can be rescaled
             // to the same coverage.

@@ -142,19 +142,19 @@ pub fn build_tile(set: &StrandSet, tile: &PlacedTile, profile: Profile) -> TileM
 /// indexed in rank order while a tile visits a spatial subset of it, so reading each
 /// array separately cost a cache miss per attribute.
 #[derive(Clone, Copy, Default)]
-struct Shape {
-    rank: f32,
-    length: f32,
-    width: f32,
-    reach: glam::Vec2,
-    bend: f32,
-    id: u32,
-    root_color: [f32; 3],
-    tip_color: [f32; 3],
+pub(crate) struct Shape {
+    pub rank: f32,
+    pub length: f32,
+    pub width: f32,
+    pub reach: glam::Vec2,
+    pub bend: f32,
+    pub id: u32,
+    pub root_color: [f32; 3],
+    pub tip_color: [f32; 3],
 }
 
 impl Shape {
-    fn of(set: &StrandSet, i: usize) -> Self {
+    pub(crate) fn of(set: &StrandSet, i: usize) -> Self {
         Self {
             rank: set.rank[i],
             length: set.length[i],
