@@ -193,3 +193,31 @@ fn the_lawns_strand_levels_keep_its_colour_at_their_switches() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Regression: with multisampling a fragment runs once per pixel, and for a strand
+/// thinner than a pixel its attributes were extrapolated to the pixel's centre, past the
+/// strand (colour and canopy height beyond the tip): the lawn's coarsest strand level
+/// brightened by 16 codes between 8 m and 23.5 m at 320 × 240 while the frame at
+/// 1280 × 960 held. With centroid interpolation a level's colour does not depend on how
+/// many pixels its strands span.
+#[test]
+fn thin_strands_keep_their_colour_whatever_their_size_in_pixels() {
+    let mut offscreen = Offscreen::new().expect("an adapter");
+    let mut scene = scene("lawn", 256);
+    let level = LevelMode::Forced(Rep::Strands(2));
+    let colours: Vec<[f64; 3]> = [(8.0, (640, 480)), (8.0, (320, 240)), (23.5, (320, 240))]
+        .into_iter()
+        .map(|(distance, size)| {
+            let frame = offscreen
+                .render(&mut scene, &view(distance, size, level, false))
+                .expect("a frame");
+            mean_codes(&frame.image)
+        })
+        .collect();
+    for c in &colours[1..] {
+        let diff = (0..3)
+            .map(|k| (c[k] - colours[0][k]).abs())
+            .fold(0.0, f64::max);
+        assert!(diff < 1.5, "{colours:.2?}");
+    }
+}

@@ -19,14 +19,18 @@ struct StrandIn {
     @location(6) rank: f32,
 };
 
+// Centroid interpolation: a strand or card is often narrower than a pixel, and with
+// multisampling the fragment runs once per pixel; at the pixel's centre, outside the
+// covered samples, the attributes would be extrapolated (colour and height past the
+// tip, atlas coordinates past the cell), biasing thin geometry's colour.
 struct StrandOut {
     @builtin(position) clip: vec4<f32>,
-    @location(0) world: vec3<f32>,
-    @location(1) normal: vec3<f32>,
-    @location(2) uv: vec2<f32>,
-    @location(3) color: vec3<f32>,
+    @location(0) @interpolate(perspective, centroid) world: vec3<f32>,
+    @location(1) @interpolate(perspective, centroid) normal: vec3<f32>,
+    @location(2) @interpolate(perspective, centroid) uv: vec2<f32>,
+    @location(3) @interpolate(perspective, centroid) color: vec3<f32>,
     // 0 at the ground to 1 at the top.
-    @location(4) along: f32,
+    @location(4) @interpolate(perspective, centroid) along: f32,
 };
 
 fn strand_out(v: StrandIn, world: vec3<f32>) -> StrandOut {
