@@ -468,12 +468,7 @@ impl Renderer {
                 });
                 GpuLayer {
                     tiles: layer.resident.iter().map(|_| None).collect(),
-                    cards: layer
-                        .shared
-                        .card_tiles
-                        .iter()
-                        .map(|m| tile_buffers(device, m, 0))
-                        .collect(),
+                    cards: layer.shared.card_tiles.iter().map(|_| None).collect(),
                     atlas: bind,
                 }
             })
@@ -570,6 +565,16 @@ impl Renderer {
             gpu.slots.push(self.frame_slot(device));
         }
         for item in &plan.draws {
+            // A tile's cards are built once, the first time a frame wants them.
+            if let DrawTarget::Cards { layer, tile } = item.target
+                && gpu.layers[layer].cards[tile].is_none()
+                && let Some(mesh) = scene.layers[layer].shared.card_tiles[tile].get()
+            {
+                gpu.uploaded_bytes += (size_of_val(mesh.vertices.as_slice())
+                    + size_of_val(mesh.indices.as_slice()))
+                    as u64;
+                gpu.layers[layer].cards[tile] = tile_buffers(device, mesh, 0);
+            }
             if let DrawTarget::Strands { layer, tile } = item.target {
                 let resident = &scene.layers[layer].resident[tile];
                 let slot = &mut gpu.layers[layer].tiles[tile];

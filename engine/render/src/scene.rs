@@ -12,12 +12,12 @@ use crate::plan::{Choice, LevelMode, Rep, choose};
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec3, Vec4};
 use std::collections::HashMap;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 use tuft_strands::cards::{self, Atlas};
 use tuft_strands::mesh::{TileMesh, build_tile_into};
 use tuft_strands::num::median;
-use tuft_strands::placement::{PlacedTile, Placer, place};
+use tuft_strands::placement::{PlacedTile, Placer};
 use tuft_strands::surface::Surface;
 
 /// The surface the material is shown on.
@@ -294,8 +294,22 @@ pub(crate) struct LayerShared {
     width_m: f32,
     card_height_m: f32,
     pub atlas: Atlas,
-    /// Each tile's cards.
-    pub card_tiles: Vec<TileMesh>,
+    /// The layer's cards over one repeat, as points to plant (`cards::card_points`).
+    cards: Vec<cards::Card>,
+    card_points: tuft_strands::StrandSet,
+    card_placer: Placer,
+    atlas_cells: u32,
+    /// Each tile's cards, planted and meshed the first time a frame wants them there (a
+    /// fur's cards over a sphere are hundreds of megabytes nobody near it looks at).
+    pub card_tiles: Vec<OnceLock<TileMesh>>,
+}
+
+impl std::fmt::Debug for LayerShared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LayerShared")
+            .field("cards", &self.cards.len())
+            .finish_non_exhaustive()
+    }
 }
 
 impl LayerShared {
@@ -305,11 +319,7 @@ impl LayerShared {
         let set = &layer.set;
         let atlas_cells = layer.cards.atlas_cells;
         let cards = cards::group(set, layer.clump_lattice, repeat_m, atlas_cells);
-        let points = cards::card_points(&cards);
-        let card_tiles = place(&points, surface, repeat_m)
-            .iter()
-            .map(|t| cards::build_card_tile(&cards, t, atlas_cells))
-            .collect();
+        let card_points = cards::card_points(&cards);
         let keep = if layer.levels.keep.is_empty() {
             vec![1.0]
         } else {
@@ -323,9 +333,56 @@ impl LayerShared {
             width_m: median(set.width.iter().copied()).unwrap_or(0.0),
             card_height_m: median(cards.iter().map(|c| c.height)).unwrap_or(0.0),
             atlas: cards::atlas(set, &cards, repeat_m, &layer.cards),
-            card_tiles,
+            card_placer: Placer::new(&card_points, surface),
+            card_points,
+            cards,
+            atlas_cells,
+            card_tiles: (0..surface.n_tiles).map(|_| OnceLock::new()).collect(),
         }
     }
+
+    /// Tile `tile`'s cards, planted and meshed now if no one has yet: exactly what
+    /// `place` over the whole surface gives that tile.
+    fn card_tile(&self, tile: usize, surface: &Surface, repeat_m: f32) -> &TileMesh {
+        self.card_tiles[tile].get_or_init(|| {
+            let mut placed = PlacedTile::default();
+            let n = self.card_points.len();
+            let points = &self.card_points;
+            self.card_placer
+                .place_tile_into(points, surface, repeat_m, tile, n, &mut placed);
+            cards::build_card_tile(&self.cards, &placed, self.atlas_cells)
+        })
+    }
+}
+
+/// How much of the card level a tile shows under `choice` (0: none), for a layer of
+/// `n_levels` strand levels: cards dither in over the last level's fade and out over
+/// their own.
+fn card_visible(choice: Choice, n_levels: usize) -> f32 {
+    match choice.rep {
+        Rep::Strands(k) if k + 1 == n_levels && choice.fade > 0.0 => choice.fade,
+        Rep::Cards => 1.0 - choice.fade,
+        _ => 0.0,
+    }
+}
+
+/// Plants and meshes the card tiles `jobs` (layer, tile) of `layers` on the cores.
+fn build_card_tiles(
+    layers: &[Arc<LayerShared>],
+    jobs: &[(usize, usize)],
+    surface: &Surface,
+    repeat_m: f32,
+) {
+    let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    std::thread::scope(|scope| {
+        for part in 0..threads.min(jobs.len()) {
+            scope.spawn(move || {
+                for &(layer, tile) in jobs.iter().skip(part).step_by(threads) {
+                    let _ = layers[layer].card_tile(tile, surface, repeat_m);
+                }
+            });
+        }
+    });
 }
 
 /// What a layer's shared part is made of: the same set (the same allocation, not an
@@ -413,6 +470,9 @@ pub(crate) struct SurfaceMesh {
     pub tile_ranges: Vec<std::ops::Range<u32>>,
 }
 
+/// Card tiles one planting round builds (a fur's are ~20 ms each).
+const CARD_TILES_PER_ROUND: usize = 4;
+
 /// The most strand vertices a scene keeps planted and meshed (1.5 GB at 64 bytes); past
 /// it, the farthest tiles take coarser levels than their distance asks for.
 pub const VERTEX_BUDGET: usize = 24 << 20;
@@ -442,6 +502,8 @@ pub struct Scene {
     /// What the last `plan` wanted planted and did not: (layer, tile, prefix), nearest
     /// tiles first.
     wanted: Vec<(usize, usize, usize)>,
+    /// The card tiles (layer, tile) the last `plan` wanted and did not find built.
+    wanted_cards: Vec<(usize, usize)>,
 }
 
 impl std::fmt::Debug for Scene {
@@ -455,8 +517,8 @@ impl std::fmt::Debug for Scene {
 }
 
 impl Scene {
-    /// Plants `material` on a surface of `kind`: groups each layer's cards, plants them,
-    /// draws the atlases. Strands are planted per tile as frames need them.
+    /// Plants `material` on a surface of `kind`: groups each layer's cards and draws the
+    /// atlases. Strands and cards are planted per tile as frames need them.
     #[must_use]
     pub fn new(material: Material, kind: SurfaceKind) -> Self {
         Self::reusing(material, kind, &Reuse::default())
@@ -531,6 +593,7 @@ impl Scene {
             plant_budget: None,
             deferred: false,
             wanted: Vec::new(),
+            wanted_cards: Vec::new(),
         }
     }
 
@@ -644,16 +707,21 @@ impl Scene {
             spent += cost;
             jobs.push((layer, tile, need));
         }
-        (!jobs.is_empty()).then(|| Planting {
+        // Card tiles are shared by the scenes that reuse the layer: built once, in place.
+        let cards: Vec<(usize, usize)> = self
+            .wanted_cards
+            .iter()
+            .copied()
+            .filter(|&(l, t)| self.layers[l].shared.card_tiles[t].get().is_none())
+            .take(CARD_TILES_PER_ROUND)
+            .collect();
+        (!jobs.is_empty() || !cards.is_empty()).then(|| Planting {
             scene_id: self.id,
             material: self.material.clone(),
             surface: self.surface.clone(),
-            placers: self
-                .layers
-                .iter()
-                .map(|l| l.shared.placer.clone())
-                .collect(),
+            layers: self.layers.iter().map(|l| l.shared.clone()).collect(),
             jobs,
+            cards,
         })
     }
 
@@ -755,7 +823,7 @@ impl Scene {
         }
         let (done, pending) = self.make_resident(&visible, &choices);
         stats.tiles_rebuilt = done;
-        stats.tiles_pending = pending;
+        stats.tiles_pending = pending + self.make_cards_resident(&visible, &choices);
         if pending > 0 {
             self.fall_back_to_resident(&visible, &mut choices);
         }
@@ -822,6 +890,38 @@ impl Scene {
     /// prefix of what a tile holds, and several views of one scene (the levels side by
     /// side) would otherwise take turns re-planting the same tiles. Returns how many were
     /// done and how many wait.
+    /// Builds the card tiles the visible tiles show and no one has built yet (or, with
+    /// deferred planting, leaves them to [`Scene::planting`]); returns how many wait.
+    fn make_cards_resident(&mut self, visible: &[(usize, f32)], choices: &[Vec<Choice>]) -> u32 {
+        let mut missing: Vec<(usize, usize)> = Vec::new();
+        for (li, layer) in self.layers.iter().enumerate() {
+            let s = &layer.shared;
+            for (&(t, _), &choice) in visible.iter().zip(&choices[li]) {
+                if card_visible(choice, s.keep.len()) > 0.0 && s.card_tiles[t].get().is_none() {
+                    missing.push((li, t));
+                }
+            }
+        }
+        if self.deferred {
+            for &(l, t) in &self.wanted_cards {
+                if self.layers[l].shared.card_tiles[t].get().is_none() && !missing.contains(&(l, t))
+                {
+                    missing.push((l, t));
+                }
+            }
+            let n = missing.len() as u32;
+            self.wanted_cards = missing;
+            return n;
+        }
+        if !missing.is_empty() {
+            let layers: Vec<Arc<LayerShared>> =
+                self.layers.iter().map(|l| l.shared.clone()).collect();
+            let repeat_m = self.material.repeat_m.max(1e-3);
+            build_card_tiles(&layers, &missing, &self.surface, repeat_m);
+        }
+        0
+    }
+
     fn make_resident(&mut self, visible: &[(usize, f32)], choices: &[Vec<Choice>]) -> (u32, u32) {
         let surface = &self.surface;
         let repeat_m = self.material.repeat_m.max(1e-3);
@@ -963,11 +1063,7 @@ impl Scene {
                     Some((_, n)) => *n += 1,
                     None => reps.push((choice.rep, 1)),
                 }
-                let card_visible = match choice.rep {
-                    Rep::Strands(k) if k + 1 == s.keep.len() && choice.fade > 0.0 => choice.fade,
-                    Rep::Cards => 1.0 - choice.fade,
-                    _ => 0.0,
-                };
+                let card_visible = card_visible(choice, s.keep.len());
                 if let Rep::Strands(k) = choice.rep {
                     let last = k + 1 == s.keep.len();
                     let mesh = &layer.resident[t].mesh;
@@ -992,8 +1088,8 @@ impl Scene {
                         });
                     }
                 }
-                let cards = &s.card_tiles[t];
-                if card_visible > 0.0 && !cards.ranks.is_empty() {
+                let cards = s.card_tiles[t].get().filter(|c| !c.ranks.is_empty());
+                if let Some(cards) = cards.filter(|_| card_visible > 0.0) {
                     ls.cards += cards.ranks.len() as u64;
                     ls.triangles += (cards.indices.len() / 3) as u64;
                     card_draws.push(DrawItem {
@@ -1032,8 +1128,10 @@ pub struct Planting {
     scene_id: u64,
     material: Arc<Material>,
     surface: Arc<Surface>,
-    placers: Vec<Arc<Placer>>,
+    layers: Vec<Arc<LayerShared>>,
     jobs: Vec<(usize, usize, usize)>,
+    /// Card tiles (layer, tile) to plant.
+    cards: Vec<(usize, usize)>,
 }
 
 /// Tiles planted and meshed by [`Planting::run`], for [`Scene::install`].
@@ -1048,12 +1146,13 @@ impl Planting {
     #[must_use]
     pub fn run(self) -> Planted {
         let repeat_m = self.material.repeat_m.max(1e-3);
+        build_card_tiles(&self.layers, &self.cards, &self.surface, repeat_m);
         let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
         let mut parts: Vec<Vec<(usize, usize, usize)>> = (0..threads).map(|_| Vec::new()).collect();
         for (k, job) in self.jobs.iter().enumerate() {
             parts[k % threads].push(*job);
         }
-        let (material, surface, placers) = (&self.material, &self.surface, &self.placers);
+        let (material, surface, layers) = (&self.material, &self.surface, &self.layers);
         let tiles = std::thread::scope(|scope| {
             let handles: Vec<_> = parts
                 .into_iter()
@@ -1063,7 +1162,7 @@ impl Planting {
                             .map(|(layer, tile, need)| {
                                 let l = &material.layers[layer];
                                 let mut placed = PlacedTile::default();
-                                placers[layer].place_tile_into(
+                                layers[layer].placer.place_tile_into(
                                     &l.set,
                                     surface,
                                     repeat_m,

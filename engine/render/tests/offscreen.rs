@@ -246,3 +246,41 @@ fn a_scene_reusing_its_unchanged_layers_draws_what_a_fresh_one_draws() {
         assert!(a.image == b.image, "a different frame at {distance} m");
     }
 }
+
+#[test]
+fn cards_are_planted_when_a_frame_first_wants_them_and_draw_as_if_planted_at_once() {
+    let card_level = View {
+        level: LevelMode::Forced(Rep::Cards),
+        ..view(3.0, None)
+    };
+    let cards = |stats: &tuft_render::FrameStats| stats.layers[0].cards;
+    // Planted inline by the frame that wants them.
+    let mut eager = Scene::new(meadow(20_000), SurfaceKind::Plane);
+    let near = eager.plan(&view(0.3, None)).stats;
+    assert_eq!(cards(&near), 0, "no cards near");
+    let whole = eager.plan(&card_level).stats;
+    assert!(cards(&whole) > 0, "cards at the card level: {whole:?}");
+    // Deferred: the first frame at the card level finds none and waits; the planting work
+    // builds them.
+    let mut deferred = Scene::new(meadow(20_000), SurfaceKind::Plane);
+    deferred.set_deferred_planting(true);
+    let first = deferred.plan(&card_level).stats;
+    assert_eq!(cards(&first), 0);
+    assert!(first.tiles_pending > 0);
+    let mut rounds = 0;
+    while let Some(work) = deferred.planting(usize::MAX) {
+        deferred.install(work.run());
+        let _ = deferred.plan(&card_level);
+        rounds += 1;
+        assert!(rounds < 100, "planting never finishes");
+    }
+    let last = deferred.plan(&card_level).stats;
+    assert_eq!(last.tiles_pending, 0);
+    assert_eq!(last.layers, whole.layers, "the same frame once planted");
+    let mut offscreen = Offscreen::new().expect("an adapter (software is fine)");
+    let a = offscreen.render(&mut eager, &card_level).expect("a frame");
+    let b = offscreen
+        .render(&mut deferred, &card_level)
+        .expect("a frame");
+    assert!(a.image == b.image, "cards planted later draw differently");
+}
