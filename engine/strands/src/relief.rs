@@ -14,9 +14,10 @@
 //! | `height` | the highest strand point over the texel (metres): the canopy |
 //! | `color` | linear RGB seen from above, weighted toward the crown |
 
+use crate::mesh::Shape;
 use crate::num::{fast_floor, wrap_index};
 use crate::set::StrandSet;
-use crate::shape::{centreline, facing, reach, width_at};
+use crate::shape::{Curve, facing, width_at};
 
 /// The planes of one splat, each `resolution²`, row-major, v growing down the rows.
 #[derive(Clone, Debug, PartialEq)]
@@ -91,8 +92,19 @@ pub fn splat_prefix(
                     rs.iter()
                         .map(|&(a, b)| {
                             let mut acc = Accum::new(texels);
-                            for &i in &order[a..b] {
-                                deposit(set, i as usize, width_scale, repeat_m, res, &mut acc);
+                            // A block's strand records gathered first, in one loop of
+                            // independent loads: the spatial order visits the set out
+                            // of order, and read between the deposits every attribute
+                            // was a cache miss nothing overlapped.
+                            let mut block = Vec::with_capacity(BLOCK);
+                            for part in order[a..b].chunks(BLOCK) {
+                                block.clear();
+                                block.extend(part.iter().map(|&i| {
+                                    (Shape::of(set, i as usize), set.root_uv[i as usize])
+                                }));
+                                for (shape, root) in &block {
+                                    deposit(shape, *root, width_scale, repeat_m, res, &mut acc);
+                                }
                             }
                             acc
                         })
@@ -175,10 +187,13 @@ pub fn splat(set: &StrandSet, repeat_m: f32, resolution: usize) -> Relief {
     splat_prefix(set, set.len(), 1.0, repeat_m, resolution)
 }
 
-/// Deposits strand `i` into `acc`.
+/// Strands whose records a chunk gathers at a time.
+const BLOCK: usize = 1024;
+
+/// Deposits the strand `shape` standing at `root` into `acc`.
 fn deposit(
-    set: &StrandSet,
-    i: usize,
+    shape: &Shape,
+    root: [f32; 2],
     width_scale: f32,
     repeat_m: f32,
     res: usize,
@@ -186,29 +201,28 @@ fn deposit(
 ) {
     let texel_m = repeat_m / res as f32;
     let texel_area = texel_m * texel_m;
-    let length = set.length[i];
-    let width = set.width[i] * width_scale;
+    let length = shape.length;
+    let width = shape.width * width_scale;
     if !(length > 0.0 && width > 0.0) {
         return;
     }
-    let r = reach(length, set.lean[i], set.tip_pull[i]);
-    let bend = set.bend[i];
+    let r = shape.reach;
+    let curve = Curve::new(length, r, shape.bend);
     let extent = r.length();
     // Half-texel steps along the reach; an upright strand is one sample.
     let samples = ((extent / (0.5 * texel_m)).ceil() as usize).clamp(1, 256);
     let step = extent / samples as f32;
-    let root = set.root_uv[i];
-    let (rc, tc) = (set.root_color[i], set.tip_color[i]);
-    let side = facing(r, set.id[i]);
+    let (rc, tc) = (shape.root_color, shape.tip_color);
+    let side = facing(r, shape.id);
     // A strand wider than a texel spreads across its width, one sub-sample per texel.
     let across = ((width / texel_m).ceil() as usize).clamp(1, 64);
     for s in 0..samples {
         let t = (s as f32 + 0.5) / samples as f32;
-        let centre = centreline(length, r, bend, t);
+        let centre = curve.at(t);
         let w = width_at(width, t);
         // Seen from above a strand covers its width times its horizontal step; an upright
         // one still shows a sliver a quarter of its (unwidened) width thick.
-        let area = w * step.max(0.25 * set.width[i] / samples as f32);
+        let area = w * step.max(0.25 * shape.width / samples as f32);
         let a = area / texel_area / across as f32;
         for j in 0..across {
             let offset = side * (w * ((j as f32 + 0.5) / across as f32 - 0.5));
