@@ -313,8 +313,9 @@ impl std::fmt::Debug for LayerShared {
 }
 
 impl LayerShared {
-    /// Groups the layer's cards and plants them on `surface`, bins its strands and
-    /// draws its atlas.
+    /// Groups the layer's cards, bins them and its strands over `surface` and draws its
+    /// atlas; each tile's cards are planted when a frame first wants them
+    /// ([`LayerShared::card_tile`]).
     fn new(layer: &crate::material::Layer, surface: &Surface, repeat_m: f32) -> Self {
         let set = &layer.set;
         let atlas_cells = layer.cards.atlas_cells;
