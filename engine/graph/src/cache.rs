@@ -22,7 +22,6 @@
 
 use crate::graph::{MaterialGraph, Node, NodeId};
 use crate::layer::StrandLayer;
-use crate::node::ParamValue;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex, PoisonError};
 use tuft_strands::StrandSet;
@@ -81,10 +80,9 @@ impl LayerKey {
                         .values()
                         .filter_map(|i| i.link().map(|l| l.node)),
                 );
-                if node.kind == "StrandRelief"
-                    && let Some(ParamValue::Text(other)) = node.params.get("layer")
-                {
-                    layers_to_visit.push(other.clone());
+                // A node that reads a layer (the relief splat) reads all of it.
+                if let Some(other) = node.kind().and_then(|k| k.strand_layer(&node.params())) {
+                    layers_to_visit.push(other.to_owned());
                 }
                 key.nodes.insert(id, node.clone());
             }
