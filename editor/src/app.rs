@@ -4,7 +4,7 @@
 //! worker threads; the UI thread only draws.
 
 use crate::graph_view::{Action, DraggedKind, GraphView, ViewNode};
-use crate::preview::Preview;
+use crate::preview::{Preview, lock};
 use crate::session::Session;
 use crate::thumbs::Thumbnails;
 use anyhow::Context as _;
@@ -170,10 +170,6 @@ impl std::fmt::Debug for Editor {
             .field("session", &self.session)
             .finish_non_exhaustive()
     }
-}
-
-fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 impl Editor {
@@ -543,6 +539,24 @@ impl Editor {
         }
     }
 
+    /// A new document, after asking about unsaved changes.
+    fn request_new(&mut self) {
+        if self.session.is_dirty() {
+            self.pending = Some(Pending::New);
+        } else {
+            self.new_document();
+        }
+    }
+
+    /// Saves to the document's file, or asks where when it has none.
+    fn save_or_ask(&mut self) {
+        if self.session.path().is_some() {
+            self.save(None);
+        } else {
+            self.save_as_dialog();
+        }
+    }
+
     fn new_document(&mut self) {
         self.session = Session::new(
             Document::new(tuft_graph::MaterialGraph::new("untitled")),
@@ -661,20 +675,16 @@ impl Editor {
         } else if undo {
             self.undo();
         }
-        if save_as || (save && self.session.path().is_none()) {
+        if save_as {
             self.save_as_dialog();
         } else if save {
-            self.save(None);
+            self.save_or_ask();
         }
         if open {
             self.open_dialog();
         }
         if new {
-            if self.session.is_dirty() {
-                self.pending = Some(Pending::New);
-            } else {
-                self.new_document();
-            }
+            self.request_new();
         }
         let selection = self.selection(ctx);
         if dup && !selection.is_empty() {
@@ -746,11 +756,7 @@ impl Editor {
                     .add(egui::Button::new("New").shortcut_text(ctx.format_shortcut(&NEW)))
                     .clicked()
                 {
-                    if self.session.is_dirty() {
-                        self.pending = Some(Pending::New);
-                    } else {
-                        self.new_document();
-                    }
+                    self.request_new();
                 }
                 if ui
                     .add(egui::Button::new("Open…").shortcut_text(ctx.format_shortcut(&OPEN)))
@@ -773,11 +779,7 @@ impl Editor {
                     .add(egui::Button::new("Save").shortcut_text(ctx.format_shortcut(&SAVE)))
                     .clicked()
                 {
-                    if self.session.path().is_some() {
-                        self.save(None);
-                    } else {
-                        self.save_as_dialog();
-                    }
+                    self.save_or_ask();
                 }
                 if ui
                     .add(egui::Button::new("Save As…").shortcut_text(ctx.format_shortcut(&SAVE_AS)))
@@ -1296,11 +1298,7 @@ impl Editor {
                 });
             let proceed = match answer {
                 Some(0) => {
-                    if self.session.path().is_none() {
-                        self.save_as_dialog();
-                    } else {
-                        self.save(None);
-                    }
+                    self.save_or_ask();
                     !self.session.is_dirty()
                 }
                 Some(1) => true,

@@ -119,24 +119,16 @@ impl Session {
 
     /// Undoes the last edit.
     pub fn undo(&mut self) -> bool {
-        let Some(before) = self.undo.pop() else {
-            return false;
-        };
-        let now = std::mem::replace(&mut self.doc, before);
-        self.redo.push(now);
-        self.generation += 1;
-        true
+        let moved = step(&mut self.doc, &mut self.undo, &mut self.redo);
+        self.generation += u64::from(moved);
+        moved
     }
 
     /// Redoes the last undone edit.
     pub fn redo(&mut self) -> bool {
-        let Some(after) = self.redo.pop() else {
-            return false;
-        };
-        let now = std::mem::replace(&mut self.doc, after);
-        self.undo.push(now);
-        self.generation += 1;
-        true
+        let moved = step(&mut self.doc, &mut self.redo, &mut self.undo);
+        self.generation += u64::from(moved);
+        moved
     }
 
     /// Saves to the session's file, or to `path` (Save As). The write is atomic: a failed
@@ -159,6 +151,16 @@ impl Session {
         self.path = Some(path.clone());
         Ok(path)
     }
+}
+
+/// Replaces `doc` with the newest document of `from`, keeping the current one on `to`;
+/// false when `from` is empty.
+fn step(doc: &mut Document, from: &mut Vec<Document>, to: &mut Vec<Document>) -> bool {
+    let Some(next) = from.pop() else {
+        return false;
+    };
+    to.push(std::mem::replace(doc, next));
+    true
 }
 
 #[cfg(test)]

@@ -23,7 +23,8 @@
 use crate::graph::{MaterialGraph, Node, NodeId};
 use crate::layer::StrandLayer;
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::{Arc, Mutex, PoisonError};
+use crate::eval::lock;
+use std::sync::{Arc, Mutex};
 use tuft_strands::StrandSet;
 use tuft_strands::relief::Relief;
 
@@ -114,7 +115,7 @@ impl std::fmt::Debug for SetCache {
 
 impl SetCache {
     fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Entry>> {
-        self.entries.lock().unwrap_or_else(PoisonError::into_inner)
+        lock(&self.entries)
     }
 
     /// The entry for `key`, moved to the back (most recently used).

@@ -565,27 +565,30 @@ impl Renderer {
             gpu.slots.push(self.frame_slot(device));
         }
         for item in &plan.draws {
-            // A tile's cards are built once, the first time a frame wants them.
-            if let DrawTarget::Cards { layer, tile } = item.target
-                && gpu.layers[layer].cards[tile].is_none()
-                && let Some(mesh) = scene.layers[layer].shared.card_tiles[tile].get()
-            {
-                gpu.uploaded_bytes += (size_of_val(mesh.vertices.as_slice())
-                    + size_of_val(mesh.indices.as_slice()))
-                    as u64;
-                gpu.layers[layer].cards[tile] = tile_buffers(device, mesh, 0);
-            }
-            if let DrawTarget::Strands { layer, tile } = item.target {
-                let resident = &scene.layers[layer].resident[tile];
-                let slot = &mut gpu.layers[layer].tiles[tile];
-                let stale = slot.as_ref().is_none_or(|b| b.version != resident.version);
-                if stale {
-                    gpu.uploaded_bytes += (size_of_val(resident.mesh.vertices.as_slice())
-                        + size_of_val(resident.mesh.indices.as_slice()))
-                        as u64;
-                    *slot = tile_buffers(device, &resident.mesh, resident.version);
+            // A strand tile uploads whenever its resident prefix moved; a tile's cards are
+            // built once, the first time a frame wants them, and uploaded then.
+            let (slot, mesh, version) = match item.target {
+                DrawTarget::Strands { layer, tile } => {
+                    let resident = &scene.layers[layer].resident[tile];
+                    let slot = &mut gpu.layers[layer].tiles[tile];
+                    if slot.as_ref().is_some_and(|b| b.version == resident.version) {
+                        continue;
+                    }
+                    (slot, &resident.mesh, resident.version)
                 }
-            }
+                DrawTarget::Cards { layer, tile } => {
+                    let slot = &mut gpu.layers[layer].cards[tile];
+                    let built = scene.layers[layer].shared.card_tiles[tile].get();
+                    let Some(mesh) = built.filter(|_| slot.is_none()) else {
+                        continue;
+                    };
+                    (slot, mesh, 0)
+                }
+                DrawTarget::Surface { .. } => continue,
+            };
+            gpu.uploaded_bytes += (size_of_val(mesh.vertices.as_slice())
+                + size_of_val(mesh.indices.as_slice())) as u64;
+            *slot = tile_buffers(device, mesh, version);
         }
         let light = &self.light;
         let wind = view.wind.map_or([0.0; 4], |w| {

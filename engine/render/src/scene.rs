@@ -287,7 +287,9 @@ struct Job<'a> {
 
 /// What does not change while a layer is shown.
 pub(crate) struct LayerShared {
-    placer: Arc<Placer>,
+    /// What it was built from.
+    identity: LayerIdentity,
+    placer: Placer,
     keep: Vec<f32>,
     widen: Vec<f32>,
     /// Median strand width and length, metres.
@@ -316,7 +318,12 @@ impl LayerShared {
     /// Groups the layer's cards, bins them and its strands over `surface` and draws its
     /// atlas; each tile's cards are planted when a frame first wants them
     /// ([`LayerShared::card_tile`]).
-    fn new(layer: &crate::material::Layer, surface: &Surface, repeat_m: f32) -> Self {
+    fn new(
+        layer: &crate::material::Layer,
+        identity: LayerIdentity,
+        surface: &Surface,
+        repeat_m: f32,
+    ) -> Self {
         let set = &layer.set;
         let atlas_cells = layer.cards.atlas_cells;
         let cards = cards::group(set, layer.clump_lattice, repeat_m, atlas_cells);
@@ -328,7 +335,8 @@ impl LayerShared {
         };
         let widen = (0..keep.len()).map(|k| layer.levels.widen(k)).collect();
         Self {
-            placer: Arc::new(Placer::new(set, surface)),
+            identity,
+            placer: Placer::new(set, surface),
             keep,
             widen,
             width_m: median(set.width.iter().copied()).unwrap_or(0.0),
@@ -388,7 +396,6 @@ fn build_card_tiles(
 
 /// What a layer's shared part is made of: the same set (the same allocation, not an
 /// equal one), settings and surface give the same cards, atlas and bins.
-#[derive(Clone)]
 struct LayerIdentity {
     set: Arc<tuft_strands::StrandSet>,
     levels: tuft_strands::levels::LevelSettings,
@@ -424,7 +431,7 @@ impl LayerIdentity {
 /// [`Scene::reusing`]): cards, atlases and strand bins, shared, not copied.
 #[derive(Clone, Default)]
 pub struct Reuse {
-    layers: Vec<(LayerIdentity, Arc<LayerShared>)>,
+    layers: Vec<Arc<LayerShared>>,
 }
 
 impl std::fmt::Debug for Reuse {
@@ -453,8 +460,8 @@ impl Reuse {
     fn find(&self, identity: &LayerIdentity) -> Option<Arc<LayerShared>> {
         self.layers
             .iter()
-            .find(|(i, _)| i.same(identity))
-            .map(|(_, shared)| shared.clone())
+            .find(|shared| shared.identity.same(identity))
+            .cloned()
     }
 }
 
@@ -483,8 +490,6 @@ static NEXT_SCENE_ID: AtomicU64 = AtomicU64::new(1);
 /// A material planted on a surface.
 pub struct Scene {
     pub(crate) material: Arc<Material>,
-    /// What each layer's shared part was built from.
-    identities: Vec<LayerIdentity>,
     kind: SurfaceKind,
     surface: Arc<Surface>,
     reach_m: f32,
@@ -534,22 +539,20 @@ impl Scene {
         let (surface, reach_m) = kind.build(material.repeat_m);
         let repeat_m = material.repeat_m.max(1e-3);
         let n_tiles = surface.n_tiles as usize;
-        let identities: Vec<LayerIdentity> = material
-            .layers
-            .iter()
-            .map(|layer| LayerIdentity::of(layer, kind, material.repeat_m))
-            .collect();
         let shared: Vec<Arc<LayerShared>> = std::thread::scope(|scope| {
             let jobs: Vec<_> = material
                 .layers
                 .iter()
-                .zip(&identities)
-                .map(|(layer, identity)| match reuse.find(identity) {
-                    Some(shared) => Ok(shared),
-                    None => {
-                        let surface = &surface;
-                        Err(scope
-                            .spawn(move || Arc::new(LayerShared::new(layer, surface, repeat_m))))
+                .map(|layer| {
+                    let identity = LayerIdentity::of(layer, kind, material.repeat_m);
+                    match reuse.find(&identity) {
+                        Some(shared) => Ok(shared),
+                        None => {
+                            let surface = &surface;
+                            Err(scope.spawn(move || {
+                                Arc::new(LayerShared::new(layer, identity, surface, repeat_m))
+                            }))
+                        }
                     }
                 })
                 .collect();
@@ -581,7 +584,6 @@ impl Scene {
             .collect();
         Self {
             material: Arc::new(material),
-            identities,
             kind,
             surface: Arc::new(surface),
             reach_m,
@@ -602,12 +604,7 @@ impl Scene {
     #[must_use]
     pub fn reuse(&self) -> Reuse {
         Reuse {
-            layers: self
-                .identities
-                .iter()
-                .cloned()
-                .zip(self.layers.iter().map(|l| l.shared.clone()))
-                .collect(),
+            layers: self.layers.iter().map(|l| l.shared.clone()).collect(),
         }
     }
 

@@ -238,18 +238,13 @@ impl Placer {
         }
         // A strand planted in two repeats of one tile appears twice: order those by UV
         // too, so a prefix lists them as the whole tile does.
-        out.strands.sort_unstable_by_key(|p| {
-            (u128::from(p.strand) << 64)
-                | (u128::from(ordered_bits(p.uv.x)) << 32)
-                | u128::from(ordered_bits(p.uv.y))
+        out.strands.sort_unstable_by(|a, b| {
+            a.strand
+                .cmp(&b.strand)
+                .then(a.uv.x.total_cmp(&b.uv.x))
+                .then(a.uv.y.total_cmp(&b.uv.y))
         });
     }
-}
-
-/// The bits of `x` as an integer that orders like the number (negatives flipped).
-fn ordered_bits(x: f32) -> u32 {
-    let b = x.to_bits();
-    if b >> 31 == 1 { !b } else { b | 1 << 31 }
 }
 
 /// Plants the strands of triangle `t` into `tile`.
@@ -376,19 +371,6 @@ mod tests {
             s.id.push(i as u32);
         }
         s
-    }
-
-    #[test]
-    fn ordered_bits_order_like_the_numbers() {
-        let xs = [-3.5f32, -1.0, -1e-30, 0.0, 1e-30, 0.25, 1.0, 7.0];
-        for w in xs.windows(2) {
-            assert!(
-                ordered_bits(w[0]) < ordered_bits(w[1]),
-                "{} < {}",
-                w[0],
-                w[1]
-            );
-        }
     }
 
     #[test]
