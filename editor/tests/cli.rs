@@ -266,6 +266,7 @@ fn render_writes_a_frame_and_says_what_it_drew() {
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(stdout.contains("adapter:"), "{stdout}");
     assert!(stdout.contains("GPU time:"), "{stdout}");
+    assert!(stdout.contains("mean colour: ("), "{stdout}");
     assert!(
         stdout.contains("fronds:") && stdout.contains("level "),
         "{stdout}"

@@ -307,7 +307,7 @@ fn cases(name: &str, graph: &MaterialGraph, runs: usize) -> Vec<Case> {
 /// The sphere case: `candidates` strand candidates over a 1 m UV sphere (64 × 32), a
 /// noise density mask keeping about 89% of them, lengths 3–8 cm from a second noise, five
 /// points per strand (ribbons of four segments); scatter, placement and ribbon meshes.
-fn sphere_case(candidates: u64, runs: usize) -> Case {
+fn sphere_case(candidates: u64, runs: usize) -> Vec<Case> {
     use tuft_graph::{InRef, Input, OutRef, ParamValue, Sink, Value};
     // One repeat spans the whole sphere; at the equator a repeat covers 2π × π m², so the
     // repeat is √(2π²) m and the area thinning keeps 2/π of the candidates overall.
@@ -391,16 +391,42 @@ fn sphere_case(candidates: u64, runs: usize) -> Case {
     let profile = tuft_strands::mesh::Profile::Ribbon { segments: 4 };
     // The meshes' buffers are kept between runs, as a renderer keeps its staging buffers.
     let mut meshes = Vec::new();
+    // Each stage's time per run, beside the whole: where a run's time goes.
+    let mut stages: [Vec<f64>; 3] = Default::default();
     let (ms, (n_strands, vertices, triangles, kept)) = median_ms(runs, || {
+        let start = Instant::now();
         let set = tuft_graph::scatter_layer(&Evaluator::new(&g), "strands").expect("valid layer");
+        let scattered = start.elapsed();
         let tiles = tuft_strands::placement::place(&set, &sphere, repeat_m);
+        let placed = start.elapsed();
         tuft_strands::mesh::build_tiles_into(&set, &tiles, profile, &mut meshes);
+        let meshed = start.elapsed();
+        for (times, t) in stages
+            .iter_mut()
+            .zip([scattered, placed - scattered, meshed - placed])
+        {
+            times.push(t.as_secs_f64() * 1e3);
+        }
         let n: usize = tiles.iter().map(|t| t.strands.len()).sum();
         let v: usize = meshes.iter().map(|m| m.vertices.len()).sum();
         let t: usize = meshes.iter().map(|m| m.indices.len() / 3).sum();
         (n, v, t, set.len())
     });
-    Case {
+    let stage_cases = ["scatter", "placement", "ribbons"]
+        .into_iter()
+        .zip(stages)
+        .map(|(stage, mut times)| {
+            // The warm-up run is the first: left out, as median_ms leaves it out.
+            times.remove(0);
+            times.sort_by(f64::total_cmp);
+            Case {
+                name: format!("sphere/{stage}"),
+                median_ms: times[times.len() / 2],
+                runs,
+                counts: Vec::new(),
+            }
+        });
+    let whole = Case {
         name: "sphere/scatter+ribbons".to_owned(),
         median_ms: ms,
         runs,
@@ -411,7 +437,8 @@ fn sphere_case(candidates: u64, runs: usize) -> Case {
             ("vertices", vertices as u64),
             ("triangles", triangles as u64),
         ],
-    }
+    };
+    std::iter::once(whole).chain(stage_cases).collect()
 }
 
 /// Coverage of each level relative to level 0, per preset layer, for widening exponents
@@ -502,8 +529,9 @@ pub fn run(
         }
     };
     if let Some(candidates) = sphere {
-        let case = sphere_case(candidates, runs);
-        print(&case);
+        for case in sphere_case(candidates, runs) {
+            print(&case);
+        }
         if only.is_none() {
             return std::process::ExitCode::SUCCESS;
         }

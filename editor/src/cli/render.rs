@@ -147,6 +147,15 @@ fn render(graph: &tuft_graph::MaterialGraph, out: &Path, o: &Options) -> anyhow:
     if s.budget_limited {
         println!("  (the vertex budget forced coarser levels on the farthest tiles)");
     }
+    // What the colour-parity figures compare (BENCHMARKS.md): the material's pixels only,
+    // each weighted by its coverage.
+    if let Some(linear) = frame.image.mean_color() {
+        let [r, g, b] = tuft_render::offscreen::srgb_codes(linear);
+        println!(
+            "mean colour: ({r:.2}, {g:.2}, {b:.2}) sRGB codes over the material's pixels; coverage {:.4}",
+            frame.image.coverage()
+        );
+    }
     println!("{}", out.display());
     Ok(())
 }

@@ -20,10 +20,10 @@
 //! assert!(Arc::ptr_eq(&first, &again));
 //! ```
 
+use crate::eval::lock;
 use crate::graph::{MaterialGraph, Node, NodeId};
 use crate::layer::StrandLayer;
 use std::collections::{BTreeMap, BTreeSet};
-use crate::eval::lock;
 use std::sync::{Arc, Mutex};
 use tuft_strands::StrandSet;
 use tuft_strands::relief::Relief;
