@@ -300,7 +300,6 @@ pub(crate) struct LayerShared {
     cards: Vec<cards::Card>,
     card_points: tuft_strands::StrandSet,
     card_placer: Placer,
-    atlas_cells: u32,
     /// Each tile's cards, planted and meshed the first time a frame wants them there (a
     /// fur's cards over a sphere are hundreds of megabytes nobody near it looks at).
     pub card_tiles: Vec<OnceLock<TileMesh>>,
@@ -345,7 +344,6 @@ impl LayerShared {
             card_placer: Placer::new(&card_points, surface),
             card_points,
             cards,
-            atlas_cells,
             card_tiles: (0..surface.n_tiles).map(|_| OnceLock::new()).collect(),
         }
     }
@@ -359,7 +357,7 @@ impl LayerShared {
             let points = &self.card_points;
             self.card_placer
                 .place_tile_into(points, surface, repeat_m, tile, n, &mut placed);
-            cards::build_card_tile(&self.cards, &placed, self.atlas_cells)
+            cards::build_card_tile(&self.cards, &placed, self.identity.cards.atlas_cells)
         })
     }
 }
