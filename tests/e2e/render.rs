@@ -9,6 +9,7 @@
 //! rewrites them.
 
 use std::path::PathBuf;
+use tuft_render::offscreen::srgb_codes;
 use tuft_render::{Camera, Image, LevelMode, Offscreen, Rep, Scene, SurfaceKind, View};
 use tuft_tests::root;
 
@@ -35,6 +36,7 @@ fn view(distance_m: f32, (width, height): (u32, u32), level: LevelMode, overlay:
         level,
         overlay,
         wind: None,
+        blend_to_surface: true,
     }
 }
 
@@ -152,13 +154,19 @@ fn presets_match_their_golden_frames() {
 }
 
 /// The sRGB code values of a frame's mean material colour.
+fn largest_change(a: [f64; 3], b: [f64; 3]) -> f64 {
+    (0..3).map(|c| (a[c] - b[c]).abs()).fold(0.0, f64::max)
+}
+
 fn mean_codes(image: &Image) -> [f64; 3] {
-    tuft_render::offscreen::srgb_codes(image.mean_color().expect("the material is in view"))
+    srgb_codes(image.mean_color().expect("the material is in view"))
 }
 
 /// Every switch of the lawn, measured: the representation before and after it at the
-/// same camera, at the distance the switch happens. The rank-cut switches must hold the
-/// mean colour within one sRGB code; the card switches are printed (see BENCHMARKS.md).
+/// same camera, at the distance the switch happens. Inside the outline (the pixels both
+/// frames cover whole) every switch holds the mean colour within one sRGB code; over the
+/// whole frame every switch does but the last, where the cards' fringe past the sphere's
+/// outline goes with them (see BENCHMARKS.md).
 #[test]
 fn the_lawns_strand_levels_keep_its_colour_at_their_switches() {
     let size = (320, 240);
@@ -180,14 +188,24 @@ fn the_lawns_strand_levels_keep_its_colour_at_their_switches() {
             )
             .expect("a frame");
         let (ca, cb) = (mean_codes(&a.image), mean_codes(&b.image));
-        let diff = (0..3).map(|c| (ca[c] - cb[c]).abs()).fold(0.0, f64::max);
+        let diff = largest_change(ca, cb);
+        let (ia, ib) = a
+            .image
+            .mean_colors_where_both_cover(&b.image)
+            .expect("the material fills some pixels in both");
+        let (ia, ib) = (srgb_codes(ia), srgb_codes(ib));
+        let inside = largest_change(ia, ib);
         let line = format!(
-            "{from:?} → {to:?} at {distance:.2} m: mean colour {ca:.2?} → {cb:.2?} (sRGB codes), largest channel change {diff:.2}; coverage {:.4} → {:.4}",
+            "{from:?} → {to:?} at {distance:.2} m: mean colour {ca:.2?} → {cb:.2?} (sRGB codes), largest channel change {diff:.2}; inside the outline {ia:.2?} → {ib:.2?}, {inside:.2}; coverage {:.4} → {:.4}",
             a.image.coverage(),
             b.image.coverage()
         );
         println!("{line}");
-        if matches!(to, Rep::Strands(_)) && diff >= 1.0 {
+        // Where the next representation is the bare surface, the frame loses the fringe
+        // the cards stood out past the outline with: coverage, not colour (printed, and
+        // in BENCHMARKS.md).
+        let whole_counts = to != Rep::Relief;
+        if inside >= 1.0 || (whole_counts && diff >= 1.0) {
             failures.push(line);
         }
     }
@@ -208,9 +226,12 @@ fn thin_strands_keep_their_colour_whatever_their_size_in_pixels() {
     let colours: Vec<[f64; 3]> = [(8.0, (640, 480)), (8.0, (320, 240)), (23.5, (320, 240))]
         .into_iter()
         .map(|(distance, size)| {
-            let frame = offscreen
-                .render(&mut scene, &view(distance, size, level, false))
-                .expect("a frame");
+            // The strands' own colour: far away they would blend toward the surface.
+            let own = View {
+                blend_to_surface: false,
+                ..view(distance, size, level, false)
+            };
+            let frame = offscreen.render(&mut scene, &own).expect("a frame");
             mean_codes(&frame.image)
         })
         .collect();

@@ -84,6 +84,10 @@ pub enum Command {
         /// Camera elevation, in turns.
         #[arg(long, default_value_t = 0.07, allow_hyphen_values = true)]
         pitch: f32,
+        /// Strands and cards keep their own colour at every distance instead of
+        /// blending toward the surface behind them as they near the card switch.
+        #[arg(long)]
+        own_colour: bool,
     },
     /// Show a strand file's layers, counts, fields, value ranges and CRCs; exit 1 with the
     /// reason when the file is damaged.
@@ -170,6 +174,7 @@ pub fn run(command: Command) -> ExitCode {
             wind,
             yaw,
             pitch,
+            own_colour,
         } => render::run(
             &file,
             &out,
@@ -183,6 +188,7 @@ pub fn run(command: Command) -> ExitCode {
                 wind,
                 yaw,
                 pitch,
+                own_colour,
             },
         ),
     }

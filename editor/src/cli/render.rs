@@ -20,6 +20,7 @@ pub struct Options {
     pub wind: Option<f32>,
     pub yaw: f32,
     pub pitch: f32,
+    pub own_colour: bool,
 }
 
 /// Parses `WxH`.
@@ -101,6 +102,7 @@ fn render(graph: &tuft_graph::MaterialGraph, out: &Path, o: &Options) -> anyhow:
             direction: 0.1,
             time_s: 0.0,
         }),
+        blend_to_surface: !o.own_colour,
     };
     let frame = offscreen.render(&mut scene, &view)?;
     let pixels = frame.image.over(BACKGROUND);

@@ -75,6 +75,31 @@ impl Image {
         (cover > 0.0).then(|| sum.map(|s| s / cover))
     }
 
+    /// The mean colours of `self` and `other` (same size) over the pixels the material
+    /// covers whole in both, linear RGB: what changed where both frames show the
+    /// material, leaving out the outline (which one may cover and the other not, or
+    /// cover in part); `None` when they share no such pixel or differ in size.
+    #[must_use]
+    pub fn mean_colors_where_both_cover(&self, other: &Self) -> Option<([f64; 3], [f64; 3])> {
+        if (self.width, self.height) != (other.width, other.height) {
+            return None;
+        }
+        let mut sums = [[0.0f64; 3]; 2];
+        let mut n = 0u64;
+        for (p, q) in self.rgba.chunks_exact(4).zip(other.rgba.chunks_exact(4)) {
+            if p[3] != 255 || q[3] != 255 {
+                continue;
+            }
+            for c in 0..3 {
+                sums[0][c] += f64::from(srgb_to_linear(f32::from(p[c]) / 255.0));
+                sums[1][c] += f64::from(srgb_to_linear(f32::from(q[c]) / 255.0));
+            }
+            n += 1;
+        }
+        let n = n as f64;
+        (n > 0.0).then(|| (sums[0].map(|s| s / n), sums[1].map(|s| s / n)))
+    }
+
     /// The fraction of the frame the material covers.
     #[must_use]
     pub fn coverage(&self) -> f64 {

@@ -8,6 +8,7 @@ use crate::scene::{DrawParams, DrawTarget, FramePlan, Scene, SurfaceVertex, View
 use bytemuck::{Pod, Zeroable};
 use std::num::NonZeroU64;
 use tuft_strands::mesh::{StrandVertex, TileMesh};
+use tuft_strands::placement::Planted;
 use wgpu::util::DeviceExt;
 
 /// The depth buffer's format.
@@ -55,7 +56,8 @@ pub struct Renderer {
     frame_layout: wgpu::BindGroupLayout,
     draw_layout: wgpu::BindGroupLayout,
     maps_layout: wgpu::BindGroupLayout,
-    atlas_layout: wgpu::BindGroupLayout,
+    layer_layout: wgpu::BindGroupLayout,
+    roots_layout: wgpu::BindGroupLayout,
     sampler: wgpu::Sampler,
     light: Light,
 }
@@ -63,13 +65,24 @@ pub struct Renderer {
 struct TileBuffers {
     vertices: wgpu::Buffer,
     indices: wgpu::Buffer,
+    /// Where each strand (or card) stands: [`ROOT_TEXELS`] texels per strand.
+    roots: wgpu::BindGroup,
     version: u64,
 }
+
+/// Texels per strand in a tile's roots texture (RGBA32F): position and u, normal and v,
+/// the gradient of u and the curvature, the gradient of v (see `ground_behind` in
+/// strands.wgsl).
+pub const ROOT_TEXELS: usize = 4;
+
+/// The widest a roots texture is drawn (every adapter takes 2048).
+const ROOTS_WIDTH: usize = 2048;
 
 struct GpuLayer {
     tiles: Vec<Option<TileBuffers>>,
     cards: Vec<Option<TileBuffers>>,
-    atlas: wgpu::BindGroup,
+    /// The atlas and the surface maps, as strands and cards read them.
+    textures: wgpu::BindGroup,
 }
 
 /// A scene's buffers on the GPU, and the frame's uniforms.
@@ -125,6 +138,20 @@ fn surface_vertex_layout() -> wgpu::VertexBufferLayout<'static> {
         array_stride: size_of::<SurfaceVertex>() as u64,
         step_mode: wgpu::VertexStepMode::Vertex,
         attributes: &ATTRS,
+    }
+}
+
+/// A layout entry for an unfiltered float 2D texture read with `textureLoad`.
+fn data_texture_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::FRAGMENT,
+        ty: wgpu::BindingType::Texture {
+            sample_type: wgpu::TextureSampleType::Float { filterable: false },
+            view_dimension: wgpu::TextureViewDimension::D2,
+            multisampled: false,
+        },
+        count: None,
     }
 }
 
@@ -193,9 +220,20 @@ impl Renderer {
                 sampler_entry(3),
             ],
         });
-        let atlas_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("tuft atlas"),
-            entries: &[texture_entry(0), texture_entry(1), sampler_entry(2)],
+        let layer_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("tuft layer textures"),
+            entries: &[
+                texture_entry(0),
+                texture_entry(1),
+                sampler_entry(2),
+                texture_entry(3),
+                texture_entry(4),
+                texture_entry(5),
+            ],
+        });
+        let roots_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("tuft roots"),
+            entries: &[data_texture_entry(0)],
         });
         let [(_, surface_src), (_, strands_src)] = shader_sources();
         let surface_module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
@@ -206,15 +244,21 @@ impl Renderer {
             label: Some("tuft strands.wgsl"),
             source: wgpu::ShaderSource::Wgsl(strands_src.into()),
         });
-        let layout = |maps: &wgpu::BindGroupLayout, label| {
-            device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                label: Some(label),
-                bind_group_layouts: &[Some(&frame_layout), Some(&draw_layout), Some(maps)],
-                immediate_size: 0,
-            })
-        };
-        let surface_layout = layout(&maps_layout, "tuft surface");
-        let strand_layout = layout(&atlas_layout, "tuft strands");
+        let surface_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("tuft surface"),
+            bind_group_layouts: &[Some(&frame_layout), Some(&draw_layout), Some(&maps_layout)],
+            immediate_size: 0,
+        });
+        let strand_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("tuft strands"),
+            bind_group_layouts: &[
+                Some(&frame_layout),
+                Some(&draw_layout),
+                Some(&layer_layout),
+                Some(&roots_layout),
+            ],
+            immediate_size: 0,
+        });
         let pipeline = |label: &str,
                         pipeline_layout: &wgpu::PipelineLayout,
                         module: &wgpu::ShaderModule,
@@ -318,7 +362,8 @@ impl Renderer {
             maps_layout,
             sampler,
             light: Light::default(),
-            atlas_layout,
+            layer_layout,
+            roots_layout,
         }
     }
 
@@ -448,28 +493,29 @@ impl Renderer {
                 );
                 let cv = color.create_view(&wgpu::TextureViewDescriptor::default());
                 let nv = normal.create_view(&wgpu::TextureViewDescriptor::default());
+                let view = |binding, view| wgpu::BindGroupEntry {
+                    binding,
+                    resource: wgpu::BindingResource::TextureView(view),
+                };
                 let bind = device.create_bind_group(&wgpu::BindGroupDescriptor {
-                    label: Some("tuft atlas"),
-                    layout: &self.atlas_layout,
+                    label: Some("tuft layer textures"),
+                    layout: &self.layer_layout,
                     entries: &[
-                        wgpu::BindGroupEntry {
-                            binding: 0,
-                            resource: wgpu::BindingResource::TextureView(&cv),
-                        },
-                        wgpu::BindGroupEntry {
-                            binding: 1,
-                            resource: wgpu::BindingResource::TextureView(&nv),
-                        },
+                        view(0, &cv),
+                        view(1, &nv),
                         wgpu::BindGroupEntry {
                             binding: 2,
                             resource: wgpu::BindingResource::Sampler(&self.sampler),
                         },
+                        view(3, &views[0]),
+                        view(4, &views[1]),
+                        view(5, &views[2]),
                     ],
                 });
                 GpuLayer {
                     tiles: layer.resident.iter().map(|_| None).collect(),
                     cards: layer.shared.card_tiles.iter().map(|_| None).collect(),
-                    atlas: bind,
+                    textures: bind,
                 }
             })
             .collect();
@@ -567,28 +613,34 @@ impl Renderer {
         for item in &plan.draws {
             // A strand tile uploads whenever its resident prefix moved; a tile's cards are
             // built once, the first time a frame wants them, and uploaded then.
-            let (slot, mesh, version) = match item.target {
+            let (slot, mesh, placed, version) = match item.target {
                 DrawTarget::Strands { layer, tile } => {
                     let resident = &scene.layers[layer].resident[tile];
                     let slot = &mut gpu.layers[layer].tiles[tile];
                     if slot.as_ref().is_some_and(|b| b.version == resident.version) {
                         continue;
                     }
-                    (slot, &resident.mesh, resident.version)
+                    (
+                        slot,
+                        &resident.mesh,
+                        &resident.placed.strands,
+                        resident.version,
+                    )
                 }
                 DrawTarget::Cards { layer, tile } => {
                     let slot = &mut gpu.layers[layer].cards[tile];
                     let built = scene.layers[layer].shared.card_tiles[tile].get();
-                    let Some(mesh) = built.filter(|_| slot.is_none()) else {
+                    let Some(built) = built.filter(|_| slot.is_none()) else {
                         continue;
                     };
-                    (slot, mesh, 0)
+                    (slot, &built.mesh, &built.placed.strands, 0)
                 }
                 DrawTarget::Surface { .. } => continue,
             };
             gpu.uploaded_bytes += (size_of_val(mesh.vertices.as_slice())
-                + size_of_val(mesh.indices.as_slice())) as u64;
-            *slot = tile_buffers(device, mesh, version);
+                + size_of_val(mesh.indices.as_slice())
+                + placed.len() * ROOT_TEXELS * 16) as u64;
+            *slot = self.tile_buffers(device, queue, mesh, placed, version);
         }
         let light = &self.light;
         let wind = view.wind.map_or([0.0; 4], |w| {
@@ -675,7 +727,8 @@ impl Renderer {
                         });
                         bound = Some(1);
                     }
-                    pass.set_bind_group(2, &gpu.layers[layer].atlas, &[]);
+                    pass.set_bind_group(2, &gpu.layers[layer].textures, &[]);
+                    pass.set_bind_group(3, &buffers.roots, &[]);
                     pass.set_vertex_buffer(0, buffers.vertices.slice(..));
                     pass.set_index_buffer(buffers.indices.slice(..), wgpu::IndexFormat::Uint32);
                     pass.draw_indexed(0..item.index_count, 0, 0..1);
@@ -688,7 +741,8 @@ impl Renderer {
                         pass.set_pipeline(&self.card_pipeline);
                         bound = Some(2);
                     }
-                    pass.set_bind_group(2, &gpu.layers[layer].atlas, &[]);
+                    pass.set_bind_group(2, &gpu.layers[layer].textures, &[]);
+                    pass.set_bind_group(3, &buffers.roots, &[]);
                     pass.set_vertex_buffer(0, buffers.vertices.slice(..));
                     pass.set_index_buffer(buffers.indices.slice(..), wgpu::IndexFormat::Uint32);
                     pass.draw_indexed(0..item.index_count, 0, 0..1);
@@ -696,29 +750,103 @@ impl Renderer {
             }
         }
     }
+    /// A tile's buffers: its mesh, and the roots of its strands (or cards) in the order
+    /// they were meshed.
+    fn tile_buffers(
+        &self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        mesh: &TileMesh,
+        placed: &[Planted],
+        version: u64,
+    ) -> Option<TileBuffers> {
+        if mesh.indices.is_empty() || placed.is_empty() {
+            return None;
+        }
+        let texels = root_texels(placed);
+        let width = texels.len().min(ROOTS_WIDTH);
+        let height = texels.len().div_ceil(width);
+        if height > device.limits().max_texture_dimension_2d as usize {
+            // Over a million strands on one tile: far past any vertex budget.
+            return None;
+        }
+        let mut bytes = vec![0.0f32; width * height * 4];
+        bytes[..texels.len() * 4].copy_from_slice(bytemuck::cast_slice(&texels));
+        let size = wgpu::Extent3d {
+            width: width as u32,
+            height: height as u32,
+            depth_or_array_layers: 1,
+        };
+        let roots = device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("tuft tile roots"),
+            size,
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: wgpu::TextureFormat::Rgba32Float,
+            usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+            view_formats: &[],
+        });
+        queue.write_texture(
+            wgpu::TexelCopyTextureInfo {
+                texture: &roots,
+                mip_level: 0,
+                origin: wgpu::Origin3d::ZERO,
+                aspect: wgpu::TextureAspect::All,
+            },
+            bytemuck::cast_slice(&bytes),
+            wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(16 * width as u32),
+                rows_per_image: Some(height as u32),
+            },
+            size,
+        );
+        let view = roots.create_view(&wgpu::TextureViewDescriptor::default());
+        let roots = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("tuft tile roots"),
+            layout: &self.roots_layout,
+            entries: &[wgpu::BindGroupEntry {
+                binding: 0,
+                resource: wgpu::BindingResource::TextureView(&view),
+            }],
+        });
+        Some(TileBuffers {
+            vertices: device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("tuft tile vertices"),
+                contents: bytemuck::cast_slice(&mesh.vertices),
+                usage: wgpu::BufferUsages::VERTEX,
+            }),
+            indices: device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("tuft tile indices"),
+                contents: bytemuck::cast_slice(&mesh.indices),
+                usage: wgpu::BufferUsages::INDEX,
+            }),
+            roots,
+            version,
+        })
+    }
+}
+
+/// Each planted strand's root as [`ROOT_TEXELS`] texels: position and u, normal and v,
+/// the gradient of u and the curvature, the gradient of v.
+fn root_texels(placed: &[Planted]) -> Vec<[f32; 4]> {
+    placed
+        .iter()
+        .flat_map(|p| {
+            let [gu, gv] = p.uv_gradient;
+            [
+                p.position.extend(p.uv.x).to_array(),
+                p.normal.extend(p.uv.y).to_array(),
+                gu.extend(p.curvature).to_array(),
+                gv.extend(0.0).to_array(),
+            ]
+        })
+        .collect()
 }
 
 fn rgb4(c: [f32; 3]) -> [f32; 4] {
     [c[0], c[1], c[2], 1.0]
-}
-
-fn tile_buffers(device: &wgpu::Device, mesh: &TileMesh, version: u64) -> Option<TileBuffers> {
-    if mesh.indices.is_empty() {
-        return None;
-    }
-    Some(TileBuffers {
-        vertices: device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("tuft tile vertices"),
-            contents: bytemuck::cast_slice(&mesh.vertices),
-            usage: wgpu::BufferUsages::VERTEX,
-        }),
-        indices: device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("tuft tile indices"),
-            contents: bytemuck::cast_slice(&mesh.indices),
-            usage: wgpu::BufferUsages::INDEX,
-        }),
-        version,
-    })
 }
 
 /// A box-filtered mip chain of a square RGBA8 image (sRGB colour is filtered as stored;

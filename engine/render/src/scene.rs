@@ -91,6 +91,9 @@ pub struct View {
     pub overlay: bool,
     /// `None`: no wind stage at all; `Some` with strength 0 draws the wind stage still.
     pub wind: Option<Wind>,
+    /// Strands and cards take on the colour of the surface behind them as they near the
+    /// card switch (see [`Scene::blend_distances`]); off, they keep their own at any distance.
+    pub blend_to_surface: bool,
 }
 
 impl Default for View {
@@ -102,6 +105,7 @@ impl Default for View {
             level: LevelMode::Auto,
             overlay: false,
             wind: None,
+            blend_to_surface: true,
         }
     }
 }
@@ -120,7 +124,7 @@ pub struct SurfaceVertex {
     pub uv: [f32; 2],
 }
 
-/// Per-draw parameters, as the shaders' `Draw` struct (48 bytes).
+/// Per-draw parameters, as the shaders' `Draw` struct (64 bytes).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
 pub struct DrawParams {
@@ -138,10 +142,16 @@ pub struct DrawParams {
     pub card_visible: f32,
     /// The atlas's alpha-test cutoff.
     pub alpha_cutoff: f32,
-    /// Unused.
-    pub pad: f32,
+    /// Vertices per strand or card: a vertex's strand in its tile is its index divided
+    /// by this.
+    pub verts_per_strand: u32,
     /// Overlay colour (linear RGB, a = 1).
     pub overlay: [f32; 4],
+    /// From how far (metres from the eye) strands and cards begin to blend toward the
+    /// surface behind them, and where they have become it (`f32::MAX` twice: never).
+    pub blend_m: [f32; 2],
+    /// Unused.
+    pub pad: [f32; 2],
 }
 
 /// What a draw draws.
@@ -270,7 +280,8 @@ struct TileBounds {
 pub(crate) struct Resident {
     /// How many strands of the set (a rank prefix) are planted.
     pub n_prefix: usize,
-    placed: PlacedTile,
+    /// Where each meshed strand stands (the shaders read the surface under it).
+    pub placed: PlacedTile,
     pub mesh: TileMesh,
     /// Bumped on every rebuild, so the GPU side knows what to upload.
     pub version: u64,
@@ -302,7 +313,14 @@ pub(crate) struct LayerShared {
     card_placer: Placer,
     /// Each tile's cards, planted and meshed the first time a frame wants them there (a
     /// fur's cards over a sphere are hundreds of megabytes nobody near it looks at).
-    pub card_tiles: Vec<OnceLock<TileMesh>>,
+    pub card_tiles: Vec<OnceLock<CardTile>>,
+}
+
+/// One tile's cards: where each stands and their quads, in the same order.
+#[derive(Debug)]
+pub(crate) struct CardTile {
+    pub placed: PlacedTile,
+    pub mesh: TileMesh,
 }
 
 impl std::fmt::Debug for LayerShared {
@@ -350,14 +368,16 @@ impl LayerShared {
 
     /// Tile `tile`'s cards, planted and meshed now if no one has yet: exactly what
     /// `place` over the whole surface gives that tile.
-    fn card_tile(&self, tile: usize, surface: &Surface, repeat_m: f32) -> &TileMesh {
+    fn card_tile(&self, tile: usize, surface: &Surface, repeat_m: f32) -> &CardTile {
         self.card_tiles[tile].get_or_init(|| {
             let mut placed = PlacedTile::default();
             let n = self.card_points.len();
             let points = &self.card_points;
             self.card_placer
                 .place_tile_into(points, surface, repeat_m, tile, n, &mut placed);
-            cards::build_card_tile(&self.cards, &placed, self.identity.cards.atlas_cells)
+            let mesh =
+                cards::build_card_tile(&self.cards, &placed, self.identity.cards.atlas_cells);
+            CardTile { placed, mesh }
         })
     }
 }
@@ -664,6 +684,31 @@ impl Scene {
         out
     }
 
+    /// Where layer `layer_idx`'s strands and cards blend toward the surface behind them,
+    /// seen by `camera` on a frame `height_px` tall: `[start, end]` in metres from the
+    /// eye.
+    ///
+    /// Past the last strand level a layer is cards and then the surface alone, and the
+    /// surface is the maps the graph bakes. A canopy drawn from its own strands answers
+    /// the light differently from a picture of it (the decision record's card switch
+    /// held within a code because its strands, cards and surface were one shading
+    /// model of one picture). So each strand and card fragment is blended, by its
+    /// distance, toward what the surface shows along the same ray, shaded as the
+    /// surface is. The blend is complete where the last level's transition to the
+    /// cards begins, so the last level, the cards and the relief meet there with one
+    /// colour; it starts at half that distance, so nearer strands keep their own.
+    #[must_use]
+    pub fn blend_distances(&self, layer_idx: usize, camera: &Camera, height_px: f32) -> [f32; 2] {
+        let Some(layer) = self.layers.get(layer_idx) else {
+            return [f32::MAX; 2];
+        };
+        let s = &layer.shared;
+        let last = s.widen.last().copied().unwrap_or(1.0);
+        let px_at_1m = s.width_m * last * camera.px_per_m(1.0, height_px);
+        let end = px_at_1m / (crate::plan::SWITCH_PX * (1.0 + crate::plan::FADE_BAND));
+        [0.5 * end, end]
+    }
+
     /// Sets the most strands one [`Scene::plan`] plants and meshes (nearest tiles first);
     /// tiles left over draw the finest level they already hold and are planted by the
     /// next frames (`FrameStats::tiles_pending`). An interactive view sets this so a
@@ -823,7 +868,16 @@ impl Scene {
         if pending > 0 {
             self.fall_back_to_resident(&visible, &mut choices);
         }
-        let draws = self.draws(&visible, &choices, &mut stats);
+        let blend: Vec<[f32; 2]> = (0..self.layers.len())
+            .map(|li| {
+                if view.blend_to_surface {
+                    self.blend_distances(li, &view.camera, height_px)
+                } else {
+                    [f32::MAX; 2]
+                }
+            })
+            .collect();
+        let draws = self.draws(&visible, &choices, &blend, &mut stats);
         FramePlan {
             view_proj,
             eye,
@@ -1026,6 +1080,7 @@ impl Scene {
         &self,
         visible: &[(usize, f32)],
         choices: &[Vec<Choice>],
+        blend: &[[f32; 2]],
         stats: &mut FrameStats,
     ) -> Vec<DrawItem> {
         let mut draws = Vec::new();
@@ -1078,13 +1133,18 @@ impl Scene {
                                 keep_next: if last { 0.0 } else { s.keep[k + 1] },
                                 card_visible: 0.0,
                                 alpha_cutoff: cutoff,
-                                pad: 0.0,
+                                verts_per_strand: profile.vertices_per_strand() as u32,
                                 overlay: overlay_color(choice.rep),
+                                blend_m: blend[li],
+                                pad: [0.0; 2],
                             },
                         });
                     }
                 }
-                let cards = s.card_tiles[t].get().filter(|c| !c.ranks.is_empty());
+                let cards = s.card_tiles[t]
+                    .get()
+                    .map(|c| &c.mesh)
+                    .filter(|c| !c.ranks.is_empty());
                 if let Some(cards) = cards.filter(|_| card_visible > 0.0) {
                     ls.cards += cards.ranks.len() as u64;
                     ls.triangles += (cards.indices.len() / 3) as u64;
@@ -1099,8 +1159,10 @@ impl Scene {
                             keep_next: 1.0,
                             card_visible,
                             alpha_cutoff: cutoff,
-                            pad: 0.0,
+                            verts_per_strand: cards::VERTICES_PER_CARD as u32,
                             overlay: overlay_color(Rep::Cards),
+                            blend_m: blend[li],
+                            pad: [0.0; 2],
                         },
                     });
                 }

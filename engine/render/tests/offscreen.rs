@@ -71,6 +71,7 @@ fn view(distance_m: f32, wind: Option<Wind>) -> View {
         level: LevelMode::Auto,
         overlay: false,
         wind,
+        blend_to_surface: true,
     }
 }
 
@@ -283,4 +284,61 @@ fn cards_are_planted_when_a_frame_first_wants_them_and_draw_as_if_planted_at_onc
         .render(&mut deferred, &card_level)
         .expect("a frame");
     assert!(a.image == b.image, "cards planted later draw differently");
+}
+
+/// Strands nearer than the blend's start keep their own colour, pixel for pixel; far
+/// away they become the surface behind them: a meadow on a flat brown surface, seen
+/// through the last strand level, turns from green blades to that brown.
+#[test]
+fn strands_blend_toward_the_surface_only_far_away() {
+    let mut offscreen = Offscreen::new().expect("an adapter (software is fine)");
+    let mut scene = Scene::new(meadow(20_000), SurfaceKind::Plane);
+    let own = |v: View| View {
+        blend_to_surface: false,
+        ..v
+    };
+    // Looking down, so nothing in the frame is far.
+    let mut near = view(0.6, None);
+    near.camera.pitch = 0.24;
+    let [start, end] = scene.blend_distances(0, &near.camera, near.height as f32);
+    assert!(0.6 < start && start < end, "{start} {end}");
+    let blended = offscreen.render(&mut scene, &near).expect("a frame");
+    let plain = offscreen.render(&mut scene, &own(near)).expect("a frame");
+    assert!(blended.image == plain.image, "a near frame changed");
+
+    let last = LevelMode::Forced(Rep::Strands(2));
+    let mut far = View {
+        level: last,
+        ..view(end * 1.2, None)
+    };
+    far.camera.pitch = 0.24;
+    let surface = View {
+        level: LevelMode::Forced(Rep::Relief),
+        ..far
+    };
+    let blended = offscreen.render(&mut scene, &far).expect("a frame");
+    let plain = offscreen.render(&mut scene, &own(far)).expect("a frame");
+    let bare = offscreen.render(&mut scene, &surface).expect("a frame");
+    let (inside, bare_inside) = blended
+        .image
+        .mean_colors_where_both_cover(&bare.image)
+        .expect("the surface fills the frame");
+    let (own_inside, _) = plain
+        .image
+        .mean_colors_where_both_cover(&bare.image)
+        .expect("the surface fills the frame");
+    let gap = |a: [f64; 3], b: [f64; 3]| (0..3).map(|c| (a[c] - b[c]).abs()).fold(0.0, f64::max);
+    assert!(
+        plain.stats.strands() > 0,
+        "strands were drawn: {:?}",
+        plain.stats
+    );
+    assert!(
+        gap(own_inside, bare_inside) > 0.01,
+        "the blades' own colour differs from the surface: {own_inside:?} {bare_inside:?}"
+    );
+    assert!(
+        gap(inside, bare_inside) < 0.002,
+        "blended blades show the surface: {inside:?} vs {bare_inside:?}"
+    );
 }

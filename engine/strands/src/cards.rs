@@ -253,6 +253,9 @@ pub fn card_points(cards: &[Card]) -> StrandSet {
     set
 }
 
+/// Vertices per card: two quads of four corners.
+pub const VERTICES_PER_CARD: usize = 8;
+
 /// Meshes the cards planted on one tile (planted from [`card_points`]): two crossed quads
 /// per card standing on the surface's normal, turned in its tangent plane. `ranks` holds
 /// each card's own hash (its turn), which a renderer compares with a fade to dither the

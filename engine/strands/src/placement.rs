@@ -34,6 +34,15 @@ pub struct Planted {
     pub bitangent: Vec3,
     /// The root's surface UV, in repeats.
     pub uv: Vec2,
+    /// How the surface UV changes per metre moved from the root over the surface's
+    /// triangle: a point `root + d` on it has the UV `uv + (gradient[0]·d,
+    /// gradient[1]·d)`. A renderer finds from it which texel of the maps lies under any
+    /// point near a strand (what the surface would show there).
+    pub uv_gradient: [Vec3; 2],
+    /// How the surface curves at the root: the mean normal curvature of its triangle
+    /// (1 / radius; 0 flat, negative where it is hollow), from the turn of the vertex
+    /// normals along its edges.
+    pub curvature: f32,
 }
 
 /// The strands planted on one spatial tile, in rank order.
@@ -306,6 +315,9 @@ struct Frame {
     nrm: [Vec3; 3],
     dp_du: Vec3,
     dp_dv: Vec3,
+    /// Gradients of u and v in the triangle's plane (the dual basis of `dp_du`, `dp_dv`).
+    uv_gradient: [Vec3; 2],
+    curvature: f32,
 }
 
 impl Frame {
@@ -317,12 +329,37 @@ impl Frame {
         let (d1, d2) = (uv[1] - uv[0], uv[2] - uv[0]);
         let det = d1.perp_dot(d2);
         let inv = if det.abs() > 1e-20 { 1.0 / det } else { 0.0 };
+        let dp_du = (e1 * d2.y - e2 * d1.y) * inv;
+        let dp_dv = (e2 * d1.x - e1 * d2.x) * inv;
+        // ∇u is perpendicular to dp_dv and to the face normal, with ∇u · dp_du = 1.
+        let face = dp_du.cross(dp_dv);
+        let dual = |a: Vec3, b: Vec3| {
+            let g = b.cross(face);
+            let scale = a.dot(g);
+            if scale.abs() > 1e-20 {
+                g / scale
+            } else {
+                Vec3::ZERO
+            }
+        };
+        // Along an edge from p_i to p_j the normal turns by (n_j − n_i): on a sphere of
+        // radius r, (n_j − n_i) · (p_j − p_i) = |p_j − p_i|² / r exactly.
+        let mut curvature = 0.0;
+        for (i, j) in [(0, 1), (1, 2), (2, 0)] {
+            let edge = pos[j] - pos[i];
+            let len2 = edge.length_squared();
+            if len2 > 1e-20 {
+                curvature += (nrm[j] - nrm[i]).dot(edge) / len2 / 3.0;
+            }
+        }
         Self {
             uv,
             pos,
             nrm,
-            dp_du: (e1 * d2.y - e2 * d1.y) * inv,
-            dp_dv: (e2 * d1.x - e1 * d2.x) * inv,
+            dp_du,
+            dp_dv,
+            uv_gradient: [dual(dp_du, dp_dv), dual(dp_dv, dp_du)],
+            curvature,
         }
     }
 
@@ -347,6 +384,8 @@ impl Frame {
             tangent,
             bitangent,
             uv: p,
+            uv_gradient: self.uv_gradient,
+            curvature: self.curvature,
         }
     }
 }
@@ -507,5 +546,38 @@ mod tests {
             "{}",
             p.position.length()
         );
+    }
+
+    /// The gradient maps a step over the root's triangle back to the UV the placement
+    /// gives the point it reaches.
+    #[test]
+    fn the_uv_gradient_follows_the_surface() {
+        let surface = Surface::sphere(1.0, 16, 8, 2.0, 1.0);
+        let frame = Frame::new(&surface, &surface.triangles[40]);
+        let [a, b, c] = frame.uv;
+        let centre = (a + b + c) / 3.0;
+        let root = frame.plant(0, centre);
+        for target in [a, b, c, (a + b) / 2.0] {
+            let step = frame.plant(0, target).position - root.position;
+            let uv =
+                root.uv + Vec2::new(root.uv_gradient[0].dot(step), root.uv_gradient[1].dot(step));
+            assert!((uv - target).length() < 1e-4, "{uv} vs {target}");
+        }
+    }
+
+    #[test]
+    fn curvature_is_one_over_the_radius_and_zero_on_a_plane() {
+        let set = set_at(&[[0.3, 0.6]]);
+        let on = |s: &Surface| {
+            place(&set, s, 2.0)
+                .iter()
+                .flat_map(|t| &t.strands)
+                .map(|p| p.curvature)
+                .next()
+                .unwrap()
+        };
+        let sphere = on(&Surface::sphere(2.0, 64, 32, 2.0, 1.0));
+        assert!((sphere - 0.5).abs() < 0.01, "{sphere}");
+        assert!(on(&Surface::plane(4.0, 4, 2.0)).abs() < 1e-6);
     }
 }

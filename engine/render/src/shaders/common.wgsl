@@ -33,9 +33,16 @@ struct Draw {
     card_visible: f32,
     // Alpha-test cutoff of the card atlas.
     alpha_cutoff: f32,
-    pad: f32,
+    // A vertex's strand (or card) in its tile is its index divided by this.
+    verts_per_strand: u32,
     // The level overlay's colour for this draw.
     overlay: vec4<f32>,
+    // Metres from the eye where strands and cards begin to blend toward the surface
+    // behind them, and where they have become it.
+    blend_start: f32,
+    blend_end: f32,
+    pad0: f32,
+    pad1: f32,
 };
 
 @group(0) @binding(0) var<uniform> frame: Frame;
@@ -68,3 +75,32 @@ fn strand_kept(rank: f32) -> bool {
 // A clip position outside the depth range: every triangle of a dropped strand collapses
 // onto it and is clipped.
 const DROPPED: vec4<f32> = vec4<f32>(0.0, 0.0, 2.0, 1.0);
+
+fn ggx(n_dot_h: f32, roughness: f32) -> f32 {
+    let a = roughness * roughness;
+    let a2 = a * a;
+    let d = n_dot_h * n_dot_h * (a2 - 1.0) + 1.0;
+    return a2 / (3.14159265 * d * d);
+}
+
+// The surface's metal-rough shading of its maps at `world`, with `n` its normal there
+// (the normal map applied). Strands and cards far away blend toward this.
+fn shade_surface(base: vec3<f32>, orm: vec3<f32>, n: vec3<f32>, world: vec3<f32>) -> vec3<f32> {
+    let ao = orm.r;
+    let roughness = clamp(orm.g, 0.04, 1.0);
+    let metallic = orm.b;
+    let l = frame.sun_dir.xyz;
+    let v = normalize(frame.eye.xyz - world);
+    let h = normalize(l + v);
+    let n_dot_l = max(dot(n, l), 0.0);
+    let n_dot_v = max(dot(n, v), 1e-3);
+    let f0 = mix(vec3<f32>(0.04), base, metallic);
+    let fresnel = f0 + (1.0 - f0) * pow(1.0 - max(dot(h, v), 0.0), 5.0);
+    let k = (roughness + 1.0) * (roughness + 1.0) / 8.0;
+    let vis = 1.0 / ((n_dot_l * (1.0 - k) + k) * (n_dot_v * (1.0 - k) + k));
+    let specular = fresnel * ggx(max(dot(n, h), 0.0), roughness) * vis * 0.25;
+    let diffuse = (1.0 - fresnel) * (1.0 - metallic) * base;
+    let sun = frame.sun_color.rgb * n_dot_l * (diffuse + specular);
+    let sky = ambient(n) * ao * (base * (1.0 - metallic) + f0 * 0.2);
+    return sun + sky;
+}

@@ -7,6 +7,14 @@
 @group(2) @binding(0) var atlas_color: texture_2d<f32>;
 @group(2) @binding(1) var atlas_normal: texture_2d<f32>;
 @group(2) @binding(2) var atlas_sampler: sampler;
+// The surface's maps, as surface.wgsl reads them.
+@group(2) @binding(3) var base_map: texture_2d<f32>;
+@group(2) @binding(4) var normal_map: texture_2d<f32>;
+@group(2) @binding(5) var orm_map: texture_2d<f32>;
+// Where each strand (or card) of the tile stands, four texels per strand:
+// (position, u), (normal, v), (gradient of u, 0), (gradient of v, 0). The gradients
+// give the surface UV of any point of the root's tangent plane.
+@group(3) @binding(0) var roots: texture_2d<f32>;
 
 struct StrandIn {
     @location(0) position: vec3<f32>,
@@ -31,10 +39,13 @@ struct StrandOut {
     @location(3) @interpolate(perspective, centroid) color: vec3<f32>,
     // 0 at the ground to 1 at the top.
     @location(4) @interpolate(perspective, centroid) along: f32,
+    // The strand's (or card's) place in its tile.
+    @location(5) @interpolate(flat) strand: u32,
 };
 
-fn strand_out(v: StrandIn, world: vec3<f32>) -> StrandOut {
+fn strand_out(v: StrandIn, index: u32, world: vec3<f32>) -> StrandOut {
     var out: StrandOut;
+    out.strand = index / max(draw.verts_per_strand, 1u);
     out.clip = frame.view_proj * vec4<f32>(world, 1.0);
     if !strand_kept(v.rank) {
         out.clip = DROPPED;
@@ -48,8 +59,8 @@ fn strand_out(v: StrandIn, world: vec3<f32>) -> StrandOut {
 }
 
 @vertex
-fn vs_strand(v: StrandIn) -> StrandOut {
-    return strand_out(v, widen(v.position, v.across));
+fn vs_strand(v: StrandIn, @builtin(vertex_index) index: u32) -> StrandOut {
+    return strand_out(v, index, widen(v.position, v.across));
 }
 
 // Sway over finished geometry: the tip moves most (weight squared), gusts travel over
@@ -66,8 +77,110 @@ fn sway(world: vec3<f32>, weight: f32) -> vec3<f32> {
 }
 
 @vertex
-fn vs_strand_wind(v: StrandIn) -> StrandOut {
-    return strand_out(v, sway(widen(v.position, v.across), v.wind));
+fn vs_strand_wind(v: StrandIn, @builtin(vertex_index) index: u32) -> StrandOut {
+    return strand_out(v, index, sway(widen(v.position, v.across), v.wind));
+}
+
+// The surface a strand's fragment stands in front of: where the ray from the eye
+// through the fragment meets the surface near the root (a sphere through the root
+// with the surface's curvature there, or its tangent plane where the surface is flat),
+// its UV in repeats, and the surface's frame at that point.
+struct Ground {
+    point: vec3<f32>,
+    uv: vec2<f32>,
+    normal: vec3<f32>,
+    tangent: vec3<f32>,
+    bitangent: vec3<f32>,
+};
+
+fn root_texel(strand: u32, k: u32) -> vec4<f32> {
+    let per_row = max(textureDimensions(roots).x / 4u, 1u);
+    let at = vec2<u32>((strand % per_row) * 4u + k, strand / per_row);
+    return textureLoad(roots, at, 0);
+}
+
+// Flatter than a 100 m radius counts as flat.
+const FLAT: f32 = 0.01;
+
+fn ground_behind(strand: u32, world: vec3<f32>) -> Ground {
+    let a = root_texel(strand, 0u);
+    let b = root_texel(strand, 1u);
+    let c = root_texel(strand, 2u);
+    let grad_u = c.xyz;
+    let curvature = c.w;
+    let grad_v = root_texel(strand, 3u).xyz;
+    let root = a.xyz;
+    let n_root = normalize(b.xyz);
+    let eye = frame.eye.xyz;
+    let dir = normalize(world - eye);
+    var point = world - n_root * dot(world - root, n_root);
+    var n = n_root;
+    if curvature > FLAT {
+        // The sphere of radius 1/curvature touching the surface at the root: the ray's
+        // nearer hit. A ray that misses it passes the surface's outline: the fragment
+        // stands against the sky, and shows the ground under it, lit as its root is.
+        let radius = 1.0 / curvature;
+        let centre = root - n_root * radius;
+        let along = dot(centre - eye, dir);
+        let closest = eye + dir * along;
+        let off2 = dot(closest - centre, closest - centre);
+        if off2 < radius * radius && along > 0.0 {
+            point = closest - dir * sqrt(radius * radius - off2);
+            n = normalize(point - centre);
+        }
+    } else {
+        let ray = world - eye;
+        let denom = dot(ray, n_root);
+        // Seen from above the plane, looking down at it: follow the ray. Otherwise (the
+        // plane edge-on or seen from below) the point straight under the fragment.
+        if dot(eye - root, n_root) > 0.0 && denom < -1e-4 * length(ray) {
+            point = eye + ray * (dot(root - eye, n_root) / denom);
+        }
+        // Near grazing the plane runs far past what it stands for.
+        let reach = max(8.0 * length(world - root), 1e-4);
+        let off = point - root;
+        let dist = length(off);
+        if dist > reach {
+            point = root + off * (reach / dist);
+        }
+    }
+    var g: Ground;
+    g.point = point;
+    g.uv = vec2<f32>(a.w, b.w) + vec2<f32>(dot(grad_u, point - root), dot(grad_v, point - root));
+    g.normal = n;
+    g.tangent = normalize(grad_u - n * dot(n, grad_u) + vec3<f32>(1e-9, 0.0, 0.0));
+    var bt = cross(n, g.tangent);
+    if dot(bt, grad_v) < 0.0 {
+        bt = -bt;
+    }
+    g.bitangent = bt;
+    return g;
+}
+
+// How far a fragment at `world` has blended toward the surface behind it, 0..1.
+fn blend_weight(world: vec3<f32>) -> f32 {
+    let d = length(world - frame.eye.xyz);
+    let x = clamp((d - draw.blend_start) / max(draw.blend_end - draw.blend_start, 1e-6), 0.0, 1.0);
+    return x * x * (3.0 - 2.0 * x);
+}
+
+// What the surface shows at `g`, shaded as surface.wgsl shades it; `duv_dx`, `duv_dy`
+// are the UV's screen derivatives (taken where control flow is uniform).
+fn surface_at(g: Ground, duv_dx: vec2<f32>, duv_dy: vec2<f32>) -> vec3<f32> {
+    let base = textureSampleGrad(base_map, atlas_sampler, g.uv, duv_dx, duv_dy).rgb;
+    let orm = textureSampleGrad(orm_map, atlas_sampler, g.uv, duv_dx, duv_dy).rgb;
+    let nt = textureSampleGrad(normal_map, atlas_sampler, g.uv, duv_dx, duv_dy).xyz * 2.0 - 1.0;
+    let n = normalize(g.tangent * nt.x + g.bitangent * nt.y + g.normal * nt.z);
+    return shade_surface(base, orm, n, g.point);
+}
+
+// `own` blended toward the surface behind the fragment by its distance.
+fn blend_to_surface(own: vec3<f32>, world: vec3<f32>, g: Ground, duv_dx: vec2<f32>, duv_dy: vec2<f32>) -> vec3<f32> {
+    let w = blend_weight(world);
+    if w <= 0.0 {
+        return own;
+    }
+    return mix(own, surface_at(g, duv_dx, duv_dy), w);
 }
 
 // How much light reaches a point `along` a strand inside the canopy: the bottom of the
@@ -94,16 +207,21 @@ fn fs_strand(in: StrandOut, @builtin(front_facing) front: bool) -> @location(0) 
     if frame.options.x > 0.5 {
         return vec4<f32>(draw.overlay.rgb * mix(0.6, 1.0, in.along), 1.0);
     }
+    let g = ground_behind(in.strand, in.world);
+    let duv_dx = dpdx(g.uv);
+    let duv_dy = dpdy(g.uv);
     var n = in.normal;
     if !front {
         n = -n;
     }
-    return vec4<f32>(shade_strand(in.color, n, canopy_depth(in.along)), 1.0);
+    let own = shade_strand(in.color, n, canopy_depth(in.along));
+    return vec4<f32>(blend_to_surface(own, in.world, g, duv_dx, duv_dy), 1.0);
 }
 
 @vertex
-fn vs_card(v: StrandIn) -> StrandOut {
+fn vs_card(v: StrandIn, @builtin(vertex_index) index: u32) -> StrandOut {
     var out: StrandOut;
+    out.strand = index / max(draw.verts_per_strand, 1u);
     out.clip = frame.view_proj * vec4<f32>(v.position, 1.0);
     if v.rank >= draw.card_visible {
         out.clip = DROPPED;
@@ -124,6 +242,9 @@ fn fs_card(in: StrandOut, @builtin(front_facing) front: bool) -> @location(0) ve
     let dp_dy = dpdy(in.world);
     let duv_dx = dpdx(in.uv);
     let duv_dy = dpdy(in.uv);
+    let g = ground_behind(in.strand, in.world);
+    let ground_dx = dpdx(g.uv);
+    let ground_dy = dpdy(g.uv);
     if texel.a < draw.alpha_cutoff {
         discard;
     }
@@ -144,5 +265,6 @@ fn fs_card(in: StrandOut, @builtin(front_facing) front: bool) -> @location(0) ve
         let b = normalize((dp_dy * duv_dx.x - dp_dx * duv_dy.x) / det) * -1.0;
         n = normalize(t * tn.x + b * tn.y + n_geo * tn.z);
     }
-    return vec4<f32>(shade_strand(texel.rgb, n, CARD_DEPTH), 1.0);
+    let own = shade_strand(texel.rgb, n, CARD_DEPTH);
+    return vec4<f32>(blend_to_surface(own, in.world, g, ground_dx, ground_dy), 1.0);
 }
