@@ -1086,6 +1086,12 @@ impl Editor {
                 });
             ui.checkbox(&mut self.preview.view.overlay, "Level overlay");
             ui.checkbox(&mut self.preview.side_by_side, "Levels side by side");
+            ui.checkbox(&mut self.preview.view.blend_to_surface, "Blend to surface")
+                .on_hover_text(
+                    "Far away, strands and cards take on the colour of the surface \
+                     behind them, so the card switches hold the colour. Off: their own \
+                     colour at any distance (how far it is from the relief).",
+                );
             let mut windy = self.preview.view.wind.is_some();
             ui.checkbox(&mut windy, "Wind");
             match (windy, self.preview.view.wind.as_mut()) {
