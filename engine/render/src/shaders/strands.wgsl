@@ -84,8 +84,10 @@ fn vs_strand_wind(v: StrandIn, @builtin(vertex_index) index: u32) -> StrandOut {
 // The surface a strand's fragment stands in front of: where the ray from the eye
 // through the fragment meets the surface near the root (a sphere through the root
 // with the surface's curvature there, or its tangent plane where the surface is flat),
-// its UV in repeats, and the surface's frame at that point.
+// its UV in repeats, and the surface's frame at that point. A ray that meets neither
+// passes the surface's outline: the fragment stands against the sky (`hit` false).
 struct Ground {
+    hit: bool,
     point: vec3<f32>,
     uv: vec2<f32>,
     normal: vec3<f32>,
@@ -115,10 +117,10 @@ fn ground_behind(strand: u32, world: vec3<f32>) -> Ground {
     let dir = normalize(world - eye);
     var point = world - n_root * dot(world - root, n_root);
     var n = n_root;
+    var hit = false;
     if curvature > FLAT {
         // The sphere of radius 1/curvature touching the surface at the root: the ray's
-        // nearer hit. A ray that misses it passes the surface's outline: the fragment
-        // stands against the sky, and shows the ground under it, lit as its root is.
+        // nearer hit.
         let radius = 1.0 / curvature;
         let centre = root - n_root * radius;
         let along = dot(centre - eye, dir);
@@ -127,14 +129,15 @@ fn ground_behind(strand: u32, world: vec3<f32>) -> Ground {
         if off2 < radius * radius && along > 0.0 {
             point = closest - dir * sqrt(radius * radius - off2);
             n = normalize(point - centre);
+            hit = true;
         }
     } else {
         let ray = world - eye;
         let denom = dot(ray, n_root);
-        // Seen from above the plane, looking down at it: follow the ray. Otherwise (the
-        // plane edge-on or seen from below) the point straight under the fragment.
+        // Seen from above the plane, looking down at it.
         if dot(eye - root, n_root) > 0.0 && denom < -1e-4 * length(ray) {
             point = eye + ray * (dot(root - eye, n_root) / denom);
+            hit = true;
         }
         // Near grazing the plane runs far past what it stands for.
         let reach = max(8.0 * length(world - root), 1e-4);
@@ -145,6 +148,7 @@ fn ground_behind(strand: u32, world: vec3<f32>) -> Ground {
         }
     }
     var g: Ground;
+    g.hit = hit;
     g.point = point;
     g.uv = vec2<f32>(a.w, b.w) + vec2<f32>(dot(grad_u, point - root), dot(grad_v, point - root));
     g.normal = n;
@@ -174,10 +178,12 @@ fn surface_at(g: Ground, duv_dx: vec2<f32>, duv_dy: vec2<f32>) -> vec3<f32> {
     return shade_surface(base, orm, n, g.point);
 }
 
-// `own` blended toward the surface behind the fragment by its distance.
+// `own` blended toward the surface behind the fragment by its distance. Against the
+// sky there is no surface to become: a strand standing past the outline shows itself
+// (the tips that stand out are lit as the canopy's crown is, near the surface's mean).
 fn blend_to_surface(own: vec3<f32>, world: vec3<f32>, g: Ground, duv_dx: vec2<f32>, duv_dy: vec2<f32>) -> vec3<f32> {
     let w = blend_weight(world);
-    if w <= 0.0 {
+    if w <= 0.0 || !g.hit {
         return own;
     }
     return mix(own, surface_at(g, duv_dx, duv_dy), w);
