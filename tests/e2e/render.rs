@@ -262,7 +262,18 @@ fn every_layer_of_every_preset_holds_its_colour_at_its_switches() {
                 ..material.clone()
             };
             let mut scene = Scene::new(alone, SurfaceKind::Sphere);
-            for (from, to, distance) in scene.switches(0, &Camera::default(), size.1 as f32) {
+            let switches = scene.switches(0, &Camera::default(), size.1 as f32);
+            // One chain, nearest first, from level 0 to the relief.
+            assert_eq!(switches.first().map(|s| s.0), Some(Rep::Strands(0)));
+            assert_eq!(switches.last().map(|s| s.1), Some(Rep::Relief));
+            for pair in switches.windows(2) {
+                assert!(
+                    pair[0].1 == pair[1].0 && pair[0].2 < pair[1].2,
+                    "{preset}/{}: {switches:?}",
+                    layer.name
+                );
+            }
+            for (from, to, distance) in switches {
                 let mut frame = |rep| {
                     offscreen
                         .render(

@@ -646,8 +646,9 @@ impl Scene {
 
     /// Where layer `layer_idx` switches representation, seen by `camera` on a frame
     /// `height_px` tall: `(from, to, distance)`, the distance in metres from the camera to
-    /// the surface, nearest first. What the status bar shows and what the colour-parity
-    /// figures are measured at.
+    /// the surface, nearest first, each switch leaving the representation the one before
+    /// it reached. What the status bar shows and what the colour-parity figures are
+    /// measured at.
     #[must_use]
     pub fn switches(
         &self,
@@ -671,16 +672,16 @@ impl Scene {
                 )
             })
             .collect();
-        out.push((
-            Rep::Strands(last),
-            Rep::Cards,
-            at(s.width_m * s.widen[last], crate::plan::SWITCH_PX),
-        ));
-        out.push((
-            Rep::Cards,
-            Rep::Relief,
-            at(s.card_height_m, crate::plan::CARD_SWITCH_PX),
-        ));
+        let strands_end = at(s.width_m * s.widen[last], crate::plan::SWITCH_PX);
+        let cards_end = at(s.card_height_m, crate::plan::CARD_SWITCH_PX);
+        if cards_end > strands_end {
+            out.push((Rep::Strands(last), Rep::Cards, strands_end));
+            out.push((Rep::Cards, Rep::Relief, cards_end));
+        } else {
+            // Cards under a pixel tall where the last level leaves: it goes straight to
+            // the relief (as `plan::choose` does).
+            out.push((Rep::Strands(last), Rep::Relief, strands_end));
+        }
         out
     }
 

@@ -195,10 +195,6 @@ fn canopy_depth(along: f32) -> f32 {
     return mix(0.45, 1.0, along);
 }
 
-// A card's picture is calibrated to the set's colour seen from above (tuft_strands::
-// cards::CROWN, t ≈ 0.64): it is lit as the canopy is at that height.
-const CARD_DEPTH: f32 = 0.8513889; // canopy_depth(0.638889)
-
 // Thin strands let light through: the sun wraps round them.
 fn shade_strand(base: vec3<f32>, n_in: vec3<f32>, depth: f32) -> vec3<f32> {
     let n = normalize(n_in);
@@ -271,6 +267,8 @@ fn fs_card(in: StrandOut, @builtin(front_facing) front: bool) -> @location(0) ve
         let b = normalize((dp_dy * duv_dx.x - dp_dx * duv_dy.x) / det) * -1.0;
         n = normalize(t * tn.x + b * tn.y + n_geo * tn.z);
     }
-    let own = shade_strand(texel.rgb, n, CARD_DEPTH);
+    // Each row of the picture shows the strands at its height: lit as the canopy is
+    // there, as the strands it stands for are.
+    let own = shade_strand(texel.rgb, n, canopy_depth(in.along));
     return vec4<f32>(blend_to_surface(own, in.world, g, ground_dx, ground_dy), 1.0);
 }
