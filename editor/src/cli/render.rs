@@ -103,6 +103,7 @@ fn render(graph: &tuft_graph::MaterialGraph, out: &Path, o: &Options) -> anyhow:
             time_s: 0.0,
         }),
         blend_to_surface: !o.own_colour,
+        level_layer: None,
     };
     let frame = offscreen.render(&mut scene, &view)?;
     let pixels = frame.image.over(BACKGROUND);

@@ -87,6 +87,9 @@ pub struct View {
     pub height: u32,
     /// Automatic or forced levels.
     pub level: LevelMode,
+    /// `Some(i)`: `level` applies to layer `i` alone, every other layer chooses its own
+    /// (one layer's switch as the lawn shows it, the others where the distance has them).
+    pub level_layer: Option<usize>,
     /// Colour every strand and card by its representation.
     pub overlay: bool,
     /// `None`: no wind stage at all; `Some` with strength 0 draws the wind stage still.
@@ -103,6 +106,7 @@ impl Default for View {
             width: 640,
             height: 480,
             level: LevelMode::Auto,
+            level_layer: None,
             overlay: false,
             wind: None,
             blend_to_surface: true,
@@ -834,7 +838,11 @@ impl Scene {
             let mut layer_choices = Vec::with_capacity(visible.len());
             for &(t, d) in &visible {
                 let ppm = view.camera.px_per_m(d, height_px);
-                let mut choice = match view.level {
+                let mode = match view.level_layer {
+                    Some(only) if only != li => LevelMode::Auto,
+                    _ => view.level,
+                };
+                let mut choice = match mode {
                     LevelMode::Auto => choose(s.width_m * ppm, &s.widen, s.card_height_m * ppm),
                     LevelMode::Forced(Rep::Strands(k)) => Choice {
                         rep: Rep::Strands(k.min(s.keep.len() - 1)),

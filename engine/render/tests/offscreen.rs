@@ -72,6 +72,7 @@ fn view(distance_m: f32, wind: Option<Wind>) -> View {
         overlay: false,
         wind,
         blend_to_surface: true,
+        level_layer: None,
     }
 }
 

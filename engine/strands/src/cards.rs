@@ -52,7 +52,8 @@ pub struct Card {
     pub centre: [f32; 2],
     /// Turn of the first quad, in turns.
     pub turn: f32,
-    /// Quad width in metres.
+    /// Quad width in metres: as wide as the group spreads, its roots and where its tips
+    /// land.
     pub width: f32,
     /// Quad height in metres.
     pub height: f32,
@@ -95,6 +96,7 @@ pub fn group(set: &StrandSet, clump_lattice: u32, repeat_m: f32, atlas_cells: u3
                 root: set.root_uv[i],
                 width: set.width[i],
                 height: centreline(set.length[i], r, set.bend[i], 1.0).z,
+                reach: r,
             }
         })
         .collect();
@@ -115,6 +117,8 @@ struct Member {
     width: f32,
     /// Height of the tip above the root.
     height: f32,
+    /// Where the tip lands from the root over the ground, metres.
+    reach: Vec2,
 }
 
 /// Sorts `(key, strand)` pairs whose keys hold the clump in their high bits: with a
@@ -191,10 +195,18 @@ fn card(members: &[Member], key: u64, repeat_m: f32, atlas_cells: u32) -> Card {
     }
     let mean = sum / members.len() as f32;
     let centre = Vec2::from(a) + mean;
-    let extent = offsets
+    let roots = offsets
         .iter()
         .map(|o| ((*o - mean) * repeat_m).length())
         .fold(0.0f32, f32::max);
+    // Where the tips land: a disc of radius r has a root-mean-square radius r/√2.
+    let tips_ms = offsets
+        .iter()
+        .zip(members)
+        .map(|(o, m)| ((*o - mean) * repeat_m + m.reach).length_squared())
+        .sum::<f32>()
+        / members.len() as f32;
+    let extent = roots.max((2.0 * tips_ms).sqrt());
     let height = members.iter().map(|m| m.height).fold(0.0f32, f32::max);
     let mean_width = members.iter().map(|m| m.width).sum::<f32>() / members.len() as f32;
     let h = |c| unit_f32(hash(key, 0, crate::hash::channel::CARD + c));
@@ -351,10 +363,11 @@ fn srgb_table() -> &'static [u8; 4096] {
 /// Draws the atlas of `set` (one repeat of `repeat_m` metres) for its `cards` (from
 /// [`group`]).
 ///
-/// Each cell pictures what one card stands for: a window as wide and as deep as the
-/// median card (the group's own footprint), as high as the tallest strand. A deeper
-/// slab would picture far more strands than a card replaces — a near-opaque wall of
-/// roots where the strands, seen from anywhere but the side, show crowns and gaps.
+/// Each cell pictures what one quad of a card stands for: a window as wide as the median
+/// card (the group's own footprint) and half as deep (a card's two quads share its
+/// group), as high as the tallest strand. A deeper slab would picture far more strands
+/// than a card replaces — a near-opaque wall of roots where the strands, seen from
+/// anywhere but the side, show crowns and gaps.
 #[must_use]
 pub fn atlas(set: &StrandSet, cards: &[Card], repeat_m: f32, settings: &CardSettings) -> Atlas {
     let size = settings.atlas_size.max(4) as usize;
@@ -362,8 +375,8 @@ pub fn atlas(set: &StrandSet, cards: &[Card], repeat_m: f32, settings: &CardSett
     let cell_px = size / cells;
     let mut rgba = vec![0.0f32; size * size * 4];
     let mut nrm = vec![0.0f32; size * size * 3];
-    // Each cell views a window of the set side-on: as wide and deep as the median card,
-    // as high as the tallest strand.
+    // Each cell views a window of the set side-on: as wide as the median card, half as
+    // deep, as high as the tallest strand.
     let tallest = set.length.iter().copied().fold(0.0f32, f32::max).max(1e-4);
     let window = median(cards.iter().map(|c| c.width)).map_or(tallest, |w| w.clamp(1e-4, repeat_m));
     let view = View {
@@ -591,7 +604,7 @@ struct View {
 
 impl View {
     /// Draws the strands of `near` whose roots fall in the window centred on `origin`
-    /// (x across, y into the picture, one window deep) into the cell at column `cx` of a
+    /// (x across, y into the picture, half a window deep) into the cell at column `cx` of a
     /// band of cells (`rgba`, `nrm`: the band's rows of the atlas).
     fn draw(
         &self,
@@ -614,7 +627,7 @@ impl View {
                 let mut d = root - origin;
                 d.x -= fast_floor(d.x / repeat_m + 0.5) * repeat_m;
                 d.y -= fast_floor(d.y / repeat_m + 0.5) * repeat_m;
-                (d.x.abs() <= window / 2.0 && d.y.abs() <= window / 2.0).then_some((i, d))
+                (d.x.abs() <= window / 2.0 && d.y.abs() <= window / 4.0).then_some((i, d))
             })
             .collect();
         let strands: Vec<(Vec2, Shape)> = inside
