@@ -319,4 +319,22 @@ fn render_refuses_bad_options_and_bad_files() {
     ]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(!png.exists());
+    // A layer the material does not have is named, with the ones it has.
+    let out = tuft(&[
+        "render",
+        moss.to_str().unwrap(),
+        "--out",
+        png.to_str().unwrap(),
+        "--level",
+        "cards",
+        "--layer",
+        "petals",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let said = text(&out);
+    assert!(
+        said.contains("petals") && said.contains("fronds") && said.contains("setae"),
+        "{said}"
+    );
+    assert!(!png.exists());
 }

@@ -69,6 +69,9 @@ pub enum Command {
         /// auto, a level number, cards or relief.
         #[arg(long, default_value = "auto", value_parser = render::parse_level)]
         level: tuft_render::LevelMode,
+        /// Apply `--level` to this strand layer alone; the others choose by distance.
+        #[arg(long)]
+        layer: Option<String>,
         /// `levels`: colour each strand and card by its active level.
         #[arg(long, value_parser = ["levels"])]
         overlay: Option<String>,
@@ -169,6 +172,7 @@ pub fn run(command: Command) -> ExitCode {
             size,
             distance,
             level,
+            layer,
             overlay,
             surface,
             wind,
@@ -183,6 +187,7 @@ pub fn run(command: Command) -> ExitCode {
                 height: size.1,
                 distance_m: distance,
                 level,
+                layer,
                 overlay: overlay.is_some(),
                 surface,
                 wind,

@@ -15,6 +15,8 @@ pub struct Options {
     pub height: u32,
     pub distance_m: f32,
     pub level: LevelMode,
+    /// The strand layer `level` applies to alone (`None`: every layer).
+    pub layer: Option<String>,
     pub overlay: bool,
     pub surface: SurfaceKind,
     pub wind: Option<f32>,
@@ -84,6 +86,23 @@ pub fn run(file: &Path, out: &Path, options: &Options) -> ExitCode {
 
 fn render(graph: &tuft_graph::MaterialGraph, out: &Path, o: &Options) -> anyhow::Result<()> {
     let (material, _) = crate::material::from_graph(graph, crate::material::PREVIEW_RESOLUTION)?;
+    let level_layer = match &o.layer {
+        None => None,
+        Some(name) => Some(
+            material
+                .layers
+                .iter()
+                .position(|l| &l.name == name)
+                .ok_or_else(|| {
+                    let names: Vec<&str> =
+                        material.layers.iter().map(|l| l.name.as_str()).collect();
+                    anyhow::anyhow!(
+                        "no strand layer `{name}` (the layers: {})",
+                        names.join(", ")
+                    )
+                })?,
+        ),
+    };
     let mut scene = Scene::new(material, o.surface);
     let mut offscreen = Offscreen::new()?;
     let view = View {
@@ -103,7 +122,7 @@ fn render(graph: &tuft_graph::MaterialGraph, out: &Path, o: &Options) -> anyhow:
             time_s: 0.0,
         }),
         blend_to_surface: !o.own_colour,
-        level_layer: None,
+        level_layer,
     };
     let frame = offscreen.render(&mut scene, &view)?;
     let pixels = frame.image.over(BACKGROUND);
