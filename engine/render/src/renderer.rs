@@ -141,13 +141,13 @@ fn surface_vertex_layout() -> wgpu::VertexBufferLayout<'static> {
     }
 }
 
-/// A layout entry for an unfiltered float 2D texture read with `textureLoad`.
-fn data_texture_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
+/// A layout entry for a float 2D texture read by the fragment stage.
+fn float_texture_entry(binding: u32, filterable: bool) -> wgpu::BindGroupLayoutEntry {
     wgpu::BindGroupLayoutEntry {
         binding,
         visibility: wgpu::ShaderStages::FRAGMENT,
         ty: wgpu::BindingType::Texture {
-            sample_type: wgpu::TextureSampleType::Float { filterable: false },
+            sample_type: wgpu::TextureSampleType::Float { filterable },
             view_dimension: wgpu::TextureViewDimension::D2,
             multisampled: false,
         },
@@ -158,16 +158,7 @@ fn data_texture_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
 /// A layout entry for a filterable 2D texture read by the fragment stage.
 #[must_use]
 pub fn texture_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::FRAGMENT,
-        ty: wgpu::BindingType::Texture {
-            sample_type: wgpu::TextureSampleType::Float { filterable: true },
-            view_dimension: wgpu::TextureViewDimension::D2,
-            multisampled: false,
-        },
-        count: None,
-    }
+    float_texture_entry(binding, true)
 }
 
 /// A layout entry for a filtering sampler used by the fragment stage.
@@ -233,7 +224,8 @@ impl Renderer {
         });
         let roots_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("tuft roots"),
-            entries: &[data_texture_entry(0)],
+            // RGBA32F, read with `textureLoad`: unfiltered.
+            entries: &[float_texture_entry(0, false)],
         });
         let [(_, surface_src), (_, strands_src)] = shader_sources();
         let surface_module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
@@ -640,7 +632,7 @@ impl Renderer {
             gpu.uploaded_bytes += (size_of_val(mesh.vertices.as_slice())
                 + size_of_val(mesh.indices.as_slice())
                 + placed.len() * ROOT_TEXELS * 16) as u64;
-            *slot = self.tile_buffers(device, queue, mesh, placed, version);
+            *slot = self.tile_buffers(device, queue, mesh, placed, &scene.triangle_ground, version);
         }
         let light = &self.light;
         let wind = view.wind.map_or([0.0; 4], |w| {
@@ -758,20 +750,21 @@ impl Renderer {
         queue: &wgpu::Queue,
         mesh: &TileMesh,
         placed: &[Planted],
+        triangle_ground: &[[[f32; 4]; 2]],
         version: u64,
     ) -> Option<TileBuffers> {
         if mesh.indices.is_empty() || placed.is_empty() {
             return None;
         }
-        let texels = root_texels(placed);
-        let width = texels.len().min(ROOTS_WIDTH);
-        let height = texels.len().div_ceil(width);
+        let n_texels = placed.len() * ROOT_TEXELS;
+        let width = n_texels.min(ROOTS_WIDTH);
+        let height = n_texels.div_ceil(width);
         if height > device.limits().max_texture_dimension_2d as usize {
             // Over a million strands on one tile: far past any vertex budget.
             return None;
         }
-        let mut bytes = vec![0.0f32; width * height * 4];
-        bytes[..texels.len() * 4].copy_from_slice(bytemuck::cast_slice(&texels));
+        let mut texels = root_texels(placed, triangle_ground);
+        texels.resize(width * height, [0.0; 4]);
         let size = wgpu::Extent3d {
             width: width as u32,
             height: height as u32,
@@ -794,7 +787,7 @@ impl Renderer {
                 origin: wgpu::Origin3d::ZERO,
                 aspect: wgpu::TextureAspect::All,
             },
-            bytemuck::cast_slice(&bytes),
+            bytemuck::cast_slice(&texels),
             wgpu::TexelCopyBufferLayout {
                 offset: 0,
                 bytes_per_row: Some(16 * width as u32),
@@ -829,17 +822,17 @@ impl Renderer {
 }
 
 /// Each planted strand's root as [`ROOT_TEXELS`] texels: position and u, normal and v,
-/// the gradient of u and the curvature, the gradient of v.
-fn root_texels(placed: &[Planted]) -> Vec<[f32; 4]> {
+/// then its triangle's gradient of u and curvature, gradient of v (`triangle_ground`).
+fn root_texels(placed: &[Planted], triangle_ground: &[[[f32; 4]; 2]]) -> Vec<[f32; 4]> {
     placed
         .iter()
         .flat_map(|p| {
-            let [gu, gv] = p.uv_gradient;
+            let [gu, gv] = triangle_ground[p.triangle as usize];
             [
                 p.position.extend(p.uv.x).to_array(),
                 p.normal.extend(p.uv.y).to_array(),
-                gu.extend(p.curvature).to_array(),
-                gv.extend(0.0).to_array(),
+                gu,
+                gv,
             ]
         })
         .collect()

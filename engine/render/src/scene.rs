@@ -517,6 +517,9 @@ pub struct Scene {
     reach_m: f32,
     tiles: Vec<TileBounds>,
     pub(crate) surface_mesh: SurfaceMesh,
+    /// Per surface triangle, what the roots texture carries besides a root's own place:
+    /// the UV gradients, the curvature in the first's `w` (see `renderer::root_texels`).
+    pub(crate) triangle_ground: Vec<[[f32; 4]; 2]>,
     pub(crate) layers: Vec<LayerScene>,
     /// Unique per scene: the GPU side rebuilds its buffers when it changes.
     pub(crate) id: u64,
@@ -604,6 +607,15 @@ impl Scene {
         let tile_uv = (0..surface.n_tiles as usize)
             .map(|t| tile_uv_area(&surface_mesh, t))
             .collect();
+        let triangle_ground = (0..surface.triangles.len())
+            .map(|t| {
+                let [gu, gv] = surface.uv_gradient(t);
+                [
+                    gu.extend(surface.curvature(t)).to_array(),
+                    gv.extend(0.0).to_array(),
+                ]
+            })
+            .collect();
         Self {
             material: Arc::new(material),
             kind,
@@ -611,6 +623,7 @@ impl Scene {
             reach_m,
             tiles,
             surface_mesh,
+            triangle_ground,
             layers,
             id: NEXT_SCENE_ID.fetch_add(1, Ordering::Relaxed),
             vertex_budget: VERTEX_BUDGET,
@@ -1117,8 +1130,16 @@ impl Scene {
             let cutoff = self.material.layers[li].cards.alpha_cutoff;
             let ls = &mut stats.layers[li];
             let mut reps: Vec<(Rep, u32)> = Vec::new();
-            for (vi, &(t, _)) in visible.iter().enumerate() {
+            for (vi, &(t, d)) in visible.iter().enumerate() {
                 let choice = choices[li][vi];
+                // A tile wholly nearer than the blend's start skips the shaders' search
+                // for the surface behind each fragment (its weight would be 0 anyway).
+                let b = &self.tiles[t];
+                let blend_m = if d + b.surface_radius + b.radius < blend[li][0] {
+                    [f32::MAX; 2]
+                } else {
+                    blend[li]
+                };
                 match reps.iter_mut().find(|(r, _)| *r == choice.rep) {
                     Some((_, n)) => *n += 1,
                     None => reps.push((choice.rep, 1)),
@@ -1144,7 +1165,7 @@ impl Scene {
                                 alpha_cutoff: cutoff,
                                 verts_per_strand: profile.vertices_per_strand() as u32,
                                 overlay: overlay_color(choice.rep),
-                                blend_m: blend[li],
+                                blend_m,
                                 pad: [0.0; 2],
                             },
                         });
@@ -1170,7 +1191,7 @@ impl Scene {
                             alpha_cutoff: cutoff,
                             verts_per_strand: cards::VERTICES_PER_CARD as u32,
                             overlay: overlay_color(Rep::Cards),
-                            blend_m: blend[li],
+                            blend_m,
                             pad: [0.0; 2],
                         },
                     });

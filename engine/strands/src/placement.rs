@@ -34,15 +34,9 @@ pub struct Planted {
     pub bitangent: Vec3,
     /// The root's surface UV, in repeats.
     pub uv: Vec2,
-    /// How the surface UV changes per metre moved from the root over the surface's
-    /// triangle: a point `root + d` on it has the UV `uv + (gradient[0]·d,
-    /// gradient[1]·d)`. A renderer finds from it which texel of the maps lies under any
-    /// point near a strand (what the surface would show there).
-    pub uv_gradient: [Vec3; 2],
-    /// How the surface curves at the root: the mean normal curvature of its triangle
-    /// (1 / radius; 0 flat, negative where it is hollow), from the turn of the vertex
-    /// normals along its edges.
-    pub curvature: f32,
+    /// The surface's triangle the root stands on ([`Surface::uv_gradient`] and
+    /// [`Surface::curvature`] say how the surface runs around it).
+    pub triangle: u32,
 }
 
 /// The strands planted on one spatial tile, in rank order.
@@ -280,7 +274,7 @@ fn plant_triangle(
     if orient(uv[0], uv[1], uv[2]) < 0.0 {
         uv.swap(1, 2);
     }
-    let frame = Frame::new(surface, tri);
+    let frame = Frame::new(surface, t);
     let lo = a.min(b).min(c);
     let hi = a.max(b).max(c);
     for cj in lo.y.floor() as i32..=hi.y.floor() as i32 {
@@ -310,56 +304,25 @@ fn plant_triangle(
 
 /// A triangle's affine map from UV to position, normal and tangents.
 struct Frame {
+    triangle: u32,
     uv: [Vec2; 3],
     pos: [Vec3; 3],
     nrm: [Vec3; 3],
     dp_du: Vec3,
     dp_dv: Vec3,
-    /// Gradients of u and v in the triangle's plane (the dual basis of `dp_du`, `dp_dv`).
-    uv_gradient: [Vec3; 2],
-    curvature: f32,
 }
 
 impl Frame {
-    fn new(s: &Surface, tri: &[u32; 3]) -> Self {
-        let uv = tri.map(|i| s.uvs[i as usize]);
-        let pos = tri.map(|i| s.positions[i as usize]);
-        let nrm = tri.map(|i| s.normals[i as usize]);
-        let (e1, e2) = (pos[1] - pos[0], pos[2] - pos[0]);
-        let (d1, d2) = (uv[1] - uv[0], uv[2] - uv[0]);
-        let det = d1.perp_dot(d2);
-        let inv = if det.abs() > 1e-20 { 1.0 / det } else { 0.0 };
-        let dp_du = (e1 * d2.y - e2 * d1.y) * inv;
-        let dp_dv = (e2 * d1.x - e1 * d2.x) * inv;
-        // ∇u is perpendicular to dp_dv and to the face normal, with ∇u · dp_du = 1.
-        let face = dp_du.cross(dp_dv);
-        let dual = |a: Vec3, b: Vec3| {
-            let g = b.cross(face);
-            let scale = a.dot(g);
-            if scale.abs() > 1e-20 {
-                g / scale
-            } else {
-                Vec3::ZERO
-            }
-        };
-        // Along an edge from p_i to p_j the normal turns by (n_j − n_i): on a sphere of
-        // radius r, (n_j − n_i) · (p_j − p_i) = |p_j − p_i|² / r exactly.
-        let mut curvature = 0.0;
-        for (i, j) in [(0, 1), (1, 2), (2, 0)] {
-            let edge = pos[j] - pos[i];
-            let len2 = edge.length_squared();
-            if len2 > 1e-20 {
-                curvature += (nrm[j] - nrm[i]).dot(edge) / len2 / 3.0;
-            }
-        }
+    fn new(s: &Surface, t: usize) -> Self {
+        let tri = &s.triangles[t];
+        let [dp_du, dp_dv] = s.position_derivatives(t);
         Self {
-            uv,
-            pos,
-            nrm,
+            triangle: t as u32,
+            uv: tri.map(|i| s.uvs[i as usize]),
+            pos: tri.map(|i| s.positions[i as usize]),
+            nrm: tri.map(|i| s.normals[i as usize]),
             dp_du,
             dp_dv,
-            uv_gradient: [dual(dp_du, dp_dv), dual(dp_dv, dp_du)],
-            curvature,
         }
     }
 
@@ -384,8 +347,7 @@ impl Frame {
             tangent,
             bitangent,
             uv: p,
-            uv_gradient: self.uv_gradient,
-            curvature: self.curvature,
+            triangle: self.triangle,
         }
     }
 }
@@ -553,14 +515,14 @@ mod tests {
     #[test]
     fn the_uv_gradient_follows_the_surface() {
         let surface = Surface::sphere(1.0, 16, 8, 2.0, 1.0);
-        let frame = Frame::new(&surface, &surface.triangles[40]);
+        let frame = Frame::new(&surface, 40);
         let [a, b, c] = frame.uv;
         let centre = (a + b + c) / 3.0;
         let root = frame.plant(0, centre);
         for target in [a, b, c, (a + b) / 2.0] {
             let step = frame.plant(0, target).position - root.position;
-            let uv =
-                root.uv + Vec2::new(root.uv_gradient[0].dot(step), root.uv_gradient[1].dot(step));
+            let [gu, gv] = surface.uv_gradient(root.triangle as usize);
+            let uv = root.uv + Vec2::new(gu.dot(step), gv.dot(step));
             assert!((uv - target).length() < 1e-4, "{uv} vs {target}");
         }
     }
@@ -572,7 +534,7 @@ mod tests {
             place(&set, s, 2.0)
                 .iter()
                 .flat_map(|t| &t.strands)
-                .map(|p| p.curvature)
+                .map(|p| s.curvature(p.triangle as usize))
                 .next()
                 .unwrap()
         };

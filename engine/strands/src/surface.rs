@@ -173,6 +173,61 @@ impl Surface {
         0.5 * (b - a).perp_dot(c - a).abs()
     }
 
+    /// Triangle `t`'s derivatives of position with respect to its UV, `(∂p/∂u, ∂p/∂v)`
+    /// in metres per repeat (zero for a triangle without UV area).
+    #[must_use]
+    pub fn position_derivatives(&self, t: usize) -> [Vec3; 2] {
+        let tri = self.triangles[t];
+        let [p0, p1, p2] = tri.map(|i| self.positions[i as usize]);
+        let [u0, u1, u2] = tri.map(|i| self.uvs[i as usize]);
+        let (e1, e2) = (p1 - p0, p2 - p0);
+        let (d1, d2) = (u1 - u0, u2 - u0);
+        let det = d1.perp_dot(d2);
+        let inv = if det.abs() > 1e-20 { 1.0 / det } else { 0.0 };
+        [(e1 * d2.y - e2 * d1.y) * inv, (e2 * d1.x - e1 * d2.x) * inv]
+    }
+
+    /// How the UV changes per metre moved over triangle `t`'s plane: a point `p + d` on
+    /// it has the UV `uv(p) + (g[0]·d, g[1]·d)` (the dual basis of
+    /// [`Surface::position_derivatives`]). A renderer finds from it which texel of the
+    /// maps lies under any point near a strand.
+    #[must_use]
+    pub fn uv_gradient(&self, t: usize) -> [Vec3; 2] {
+        let [dp_du, dp_dv] = self.position_derivatives(t);
+        // ∇u is perpendicular to ∂p/∂v and to the face normal, with ∇u · ∂p/∂u = 1.
+        let face = dp_du.cross(dp_dv);
+        let dual = |a: Vec3, b: Vec3| {
+            let g = b.cross(face);
+            let scale = a.dot(g);
+            if scale.abs() > 1e-20 {
+                g / scale
+            } else {
+                Vec3::ZERO
+            }
+        };
+        [dual(dp_du, dp_dv), dual(dp_dv, dp_du)]
+    }
+
+    /// How the surface curves over triangle `t`: its mean normal curvature (1 / radius;
+    /// 0 flat, negative where it is hollow), from the turn of the vertex normals along
+    /// its edges — on a sphere of radius r, `(n_j − n_i) · (p_j − p_i) = |p_j − p_i|² / r`
+    /// exactly.
+    #[must_use]
+    pub fn curvature(&self, t: usize) -> f32 {
+        let tri = self.triangles[t];
+        let pos = tri.map(|i| self.positions[i as usize]);
+        let nrm = tri.map(|i| self.normals[i as usize]);
+        let mut curvature = 0.0;
+        for (i, j) in [(0, 1), (1, 2), (2, 0)] {
+            let edge = pos[j] - pos[i];
+            let len2 = edge.length_squared();
+            if len2 > 1e-20 {
+                curvature += (nrm[j] - nrm[i]).dot(edge) / len2 / 3.0;
+            }
+        }
+        curvature
+    }
+
     /// Total world area in square metres.
     #[must_use]
     pub fn total_area(&self) -> f32 {

@@ -83,9 +83,20 @@ fn ggx(n_dot_h: f32, roughness: f32) -> f32 {
     return a2 / (3.14159265 * d * d);
 }
 
-// The surface's metal-rough shading of its maps at `world`, with `n` its normal there
-// (the normal map applied). Strands and cards far away blend toward this.
-fn shade_surface(base: vec3<f32>, orm: vec3<f32>, n: vec3<f32>, world: vec3<f32>) -> vec3<f32> {
+// The surface's metal-rough shading of its maps at `world`: `base`, `orm` and the normal
+// map's texel `nt` (0..1) sampled there, in the frame `t`, `b`, `n_geo` (the map's +y
+// along the surface's +v). Strands and cards far away blend toward this.
+fn shade_surface(
+    base: vec3<f32>,
+    orm: vec3<f32>,
+    nt: vec3<f32>,
+    t: vec3<f32>,
+    b: vec3<f32>,
+    n_geo: vec3<f32>,
+    world: vec3<f32>,
+) -> vec3<f32> {
+    let m = nt * 2.0 - 1.0;
+    let n = normalize(t * m.x + b * m.y + n_geo * m.z);
     let ao = orm.r;
     let roughness = clamp(orm.g, 0.04, 1.0);
     let metallic = orm.b;

@@ -12,8 +12,8 @@
 @group(2) @binding(4) var normal_map: texture_2d<f32>;
 @group(2) @binding(5) var orm_map: texture_2d<f32>;
 // Where each strand (or card) of the tile stands, four texels per strand:
-// (position, u), (normal, v), (gradient of u, 0), (gradient of v, 0). The gradients
-// give the surface UV of any point of the root's tangent plane.
+// (position, u), (normal, v), (gradient of u, curvature), (gradient of v, 0). The
+// gradients give the surface UV of any point near the root.
 @group(3) @binding(0) var roots: texture_2d<f32>;
 
 struct StrandIn {
@@ -161,6 +161,31 @@ fn ground_behind(strand: u32, world: vec3<f32>) -> Ground {
     return g;
 }
 
+// Whether this draw blends at all (a tile wholly nearer than the blend's start does not:
+// its fragments skip the search for the surface behind them). Uniform per draw, so
+// derivatives taken under it stay in uniform control flow.
+fn draw_blends() -> bool {
+    return draw.blend_start < 3.0e38;
+}
+
+// The surface behind a fragment and its UV's screen derivatives, or no hit at all
+// where the draw does not blend.
+struct Behind {
+    g: Ground,
+    duv_dx: vec2<f32>,
+    duv_dy: vec2<f32>,
+};
+
+fn behind(strand: u32, world: vec3<f32>) -> Behind {
+    var out: Behind;
+    if draw_blends() {
+        out.g = ground_behind(strand, world);
+        out.duv_dx = dpdx(out.g.uv);
+        out.duv_dy = dpdy(out.g.uv);
+    }
+    return out;
+}
+
 // How far a fragment at `world` has blended toward the surface behind it, 0..1.
 fn blend_weight(world: vec3<f32>) -> f32 {
     let d = length(world - frame.eye.xyz);
@@ -173,20 +198,19 @@ fn blend_weight(world: vec3<f32>) -> f32 {
 fn surface_at(g: Ground, duv_dx: vec2<f32>, duv_dy: vec2<f32>) -> vec3<f32> {
     let base = textureSampleGrad(base_map, atlas_sampler, g.uv, duv_dx, duv_dy).rgb;
     let orm = textureSampleGrad(orm_map, atlas_sampler, g.uv, duv_dx, duv_dy).rgb;
-    let nt = textureSampleGrad(normal_map, atlas_sampler, g.uv, duv_dx, duv_dy).xyz * 2.0 - 1.0;
-    let n = normalize(g.tangent * nt.x + g.bitangent * nt.y + g.normal * nt.z);
-    return shade_surface(base, orm, n, g.point);
+    let nt = textureSampleGrad(normal_map, atlas_sampler, g.uv, duv_dx, duv_dy).xyz;
+    return shade_surface(base, orm, nt, g.tangent, g.bitangent, g.normal, g.point);
 }
 
 // `own` blended toward the surface behind the fragment by its distance. Against the
 // sky there is no surface to become: a strand standing past the outline shows itself
 // (the tips that stand out are lit as the canopy's crown is, near the surface's mean).
-fn blend_to_surface(own: vec3<f32>, world: vec3<f32>, g: Ground, duv_dx: vec2<f32>, duv_dy: vec2<f32>) -> vec3<f32> {
+fn blend_to_surface(own: vec3<f32>, world: vec3<f32>, b: Behind) -> vec3<f32> {
     let w = blend_weight(world);
-    if w <= 0.0 || !g.hit {
+    if w <= 0.0 || !b.g.hit {
         return own;
     }
-    return mix(own, surface_at(g, duv_dx, duv_dy), w);
+    return mix(own, surface_at(b.g, b.duv_dx, b.duv_dy), w);
 }
 
 // How much light reaches a point `along` a strand inside the canopy: the bottom of the
@@ -209,15 +233,13 @@ fn fs_strand(in: StrandOut, @builtin(front_facing) front: bool) -> @location(0) 
     if frame.options.x > 0.5 {
         return vec4<f32>(draw.overlay.rgb * mix(0.6, 1.0, in.along), 1.0);
     }
-    let g = ground_behind(in.strand, in.world);
-    let duv_dx = dpdx(g.uv);
-    let duv_dy = dpdy(g.uv);
+    let behind = behind(in.strand, in.world);
     var n = in.normal;
     if !front {
         n = -n;
     }
     let own = shade_strand(in.color, n, canopy_depth(in.along));
-    return vec4<f32>(blend_to_surface(own, in.world, g, duv_dx, duv_dy), 1.0);
+    return vec4<f32>(blend_to_surface(own, in.world, behind), 1.0);
 }
 
 @vertex
@@ -244,9 +266,7 @@ fn fs_card(in: StrandOut, @builtin(front_facing) front: bool) -> @location(0) ve
     let dp_dy = dpdy(in.world);
     let duv_dx = dpdx(in.uv);
     let duv_dy = dpdy(in.uv);
-    let g = ground_behind(in.strand, in.world);
-    let ground_dx = dpdx(g.uv);
-    let ground_dy = dpdy(g.uv);
+    let behind = behind(in.strand, in.world);
     if texel.a < draw.alpha_cutoff {
         discard;
     }
@@ -270,5 +290,5 @@ fn fs_card(in: StrandOut, @builtin(front_facing) front: bool) -> @location(0) ve
     // Each row of the picture shows the strands at its height: lit as the canopy is
     // there, as the strands it stands for are.
     let own = shade_strand(texel.rgb, n, canopy_depth(in.along));
-    return vec4<f32>(blend_to_surface(own, in.world, g, ground_dx, ground_dy), 1.0);
+    return vec4<f32>(blend_to_surface(own, in.world, behind), 1.0);
 }

@@ -43,10 +43,9 @@ fn fs_surface(in: SurfaceOut) -> @location(0) vec4<f32> {
     }
     let base = textureSample(base_map, map_sampler, in.uv).rgb;
     let orm = textureSample(orm_map, map_sampler, in.uv).rgb;
-    let nt = textureSample(normal_map, map_sampler, in.uv).xyz * 2.0 - 1.0;
+    let nt = textureSample(normal_map, map_sampler, in.uv).xyz;
     let t = normalize(in.tangent.xyz - n_geo * dot(n_geo, in.tangent.xyz));
     // OpenGL convention: the map's +y is the surface's +v.
     let b = cross(n_geo, t) * in.tangent.w;
-    let n = normalize(t * nt.x + b * nt.y + n_geo * nt.z);
-    return vec4<f32>(shade_surface(base, orm, n, in.world), 1.0);
+    return vec4<f32>(shade_surface(base, orm, nt, t, b, n_geo, in.world), 1.0);
 }
