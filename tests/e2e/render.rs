@@ -10,6 +10,7 @@
 
 use std::path::PathBuf;
 use tuft_render::offscreen::srgb_codes;
+use tuft_render::plan::FADE_BAND;
 use tuft_render::{Camera, Image, LevelMode, Offscreen, Rep, Scene, SurfaceKind, View};
 use tuft_tests::root;
 
@@ -223,6 +224,73 @@ fn every_switch_of_every_preset_holds_the_colour() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Forced at the lawn's cards → relief switch and seen with the sun behind the sphere,
+/// the blades' two frames differ by 5 to 7 codes over the whole frame (not inside the
+/// outline): past a 1 m sphere's outline the cards stand out over about an eighth of the
+/// material's pixels, lit through by the sun, and the relief has no silhouette at all.
+/// That share is the canopy's height over the radius, the same at every distance and
+/// frame size, so no switch distance could shrink it. In the automatic levels the cards
+/// leave through their dither instead: walking away through both of the blades' card
+/// switches in steps of 1%, no step moves the material's mean colour by a code.
+#[test]
+fn walking_away_toward_the_sun_the_cards_leave_without_a_pop() {
+    let size = (320, 240);
+    let mut offscreen = Offscreen::new().expect("an adapter");
+    let mut scene = scene("lawn", 512);
+    let blades = scene
+        .material()
+        .layers
+        .iter()
+        .position(|l| l.name == "blades")
+        .expect("the lawn has blades");
+    let switches = scene.switches(blades, &Camera::default(), size.1 as f32);
+    let [
+        ..,
+        (Rep::Strands(_), Rep::Cards, cards_at),
+        (Rep::Cards, Rep::Relief, relief_at),
+    ] = switches[..]
+    else {
+        panic!("the blades end with cards and then the relief: {switches:?}");
+    };
+    let toward_the_sun = |distance, level| View {
+        camera: Camera {
+            yaw: 0.625,
+            distance_m: distance,
+            ..Camera::default()
+        },
+        ..view(distance, size, level, false)
+    };
+    let mut frame = |view: &View| {
+        let image = offscreen.render(&mut scene, view).expect("a frame").image;
+        mean_codes(&image)
+    };
+    // What the dither hides: the two representations forced at the switch.
+    let popped = largest_change(
+        frame(&toward_the_sun(relief_at, LevelMode::Forced(Rep::Cards))),
+        frame(&toward_the_sun(relief_at, LevelMode::Forced(Rep::Relief))),
+    );
+    // From before the last level starts fading to the cards to past the relief switch.
+    let (start, end) = (cards_at / (1.0 + FADE_BAND) * 0.95, relief_at * 1.05);
+    let mut distance = start;
+    let mut last = frame(&toward_the_sun(distance, LevelMode::Auto));
+    let (first, mut largest_step) = (last, 0.0f64);
+    let mut steps = 0;
+    while distance < end {
+        distance *= 1.01;
+        let now = frame(&toward_the_sun(distance, LevelMode::Auto));
+        largest_step = largest_step.max(largest_change(last, now));
+        last = now;
+        steps += 1;
+    }
+    println!(
+        "{steps} steps of 1% from {start:.2} m to {end:.2} m: largest step {largest_step:.2} codes, \
+         {:.2} over the walk; forced at the relief switch ({relief_at:.2} m) {popped:.2}",
+        largest_change(first, last)
+    );
+    assert!(popped > 2.0, "the switch this test is about: {popped:.2}");
+    assert!(largest_step < 1.0, "a step moved {largest_step:.2} codes");
 }
 
 /// Regression: with multisampling a fragment runs once per pixel, and for a strand

@@ -7,9 +7,10 @@
 //! cards while a card is at least [`CARD_SWITCH_PX`] tall, then the relief alone. Over the
 //! last [`FADE_BAND`] of each range the tile crossfades to the next representation: the
 //! strands that leave drop out through a dither on their own rank, the survivors widen
-//! toward the next level's width, the cards come in through their own hash. At the switch
-//! itself the fade is complete, so the next representation starts exactly where the
-//! transition ended: nothing pops.
+//! toward the next level's width, the cards come in through their own hash and leave
+//! for the relief by sinking into the ground. At the switch itself the fade is
+//! complete, so the next representation starts exactly where the transition ended:
+//! nothing pops.
 
 /// A strand level is used while its widened strands are at least this many pixels wide.
 pub const SWITCH_PX: f32 = 1.0;

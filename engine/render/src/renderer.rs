@@ -141,11 +141,15 @@ fn surface_vertex_layout() -> wgpu::VertexBufferLayout<'static> {
     }
 }
 
-/// A layout entry for a float 2D texture read by the fragment stage.
-fn float_texture_entry(binding: u32, filterable: bool) -> wgpu::BindGroupLayoutEntry {
+/// A layout entry for a float 2D texture read by the `visibility` stages.
+fn float_texture_entry(
+    binding: u32,
+    filterable: bool,
+    visibility: wgpu::ShaderStages,
+) -> wgpu::BindGroupLayoutEntry {
     wgpu::BindGroupLayoutEntry {
         binding,
-        visibility: wgpu::ShaderStages::FRAGMENT,
+        visibility,
         ty: wgpu::BindingType::Texture {
             sample_type: wgpu::TextureSampleType::Float { filterable },
             view_dimension: wgpu::TextureViewDimension::D2,
@@ -158,7 +162,7 @@ fn float_texture_entry(binding: u32, filterable: bool) -> wgpu::BindGroupLayoutE
 /// A layout entry for a filterable 2D texture read by the fragment stage.
 #[must_use]
 pub fn texture_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
-    float_texture_entry(binding, true)
+    float_texture_entry(binding, true, wgpu::ShaderStages::FRAGMENT)
 }
 
 /// A layout entry for a filtering sampler used by the fragment stage.
@@ -225,7 +229,12 @@ impl Renderer {
         let roots_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("tuft roots"),
             // RGBA32F, read with `textureLoad`: unfiltered.
-            entries: &[float_texture_entry(0, false)],
+            // Read by the card vertex stage too (cards sink toward their roots).
+            entries: &[float_texture_entry(
+                0,
+                false,
+                wgpu::ShaderStages::VERTEX_FRAGMENT,
+            )],
         });
         let [(_, surface_src), (_, strands_src)] = shader_sources();
         let surface_module = device.create_shader_module(wgpu::ShaderModuleDescriptor {

@@ -136,7 +136,8 @@ pub struct DrawParams {
     pub widen_cur: f32,
     /// Width factor of the next level.
     pub widen_next: f32,
-    /// Transition to the next representation, 0..1.
+    /// Transition to the next representation, 0..1 (for cards: how far they have sunk
+    /// on their way to the relief).
     pub fade: f32,
     /// Rank cut of the level drawn.
     pub keep_cur: f32,
@@ -387,12 +388,21 @@ impl LayerShared {
 }
 
 /// How much of the card level a tile shows under `choice` (0: none), for a layer of
-/// `n_levels` strand levels: cards dither in over the last level's fade and out over
-/// their own.
+/// `n_levels` strand levels: cards dither in over the last level's fade; over their own
+/// they all stay, sinking into the ground ([`card_sink`]).
 fn card_visible(choice: Choice, n_levels: usize) -> f32 {
     match choice.rep {
         Rep::Strands(k) if k + 1 == n_levels && choice.fade > 0.0 => choice.fade,
-        Rep::Cards => 1.0 - choice.fade,
+        Rep::Cards => 1.0,
+        _ => 0.0,
+    }
+}
+
+/// How far a tile's cards have sunk toward their roots under `choice` (0: standing,
+/// 1: flat on the ground): over the cards' own fade, on their way to the relief.
+fn card_sink(choice: Choice) -> f32 {
+    match choice.rep {
+        Rep::Cards => choice.fade,
         _ => 0.0,
     }
 }
@@ -1184,7 +1194,7 @@ impl Scene {
                         params: DrawParams {
                             widen_cur: 1.0,
                             widen_next: 1.0,
-                            fade: 0.0,
+                            fade: card_sink(choice),
                             keep_cur: 1.0,
                             keep_next: 1.0,
                             card_visible,

@@ -24,7 +24,8 @@ struct Draw {
     // Width factors of the level drawn and of the next one.
     widen_cur: f32,
     widen_next: f32,
-    // How far the transition to the next level has gone, 0..1.
+    // How far the transition to the next level has gone, 0..1 (cards: how far they
+    // have sunk toward their roots on their way to the relief).
     fade: f32,
     // Rank cut of the level drawn and of the next one (0 when the next is the cards).
     keep_cur: f32,

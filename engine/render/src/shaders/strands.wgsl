@@ -242,15 +242,29 @@ fn fs_strand(in: StrandOut, @builtin(front_facing) front: bool) -> @location(0) 
     return vec4<f32>(blend_to_surface(own, in.world, behind), 1.0);
 }
 
+// Cards leaving for the relief sink into the ground: the height of every point above
+// its card's root shrinks with the fade. Past the surface's outline the cards stand
+// against the sky, many deep along each ray, and dropping them one by one would thin
+// that silhouette only at the very end of the fade; sinking thins it evenly.
+fn sunk(position: vec3<f32>, card: u32) -> vec3<f32> {
+    if draw.fade <= 0.0 {
+        return position;
+    }
+    let root = root_texel(card, 0u).xyz;
+    let n = normalize(root_texel(card, 1u).xyz);
+    return position - n * (dot(position - root, n) * draw.fade);
+}
+
 @vertex
 fn vs_card(v: StrandIn, @builtin(vertex_index) index: u32) -> StrandOut {
     var out: StrandOut;
     out.strand = index / max(draw.verts_per_strand, 1u);
-    out.clip = frame.view_proj * vec4<f32>(v.position, 1.0);
+    let world = sunk(v.position, out.strand);
+    out.clip = frame.view_proj * vec4<f32>(world, 1.0);
     if v.rank >= draw.card_visible {
         out.clip = DROPPED;
     }
-    out.world = v.position;
+    out.world = world;
     out.normal = v.normal;
     out.uv = v.uv;
     out.color = v.color;
