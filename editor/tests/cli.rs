@@ -247,6 +247,48 @@ fn bench_json_prints_one_case_per_line_with_median_and_counts() {
 }
 
 #[test]
+fn bench_switches_prints_every_switch_of_every_layer_from_each_side() {
+    let out = tuft(&["bench", "--json", "--switches", "2", "--preset", "moss"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let cases: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect();
+    let names: Vec<&str> = cases.iter().map(|c| c["case"].as_str().unwrap()).collect();
+    // Each layer's chain, level 0 to the relief (the fronds' cards are under a pixel
+    // when their last level leaves).
+    for expected in [
+        "moss/fronds level 0 → level 1",
+        "moss/fronds level 2 → relief",
+        "moss/setae level 2 → cards",
+        "moss/setae cards → relief",
+    ] {
+        assert!(
+            names.iter().any(|n| n.starts_with(expected)),
+            "{expected} missing from {names:?}"
+        );
+    }
+    for c in &cases {
+        let yaws = c["yaw"].as_array().unwrap();
+        assert_eq!(yaws.len(), 2, "{c}");
+        // The default camera first, the second side half a turn from it.
+        let turn = yaws[1].as_f64().unwrap() - yaws[0].as_f64().unwrap();
+        assert!((turn - 0.5).abs() < 1e-6, "{c}");
+        for figure in ["whole", "inside"] {
+            let changes = c[figure].as_array().unwrap();
+            assert_eq!(changes.len(), 2, "{c}");
+            assert!(
+                changes
+                    .iter()
+                    .all(|x| (0.0..5.0).contains(&x.as_f64().unwrap())),
+                "{c}"
+            );
+        }
+    }
+}
+
+#[test]
 fn render_writes_a_frame_and_says_what_it_drew() {
     let dir = tempfile::tempdir().unwrap();
     let png = dir.path().join("moss.png");

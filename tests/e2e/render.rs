@@ -10,6 +10,7 @@
 
 use std::path::PathBuf;
 use tuft_render::offscreen::srgb_codes;
+use tuft_render::parity::{largest_change, switch_colours};
 use tuft_render::plan::FADE_BAND;
 use tuft_render::{Camera, Image, LevelMode, Offscreen, Rep, Scene, SurfaceKind, View};
 use tuft_tests::root;
@@ -155,21 +156,16 @@ fn presets_match_their_golden_frames() {
     );
 }
 
-/// The sRGB code values of a frame's mean material colour.
-fn largest_change(a: [f64; 3], b: [f64; 3]) -> f64 {
-    (0..3).map(|c| (a[c] - b[c]).abs()).fold(0.0, f64::max)
-}
-
 fn mean_codes(image: &Image) -> [f64; 3] {
     srgb_codes(image.mean_color().expect("the material is in view"))
 }
 
-/// Every switch of every layer of every preset, measured as the material shows it: at
-/// the distance the layer switches, the layer forced to the representation before and
-/// then after the switch, every other layer where the distance has it. The mean colour
-/// of the material's pixels moves by less than one sRGB code, over the whole frame and
-/// inside the outline (the pixels both frames cover whole). The switches form one
-/// chain, nearest first, from level 0 to the relief.
+/// Every switch of every layer of every preset, measured as the material shows it
+/// (`tuft_render::parity`): at the distance the layer switches, the layer forced to the
+/// representation before and then after the switch, every other layer where the
+/// distance has it. The mean colour of the material's pixels moves by less than one
+/// sRGB code, over the whole frame and inside the outline (the pixels both frames cover
+/// whole). The switches form one chain, nearest first, from level 0 to the relief.
 #[test]
 fn every_switch_of_every_preset_holds_the_colour() {
     let size = (320, 240);
@@ -184,40 +180,26 @@ fn every_switch_of_every_preset_holds_the_colour() {
             .map(|l| l.name.clone())
             .collect();
         for (li, name) in names.iter().enumerate() {
-            let switches = scene.switches(li, &Camera::default(), size.1 as f32);
-            assert_eq!(switches.first().map(|s| s.0), Some(Rep::Strands(0)));
-            assert_eq!(switches.last().map(|s| s.1), Some(Rep::Relief));
+            let switches = switch_colours(&mut offscreen, &mut scene, li, Camera::default(), size)
+                .expect("frames");
+            assert_eq!(switches.first().map(|s| s.from), Some(Rep::Strands(0)));
+            assert_eq!(switches.last().map(|s| s.to), Some(Rep::Relief));
             for pair in switches.windows(2) {
                 assert!(
-                    pair[0].1 == pair[1].0 && pair[0].2 < pair[1].2,
+                    pair[0].to == pair[1].from && pair[0].distance_m < pair[1].distance_m,
                     "{preset}/{name}: {switches:?}"
                 );
             }
-            for (from, to, distance) in switches {
-                let mut frame = |rep| {
-                    let forced = View {
-                        level_layer: Some(li),
-                        ..view(distance, size, LevelMode::Forced(rep), false)
-                    };
-                    offscreen
-                        .render(&mut scene, &forced)
-                        .expect("a frame")
-                        .image
-                };
-                let (a, b) = (frame(from), frame(to));
-                let (ca, cb) = (mean_codes(&a), mean_codes(&b));
-                let whole = largest_change(ca, cb);
-                let (ia, ib) = a
-                    .mean_colors_where_both_cover(&b)
-                    .expect("the material fills some pixels in both");
-                let inside = largest_change(srgb_codes(ia), srgb_codes(ib));
+            for switch in switches {
                 let line = format!(
-                    "{preset}/{name} {from} → {to} at {distance:.2} m: {ca:.2?} → {cb:.2?}, largest change {whole:.2}; inside the outline {inside:.2}; coverage {:.4} → {:.4}",
-                    a.coverage(),
-                    b.coverage()
+                    "{preset}/{name} {switch}; {:.2?} → {:.2?}",
+                    switch.whole[0], switch.whole[1]
                 );
                 println!("{line}");
-                if whole >= 1.0 || inside >= 1.0 {
+                if switch.inside.is_none()
+                    || switch.whole_change() >= 1.0
+                    || switch.inside_change() >= 1.0
+                {
                     failures.push(line);
                 }
             }
@@ -267,10 +249,10 @@ fn walking_away_toward_the_sun_the_cards_leave_without_a_pop() {
         mean_codes(&image)
     };
     // What the dither hides: the two representations forced at the switch.
-    let popped = largest_change(
+    let popped = largest_change([
         frame(&toward_the_sun(relief_at, LevelMode::Forced(Rep::Cards))),
         frame(&toward_the_sun(relief_at, LevelMode::Forced(Rep::Relief))),
-    );
+    ]);
     // From before the last level starts fading to the cards to past the relief switch.
     let (start, end) = (cards_at / (1.0 + FADE_BAND) * 0.95, relief_at * 1.05);
     let mut distance = start;
@@ -280,14 +262,14 @@ fn walking_away_toward_the_sun_the_cards_leave_without_a_pop() {
     while distance < end {
         distance *= 1.01;
         let now = frame(&toward_the_sun(distance, LevelMode::Auto));
-        largest_step = largest_step.max(largest_change(last, now));
+        largest_step = largest_step.max(largest_change([last, now]));
         last = now;
         steps += 1;
     }
     println!(
         "{steps} steps of 1% from {start:.2} m to {end:.2} m: largest step {largest_step:.2} codes, \
          {:.2} over the walk; forced at the relief switch ({relief_at:.2} m) {popped:.2}",
-        largest_change(first, last)
+        largest_change([first, last])
     );
     assert!(popped > 2.0, "the switch this test is about: {popped:.2}");
     assert!(largest_step < 1.0, "a step moved {largest_step:.2} codes");

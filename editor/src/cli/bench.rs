@@ -475,12 +475,85 @@ fn levels(json: bool, only: Option<&str>) {
     }
 }
 
+/// Frame size of `--switches`: the switch test's.
+const SWITCH_FRAME: (u32, u32) = (320, 240);
+
+/// The colour each switch of each preset layer moves (`tuft_render::parity`), seen
+/// from `sides` cameras around the sphere: the preview's default first, the others
+/// turned evenly from it. Figures, not timings.
+fn switches(json: bool, only: Option<&str>, sides: u32) -> anyhow::Result<()> {
+    use tuft_render::parity::switch_colours;
+    use tuft_render::{Camera, Offscreen, Scene, SurfaceKind};
+    let mut offscreen = Offscreen::new()?;
+    let yaws: Vec<f32> = (0..sides.max(1))
+        .map(|k| (Camera::default().yaw + k as f32 / sides.max(1) as f32).fract())
+        .collect();
+    if !json {
+        println!(
+            "{}×{} frames, adapter {}; per side: whole frame (inside the outline), sRGB codes",
+            SWITCH_FRAME.0,
+            SWITCH_FRAME.1,
+            offscreen.adapter()
+        );
+        let heads: Vec<String> = yaws.iter().map(|y| format!("yaw {y:.3}")).collect();
+        println!("{:<44} {}", "switch", heads.join("  "));
+    }
+    for (name, text) in PRESETS {
+        if only.is_some_and(|o| o != name) {
+            continue;
+        }
+        let doc = tuft_graph::io::from_str(text).expect("shipped presets parse");
+        let (material, _) = crate::material::from_graph(&doc.graph, 512)?;
+        let layers: Vec<String> = material.layers.iter().map(|l| l.name.clone()).collect();
+        let mut scene = Scene::new(material, SurfaceKind::Sphere);
+        for (li, layer) in layers.iter().enumerate() {
+            let per_side = yaws
+                .iter()
+                .map(|&yaw| {
+                    let camera = Camera {
+                        yaw,
+                        ..Camera::default()
+                    };
+                    switch_colours(&mut offscreen, &mut scene, li, camera, SWITCH_FRAME)
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            for (i, first) in per_side[0].iter().enumerate() {
+                let at: Vec<_> = per_side.iter().filter_map(|side| side.get(i)).collect();
+                let case = format!(
+                    "{name}/{layer} {} → {} ({:.2} m)",
+                    first.from, first.to, first.distance_m
+                );
+                if json {
+                    let whole: Vec<f64> = at.iter().map(|s| round2(s.whole_change())).collect();
+                    let inside: Vec<f64> = at.iter().map(|s| round2(s.inside_change())).collect();
+                    let line = serde_json::json!({
+                        "case": case, "yaw": yaws, "whole": whole, "inside": inside,
+                    });
+                    println!("{line}");
+                } else {
+                    let cells: Vec<String> = at
+                        .iter()
+                        .map(|s| format!("{:.2} ({:.2})", s.whole_change(), s.inside_change()))
+                        .collect();
+                    println!("{case:<44} {}", cells.join("  "));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn round2(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}
+
 pub fn run(
     json: bool,
     runs: usize,
     only: Option<&str>,
     sphere: Option<u64>,
     with_levels: bool,
+    with_switches: Option<u32>,
 ) -> std::process::ExitCode {
     if let Some(name) = only
         && !PRESETS.iter().any(|(p, _)| *p == name)
@@ -491,6 +564,15 @@ pub fn run(
     if with_levels {
         levels(json, only);
         return std::process::ExitCode::SUCCESS;
+    }
+    if let Some(sides) = with_switches {
+        return match switches(json, only, sides) {
+            Ok(()) => std::process::ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("tuft bench --switches: {e:#}");
+                std::process::ExitCode::FAILURE
+            }
+        };
     }
     if !json {
         println!(

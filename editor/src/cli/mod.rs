@@ -117,6 +117,11 @@ pub enum Command {
         /// ½ and 1 instead of timings.
         #[arg(long)]
         levels: bool,
+        /// Print the colour each switch between a layer's representations moves, every
+        /// layer of the presets forced before and after its switch on a 320×240 sphere,
+        /// seen from this many sides (the default camera first), instead of timings.
+        #[arg(long, num_args = 0..=1, default_missing_value = "1", value_name = "SIDES")]
+        switches: Option<u32>,
     },
 }
 
@@ -164,7 +169,8 @@ pub fn run(command: Command) -> ExitCode {
             preset,
             sphere,
             levels,
-        } => bench::run(json, runs, preset.as_deref(), sphere, levels),
+            switches,
+        } => bench::run(json, runs, preset.as_deref(), sphere, levels, switches),
         Command::Inspect { file } => inspect::run(&file),
         Command::Render {
             file,

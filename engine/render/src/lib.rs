@@ -31,6 +31,7 @@ pub mod camera;
 pub mod light;
 pub mod material;
 pub mod offscreen;
+pub mod parity;
 pub mod plan;
 pub mod renderer;
 pub mod scene;

@@ -75,19 +75,23 @@ impl Image {
         (cover > 0.0).then(|| sum.map(|s| s / cover))
     }
 
-    /// The mean colours of `self` and `other` (same size) over the pixels the material
-    /// covers whole in both, linear RGB: what changed where both frames show the
-    /// material, leaving out the outline (which one may cover and the other not, or
-    /// cover in part); `None` when they share no such pixel or differ in size.
+    /// The mean colours of `self` and `other` (same size) inside the outline of
+    /// `outline` (a frame of the bare surface, say): over the pixels all three cover
+    /// whole, linear RGB. What changed where both frames show the material, leaving out
+    /// the silhouette (strands or cards past the surface's outline, which one frame may
+    /// have and the other not) and the pixels covered in part; `None` when there is no
+    /// such pixel or the sizes differ.
     #[must_use]
-    pub fn mean_colors_where_both_cover(&self, other: &Self) -> Option<([f64; 3], [f64; 3])> {
-        if (self.width, self.height) != (other.width, other.height) {
+    pub fn mean_colors_inside(&self, other: &Self, outline: &Self) -> Option<([f64; 3], [f64; 3])> {
+        let size = (self.width, self.height);
+        if size != (other.width, other.height) || size != (outline.width, outline.height) {
             return None;
         }
         let mut sums = [[0.0f64; 3]; 2];
         let mut n = 0u64;
-        for (p, q) in self.rgba.chunks_exact(4).zip(other.rgba.chunks_exact(4)) {
-            if p[3] != 255 || q[3] != 255 {
+        let pixels = self.rgba.chunks_exact(4).zip(other.rgba.chunks_exact(4));
+        for ((p, q), o) in pixels.zip(outline.rgba.chunks_exact(4)) {
+            if p[3] != 255 || q[3] != 255 || o[3] != 255 {
                 continue;
             }
             for c in 0..3 {

@@ -322,11 +322,11 @@ fn strands_blend_toward_the_surface_only_far_away() {
     let bare = offscreen.render(&mut scene, &surface).expect("a frame");
     let (inside, bare_inside) = blended
         .image
-        .mean_colors_where_both_cover(&bare.image)
+        .mean_colors_inside(&bare.image, &bare.image)
         .expect("the surface fills the frame");
     let (own_inside, _) = plain
         .image
-        .mean_colors_where_both_cover(&bare.image)
+        .mean_colors_inside(&bare.image, &bare.image)
         .expect("the surface fills the frame");
     let gap = |a: [f64; 3], b: [f64; 3]| (0..3).map(|c| (a[c] - b[c]).abs()).fold(0.0, f64::max);
     assert!(
