@@ -155,8 +155,11 @@ pub struct DrawParams {
     /// From how far (metres from the eye) strands and cards begin to blend toward the
     /// surface behind them, and where they have become it (`f32::MAX` twice: never).
     pub blend_m: [f32; 2],
+    /// Cards: how far along its strands a point of the picture is, on average, per unit
+    /// of its height in the picture (strands: 1).
+    pub along_scale: f32,
     /// Unused.
-    pub pad: [f32; 2],
+    pub pad: f32,
 }
 
 /// What a draw draws.
@@ -311,6 +314,9 @@ pub(crate) struct LayerShared {
     /// Median strand width and length, metres.
     width_m: f32,
     card_height_m: f32,
+    /// How far along its strands a point of a card's picture is, per unit of its height
+    /// in the picture ([`along_scale`]).
+    card_along_scale: f32,
     pub atlas: Atlas,
     /// The layer's cards over one repeat, as points to plant (`cards::card_points`).
     cards: Vec<cards::Card>,
@@ -363,6 +369,7 @@ impl LayerShared {
             widen,
             width_m: median(set.width.iter().copied()).unwrap_or(0.0),
             card_height_m: median(cards.iter().map(|c| c.height)).unwrap_or(0.0),
+            card_along_scale: along_scale(set),
             atlas: cards::atlas(set, &cards, repeat_m, &layer.cards),
             card_placer: Placer::new(&card_points, surface),
             card_points,
@@ -384,6 +391,28 @@ impl LayerShared {
                 cards::build_card_tile(&self.cards, &placed, self.identity.cards.atlas_cells);
             CardTile { placed, mesh }
         })
+    }
+}
+
+/// A card's picture spans the tallest strand; a point at height `h` of it shows strands
+/// `h / length` of the way to their tips. On average over the strands that reach it
+/// (weighted by their area) that is `h · tallest · E[1 / length]` in units of the
+/// picture, at most 1: what the card's shading reads as "along" for the canopy's depth,
+/// so the crown of a short strand is lit as a crown, as the strand itself is.
+fn along_scale(set: &tuft_strands::StrandSet) -> f32 {
+    let tallest = set.length.iter().copied().fold(0.0f32, f32::max);
+    let (mut sum, mut area) = (0.0f64, 0.0f64);
+    for (&l, &w) in set.length.iter().zip(&set.width) {
+        if l > 0.0 {
+            let a = f64::from(w * l);
+            sum += a / f64::from(l);
+            area += a;
+        }
+    }
+    if area > 0.0 {
+        (f64::from(tallest) * sum / area).max(1.0) as f32
+    } else {
+        1.0
     }
 }
 
@@ -1176,7 +1205,8 @@ impl Scene {
                                 verts_per_strand: profile.vertices_per_strand() as u32,
                                 overlay: overlay_color(choice.rep),
                                 blend_m,
-                                pad: [0.0; 2],
+                                along_scale: 1.0,
+                                pad: 0.0,
                             },
                         });
                     }
@@ -1202,7 +1232,8 @@ impl Scene {
                             verts_per_strand: cards::VERTICES_PER_CARD as u32,
                             overlay: overlay_color(Rep::Cards),
                             blend_m,
-                            pad: [0.0; 2],
+                            along_scale: s.card_along_scale,
+                            pad: 0.0,
                         },
                     });
                 }

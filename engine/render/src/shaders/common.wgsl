@@ -42,8 +42,10 @@ struct Draw {
     // behind them, and where they have become it.
     blend_start: f32,
     blend_end: f32,
-    pad0: f32,
-    pad1: f32,
+    // Cards: how far along its strands a point of the picture is, on average, per unit
+    // of its height in the picture.
+    along_scale: f32,
+    pad: f32,
 };
 
 @group(0) @binding(0) var<uniform> frame: Frame;

@@ -202,15 +202,28 @@ fn surface_at(g: Ground, duv_dx: vec2<f32>, duv_dy: vec2<f32>) -> vec3<f32> {
     return shade_surface(base, orm, nt, g.tangent, g.bitangent, g.normal, g.point);
 }
 
-// `own` blended toward the surface behind the fragment by its distance. Against the
-// sky there is no surface to become: a strand standing past the outline shows itself
-// (the tips that stand out are lit as the canopy's crown is, near the surface's mean).
-fn blend_to_surface(own: vec3<f32>, world: vec3<f32>, b: Behind) -> vec3<f32> {
+// `own` blended by its distance toward what the strand stands for far away: the surface
+// behind the fragment, or, against the sky past the outline, the strand lit as the mean
+// of strands of its colour turned every way about the root's normal (`base` lit at
+// canopy `depth`). A card's picture shows its strands from two sides only, a strand one
+// turn of many; turned every way both answer the sun alike from every side.
+fn blend_far(
+    own: vec3<f32>,
+    world: vec3<f32>,
+    b: Behind,
+    strand: u32,
+    base: vec3<f32>,
+    depth: f32,
+) -> vec3<f32> {
     let w = blend_weight(world);
-    if w <= 0.0 || !b.g.hit {
+    if w <= 0.0 {
         return own;
     }
-    return mix(own, surface_at(b.g, b.duv_dx, b.duv_dy), w);
+    if b.g.hit {
+        return mix(own, surface_at(b.g, b.duv_dx, b.duv_dy), w);
+    }
+    let axis = normalize(root_texel(strand, 1u).xyz);
+    return mix(own, shade_turned(base, axis, depth), w);
 }
 
 // How much light reaches a point `along` a strand inside the canopy: the bottom of the
@@ -228,6 +241,18 @@ fn shade_strand(base: vec3<f32>, n_in: vec3<f32>, depth: f32) -> vec3<f32> {
     return base * (sun + ambient(n) * depth);
 }
 
+// The mean of `shade_strand` over normals turned every way about `axis`: |n·l| averages
+// 2/π of the sun's part across the axis, and the ambient its value at the horizon.
+fn shade_turned(base: vec3<f32>, axis: vec3<f32>, depth: f32) -> vec3<f32> {
+    let l = frame.sun_dir.xyz;
+    let a = dot(axis, l);
+    let across = sqrt(max(1.0 - a * a, 0.0));
+    let wrap = (0.6366198 * across + 0.3) / 1.3;
+    let sun = frame.sun_color.rgb * wrap * max(l.y, 0.0) * depth * 0.9;
+    let sky = mix(frame.ground_color.rgb, frame.sky_color.rgb, 0.5);
+    return base * (sun + sky * depth);
+}
+
 @fragment
 fn fs_strand(in: StrandOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
     if frame.options.x > 0.5 {
@@ -238,8 +263,9 @@ fn fs_strand(in: StrandOut, @builtin(front_facing) front: bool) -> @location(0) 
     if !front {
         n = -n;
     }
-    let own = shade_strand(in.color, n, canopy_depth(in.along));
-    return vec4<f32>(blend_to_surface(own, in.world, behind), 1.0);
+    let depth = canopy_depth(in.along);
+    let own = shade_strand(in.color, n, depth);
+    return vec4<f32>(blend_far(own, in.world, behind, in.strand, in.color, depth), 1.0);
 }
 
 // Cards leaving for the relief sink into the ground: the height of every point above
@@ -301,8 +327,9 @@ fn fs_card(in: StrandOut, @builtin(front_facing) front: bool) -> @location(0) ve
         let b = normalize((dp_dy * duv_dx.x - dp_dx * duv_dy.x) / det) * -1.0;
         n = normalize(t * tn.x + b * tn.y + n_geo * tn.z);
     }
-    // Each row of the picture shows the strands at its height: lit as the canopy is
-    // there, as the strands it stands for are.
-    let own = shade_strand(texel.rgb, n, canopy_depth(in.along));
-    return vec4<f32>(blend_to_surface(own, in.world, behind), 1.0);
+    // Each row of the picture shows its strands as far along as they are at that
+    // height: lit as the canopy is there, as the strands it stands for are.
+    let depth = canopy_depth(min(in.along * draw.along_scale, 1.0));
+    let own = shade_strand(texel.rgb, n, depth);
+    return vec4<f32>(blend_far(own, in.world, behind, in.strand, texel.rgb, depth), 1.0);
 }
