@@ -325,8 +325,7 @@ impl Offscreen {
         slice.map_async(wgpu::MapMode::Read, move |r| {
             let _ = tx.send(r);
         });
-        self.device
-            .poll(wgpu::PollType::wait_indefinitely())
+        self.wait()
             .map_err(|e| RenderError::Readback(e.to_string()))?;
         rx.recv()
             .map_err(|e| RenderError::Readback(e.to_string()))?
@@ -354,6 +353,20 @@ impl Offscreen {
         })
     }
 
+    /// Waits until the device has done everything submitted. GL caps one wait at about
+    /// two seconds however long it is asked to wait (`glClientWaitSync` takes its
+    /// nanoseconds as an `i32`), and a software rasteriser sharing its cores can take
+    /// longer over a big frame: a timed-out wait is waited again, up to ten minutes.
+    fn wait(&self) -> Result<(), wgpu::PollError> {
+        let mut waits = 0;
+        loop {
+            match self.device.poll(wgpu::PollType::wait_indefinitely()) {
+                Err(wgpu::PollError::Timeout) if waits < 300 => waits += 1,
+                done => return done.map(|_| ()),
+            }
+        }
+    }
+
     /// The milliseconds between the two timestamps in `read` (already submitted).
     fn read_time(&self, read: &wgpu::Buffer) -> Option<f64> {
         let slice = read.slice(..);
@@ -361,7 +374,7 @@ impl Offscreen {
         slice.map_async(wgpu::MapMode::Read, move |r| {
             let _ = tx.send(r);
         });
-        self.device.poll(wgpu::PollType::wait_indefinitely()).ok()?;
+        self.wait().ok()?;
         rx.recv().ok()?.ok()?;
         let ticks: [u64; 2] = {
             let data = slice.get_mapped_range().ok()?;
