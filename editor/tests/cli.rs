@@ -26,6 +26,15 @@ fn tuft(args: &[&str]) -> Output {
         .expect("tuft runs")
 }
 
+/// Standard output as one JSON value a line.
+fn json_lines(out: Output) -> Vec<serde_json::Value> {
+    String::from_utf8(out.stdout)
+        .expect("UTF-8")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect()
+}
+
 fn text(out: &Output) -> String {
     format!(
         "{}{}",
@@ -93,11 +102,7 @@ fn validate_json_prints_one_object_per_file() {
         "tests/data/malformed.ron",
     ]);
     assert_eq!(out.status.code(), Some(2));
-    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
-        .collect();
+    let lines = json_lines(out);
     assert_eq!(lines.len(), 3);
     assert_eq!(lines[0]["errors"], 0);
     assert_eq!(lines[1]["errors"], 1);
@@ -207,11 +212,7 @@ fn bake_writes_a_strand_file_that_inspect_reads_and_damage_is_reported() {
 fn bench_json_prints_one_case_per_line_with_median_and_counts() {
     let out = tuft(&["bench", "--json", "--runs", "1", "--preset", "moss"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
-    let cases: Vec<serde_json::Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
-        .collect();
+    let cases = json_lines(out);
     let names: Vec<&str> = cases.iter().map(|c| c["case"].as_str().unwrap()).collect();
     for expected in [
         "moss/validate",
@@ -250,11 +251,7 @@ fn bench_json_prints_one_case_per_line_with_median_and_counts() {
 fn bench_switches_prints_every_switch_of_every_layer_from_each_side() {
     let out = tuft(&["bench", "--json", "--switches", "2", "--preset", "moss"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
-    let cases: Vec<serde_json::Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
-        .collect();
+    let cases = json_lines(out);
     let names: Vec<&str> = cases.iter().map(|c| c["case"].as_str().unwrap()).collect();
     // Each layer's chain, level 0 to the relief (the fronds' cards are under a pixel
     // when their last level leaves).
