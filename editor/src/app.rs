@@ -1089,8 +1089,9 @@ impl Editor {
             ui.checkbox(&mut self.preview.view.blend_to_surface, "Blend to surface")
                 .on_hover_text(
                     "Far away, strands and cards take on the colour of the surface \
-                     behind them, so the card switches hold the colour. Off: their own \
-                     colour at any distance (how far it is from the relief).",
+                     behind them (against the sky, of strands turned every way), so the \
+                     card switches hold the colour. Off: their own colour at any \
+                     distance (how far it is from the relief).",
                 );
             let mut windy = self.preview.view.wind.is_some();
             ui.checkbox(&mut windy, "Wind");

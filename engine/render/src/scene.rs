@@ -95,7 +95,8 @@ pub struct View {
     /// `None`: no wind stage at all; `Some` with strength 0 draws the wind stage still.
     pub wind: Option<Wind>,
     /// Strands and cards take on the colour of the surface behind them as they near the
-    /// card switch (see [`Scene::blend_distances`]); off, they keep their own at any distance.
+    /// card switch, and against the sky that of strands turned every way (see
+    /// [`Scene::blend_distances`]); off, they keep their own at any distance.
     pub blend_to_surface: bool,
 }
 
@@ -751,7 +752,7 @@ impl Scene {
     /// held within a code because its strands, cards and surface were one shading
     /// model of one picture). So each strand and card fragment is blended, by its
     /// distance, toward what the surface shows along the same ray, shaded as the
-    /// surface is. The blend is complete where the last level's transition to the
+    /// surface is (past the outline, toward strands turned every way: `shade_turned`). The blend is complete where the last level's transition to the
     /// cards begins, so the last level, the cards and the relief meet there with one
     /// colour; it starts at half that distance, so nearer strands keep their own.
     #[must_use]
