@@ -285,6 +285,29 @@ fn bench_switches_prints_every_switch_of_every_layer_from_each_side() {
     }
 }
 
+/// Regression: `tuft render … | head -1` panicked ("failed printing to stdout: Broken
+/// pipe") once the reader had gone. A command whose reader stops early ends quietly.
+#[test]
+fn a_reader_that_stops_early_ends_the_command_quietly() {
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("moss.png");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tuft"))
+        .args(["render", "presets/moss.ron", "--out"])
+        .arg(&png)
+        .args(["--size", "96x64"])
+        .current_dir(root())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("tuft runs");
+    // The reader goes before the frame is drawn, so every line meets a closed pipe.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("tuft ends");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+}
+
 #[test]
 fn render_writes_a_frame_and_says_what_it_drew() {
     let dir = tempfile::tempdir().unwrap();

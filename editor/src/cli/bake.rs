@@ -13,7 +13,7 @@ pub fn run(file: &Path, out: &Path, resolution: usize, force: bool) -> ExitCode 
     match bake_into(&doc.graph, out, resolution) {
         Ok(written) => {
             for path in written {
-                println!("{}", path.display());
+                out!("{}", path.display());
             }
             ExitCode::SUCCESS
         }

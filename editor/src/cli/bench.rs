@@ -466,9 +466,9 @@ fn levels(json: bool, only: Option<&str>) {
                 let case = format!("{name}/{layer_name}/levels_p{p}");
                 if json {
                     let line = serde_json::json!({"case": case, "keep": settings.keep, "coverage": coverage});
-                    println!("{line}");
+                    out!("{line}");
                 } else {
-                    println!("{case:<28} keep {:?} coverage {coverage:?}", settings.keep);
+                    out!("{case:<28} keep {:?} coverage {coverage:?}", settings.keep);
                 }
             }
         }
@@ -489,14 +489,14 @@ fn switches(json: bool, only: Option<&str>, sides: u32) -> anyhow::Result<()> {
         .map(|k| (Camera::default().yaw + k as f32 / sides.max(1) as f32).fract())
         .collect();
     if !json {
-        println!(
+        out!(
             "{}×{} frames, adapter {}; per side: whole frame (inside the outline), sRGB codes",
             SWITCH_FRAME.0,
             SWITCH_FRAME.1,
             offscreen.adapter()
         );
         let heads: Vec<String> = yaws.iter().map(|y| format!("yaw {y:.3}")).collect();
-        println!("{:<44} {}", "switch", heads.join("  "));
+        out!("{:<44} {}", "switch", heads.join("  "));
     }
     for (name, text) in PRESETS {
         if only.is_some_and(|o| o != name) {
@@ -529,13 +529,13 @@ fn switches(json: bool, only: Option<&str>, sides: u32) -> anyhow::Result<()> {
                     let line = serde_json::json!({
                         "case": case, "yaw": yaws, "whole": whole, "inside": inside,
                     });
-                    println!("{line}");
+                    out!("{line}");
                 } else {
                     let cells: Vec<String> = at
                         .iter()
                         .map(|s| format!("{:.2} ({:.2})", s.whole_change(), s.inside_change()))
                         .collect();
-                    println!("{case:<44} {}", cells.join("  "));
+                    out!("{case:<44} {}", cells.join("  "));
                 }
             }
         }
@@ -575,7 +575,7 @@ pub fn run(
         };
     }
     if !json {
-        println!(
+        out!(
             "{:<28} {:>10} {:>5}  counts   ({} threads)",
             "case",
             "median ms",
@@ -594,14 +594,14 @@ pub fn run(
             for (k, v) in &case.counts {
                 obj[*k] = (*v).into();
             }
-            println!("{obj}");
+            out!("{obj}");
         } else {
             let counts: Vec<String> = case
                 .counts
                 .iter()
                 .map(|(k, v)| format!("{k}={v}"))
                 .collect();
-            println!(
+            out!(
                 "{:<28} {:>10.2} {:>5}  {}",
                 case.name,
                 case.median_ms,

@@ -19,16 +19,19 @@ pub fn run(path: &Path) -> ExitCode {
         return ExitCode::FAILURE;
     }
     let (repeat_m, layers) = file::read_directory(&bytes).expect("decoded above");
-    println!(
+    out!(
         "{shown}: strand file version {}, repeat {repeat_m} m, {} layers, {} bytes, trailer CRC ok",
         file::VERSION,
         layers.len(),
         bytes.len()
     );
     for layer in &layers {
-        println!(
+        out!(
             "layer {:?}: {} strands, {} bytes, payload CRC {:#010x} ok",
-            layer.name, layer.n_strands, layer.payload_len, layer.crc
+            layer.name,
+            layer.n_strands,
+            layer.payload_len,
+            layer.crc
         );
         for (info, (name, ranges)) in layer.fields.iter().zip(file::field_ranges(layer, &bytes)) {
             let kind = match info.kind {
@@ -47,7 +50,7 @@ pub fn run(path: &Path) -> ExitCode {
                     }
                 })
                 .collect();
-            println!(
+            out!(
                 "  {name:<12} {}×{kind}  {}",
                 info.components,
                 shown.join(" ")

@@ -1,5 +1,17 @@
 //! The headless command line: `validate`, `bake`, `render`, `inspect`, `bench`.
 
+/// `println!` for the command line's results. A reader that stops early (`tuft render
+/// … | head -1`) closes the pipe and the rest has nowhere to go: the command ends there,
+/// successfully, where `println!` would panic.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if writeln!(std::io::stdout().lock(), $($arg)*).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
+
 mod bake;
 mod bench;
 mod inspect;

@@ -134,13 +134,13 @@ fn render(graph: &tuft_graph::MaterialGraph, out: &Path, o: &Options) -> anyhow:
         image::ExtendedColorType::Rgba8,
     )
     .with_context(|| format!("cannot write {}", out.display()))?;
-    println!("adapter: {}", offscreen.adapter());
+    out!("adapter: {}", offscreen.adapter());
     match frame.gpu_ms {
-        Some(ms) => println!("GPU time: {ms:.2} ms (information only)"),
-        None => println!("GPU time: not reported by this adapter"),
+        Some(ms) => out!("GPU time: {ms:.2} ms (information only)"),
+        None => out!("GPU time: not reported by this adapter"),
     }
     let s = &frame.stats;
-    println!(
+    out!(
         "tiles: {} of {} in view; drawn: {} strands, {} triangles",
         s.tiles_visible,
         s.tiles_total,
@@ -153,7 +153,7 @@ fn render(graph: &tuft_graph::MaterialGraph, out: &Path, o: &Options) -> anyhow:
             .iter()
             .map(|(rep, n)| format!("{rep} ×{n}"))
             .collect();
-        println!(
+        out!(
             "  {}: {} strands, {} cards, {} triangles; tiles at {}",
             layer.name,
             layer.strands,
@@ -167,17 +167,17 @@ fn render(graph: &tuft_graph::MaterialGraph, out: &Path, o: &Options) -> anyhow:
         );
     }
     if s.budget_limited {
-        println!("  (the vertex budget forced coarser levels on the farthest tiles)");
+        out!("  (the vertex budget forced coarser levels on the farthest tiles)");
     }
     // What the colour-parity figures compare (BENCHMARKS.md): the material's pixels only,
     // each weighted by its coverage.
     if let Some(linear) = frame.image.mean_color() {
         let [r, g, b] = tuft_render::offscreen::srgb_codes(linear);
-        println!(
+        out!(
             "mean colour: ({r:.2}, {g:.2}, {b:.2}) sRGB codes over the material's pixels; coverage {:.4}",
             frame.image.coverage()
         );
     }
-    println!("{}", out.display());
+    out!("{}", out.display());
     Ok(())
 }

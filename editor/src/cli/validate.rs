@@ -17,7 +17,7 @@ pub fn run(files: &[PathBuf], json: bool) -> ExitCode {
                         "readable": false,
                         "error": e.to_string(),
                     });
-                    println!("{line}");
+                    out!("{line}");
                 } else {
                     eprintln!("{shown}: error: {e}");
                 }
@@ -34,12 +34,12 @@ pub fn run(files: &[PathBuf], json: bool) -> ExitCode {
                         "errors": report.diagnostics.iter().filter(|d| d.is_error()).count(),
                         "diagnostics": report.diagnostics,
                     });
-                    println!("{line}");
+                    out!("{line}");
                 } else if report.diagnostics.is_empty() {
-                    println!("{shown}: ok ({} nodes)", doc.graph.nodes.len());
+                    out!("{shown}: ok ({} nodes)", doc.graph.nodes.len());
                 } else {
                     for d in &report.diagnostics {
-                        println!("{shown}: {d}");
+                        out!("{shown}: {d}");
                     }
                 }
             }
