@@ -10,7 +10,7 @@
 
 use std::path::PathBuf;
 use tuft_render::offscreen::srgb_codes;
-use tuft_render::parity::{SwitchColour, largest_change, switch_colours};
+use tuft_render::parity::{every_switch, largest_change};
 use tuft_render::plan::FADE_BAND;
 use tuft_render::{Camera, Image, LevelMode, Offscreen, Rep, Scene, SurfaceKind, View};
 use tuft_tests::root;
@@ -160,29 +160,6 @@ fn mean_codes(image: &Image) -> [f64; 3] {
     srgb_codes(image.mean_color().expect("the material is in view"))
 }
 
-/// Every switch of every layer of `scene` seen by `camera`, by layer name, nearest first.
-fn switches_by_layer(
-    offscreen: &mut Offscreen,
-    scene: &mut Scene,
-    camera: Camera,
-    size: (u32, u32),
-) -> Vec<(String, Vec<SwitchColour>)> {
-    let names: Vec<String> = scene
-        .material()
-        .layers
-        .iter()
-        .map(|l| l.name.clone())
-        .collect();
-    names
-        .into_iter()
-        .enumerate()
-        .map(|(li, name)| {
-            let switches = switch_colours(offscreen, scene, li, camera, size).expect("frames");
-            (name, switches)
-        })
-        .collect()
-}
-
 /// Every switch of every layer of every preset, measured as the material shows it
 /// (`tuft_render::parity`): at the distance the layer switches, the layer forced to the
 /// representation before and then after the switch, every other layer where the
@@ -198,7 +175,7 @@ fn every_switch_of_every_preset_holds_the_colour() {
     for preset in ["lawn", "fur", "moss"] {
         let mut scene = scene(preset, 512);
         for (name, switches) in
-            switches_by_layer(&mut offscreen, &mut scene, Camera::default(), size)
+            every_switch(&mut offscreen, &mut scene, Camera::default(), size).expect("frames")
         {
             assert_eq!(switches.first().map(|s| s.from), Some(Rep::Strands(0)));
             assert_eq!(switches.last().map(|s| s.to), Some(Rep::Relief));
@@ -243,7 +220,9 @@ fn every_switch_holds_from_every_side() {
                 yaw: Camera::default().yaw + side as f32 / 4.0,
                 ..Camera::default()
             };
-            for (name, switches) in switches_by_layer(&mut offscreen, &mut scene, camera, size) {
+            for (name, switches) in
+                every_switch(&mut offscreen, &mut scene, camera, size).expect("frames")
+            {
                 for switch in switches {
                     let line = format!("yaw {:.2}, {preset}/{name} {switch}", camera.yaw);
                     println!("{line}");

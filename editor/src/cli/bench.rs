@@ -482,7 +482,7 @@ const SWITCH_FRAME: (u32, u32) = (320, 240);
 /// from `sides` cameras around the sphere: the preview's default first, the others
 /// turned evenly from it. Figures, not timings.
 fn switches(json: bool, only: Option<&str>, sides: u32) -> anyhow::Result<()> {
-    use tuft_render::parity::switch_colours;
+    use tuft_render::parity::every_switch;
     use tuft_render::{Camera, Offscreen, Scene, SurfaceKind};
     let mut offscreen = Offscreen::new()?;
     let yaws: Vec<f32> = (0..sides.max(1))
@@ -504,21 +504,24 @@ fn switches(json: bool, only: Option<&str>, sides: u32) -> anyhow::Result<()> {
         }
         let doc = tuft_graph::io::from_str(text).expect("shipped presets parse");
         let (material, _) = crate::material::from_graph(&doc.graph, 512)?;
-        let layers: Vec<String> = material.layers.iter().map(|l| l.name.clone()).collect();
         let mut scene = Scene::new(material, SurfaceKind::Sphere);
-        for (li, layer) in layers.iter().enumerate() {
-            let per_side = yaws
-                .iter()
-                .map(|&yaw| {
-                    let camera = Camera {
-                        yaw,
-                        ..Camera::default()
-                    };
-                    switch_colours(&mut offscreen, &mut scene, li, camera, SWITCH_FRAME)
-                })
-                .collect::<Result<Vec<_>, _>>()?;
-            for (i, first) in per_side[0].iter().enumerate() {
-                let at: Vec<_> = per_side.iter().filter_map(|side| side.get(i)).collect();
+        // Each side's switches of every layer.
+        let per_side = yaws
+            .iter()
+            .map(|&yaw| {
+                let camera = Camera {
+                    yaw,
+                    ..Camera::default()
+                };
+                every_switch(&mut offscreen, &mut scene, camera, SWITCH_FRAME)
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        for (li, (layer, first_side)) in per_side[0].iter().enumerate() {
+            for (i, first) in first_side.iter().enumerate() {
+                let at: Vec<_> = per_side
+                    .iter()
+                    .filter_map(|side| side[li].1.get(i))
+                    .collect();
                 let case = format!(
                     "{name}/{layer} {} → {} ({:.2} m)",
                     first.from, first.to, first.distance_m

@@ -86,37 +86,24 @@ pub fn switch_colours(
     let switches = scene.switches(layer_idx, &camera, height as f32);
     let mut out = Vec::with_capacity(switches.len());
     for (from, to, distance_m) in switches {
-        let mut frame = |rep| -> Result<Image, RenderError> {
-            let view = View {
-                camera: Camera {
-                    distance_m,
-                    ..camera
-                },
-                width,
-                height,
-                level: LevelMode::Forced(rep),
-                level_layer: Some(layer_idx),
-                ..View::default()
-            };
-            Ok(offscreen.render(scene, &view)?.image)
+        let view = |level, level_layer| View {
+            camera: Camera {
+                distance_m,
+                ..camera
+            },
+            width,
+            height,
+            level: LevelMode::Forced(level),
+            level_layer,
+            ..View::default()
         };
-        let (a, b) = (frame(from)?, frame(to)?);
+        let mut frame = |view: &View| -> Result<Image, RenderError> {
+            Ok(offscreen.render(scene, view)?.image)
+        };
+        let a = frame(&view(from, Some(layer_idx)))?;
+        let b = frame(&view(to, Some(layer_idx)))?;
         // The bare surface: every layer at the relief.
-        let bare = offscreen
-            .render(
-                scene,
-                &View {
-                    camera: Camera {
-                        distance_m,
-                        ..camera
-                    },
-                    width,
-                    height,
-                    level: LevelMode::Forced(Rep::Relief),
-                    ..View::default()
-                },
-            )?
-            .image;
+        let bare = frame(&view(Rep::Relief, None))?;
         let mean = |image: &Image| image.mean_color().map_or([0.0; 3], srgb_codes);
         out.push(SwitchColour {
             from,
@@ -130,4 +117,28 @@ pub fn switch_colours(
         });
     }
     Ok(out)
+}
+
+/// [`switch_colours`] for every layer of `scene`, with the layer's name, in the
+/// material's order.
+///
+/// # Errors
+/// A frame that cannot be drawn ([`RenderError`]).
+pub fn every_switch(
+    offscreen: &mut Offscreen,
+    scene: &mut Scene,
+    camera: Camera,
+    size: (u32, u32),
+) -> Result<Vec<(String, Vec<SwitchColour>)>, RenderError> {
+    let names: Vec<String> = scene
+        .material()
+        .layers
+        .iter()
+        .map(|l| l.name.clone())
+        .collect();
+    names
+        .into_iter()
+        .enumerate()
+        .map(|(li, name)| Ok((name, switch_colours(offscreen, scene, li, camera, size)?)))
+        .collect()
 }

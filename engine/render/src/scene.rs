@@ -396,22 +396,23 @@ impl LayerShared {
 }
 
 /// A card's picture spans the tallest strand; a point at height `h` of it shows strands
-/// `h / length` of the way to their tips. On average over the strands that reach it
-/// (weighted by their area) that is `h · tallest · E[1 / length]` in units of the
-/// picture, at most 1: what the card's shading reads as "along" for the canopy's depth,
-/// so the crown of a short strand is lit as a crown, as the strand itself is.
+/// `h / length` of the way to their tips, on average over the strands (weighted by their
+/// area `width · length`) `h · tallest · E[1 / length]` = `h · tallest · Σ width /
+/// Σ width · length` in units of the picture. The card's shading reads "along" for the
+/// canopy's depth as its height times this (never below 1; the shader stops it at the
+/// tip), so the crown of a short strand is lit as a crown, as the strand itself is.
 fn along_scale(set: &tuft_strands::StrandSet) -> f32 {
     let tallest = set.length.iter().copied().fold(0.0f32, f32::max);
-    let (mut sum, mut area) = (0.0f64, 0.0f64);
-    for (&l, &w) in set.length.iter().zip(&set.width) {
-        if l > 0.0 {
-            let a = f64::from(w * l);
-            sum += a / f64::from(l);
-            area += a;
-        }
-    }
+    let (width, area) = set
+        .length
+        .iter()
+        .zip(&set.width)
+        .filter(|(l, _)| **l > 0.0)
+        .fold((0.0f64, 0.0f64), |(w, a), (&l, &wi)| {
+            (w + f64::from(wi), a + f64::from(wi * l))
+        });
     if area > 0.0 {
-        (f64::from(tallest) * sum / area).max(1.0) as f32
+        (f64::from(tallest) * width / area).max(1.0) as f32
     } else {
         1.0
     }
@@ -752,9 +753,10 @@ impl Scene {
     /// held within a code because its strands, cards and surface were one shading
     /// model of one picture). So each strand and card fragment is blended, by its
     /// distance, toward what the surface shows along the same ray, shaded as the
-    /// surface is (past the outline, toward strands turned every way: `shade_turned`). The blend is complete where the last level's transition to the
-    /// cards begins, so the last level, the cards and the relief meet there with one
-    /// colour; it starts at half that distance, so nearer strands keep their own.
+    /// surface is (past the outline, toward strands turned every way: `shade_turned`).
+    /// The blend is complete where the last level's transition to the cards begins, so
+    /// the last level, the cards and the relief meet there with one colour; it starts
+    /// at half that distance, so nearer strands keep their own.
     #[must_use]
     pub fn blend_distances(&self, layer_idx: usize, camera: &Camera, height_px: f32) -> [f32; 2] {
         let Some(layer) = self.layers.get(layer_idx) else {
