@@ -1,16 +1,23 @@
 //! The headless command line: `validate`, `bake`, `render`, `inspect`, `bench`.
 
 /// `println!` for the command line's results. A reader that stops early (`tuft render
-/// … | head -1`) closes the pipe and the rest has nowhere to go: the command ends there,
-/// successfully, where `println!` would panic.
+/// … | head -1`) closes the pipe and the rest has nowhere to go: it is dropped, where
+/// `println!` would panic, and the command still ends with its own status (`tuft
+/// validate` with errors still exits 1).
 macro_rules! out {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        if writeln!(std::io::stdout().lock(), $($arg)*).is_err() {
-            std::process::exit(0);
+        if !$crate::cli::STDOUT_GONE.load(std::sync::atomic::Ordering::Relaxed)
+            && writeln!(std::io::stdout().lock(), $($arg)*).is_err()
+        {
+            $crate::cli::STDOUT_GONE.store(true, std::sync::atomic::Ordering::Relaxed);
         }
     }};
 }
+
+/// Set once a write to standard output has failed: [`out!`] writes nothing more.
+pub(crate) static STDOUT_GONE: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
 
 mod bake;
 mod bench;
