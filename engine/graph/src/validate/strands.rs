@@ -1,0 +1,115 @@
+//! Strand-layer rules: no dynamic input reaches a strand port, densities stay in
+//! `[0, 1]`, and a layer stays inside its settings' ranges and the strand budget.
+
+use super::{BYTES_PER_STRAND, DENSITY_GRID};
+use crate::diag::{Code, Diagnostic};
+use crate::eval::Evaluator;
+use crate::field::Domain;
+use crate::graph::{Input, MaterialGraph, Node, NodeId, Sink};
+use crate::layer::MAX_STRANDS;
+use crate::value::PortType;
+use std::collections::{HashMap, HashSet, VecDeque};
+
+pub(super) fn dynamic_reach(
+    graph: &MaterialGraph,
+    sink: &Sink,
+    input: &Input,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let Some(start) = input.link() else { return };
+    // Breadth-first from the sink, remembering through which input each node was reached.
+    let mut parent: HashMap<NodeId, (NodeId, String)> = HashMap::new();
+    let mut seen = HashSet::from([start.node]);
+    let mut queue = VecDeque::from([start.node]);
+    while let Some(id) = queue.pop_front() {
+        let Some(node) = graph.node(id) else { continue };
+        if node.kind().is_some_and(|k| k.is_dynamic()) {
+            let mut chain = vec![format!("{} (dynamic input)", node.label())];
+            let mut cur = id;
+            while let Some((p, port)) = parent.get(&cur) {
+                let label = graph.node(*p).map_or_else(String::new, Node::label);
+                chain.push(format!("{label}.{port}"));
+                cur = *p;
+            }
+            chain.push(sink.to_string());
+            chain.reverse();
+            diags.push(
+                Diagnostic::error(
+                    Code::Dynamic,
+                    format!(
+                        "{sink} reads a dynamic input, but strand fields are fixed when the \
+                         set is scattered (wind and time belong to the renderer): {}",
+                        chain.join(" ← ")
+                    ),
+                )
+                .at(id)
+                .on(sink),
+            );
+            return;
+        }
+        for (port, l) in graph.node_links(node) {
+            if seen.insert(l.node) {
+                parent.insert(l.node, (id, port));
+                queue.push_back(l.node);
+            }
+        }
+    }
+}
+
+pub(super) fn layers(
+    graph: &MaterialGraph,
+    evaluator: &Evaluator<'_>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let grid = Domain::grid(DENSITY_GRID, DENSITY_GRID);
+    for (name, layer) in &graph.strands {
+        if name.is_empty() || name.len() > 255 {
+            diags.push(Diagnostic::error(
+                Code::LayerSettings,
+                format!("strand layer name {name:?} must be 1 to 255 bytes long"),
+            ));
+        }
+        for problem in layer.check_settings() {
+            diags.push(Diagnostic::error(
+                Code::LayerSettings,
+                format!("strands.{name}: {problem}"),
+            ));
+        }
+        let sink = Sink::Strand {
+            layer: name.clone(),
+            port: "density".to_owned(),
+        };
+        let density = evaluator
+            .eval_inputs(&[(layer.density.clone(), PortType::Float)], &grid)
+            .pop()
+            .expect("one input gives one field");
+        let (lo, hi) = density.range();
+        if lo < -1e-6 || hi > 1.0 + 1e-6 {
+            let mut d = Diagnostic::warning(
+                Code::DensityRange,
+                format!(
+                    "{sink} ranges over [{lo:.3}, {hi:.3}]; a density is a threshold in [0, 1] \
+                     (below 0 grows nothing, above 1 grows every candidate)"
+                ),
+            )
+            .on(&sink);
+            if let Some(l) = layer.density.link() {
+                d = d.at(l.node);
+            }
+            diags.push(d);
+        }
+        let mean = density.data.iter().map(|d| d.clamp(0.0, 1.0)).sum::<f32>()
+            / density.len().max(1) as f32;
+        let expected = (layer.n_candidates() as f64 * f64::from(mean)).round() as u64;
+        if expected > MAX_STRANDS {
+            diags.push(Diagnostic::error(
+                Code::Budget,
+                format!(
+                    "strands.{name} would grow about {expected} strands ({} MB); a layer may \
+                     grow at most {MAX_STRANDS}: lower the lattice or the density",
+                    expected * BYTES_PER_STRAND / 1_000_000
+                ),
+            ));
+        }
+    }
+}
