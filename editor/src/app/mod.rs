@@ -1,0 +1,739 @@
+//! The editor window: menu bar, node library, the node graph, inspector, live preview,
+//! diagnostics and status bar. Every graph edit goes through the [`Session`] (so it can
+//! be undone), re-validates at once, and queues a preview rebuild and fresh thumbnails on
+//! worker threads; the UI thread only draws.
+
+mod menus;
+mod panels;
+
+pub use menus::*;
+
+use crate::graph_view::{Action, GraphView, ViewNode};
+use crate::preview::{Preview, lock};
+use crate::session::Session;
+use crate::thumbs::Thumbnails;
+use anyhow::Context as _;
+use eframe::egui;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::time::{Duration, Instant};
+use tuft_graph::{Document, InRef, Input, NodeId, ParamValue, Report};
+
+/// The lawn preset, built in so the editor opens on it from any working directory.
+pub const LAWN_PRESET: &str = include_str!("../../../presets/lawn.ron");
+
+/// How often unsaved work is written to the autosave file.
+pub const AUTOSAVE_EVERY: Duration = Duration::from_secs(30);
+
+/// Lowers the calling thread's scheduling priority (Unix `nice`), so a worker shares
+/// the cores with the UI thread without taking its turns: on two cores, a rebuild's two
+/// pool threads and the UI thread otherwise preempt each other mid-frame.
+pub fn lower_this_threads_priority() {
+    #[cfg(unix)]
+    // SAFETY: `nice` only changes this thread's scheduling priority; it touches no memory.
+    #[allow(unsafe_code)]
+    unsafe {
+        let _ = libc::nice(10);
+    }
+}
+
+/// Tells the C allocator (glibc's) to keep freed memory in the process instead of
+/// handing it back to the kernel. A rebuild allocates and frees the same hundred-odd megabytes on every
+/// edit (candidates, fields, the set, placed tiles); returned to the kernel, every
+/// rebuild paid for it again in page faults — about a fifth of the sphere benchmark
+/// (`tuft bench --sphere`: 319k minor faults over 16 runs before, 65k after). Blocks up
+/// to 32 MiB (glibc's largest threshold) come from the heap; the heap is never trimmed.
+/// Call first thing in `main`.
+pub fn keep_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: `mallopt` only changes two of the allocator's tuning numbers; it is called
+    // before the program starts any thread.
+    #[allow(unsafe_code)]
+    unsafe {
+        let _ = libc::mallopt(libc::M_MMAP_THRESHOLD, 32 << 20);
+        let _ = libc::mallopt(libc::M_TRIM_THRESHOLD, i32::MAX);
+    }
+}
+
+/// Makes every thread of the rayon pool (which evaluates graphs for the workers) run at
+/// a lower priority than the UI thread. Call before anything uses the pool.
+pub fn lower_worker_priority() {
+    let _ = rayon::ThreadPoolBuilder::new()
+        .start_handler(|_| lower_this_threads_priority())
+        .build_global();
+}
+
+/// Opens the editor on `file`, or on the lawn preset.
+pub fn run(file: Option<&Path>) -> anyhow::Result<()> {
+    lower_worker_priority();
+    let session = match file {
+        Some(path) => {
+            Session::open(path).with_context(|| format!("cannot open {}", path.display()))?
+        }
+        None => Session::new(
+            tuft_graph::io::from_str(LAWN_PRESET).context("the built-in lawn preset")?,
+            None,
+        ),
+    };
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("Tuft")
+            .with_inner_size([1440.0, 900.0])
+            .with_drag_and_drop(true),
+        ..Default::default()
+    };
+    eframe::run_native(
+        "Tuft",
+        options,
+        Box::new(move |cc| {
+            let autosave = eframe::storage_dir("Tuft").map(|d| d.join("autosave.ron"));
+            Ok(Box::new(Editor::new(cc, session, autosave)))
+        }),
+    )
+    .map_err(|e| anyhow::anyhow!("cannot open the editor window: {e}"))
+}
+
+/// Something that would lose unsaved changes, waiting for the user's answer.
+#[derive(Clone, Debug, PartialEq)]
+enum Pending {
+    New,
+    Open(PathBuf),
+    Quit,
+}
+
+/// A baked set being written on a worker thread.
+struct Export {
+    progress: Arc<AtomicU32>,
+    stage: Arc<std::sync::Mutex<String>>,
+    cancel: Arc<AtomicBool>,
+    done: std::sync::mpsc::Receiver<Result<usize, String>>,
+    dir: PathBuf,
+}
+
+/// Nodes copied to the clipboard, as RON.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Clip {
+    nodes: Vec<tuft_graph::Node>,
+    layout: Vec<(NodeId, [f32; 2])>,
+}
+
+/// The editor's state.
+pub struct Editor {
+    session: Session,
+    report: Report,
+    validated_for: u64,
+    graph: GraphView,
+    preview: Preview,
+    thumbs: Thumbnails,
+    selected: Option<NodeId>,
+    search: String,
+    /// A one-line message for the status bar (what was saved, what failed).
+    message: Option<(String, bool)>,
+    recent: Vec<PathBuf>,
+    autosave: Option<PathBuf>,
+    last_autosave: Instant,
+    /// An autosave found at start-up, offered back.
+    recovery: Option<Document>,
+    pending: Option<Pending>,
+    export: Option<Export>,
+    /// Key of the last edit, so a drag is one undo step.
+    last_edit: Option<String>,
+    /// The generation thumbnails were last asked for.
+    thumbs_requested: u64,
+    /// UI-thread CPU time of recent frames, milliseconds.
+    frame_ms: Vec<f32>,
+}
+
+impl std::fmt::Debug for Editor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Editor")
+            .field("session", &self.session)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Editor {
+    /// An editor on `session`; `autosave` is where unsaved work is kept (and looked for
+    /// at start).
+    #[must_use]
+    pub fn new(
+        cc: &eframe::CreationContext<'_>,
+        session: Session,
+        autosave: Option<PathBuf>,
+    ) -> Self {
+        if let Some(rs) = cc.wgpu_render_state.as_ref() {
+            crate::preview::install(rs);
+        }
+        let recent = cc
+            .storage
+            .and_then(|s| s.get_string("recent"))
+            .and_then(|t| serde_json::from_str::<Vec<PathBuf>>(&t).ok())
+            .unwrap_or_default();
+        Self::with_session(session, autosave, recent)
+    }
+
+    /// An editor without a window's storage (tests).
+    #[must_use]
+    pub fn with_session(session: Session, autosave: Option<PathBuf>, recent: Vec<PathBuf>) -> Self {
+        let recovery = autosave
+            .as_deref()
+            .filter(|p| p.exists())
+            .and_then(|p| tuft_graph::io::load(p).ok())
+            .filter(|d| d != session.doc());
+        let report = tuft_graph::validate(&session.doc().graph);
+        // The preview's and the thumbnails' workers share the strand sets they scatter.
+        let sets = Arc::new(tuft_graph::cache::SetCache::default());
+        let mut editor = Self {
+            report,
+            validated_for: session.generation(),
+            session,
+            graph: GraphView::new(),
+            preview: Preview::new(sets.clone()),
+            thumbs: Thumbnails::new(sets),
+            selected: None,
+            search: String::new(),
+            message: None,
+            recent,
+            autosave,
+            last_autosave: Instant::now(),
+            recovery,
+            pending: None,
+            export: None,
+            last_edit: None,
+            thumbs_requested: 0,
+            frame_ms: Vec::new(),
+        };
+        editor.after_change();
+        editor
+    }
+
+    /// The session (document and history).
+    #[must_use]
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    /// The latest validation.
+    #[must_use]
+    pub fn report(&self) -> &Report {
+        &self.report
+    }
+
+    /// The preview's state.
+    #[must_use]
+    pub fn preview(&self) -> &Preview {
+        &self.preview
+    }
+
+    /// The thumbnails.
+    #[must_use]
+    pub fn thumbnails(&self) -> &Thumbnails {
+        &self.thumbs
+    }
+
+    /// The selected node.
+    #[must_use]
+    pub fn selected(&self) -> Option<NodeId> {
+        self.selected
+    }
+
+    /// Why the last connection was refused, if it was.
+    #[must_use]
+    pub fn refusal(&self) -> Option<&str> {
+        self.graph.refusal.as_deref()
+    }
+
+    /// Whether an autosave is being offered back.
+    #[must_use]
+    pub fn offers_recovery(&self) -> bool {
+        self.recovery.is_some()
+    }
+
+    /// Blocks until the preview and the thumbnails show the current document (tests,
+    /// and anything that must not race the workers).
+    pub fn wait_for_workers(&mut self, ctx: &egui::Context) {
+        let limit = Duration::from_secs(300);
+        self.preview.wait(limit);
+        self.preview.plant_now();
+        self.request_thumbnails_when_due();
+        self.thumbs.wait(ctx, self.session.generation(), limit);
+    }
+
+    /// UI-thread CPU time of the recent frames (`App::ui`), milliseconds, oldest first.
+    #[must_use]
+    pub fn frame_times(&self) -> &[f32] {
+        &self.frame_ms
+    }
+
+    /// Whether the preview is rebuilding on its worker.
+    #[must_use]
+    pub fn rebuilding(&self) -> bool {
+        self.preview.building.is_some()
+    }
+
+    /// The status-bar message (what was saved, what failed).
+    #[must_use]
+    pub fn message(&self) -> Option<&str> {
+        self.message.as_ref().map(|(m, _)| m.as_str())
+    }
+
+    /// Asks for thumbnails of the current document once the preview is not rebuilding:
+    /// the preview is what an author watches after an edit, so it gets the cores first.
+    fn request_thumbnails_when_due(&mut self) {
+        let generation = self.session.generation();
+        if self.thumbs_requested < generation && self.preview.building.is_none() {
+            self.thumbs.request(generation, &self.session.doc().graph);
+            self.thumbs_requested = generation;
+        }
+    }
+
+    /// Re-validates and queues the workers after the document changed.
+    fn after_change(&mut self) {
+        let generation = self.session.generation();
+        if self.validated_for != generation
+            || self.preview.shown == 0 && self.preview.building.is_none()
+        {
+            self.report = tuft_graph::validate(&self.session.doc().graph);
+            self.validated_for = generation;
+            self.thumbs.supersede(generation);
+            self.preview.request(generation, &self.session.doc().graph);
+        }
+        if let Some(id) = self.selected
+            && self.session.doc().graph.node(id).is_none()
+        {
+            self.selected = None;
+        }
+    }
+
+    /// Applies one edit (merged with the previous one when both carry the same `key`:
+    /// a drag is one undo step).
+    fn edit(&mut self, key: Option<String>, change: impl FnOnce(&mut Document)) {
+        if key.is_some() && key == self.last_edit && self.session.can_undo() {
+            self.session.edit_merged(change);
+        } else {
+            self.session.edit(change);
+        }
+        self.last_edit = key;
+        self.after_change();
+    }
+
+    /// Adds a node of `kind` at graph position `pos` and selects it; returns its id.
+    pub fn add_node_at(&mut self, kind: &str, pos: [f32; 2]) -> Option<NodeId> {
+        let mut added = None;
+        self.edit(None, |d| {
+            if let Some(id) = d.graph.add_node(kind) {
+                d.layout.insert(id, pos);
+                added = Some(id);
+            }
+        });
+        if added.is_some() {
+            self.selected = added;
+        }
+        added
+    }
+
+    /// Adds a node of `kind` and selects it; returns its id.
+    pub fn add_node(&mut self, kind: &str) -> Option<NodeId> {
+        // At the centre of the view, stepped aside from any node already there.
+        let c = self.graph.centre;
+        let mut pos = [c.x - 60.0, c.y - 40.0];
+        let doc = self.session.doc();
+        while doc
+            .layout
+            .values()
+            .any(|p| (p[0] - pos[0]).abs() < 60.0 && (p[1] - pos[1]).abs() < 40.0)
+        {
+            pos[0] += 30.0;
+            pos[1] += 30.0;
+        }
+        let mut added = None;
+        self.edit(None, |d| {
+            if let Some(id) = d.graph.add_node(kind) {
+                d.layout.insert(id, pos);
+                added = Some(id);
+            }
+        });
+        if let Some(id) = added {
+            self.selected = Some(id);
+            self.graph.frame(vec![ViewNode::Node(id)]);
+        }
+        added
+    }
+
+    /// Connects `from` to `to` as the graph view does: refused with its reason when the
+    /// types differ or the link would close a cycle.
+    pub fn connect(&mut self, from: tuft_graph::OutRef, to: &InRef) -> bool {
+        if let Err(e) = self.session.doc().graph.check_connect(&from, to) {
+            self.graph.refusal = Some(format!("Refused: {e}"));
+            return false;
+        }
+        self.graph.refusal = None;
+        self.edit(None, |d| {
+            let _ = d.graph.connect(from, to);
+        });
+        true
+    }
+
+    /// Sets an unlinked input's constant (one undo step per input while dragging).
+    pub fn set_constant(&mut self, to: &InRef, value: tuft_graph::value::Value) {
+        let key = format!("const {to:?}");
+        self.edit(Some(key), |d| d.graph.set_input(to, Input::Const(value)));
+    }
+
+    /// Sets a node's parameter (one undo step per parameter while dragging).
+    pub fn set_param(&mut self, node: NodeId, name: &str, value: ParamValue) {
+        let key = format!("param {} {name}", node.0);
+        self.edit(Some(key), |d| {
+            if let Some(n) = d.graph.node_mut(node) {
+                n.params.insert(name.to_owned(), value);
+            }
+        });
+    }
+
+    /// Deletes nodes.
+    pub fn delete(&mut self, nodes: &[NodeId]) {
+        self.edit(None, |d| {
+            for id in nodes {
+                d.graph.remove_node(*id);
+                d.layout.remove(id);
+            }
+        });
+    }
+
+    /// Duplicates nodes (their links to other nodes kept), selecting the first copy.
+    pub fn duplicate(&mut self, nodes: &[NodeId]) {
+        let clip = self.clip(nodes);
+        self.paste_clip(&clip);
+    }
+
+    fn clip(&self, nodes: &[NodeId]) -> Clip {
+        let doc = self.session.doc();
+        Clip {
+            nodes: nodes
+                .iter()
+                .filter_map(|id| doc.graph.node(*id).cloned())
+                .collect(),
+            layout: nodes
+                .iter()
+                .filter_map(|id| doc.layout.get(id).map(|p| (*id, *p)))
+                .collect(),
+        }
+    }
+
+    fn paste_clip(&mut self, clip: &Clip) {
+        if clip.nodes.is_empty() {
+            return;
+        }
+        let mut first = None;
+        self.edit(None, |d| {
+            let mut next = d.graph.fresh_id().0;
+            let map: std::collections::HashMap<NodeId, NodeId> = clip
+                .nodes
+                .iter()
+                .map(|n| {
+                    let id = NodeId(next);
+                    next += 1;
+                    (n.id, id)
+                })
+                .collect();
+            for node in &clip.nodes {
+                let mut copy = node.clone();
+                copy.id = map[&node.id];
+                for input in copy.inputs.values_mut() {
+                    if let Input::Link(out) = input {
+                        if let Some(new) = map.get(&out.node) {
+                            out.node = *new;
+                        } else if d.graph.node(out.node).is_none() {
+                            *input = Input::Const(tuft_graph::value::Value::Float(0.0));
+                        }
+                    }
+                }
+                let pos = clip
+                    .layout
+                    .iter()
+                    .find(|(id, _)| *id == node.id)
+                    .map_or([0.0, 0.0], |(_, p)| *p);
+                d.layout.insert(copy.id, [pos[0] + 40.0, pos[1] + 40.0]);
+                first.get_or_insert(copy.id);
+                d.graph.nodes.push(copy);
+            }
+        });
+        if first.is_some() {
+            self.selected = first;
+        }
+    }
+
+    /// Undoes the last edit.
+    pub fn undo(&mut self) {
+        self.session.undo();
+        self.last_edit = None;
+        self.after_change();
+    }
+
+    /// Redoes the last undone edit.
+    pub fn redo(&mut self) {
+        self.session.redo();
+        self.last_edit = None;
+        self.after_change();
+    }
+
+    /// Saves (to `path` for Save As); a failure is reported and the old file stays.
+    pub fn save(&mut self, path: Option<&Path>) -> bool {
+        match self.session.save(path) {
+            Ok(saved) => {
+                self.remember(&saved);
+                self.message = Some((format!("Saved {}", saved.display()), false));
+                if let Some(a) = &self.autosave {
+                    let _ = std::fs::remove_file(a);
+                }
+                true
+            }
+            Err(e) => {
+                self.message = Some((format!("Not saved: {e}"), true));
+                false
+            }
+        }
+    }
+
+    /// Opens `path` (asking first when there are unsaved changes).
+    pub fn open(&mut self, path: &Path) {
+        if self.session.is_dirty() {
+            self.pending = Some(Pending::Open(path.to_owned()));
+            return;
+        }
+        self.open_now(path);
+    }
+
+    fn open_now(&mut self, path: &Path) {
+        match Session::open(path) {
+            Ok(session) => {
+                self.session = session;
+                self.selected = None;
+                self.validated_for = 0;
+                self.graph = GraphView::new();
+                self.remember(path);
+                self.message = Some((format!("Opened {}", path.display()), false));
+                self.after_change();
+            }
+            Err(e) => self.message = Some((format!("{}: {e}", path.display()), true)),
+        }
+    }
+
+    /// A new document, after asking about unsaved changes.
+    fn request_new(&mut self) {
+        if self.session.is_dirty() {
+            self.pending = Some(Pending::New);
+        } else {
+            self.new_document();
+        }
+    }
+
+    /// Saves to the document's file, or asks where when it has none.
+    fn save_or_ask(&mut self) {
+        if self.session.path().is_some() {
+            self.save(None);
+        } else {
+            self.save_as_dialog();
+        }
+    }
+
+    fn new_document(&mut self) {
+        self.session = Session::new(
+            Document::new(tuft_graph::MaterialGraph::new("untitled")),
+            None,
+        );
+        self.selected = None;
+        self.validated_for = 0;
+        self.graph = GraphView::new();
+        self.after_change();
+    }
+
+    fn remember(&mut self, path: &Path) {
+        self.recent.retain(|p| p != path);
+        self.recent.insert(0, path.to_owned());
+        self.recent.truncate(10);
+    }
+
+    /// Writes the autosave now if there are unsaved changes.
+    pub fn autosave_now(&mut self) {
+        let Some(path) = &self.autosave else { return };
+        if !self.session.is_dirty() {
+            return;
+        }
+        if let Some(dir) = path.parent() {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        if let Err(e) = tuft_graph::io::save(self.session.doc(), path) {
+            self.message = Some((format!("Autosave failed: {e}"), true));
+        }
+        self.last_autosave = Instant::now();
+    }
+
+    /// Takes the offered autosave back as the current document (one undoable edit).
+    pub fn recover(&mut self) {
+        if let Some(doc) = self.recovery.take() {
+            self.edit(None, |d| *d = doc);
+            self.message = Some(("Recovered the autosaved work".into(), false));
+        }
+    }
+
+    /// Declines the offered autosave.
+    pub fn discard_recovery(&mut self) {
+        self.recovery = None;
+        if let Some(a) = &self.autosave {
+            let _ = std::fs::remove_file(a);
+        }
+    }
+
+    fn apply(&mut self, actions: Vec<Action>) {
+        for action in actions {
+            match action {
+                Action::Connect(from, to) => {
+                    self.connect(from, &to);
+                }
+                // An unlinked input falls back to its port's default (the engine's rule).
+                Action::Disconnect(to) => self.edit(None, |d| d.graph.disconnect(&to)),
+                Action::SetConst(to, value) => self.set_constant(&to, value),
+                Action::Select(id) => self.selected = Some(id),
+                Action::Remove(id) => self.delete(&[id]),
+                Action::Add(kind, pos) => {
+                    self.add_node_at(kind, pos);
+                }
+            }
+        }
+    }
+
+    fn start_export(&mut self, dir: PathBuf) {
+        let graph = self.session.doc().graph.clone();
+        let progress = Arc::new(AtomicU32::new(0));
+        let stage = Arc::new(std::sync::Mutex::new(String::from("starting")));
+        let cancel = Arc::new(AtomicBool::new(false));
+        let (tx, done) = std::sync::mpsc::channel();
+        let (p, s, c, out) = (progress.clone(), stage.clone(), cancel.clone(), dir.clone());
+        std::thread::spawn(move || {
+            let evaluator = tuft_graph::Evaluator::new(&graph);
+            let result = tuft_graph::bake::write_baked_set_cancellable(
+                &evaluator,
+                &out,
+                tuft_graph::bake::DEFAULT_RESOLUTION,
+                &mut |name, f| {
+                    *lock(&s) = name.to_owned();
+                    p.store((f * 1000.0) as u32, Ordering::Relaxed);
+                },
+                &c,
+            );
+            let _ = tx.send(result.map(|w| w.len()).map_err(|e| e.to_string()));
+        });
+        self.export = Some(Export {
+            progress,
+            stage,
+            cancel,
+            done,
+            dir,
+        });
+    }
+}
+
+impl eframe::App for Editor {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        let start = Instant::now();
+        let ctx = ui.ctx().clone();
+        if self.preview.poll() {
+            ctx.request_repaint();
+        }
+        self.request_thumbnails_when_due();
+        self.thumbs.poll(&ctx);
+        if self.preview.building.is_some() || self.thumbs.shown < self.session.generation() {
+            ctx.request_repaint_after(Duration::from_millis(50));
+        }
+        // Dropped .ron files open.
+        let dropped: Vec<PathBuf> = ctx.input(|i| {
+            i.raw
+                .dropped_files
+                .iter()
+                .map(|f| f.path().to_owned())
+                .collect()
+        });
+        if let Some(path) = dropped
+            .into_iter()
+            .find(|p| p.extension().is_some_and(|e| e == "ron"))
+        {
+            self.open(&path);
+        }
+        if ctx.input(|i| i.viewport().close_requested())
+            && self.session.is_dirty()
+            && self.pending.is_none()
+        {
+            ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
+            self.pending = Some(Pending::Quit);
+        }
+        self.shortcuts(&ctx);
+        egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui));
+        egui::Panel::bottom("status").show(ui, |ui| self.status_bar(ui));
+        egui::Panel::bottom("diagnostics")
+            .resizable(true)
+            .default_size(120.0)
+            .show(ui, |ui| self.diagnostics(ui));
+        egui::Panel::left("library")
+            .resizable(true)
+            .default_size(220.0)
+            .show(ui, |ui| self.library(ui));
+        egui::Panel::right("side")
+            .resizable(true)
+            .default_size(520.0)
+            .show(ui, |ui| {
+                egui::Panel::bottom("inspector")
+                    .resizable(true)
+                    .default_size(340.0)
+                    .min_size(220.0)
+                    .show(ui, |ui| {
+                        egui::ScrollArea::vertical()
+                            .id_salt("inspector")
+                            .show(ui, |ui| self.inspector(ui));
+                    });
+                egui::CentralPanel::default().show(ui, |ui| self.preview_panel(ui));
+            });
+        egui::CentralPanel::default().show(ui, |ui| {
+            let actions = self.graph.show(
+                ui,
+                self.session.doc(),
+                self.session.generation(),
+                &self.report,
+                self.thumbs.textures(),
+            );
+            if !actions.is_empty() {
+                ui.ctx().request_repaint();
+            }
+            self.apply(actions);
+        });
+        for (id, pos) in self.graph.positions() {
+            if self.session.doc().layout.get(&id) != Some(&pos) {
+                self.session.set_position(id, pos);
+            }
+        }
+        self.dialogs(&ctx);
+        if self.last_autosave.elapsed() >= AUTOSAVE_EVERY {
+            self.autosave_now();
+        }
+        self.frame_ms.push(start.elapsed().as_secs_f32() * 1e3);
+        if self.frame_ms.len() > 120 {
+            self.frame_ms.remove(0);
+        }
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        if let Ok(text) = serde_json::to_string(&self.recent) {
+            storage.set_string("recent", text);
+        }
+    }
+
+    fn on_exit(&mut self) {
+        // A clean exit leaves no autosave behind unless work is unsaved.
+        if self.session.is_dirty() {
+            self.autosave_now();
+        } else if let Some(a) = &self.autosave {
+            let _ = std::fs::remove_file(a);
+        }
+    }
+}

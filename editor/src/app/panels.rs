@@ -1,0 +1,456 @@
+//! The panels around the graph: node library, inspector (a node's parameters, or the
+//! strand layers), preview, diagnostics and status bar.
+
+use super::Editor;
+use crate::graph_view::{DraggedKind, ViewNode};
+use eframe::egui;
+use tuft_graph::node::{ParamKind, RampStop};
+use tuft_graph::{NodeId, ParamValue};
+use tuft_render::{LevelMode, Rep, SurfaceKind, Wind};
+
+impl Editor {
+    pub(super) fn library(&mut self, ui: &mut egui::Ui) {
+        ui.heading("Library");
+        ui.add(egui::TextEdit::singleline(&mut self.search).hint_text("Search nodes"));
+        let needle = self.search.to_lowercase();
+        let mut add = None;
+        egui::ScrollArea::vertical()
+            .id_salt("library")
+            .show(ui, |ui| {
+                for kind in tuft_graph::nodes::ALL {
+                    let (name, doc) = (kind.name(), kind.doc());
+                    if !needle.is_empty()
+                        && !name.to_lowercase().contains(&needle)
+                        && !doc.to_lowercase().contains(&needle)
+                    {
+                        continue;
+                    }
+                    // Click to add at the centre of the graph, or drag onto the graph.
+                    let resp = ui
+                        .add(egui::Button::new(name).sense(egui::Sense::click_and_drag()))
+                        .on_hover_text(doc);
+                    resp.dnd_set_drag_payload(DraggedKind(name));
+                    ui.label(egui::RichText::new(doc).small().weak());
+                    if resp.clicked() {
+                        add = Some(name);
+                    }
+                }
+            });
+        if let Some(kind) = add {
+            self.add_node(kind);
+        }
+    }
+
+    pub(super) fn inspector(&mut self, ui: &mut egui::Ui) {
+        ui.heading("Inspector");
+        let Some(id) = self.selected else {
+            ui.label("Select a node to edit its parameters.");
+            self.layers_inspector(ui);
+            return;
+        };
+        let Some(node) = self.session.doc().graph.node(id).cloned() else {
+            return;
+        };
+        let Some(kind) = node.kind() else {
+            ui.label(format!("Unknown node kind `{}`", node.kind));
+            return;
+        };
+        ui.strong(node.label());
+        ui.label(kind.doc());
+        let mut changes: Vec<(String, ParamValue)> = Vec::new();
+        egui::Grid::new("params").num_columns(2).show(ui, |ui| {
+            for desc in kind.params() {
+                ui.label(desc.name).on_hover_text(desc.doc);
+                let current = node
+                    .params
+                    .get(desc.name)
+                    .cloned()
+                    .unwrap_or_else(|| desc.default_value());
+                if let Some(v) = param_editor(ui, desc.kind, current) {
+                    changes.push((desc.name.to_owned(), v));
+                }
+                ui.end_row();
+            }
+        });
+        for (name, value) in changes {
+            self.set_param(id, &name, value);
+        }
+        // The seam view: the node's output tiled 2 × 2, repeat edges marked.
+        if let Some(tex) = self.thumbs.textures().get(&id) {
+            ui.separator();
+            ui.label("Seam view (2 × 2 repeats)");
+            let (rect, _) = ui.allocate_exact_size(egui::vec2(160.0, 160.0), egui::Sense::hover());
+            let half = rect.width() / 2.0;
+            for (dx, dy) in [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0), (1.0, 1.0)] {
+                let r = egui::Rect::from_min_size(
+                    rect.min + egui::vec2(dx * half, dy * half),
+                    egui::vec2(half, half),
+                );
+                ui.painter().image(
+                    tex.id(),
+                    r,
+                    egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0)),
+                    egui::Color32::WHITE,
+                );
+            }
+            let stroke = egui::Stroke::new(1.0, egui::Color32::from_rgb(255, 60, 200));
+            ui.painter()
+                .line_segment([rect.center_top(), rect.center_bottom()], stroke);
+            ui.painter()
+                .line_segment([rect.left_center(), rect.right_center()], stroke);
+        }
+    }
+
+    /// The material's strand layers: settings and the survivor view.
+    pub(super) fn layers_inspector(&mut self, ui: &mut egui::Ui) {
+        let layers: Vec<(String, tuft_graph::StrandLayer)> = self
+            .session
+            .doc()
+            .graph
+            .strands
+            .iter()
+            .map(|(n, l)| (n.clone(), l.clone()))
+            .collect();
+        for (name, layer) in layers {
+            ui.separator();
+            ui.strong(format!("Strand layer {name}"));
+            ui.label(format!("{} candidates", layer.n_candidates()));
+            let mut edited = layer.clone();
+            egui::Grid::new(format!("layer {name}"))
+                .num_columns(2)
+                .show(ui, |ui| {
+                    ui.label("lattice")
+                        .on_hover_text("Candidates per side of the repeat");
+                    ui.add(egui::DragValue::new(&mut edited.lattice).range(1..=4096));
+                    ui.end_row();
+                    ui.label("clump lattice")
+                        .on_hover_text("Clump points per side of the repeat");
+                    ui.add(egui::DragValue::new(&mut edited.clump_lattice).range(1..=1024));
+                    ui.end_row();
+                    ui.label("clump share")
+                        .on_hover_text("Share of each variation taken from the clump");
+                    ui.add(egui::Slider::new(&mut edited.clump_share, 0.0..=1.0));
+                    ui.end_row();
+                    ui.label("tip pull")
+                        .on_hover_text("How far each tip is pulled toward its clump");
+                    ui.add(egui::Slider::new(&mut edited.tip_pull, 0.0..=1.0));
+                    ui.end_row();
+                    ui.label("widening p").on_hover_text(
+                        "Level k's survivors are widened by keep^(-p); 1 keeps the projected area",
+                    );
+                    ui.add(egui::Slider::new(&mut edited.levels.widen_p, 0.0..=1.5));
+                    ui.end_row();
+                    ui.label("levels keep");
+                    ui.label(
+                        edited
+                            .levels
+                            .keep
+                            .iter()
+                            .map(|k| format!("{k}"))
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                    );
+                    ui.end_row();
+                });
+            if edited != layer {
+                let key = format!("layer {name}");
+                let n = name.clone();
+                self.edit(Some(key), move |d| {
+                    d.graph.strands.insert(n, edited);
+                });
+            }
+            if let Some(reports) = self.thumbs.level_reports(&name) {
+                ui.label(format!(
+                    "levels (coverage from above, relative to level 0): {}",
+                    coverage_text(reports)
+                ))
+                .on_hover_text(
+                    "Each level splatted from above; 1 means the level covers what level 0 does",
+                );
+            }
+            if let Some(tex) = self.thumbs.survivors().get(&name) {
+                ui.label("Survivors: green where the density keeps the candidates, red where it drops them")
+                    .on_hover_text("Each candidate exists iff its own density hash is below the density at its root");
+                ui.image((tex.id(), egui::vec2(160.0, 160.0)));
+            }
+        }
+    }
+
+    pub(super) fn preview_panel(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal_wrapped(|ui| {
+            let before = self.preview.kind;
+            egui::ComboBox::from_id_salt("surface")
+                .selected_text(self.preview.kind.name())
+                .show_ui(ui, |ui| {
+                    for k in SurfaceKind::ALL {
+                        ui.selectable_value(&mut self.preview.kind, k, k.name());
+                    }
+                });
+            if before != self.preview.kind {
+                self.preview
+                    .request(self.session.generation(), &self.session.doc().graph);
+            }
+            ui.label("Distance");
+            ui.add(
+                egui::Slider::new(&mut self.preview.view.camera.distance_m, 0.3..=60.0)
+                    .logarithmic(true)
+                    .suffix(" m"),
+            );
+        });
+        ui.horizontal_wrapped(|ui| {
+            let label = |m: LevelMode| match m {
+                LevelMode::Auto => "auto".to_owned(),
+                LevelMode::Forced(r) => r.to_string(),
+            };
+            egui::ComboBox::from_id_salt("level")
+                .selected_text(label(self.preview.view.level))
+                .show_ui(ui, |ui| {
+                    for m in [
+                        LevelMode::Auto,
+                        LevelMode::Forced(Rep::Strands(0)),
+                        LevelMode::Forced(Rep::Strands(1)),
+                        LevelMode::Forced(Rep::Strands(2)),
+                        LevelMode::Forced(Rep::Cards),
+                        LevelMode::Forced(Rep::Relief),
+                    ] {
+                        ui.selectable_value(&mut self.preview.view.level, m, label(m));
+                    }
+                });
+            ui.checkbox(&mut self.preview.view.overlay, "Level overlay");
+            ui.checkbox(&mut self.preview.side_by_side, "Levels side by side");
+            ui.checkbox(&mut self.preview.view.blend_to_surface, "Blend to surface")
+                .on_hover_text(
+                    "Far away, strands and cards take on the colour of the surface \
+                     behind them (against the sky, of strands turned every way), so the \
+                     card switches hold the colour. Off: their own colour at any \
+                     distance (how far it is from the relief).",
+                );
+            let mut windy = self.preview.view.wind.is_some();
+            ui.checkbox(&mut windy, "Wind");
+            match (windy, self.preview.view.wind.as_mut()) {
+                (true, Some(w)) => {
+                    ui.add(egui::Slider::new(&mut w.strength, 0.0..=2.0));
+                    w.time_s = ui.input(|i| i.time) as f32;
+                    ui.ctx().request_repaint();
+                }
+                (true, None) => {
+                    self.preview.view.wind = Some(Wind {
+                        strength: 0.5,
+                        direction: 0.1,
+                        time_s: 0.0,
+                    });
+                }
+                (false, _) => self.preview.view.wind = None,
+            }
+        });
+        // Parameters as live sliders.
+        let params: Vec<(NodeId, String, f32, f32, f32)> = self
+            .session
+            .doc()
+            .graph
+            .nodes
+            .iter()
+            .filter(|n| n.kind == "Parameter")
+            .map(|n| {
+                let p = n.params();
+                (
+                    n.id,
+                    p.text("name").to_owned(),
+                    p.float("value"),
+                    p.float("min"),
+                    p.float("max"),
+                )
+            })
+            .collect();
+        for (id, name, mut value, min, max) in params {
+            if ui
+                .add(egui::Slider::new(&mut value, min..=max).text(name))
+                .changed()
+            {
+                self.set_param(id, "value", ParamValue::Float(value));
+            }
+        }
+        let size = ui.available_size().max(egui::vec2(64.0, 64.0));
+        let (rect, resp) = ui.allocate_exact_size(size, egui::Sense::drag());
+        if resp.dragged() {
+            let d = resp.drag_delta();
+            let cam = &mut self.preview.view.camera;
+            cam.yaw -= d.x / 600.0;
+            cam.pitch = (cam.pitch + d.y / 600.0).clamp(-0.24, 0.24);
+        }
+        if resp.hovered() {
+            let scroll = ui.input(|i| i.smooth_scroll_delta.y);
+            if scroll != 0.0 {
+                let cam = &mut self.preview.view.camera;
+                cam.distance_m = (cam.distance_m * (-scroll * 0.002).exp()).clamp(0.3, 60.0);
+            }
+        }
+        self.preview.show(ui, rect);
+        if !self.preview.has_scene() || self.preview.building.is_some() {
+            ui.painter().text(
+                rect.left_top() + egui::vec2(8.0, 8.0),
+                egui::Align2::LEFT_TOP,
+                if self.preview.has_scene() {
+                    "Rebuilding…"
+                } else {
+                    "Building the preview…"
+                },
+                egui::FontId::proportional(14.0),
+                egui::Color32::WHITE,
+            );
+        }
+    }
+
+    pub(super) fn diagnostics(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal(|ui| {
+            ui.heading("Diagnostics");
+            if let Some(r) = &self.graph.refusal {
+                ui.colored_label(egui::Color32::from_rgb(230, 90, 80), r);
+            }
+        });
+        egui::ScrollArea::vertical()
+            .id_salt("diagnostics")
+            .show(ui, |ui| {
+                if self.report.diagnostics.is_empty() {
+                    ui.label("No problems: every field tiles and every layer is within budget.");
+                }
+                let mut select = None;
+                for d in &self.report.diagnostics {
+                    let color = if d.is_error() {
+                        egui::Color32::from_rgb(230, 90, 80)
+                    } else {
+                        egui::Color32::from_rgb(220, 180, 60)
+                    };
+                    let resp = ui.add(
+                        egui::Label::new(egui::RichText::new(d.to_string()).color(color))
+                            .sense(egui::Sense::click()),
+                    );
+                    if resp.clicked()
+                        && let Some(node) = d.node
+                    {
+                        select = Some(node);
+                    }
+                }
+                if let Some(node) = select {
+                    self.selected = Some(node);
+                    self.graph.frame(vec![ViewNode::Node(node)]);
+                }
+            });
+    }
+
+    pub(super) fn status_bar(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal_wrapped(|ui| {
+            let stats = &self.preview.stats;
+            for (k, layer) in stats.layers.iter().enumerate() {
+                let reps: Vec<String> = layer
+                    .reps
+                    .iter()
+                    .map(|(r, n)| format!("{r} ×{n}"))
+                    .collect();
+                let coverage = self
+                    .thumbs
+                    .level_reports(&layer.name)
+                    .map_or_else(String::new, |r| format!("; coverage {}", coverage_text(r)));
+                let resp = ui.label(format!(
+                    "{}: {} strands, {} triangles ({}{coverage})",
+                    layer.name,
+                    layer.strands,
+                    layer.triangles,
+                    reps.join(", ")
+                ));
+                // The switch distances only when asked for (hovered).
+                let preview = &self.preview;
+                resp.on_hover_ui(|ui| {
+                    for (a, b, d) in preview.switches(k, preview.view.height as f32) {
+                        ui.label(format!("{a} → {b} at {d:.1} m"));
+                    }
+                });
+                ui.separator();
+            }
+            if let Some(ms) = self.preview.rebuild_ms {
+                ui.label(format!("rebuild {ms:.0} ms"));
+            }
+            if let Some(e) = &self.preview.error {
+                ui.colored_label(egui::Color32::from_rgb(230, 90, 80), e);
+            }
+            let mut sorted = self.frame_ms.clone();
+            sorted.sort_by(f32::total_cmp);
+            if let Some(median) = sorted.get(sorted.len() / 2) {
+                ui.label(format!("UI {median:.1} ms/frame"));
+            }
+            if let Some((m, bad)) = &self.message {
+                let color = if *bad {
+                    egui::Color32::from_rgb(230, 90, 80)
+                } else {
+                    ui.visuals().text_color()
+                };
+                ui.colored_label(color, m);
+            }
+        });
+    }
+}
+
+/// Each level's coverage relative to level 0, as `1.00 · 0.90 · 0.86`.
+fn coverage_text(reports: &[tuft_strands::levels::LevelReport]) -> String {
+    reports
+        .iter()
+        .map(|r| format!("{:.2}", r.coverage))
+        .collect::<Vec<_>>()
+        .join(" · ")
+}
+
+/// An editor for one parameter; returns the new value if edited.
+fn param_editor(ui: &mut egui::Ui, kind: ParamKind, current: ParamValue) -> Option<ParamValue> {
+    match (kind, current) {
+        (ParamKind::Float { min, max, .. }, ParamValue::Float(mut x)) => ui
+            .add(egui::Slider::new(&mut x, min..=max).clamping(egui::SliderClamping::Never))
+            .changed()
+            .then_some(ParamValue::Float(x)),
+        (ParamKind::Int { min, max, .. }, ParamValue::Int(mut x)) => ui
+            .add(egui::DragValue::new(&mut x).range(min..=max))
+            .changed()
+            .then_some(ParamValue::Int(x)),
+        (ParamKind::Choice { options, .. }, ParamValue::Choice(c)) => {
+            let mut chosen = c.clone();
+            egui::ComboBox::from_id_salt(ui.next_auto_id())
+                .selected_text(&chosen)
+                .show_ui(ui, |ui| {
+                    for o in options {
+                        ui.selectable_value(&mut chosen, (*o).to_owned(), *o);
+                    }
+                });
+            (chosen != c).then_some(ParamValue::Choice(chosen))
+        }
+        (ParamKind::Text { .. }, ParamValue::Text(mut t)) => ui
+            .text_edit_singleline(&mut t)
+            .changed()
+            .then_some(ParamValue::Text(t)),
+        (ParamKind::Ramp, ParamValue::Ramp(mut stops)) => {
+            let mut changed = false;
+            ui.vertical(|ui| {
+                for stop in &mut stops {
+                    ui.horizontal(|ui| {
+                        changed |= ui
+                            .add(
+                                egui::DragValue::new(&mut stop.pos)
+                                    .range(0.0..=1.0)
+                                    .speed(0.005),
+                            )
+                            .changed();
+                        changed |= ui.color_edit_button_rgb(&mut stop.color).changed();
+                    });
+                }
+                if ui.small_button("+ stop").clicked() {
+                    stops.push(RampStop {
+                        pos: 1.0,
+                        color: [1.0; 3],
+                    });
+                    changed = true;
+                }
+            });
+            stops.sort_by(|a, b| a.pos.total_cmp(&b.pos));
+            changed.then_some(ParamValue::Ramp(stops))
+        }
+        _ => None,
+    }
+}
