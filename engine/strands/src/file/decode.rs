@@ -111,7 +111,16 @@ pub fn read_directory(bytes: &[u8]) -> Result<(f32, Vec<LayerInfo>), FileError> 
         bytes: &bytes[..body],
         pos: HEADER_LEN,
     };
-    let mut layers = Vec::new();
+    // A directory entry takes at least this many bytes (empty names, no fields), so a
+    // layer count the directory area cannot hold is refused before anything is read.
+    const MIN_ENTRY: u64 = 2 + 4 + 2 + 8 + 8 + 4;
+    let dir_room = (body - HEADER_LEN) as u64;
+    if u64::from(n_layers) * MIN_ENTRY > dir_room {
+        return Err(malformed(format!(
+            "header: {n_layers} layers cannot fit in a directory of at most {dir_room} bytes"
+        )));
+    }
+    let mut layers = Vec::with_capacity(n_layers as usize);
     for _ in 0..n_layers {
         let name = r.name("a layer name")?;
         let n_strands = r.u32("a strand count")?;
@@ -145,6 +154,11 @@ pub fn read_directory(bytes: &[u8]) -> Result<(f32, Vec<LayerInfo>), FileError> 
         let payload_offset = r.u64("a payload offset")?;
         let payload_len = r.u64("a payload length")?;
         let crc = r.u32("a payload CRC")?;
+        if n_strands > 0 && per_strand == 0 {
+            return Err(malformed(format!(
+                "layer {name:?}: {n_strands} strands but no fields to hold them"
+            )));
+        }
         let expected = u64::from(n_strands) * per_strand;
         if payload_len != expected {
             return Err(malformed(format!(
@@ -168,6 +182,19 @@ pub fn read_directory(bytes: &[u8]) -> Result<(f32, Vec<LayerInfo>), FileError> 
             return Err(malformed(format!(
                 "layer {:?}: payload at {}..+{} lies outside the payload area {dir_end}..{body}",
                 layer.name, layer.payload_offset, layer.payload_len
+            )));
+        }
+    }
+    // Payloads may not share bytes: otherwise a small file could name one payload from
+    // many entries and ask the decoder for far more memory than its own length.
+    let mut by_offset: Vec<&LayerInfo> = layers.iter().filter(|l| l.payload_len > 0).collect();
+    by_offset.sort_by_key(|l| l.payload_offset);
+    for pair in by_offset.windows(2) {
+        let (a, b) = (pair[0], pair[1]);
+        if a.payload_offset + a.payload_len > b.payload_offset {
+            return Err(malformed(format!(
+                "layers {:?} and {:?}: payloads at {}..+{} and {}..+{} overlap",
+                a.name, b.name, a.payload_offset, a.payload_len, b.payload_offset, b.payload_len
             )));
         }
     }
