@@ -177,6 +177,10 @@ pub fn save(doc: &Document, path: &Path) -> Result<(), SaveError> {
 
 /// Writes `bytes` to `path` by way of a temporary file beside it and a rename.
 ///
+/// A `path` that is a symbolic link is written through to its target (the link stays a
+/// link); an existing file keeps its permissions; the folder is synced after the rename,
+/// so the new name survives a power cut.
+///
 /// # Errors
 /// When the directory cannot be written or the rename fails; `path` is unchanged then.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), SaveError> {
@@ -184,23 +188,69 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), SaveError> {
         path: path.to_owned(),
         source,
     };
-    let file_name = path
+    let target = resolve_links(path).map_err(io)?;
+    let file_name = target
         .file_name()
         .ok_or_else(|| io(std::io::Error::other("the path names no file")))?;
     let mut tmp_name = std::ffi::OsString::from(".");
     tmp_name.push(file_name);
     tmp_name.push(format!(".{}.tmp", std::process::id()));
-    let tmp = path.with_file_name(tmp_name);
+    let tmp = target.with_file_name(tmp_name);
+    let previous = std::fs::metadata(&target)
+        .ok()
+        .filter(std::fs::Metadata::is_file);
     let result = (|| {
         let mut file = std::fs::File::create(&tmp)?;
         file.write_all(bytes)?;
+        if let Some(meta) = &previous {
+            file.set_permissions(meta.permissions())?;
+        }
         file.sync_all()?;
-        std::fs::rename(&tmp, path)
+        std::fs::rename(&tmp, &target)?;
+        sync_parent(&target)
     })();
     if let Err(e) = result {
         let _ = std::fs::remove_file(&tmp);
         return Err(io(e));
     }
+    Ok(())
+}
+
+/// `path` with every symbolic link along its last component followed (a dangling link
+/// resolves to the file it names, which the write then creates).
+fn resolve_links(path: &Path) -> std::io::Result<PathBuf> {
+    let mut current = path.to_owned();
+    // A loop of links is an error, as the operating system would report it.
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&current) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let next = std::fs::read_link(&current)?;
+                current = match current.parent() {
+                    Some(dir) if next.is_relative() => dir.join(next),
+                    _ => next,
+                };
+            }
+            _ => return Ok(current),
+        }
+    }
+    Err(std::io::Error::other(format!(
+        "too many levels of symbolic links at {}",
+        path.display()
+    )))
+}
+
+/// Syncs the folder holding `path`, so a rename into it is durable.
+pub(crate) fn sync_parent(path: &Path) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        std::fs::File::open(dir)?.sync_all()?;
+    }
+    #[cfg(not(unix))]
+    let _ = path;
     Ok(())
 }
 
@@ -241,6 +291,41 @@ mod tests {
         };
         let text = to_string(&doc).unwrap();
         assert_eq!(from_str(&text).unwrap(), doc);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_save_keeps_the_files_mode() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("private.ron");
+        let doc = Document::new(MaterialGraph::new("private"));
+        save(&doc, &path).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+        save(&Document::new(MaterialGraph::new("again")), &path).unwrap();
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600, "{mode:o}");
+        assert!(load(&path).unwrap().graph.name == "again");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_save_through_a_symlink_writes_its_target_and_keeps_the_link() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real.ron");
+        let link = dir.path().join("link.ron");
+        save(&Document::new(MaterialGraph::new("one")), &real).unwrap();
+        std::os::unix::fs::symlink("real.ron", &link).unwrap();
+        save(&Document::new(MaterialGraph::new("two")), &link).unwrap();
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(load(&real).unwrap().graph.name, "two");
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(names.len(), 2, "no temporary file is left");
     }
 
     #[test]
