@@ -26,7 +26,7 @@ use tuft_strands::file::StrandFile;
 /// The default map resolution.
 pub const DEFAULT_RESOLUTION: usize = 1024;
 /// The largest map resolution a bake accepts.
-pub const MAX_RESOLUTION: usize = 8192;
+pub const MAX_RESOLUTION: usize = crate::limits::MAX_MAP_RESOLUTION;
 /// Points evaluated at once; larger bakes go in bands of rows to bound memory.
 const BAND_POINTS: usize = 1 << 20;
 
@@ -57,6 +57,10 @@ pub enum BakeError {
     /// The bake was cancelled.
     #[error("cancelled")]
     Cancelled,
+    /// The graph asks for more than the limits allow (`crate::limits`); nothing was
+    /// written.
+    #[error("the material is beyond the limits: {0}")]
+    Limits(String),
 }
 
 /// The surface maps of one repeat, linear floats, row-major.
@@ -231,6 +235,11 @@ pub fn write_baked_set_cancellable(
         return Err(BakeError::Resolution(resolution));
     }
     let graph = evaluator.graph();
+    let beyond = crate::limits::graph_problems(graph);
+    if !beyond.is_empty() {
+        let all: Vec<String> = beyond.into_iter().map(|d| d.message).collect();
+        return Err(BakeError::Limits(all.join("; ")));
+    }
     let stem = file_stem(&graph.name);
     let fail = |path: &Path, message: String| BakeError::Write {
         path: path.to_owned(),

@@ -49,6 +49,8 @@ pub enum Code {
     Budget,
     /// The repeat size is not a positive length.
     Repeat,
+    /// The graph asks for more than a limit allows (`crate::limits`).
+    Limit,
 }
 
 /// One finding.

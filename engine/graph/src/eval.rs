@@ -490,6 +490,20 @@ impl<'g> Evaluator<'g> {
         };
         let params = node.params();
         let expected = kind.outputs(&params);
+        let beyond = kind.limits(&params);
+        if !beyond.is_empty() {
+            self.report(
+                Diagnostic::error(
+                    Code::Limit,
+                    format!("{}: {}; it reads zero", node.label(), beyond.join("; ")),
+                )
+                .at(node.id),
+            );
+            return expected
+                .iter()
+                .map(|e| Field::constant(e.ty.zero(), domain.len()))
+                .collect();
+        }
         let wants: Vec<bool> = expected
             .iter()
             .map(|o| wanted.contains(&(node.id, o.name)))

@@ -226,13 +226,6 @@ impl Default for StrandLayer {
     }
 }
 
-/// The most candidates a layer may ask for (4096² = 16.8 million): past that the
-/// scatter alone would take seconds and the set hundreds of megabytes.
-pub const MAX_CANDIDATES: u64 = 4096 * 4096;
-
-/// The most strands a layer may be expected to grow.
-pub const MAX_STRANDS: u64 = 4_000_000;
-
 impl StrandLayer {
     /// The ports with what feeds them, in [`STRAND_PORTS`] order.
     #[must_use]
@@ -275,14 +268,6 @@ impl StrandLayer {
         let mut problems = Vec::new();
         if self.lattice == 0 {
             problems.push("lattice must be at least 1".to_owned());
-        }
-        if self.n_candidates() > MAX_CANDIDATES {
-            problems.push(format!(
-                "lattice {} asks for {} candidates; the most a layer may have is {}",
-                self.lattice,
-                self.n_candidates(),
-                MAX_CANDIDATES
-            ));
         }
         if self.clump_lattice == 0 || self.clump_lattice > self.lattice.max(1) {
             problems.push(format!(

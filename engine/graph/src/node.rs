@@ -417,6 +417,12 @@ pub trait NodeKind: Send + Sync + 'static {
     fn check(&self, _params: &Params<'_>) -> Vec<String> {
         Vec::new()
     }
+    /// Work the parameters ask for beyond [`crate::limits`] (a lattice too fine to
+    /// hold), in words. Evaluation refuses such a node (it reads zero) and validation
+    /// reports it, so no evaluation ever starts that work.
+    fn limits(&self, _params: &Params<'_>) -> Vec<String> {
+        Vec::new()
+    }
     /// The period of each output given the periods of the inputs (in port order).
     ///
     /// The default suits any node that combines its inputs point by point: the outputs

@@ -69,8 +69,11 @@ impl Period {
             format!("{what} {scale} is not an integer")
         } else if scale < 1.0 {
             format!("{what} {scale} is below 1")
-        } else if scale > 1e6 {
-            format!("{what} {scale} is too large to tile")
+        } else if f64::from(scale) > crate::limits::MAX_LATTICE as f64 {
+            format!(
+                "{what} {scale} is beyond the limit of {}",
+                crate::limits::MAX_LATTICE
+            )
         } else {
             return Self::Tiles(scale as u32);
         };

@@ -18,7 +18,8 @@
 
 use crate::eval::Evaluator;
 use crate::graph::{Input, MaterialGraph};
-use crate::layer::{MAX_CANDIDATES, STRAND_PORTS, StrandLayer};
+use crate::layer::{STRAND_PORTS, StrandLayer};
+use crate::limits;
 use crate::value::PortType;
 use crate::{Domain, Field};
 use rayon::prelude::*;
@@ -138,8 +139,9 @@ fn checked_layer<'g>(
         .strands
         .get(name)
         .ok_or_else(|| ScatterError::UnknownLayer(name.to_owned()))?;
-    let problems = layer.check_settings();
-    if !problems.is_empty() || layer.n_candidates() > MAX_CANDIDATES {
+    let mut problems = layer.check_settings();
+    problems.extend(limits::layer_problems(name, layer));
+    if !problems.is_empty() {
         return Err(ScatterError::Settings {
             layer: name.to_owned(),
             problems: problems.join("; "),
@@ -331,6 +333,13 @@ fn scatter(evaluator: &Evaluator<'_>, layer: &StrandLayer, repeat_m: f32) -> Str
     let [length, width, lean, bend, root_color, tip_color] =
         <[Field; 6]>::try_from(fields).expect("six inputs give six fields");
 
+    // Every attribute stays inside the limits whatever the fields say, so a set is one
+    // its own file reader accepts and its meshes are finite (`min`/`max` also take a
+    // NaN bound quietly, where `clamp` would panic).
+    let max_length = limits::MAX_LENGTH_REPEATS * repeat_m;
+    let max_width = limits::MAX_WIDTH_REPEATS * repeat_m;
+    let colour = |c: f32| c.min(limits::MAX_COLOR).max(0.0);
+    let lean_of = |x: f32| x.min(limits::MAX_LEAN).max(-limits::MAX_LEAN);
     let share = layer.clump_share;
     let var = &layer.variation;
     let clump_seed = seed ^ CLUMP_SALT;
@@ -389,15 +398,18 @@ fn scatter(evaluator: &Evaluator<'_>, layer: &StrandLayer, repeat_m: f32) -> Str
                 let tc = tip_color.get(k);
                 *rank = s.rank();
                 *clump = s.clump;
-                *length_k = (length.at(0, k) * (1.0 + var.length * (2.0 * r_len - 1.0))).max(0.0);
-                *width_k = width.at(0, k).max(0.0);
+                let own_length = length.at(0, k).min(max_length);
+                *length_k = (own_length * (1.0 + var.length * (2.0 * r_len - 1.0)))
+                    .min(max_length)
+                    .max(0.0);
+                *width_k = width.at(0, k).min(max_width).max(0.0);
                 *lean_k = [
-                    lean.at(0, k) + var.lean * mix(own[0], shared[0]),
-                    lean.at(1, k) + var.lean * mix(own[1], shared[1]),
+                    lean_of(lean_of(lean.at(0, k)) + var.lean * mix(own[0], shared[0])),
+                    lean_of(lean_of(lean.at(1, k)) + var.lean * mix(own[1], shared[1])),
                 ];
                 *bend_k = bend.at(0, k).clamp(0.0, 1.0);
-                *root_k = rc.map(|c| c * brightness);
-                *tip_k = tc.map(|c| c * brightness);
+                *root_k = rc.map(|c| colour(colour(c) * brightness));
+                *tip_k = tc.map(|c| colour(colour(c) * brightness));
                 *pull = [
                     layer.tip_pull * wrap_delta(centre[0] - s.root[0]) * repeat_m,
                     layer.tip_pull * wrap_delta(centre[1] - s.root[1]) * repeat_m,

@@ -18,10 +18,12 @@ pub struct Lattice {
 }
 
 impl Lattice {
-    /// The lattice repeating every `period` cells (at least 1).
+    /// The lattice repeating every `period` cells, brought into `1..=MAX_LATTICE`
+    /// (evaluation refuses larger lattices before it gets here; the bound keeps every
+    /// index below `u32::MAX` whatever the caller passes).
     #[must_use]
     pub fn new(seed: u32, period: i64) -> Self {
-        let period = period.max(1);
+        let period = period.clamp(1, crate::limits::MAX_LATTICE as i64);
         let table = (period * period <= MAX_TABLE).then(|| {
             let p = period as u32;
             let mut t = Vec::with_capacity((p * p) as usize);

@@ -73,6 +73,24 @@ impl NodeKind for Noise {
     fn period(&self, p: &Params<'_>, id: NodeId, _: &[Period]) -> Vec<Period> {
         vec![Period::from_scale(id, "scale", p.float("scale"))]
     }
+    fn limits(&self, p: &Params<'_>) -> Vec<String> {
+        // fBm's finest octave has the largest lattice: scale × 2^(octaves − 1).
+        let octaves = if p.choice("kind") == "fbm" {
+            p.int("octaves").clamp(1, 10)
+        } else {
+            1
+        };
+        let scale = f64::from(p.float("scale"));
+        let finest = scale.abs().ceil() * f64::from(1u32 << (octaves - 1));
+        let what = if octaves > 1 {
+            format!("scale {scale} with {octaves} octaves")
+        } else {
+            format!("scale {scale}")
+        };
+        crate::limits::lattice_problem(finest, &what)
+            .into_iter()
+            .collect()
+    }
     fn eval(&self, p: &Params<'_>, ctx: &NodeCtx<'_>) -> Vec<Field> {
         let scale = p.float("scale");
         let seed = p.int("seed") as u32;

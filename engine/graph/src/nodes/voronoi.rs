@@ -73,6 +73,12 @@ impl NodeKind for Voronoi {
     fn period(&self, p: &Params<'_>, id: NodeId, _: &[Period]) -> Vec<Period> {
         vec![Period::from_scale(id, "scale", p.float("scale")); 4]
     }
+    fn limits(&self, p: &Params<'_>) -> Vec<String> {
+        let scale = f64::from(p.float("scale"));
+        crate::limits::lattice_problem(scale.abs().ceil(), &format!("scale {scale}"))
+            .into_iter()
+            .collect()
+    }
     fn eval(&self, p: &Params<'_>, ctx: &NodeCtx<'_>) -> Vec<Field> {
         let scale = p.float("scale");
         let jitter = p.float("jitter").clamp(0.0, 1.0);

@@ -22,8 +22,6 @@ use strands::{dynamic_reach, layers};
 const EDGE_SAMPLES: usize = 64;
 /// Grid side for the density range check and the strand estimate.
 const DENSITY_GRID: usize = 32;
-/// Bytes one strand takes in a set (16 stored values of 4 bytes).
-pub const BYTES_PER_STRAND: u64 = 64;
 
 /// The outcome of validating a material.
 #[derive(Clone, Debug, Default, Serialize)]
@@ -110,6 +108,7 @@ fn structure(graph: &MaterialGraph, diags: &mut Vec<Diagnostic>) {
             ),
         ));
     }
+    diags.extend(crate::limits::graph_problems(graph));
     let mut seen = HashSet::new();
     for node in &graph.nodes {
         if !seen.insert(node.id) {
@@ -186,6 +185,11 @@ fn check_node(graph: &MaterialGraph, node: &Node, diags: &mut Vec<Diagnostic>) {
                 }
             }
         }
+    }
+    for problem in kind.limits(&node.params()) {
+        diags.push(
+            Diagnostic::error(Code::Limit, format!("{}: {problem}", node.label())).at(node.id),
+        );
     }
     for problem in kind.check(&node.params()) {
         diags.push(
@@ -414,8 +418,14 @@ mod tests {
         };
         g.strands.insert("lots".into(), layer);
         let r = validate(&g);
-        assert!(!errors(&r, Code::Budget).is_empty(), "{:#?}", r.diagnostics);
-        assert!(!errors(&r, Code::LayerSettings).is_empty());
+        let budget = errors(&r, Code::Budget);
+        assert!(
+            budget
+                .iter()
+                .any(|d| d.message.contains("strands.lots") && d.message.contains("4194304")),
+            "{:#?}",
+            r.diagnostics
+        );
     }
 
     #[test]

@@ -1,12 +1,12 @@
 //! Strand-layer rules: no dynamic input reaches a strand port, densities stay in
 //! `[0, 1]`, and a layer stays inside its settings' ranges and the strand budget.
 
-use super::{BYTES_PER_STRAND, DENSITY_GRID};
+use super::DENSITY_GRID;
 use crate::diag::{Code, Diagnostic};
 use crate::eval::Evaluator;
 use crate::field::Domain;
 use crate::graph::{Input, MaterialGraph, Node, NodeId, Sink};
-use crate::layer::MAX_STRANDS;
+use crate::limits;
 use crate::value::PortType;
 use std::collections::{HashMap, HashSet, VecDeque};
 
@@ -79,10 +79,38 @@ pub(super) fn layers(
             layer: name.clone(),
             port: "density".to_owned(),
         };
-        let density = evaluator
-            .eval_inputs(&[(layer.density.clone(), PortType::Float)], &grid)
-            .pop()
-            .expect("one input gives one field");
+        let [density, length, width] = <[_; 3]>::try_from(evaluator.eval_inputs(
+            &[
+                (layer.density.clone(), PortType::Float),
+                (layer.length.clone(), PortType::Float),
+                (layer.width.clone(), PortType::Float),
+            ],
+            &grid,
+        ))
+        .expect("three inputs give three fields");
+        for (port, field, input, most) in [
+            ("length", &length, &layer.length, limits::MAX_LENGTH_REPEATS),
+            ("width", &width, &layer.width, limits::MAX_WIDTH_REPEATS),
+        ] {
+            let limit = most * graph.repeat_m;
+            let (_, hi) = field.range();
+            if hi > limit {
+                let mut d = Diagnostic::error(
+                    Code::Limit,
+                    format!(
+                        "strands.{name}.{port} reaches {hi} m; a strand's {port} may be at                          most {most} of the repeat ({limit} m)"
+                    ),
+                )
+                .on(&Sink::Strand {
+                    layer: name.clone(),
+                    port: port.to_owned(),
+                });
+                if let Some(l) = input.link() {
+                    d = d.at(l.node);
+                }
+                diags.push(d);
+            }
+        }
         let (lo, hi) = density.range();
         if lo < -1e-6 || hi > 1.0 + 1e-6 {
             let mut d = Diagnostic::warning(
@@ -97,19 +125,6 @@ pub(super) fn layers(
                 d = d.at(l.node);
             }
             diags.push(d);
-        }
-        let mean = density.data.iter().map(|d| d.clamp(0.0, 1.0)).sum::<f32>()
-            / density.len().max(1) as f32;
-        let expected = (layer.n_candidates() as f64 * f64::from(mean)).round() as u64;
-        if expected > MAX_STRANDS {
-            diags.push(Diagnostic::error(
-                Code::Budget,
-                format!(
-                    "strands.{name} would grow about {expected} strands ({} MB); a layer may \
-                     grow at most {MAX_STRANDS}: lower the lattice or the density",
-                    expected * BYTES_PER_STRAND / 1_000_000
-                ),
-            ));
         }
     }
 }

@@ -1,0 +1,213 @@
+//! The limits: everything a material may ask for, stated once, with the memory each
+//! implies.
+//!
+//! Validation reports a graph beyond any of them as an error naming the node or layer,
+//! the figure and the limit ([`crate::Code::Limit`], [`crate::Code::Budget`]), and the
+//! work itself refuses to start beyond them: evaluation zeroes a node whose lattice is too
+//! fine, the scatter refuses a layer ([`layer_problems`]), the bake refuses the whole
+//! graph ([`graph_problems`]). The rule this holds: a graph that validates clean bakes
+//! within [`BAKE_MEMORY_BYTES`] (measured in `BENCHMARKS.md`, section "Limits").
+//!
+//! | what | limit | memory it implies |
+//! | --- | --- | --- |
+//! | repeat | [`REPEAT_M`] | — |
+//! | strand layers | [`MAX_LAYERS`] | — |
+//! | candidates per layer | [`MAX_CANDIDATES`] | ~[`SCATTER_BYTES_PER_CANDIDATE`] each while scattering |
+//! | candidates in all layers | [`MAX_TOTAL_CANDIDATES`] | sets at 72 bytes a strand |
+//! | vertices of a layer's finest level | [`MAX_LEVEL_VERTICES`] | 64 bytes each, and again in the glTF |
+//! | levels per layer | [`MAX_LEVELS`] | one mesh each |
+//! | strand length, width | [`MAX_LENGTH_REPEATS`], [`MAX_WIDTH_REPEATS`] of the repeat | bounds the card atlas's work |
+//! | a generator's lattice | [`MAX_LATTICE`] cells per side | tables of at most 16 MB |
+//! | map resolution | [`MAX_MAP_RESOLUTION`]² | 40 bytes a texel while baking |
+//! | frame side | [`MAX_FRAME_SIDE`] | 16 bytes a pixel (4× MSAA colour and depth) |
+//! | files per bake | [`MAX_BAKE_FILES`] | — |
+
+use crate::diag::{Code, Diagnostic};
+use crate::graph::MaterialGraph;
+use crate::layer::StrandLayer;
+use std::ops::RangeInclusive;
+
+/// The repeat's size in metres. Below a centimetre a surface holds more repeats than
+/// any budget can plant; above a kilometre nothing is a material any more.
+pub const REPEAT_M: RangeInclusive<f32> = 0.01..=1000.0;
+/// Strand layers in one material.
+pub const MAX_LAYERS: usize = 16;
+/// Candidates of one layer (a lattice of 2048 × 2048; the lawn's blades have 440²).
+pub const MAX_CANDIDATES: u64 = 2048 * 2048;
+/// Candidates of all layers together.
+pub const MAX_TOTAL_CANDIDATES: u64 = 8 * 1024 * 1024;
+/// Bytes the scatter holds per candidate at its peak: the candidates' roots, clumps and
+/// survivor flags, the density field, and the survivors' keys and fields.
+pub const SCATTER_BYTES_PER_CANDIDATE: u64 = 160;
+/// Vertices of one layer's finest level if every candidate grew (a candidate count times
+/// the profile's vertices per strand): 48 million vertices are 3 GB at 64 bytes.
+pub const MAX_LEVEL_VERTICES: u64 = 48 * 1024 * 1024;
+/// Rank-cut levels of one layer.
+pub const MAX_LEVELS: usize = 8;
+/// A strand's length, in repeats. Longer strands reach into the repeat beyond the next
+/// and make every card as wide as the repeat (the atlas then draws every strand into
+/// every cell).
+pub const MAX_LENGTH_REPEATS: f32 = 0.5;
+/// A strand's width, in repeats.
+pub const MAX_WIDTH_REPEATS: f32 = 0.05;
+/// A lean (a fraction of the length) beyond which a strand lies flat anyway.
+pub const MAX_LEAN: f32 = 8.0;
+/// A linear colour channel: far beyond any albedo, short of overflow after variation.
+pub const MAX_COLOR: f32 = 1000.0;
+/// Lattice cells per side of the repeat for the generators (Noise's finest octave,
+/// Voronoi), so a lattice's table and its index arithmetic stay bounded.
+pub const MAX_LATTICE: u64 = 1 << 16;
+/// A baked map's side in texels.
+pub const MAX_MAP_RESOLUTION: usize = 8192;
+/// An offscreen frame's side in pixels (also bounded by the adapter's own limit).
+pub const MAX_FRAME_SIDE: u32 = 8192;
+/// Files one bake may write.
+pub const MAX_BAKE_FILES: usize = 1024;
+/// The peak memory of a bake of any graph inside these limits (see BENCHMARKS.md).
+pub const BAKE_MEMORY_BYTES: u64 = 12 << 30;
+
+/// What layer `name` asks for beyond the limits, in words (empty when nothing).
+#[must_use]
+pub fn layer_problems(name: &str, layer: &StrandLayer) -> Vec<String> {
+    let mut problems = Vec::new();
+    let candidates = layer.n_candidates();
+    if candidates > MAX_CANDIDATES {
+        problems.push(format!(
+            "strands.{name} asks for {candidates} candidates (lattice {}²); the most a layer \
+             may have is {MAX_CANDIDATES} ({} MB while scattering)",
+            layer.lattice,
+            MAX_CANDIDATES * SCATTER_BYTES_PER_CANDIDATE >> 20
+        ));
+    }
+    let per_strand = layer.profile.clamped().vertices_per_strand() as u64;
+    let vertices = candidates.saturating_mul(per_strand);
+    if vertices > MAX_LEVEL_VERTICES {
+        problems.push(format!(
+            "strands.{name}'s finest level could hold {vertices} vertices ({candidates} \
+             candidates × {per_strand} per strand, {} MB); the most is {MAX_LEVEL_VERTICES}: \
+             lower the lattice or the profile's segments",
+            vertices * 64 >> 20
+        ));
+    }
+    let levels = layer.levels.keep.len();
+    if levels > MAX_LEVELS {
+        problems.push(format!(
+            "strands.{name} has {levels} levels; the most is {MAX_LEVELS}"
+        ));
+    }
+    problems
+}
+
+/// What `graph` as a whole asks for beyond the limits: the repeat, the number of layers,
+/// every layer's own limits, the candidates of all layers and the files a bake would
+/// write. Cheap: nothing is evaluated.
+#[must_use]
+pub fn graph_problems(graph: &MaterialGraph) -> Vec<Diagnostic> {
+    let mut found = Vec::new();
+    let repeat = graph.repeat_m;
+    if repeat.is_finite() && repeat > 0.0 && !REPEAT_M.contains(&repeat) {
+        found.push(Diagnostic::error(
+            Code::Limit,
+            format!(
+                "repeat_m is {repeat} m; a repeat must lie in {}..={} m",
+                REPEAT_M.start(),
+                REPEAT_M.end()
+            ),
+        ));
+    }
+    let n_layers = graph.strands.len();
+    if n_layers > MAX_LAYERS {
+        found.push(Diagnostic::error(
+            Code::Limit,
+            format!("the material has {n_layers} strand layers; the most is {MAX_LAYERS}"),
+        ));
+    }
+    let mut total: u64 = 0;
+    for (name, layer) in &graph.strands {
+        total = total.saturating_add(layer.n_candidates());
+        for problem in layer_problems(name, layer) {
+            found.push(Diagnostic::error(Code::Budget, problem));
+        }
+    }
+    if total > MAX_TOTAL_CANDIDATES {
+        found.push(Diagnostic::error(
+            Code::Budget,
+            format!(
+                "the strand layers ask for {total} candidates together; the most is \
+                 {MAX_TOTAL_CANDIDATES}"
+            ),
+        ));
+    }
+    let files = bake_files(graph);
+    if files > MAX_BAKE_FILES as u64 {
+        found.push(Diagnostic::error(
+            Code::Limit,
+            format!("a bake would write {files} files; the most is {MAX_BAKE_FILES}"),
+        ));
+    }
+    found
+}
+
+/// How many files a bake of `graph` writes: six maps, the strand file and the manifest,
+/// and per layer one mesh a level, the card mesh and every mip of its two atlases.
+#[must_use]
+pub fn bake_files(graph: &MaterialGraph) -> u64 {
+    let per_layer = |layer: &StrandLayer| -> u64 {
+        let mips = u64::from(layer.cards.atlas_size.max(1).ilog2()) + 1;
+        layer.levels.keep.len() as u64 + 1 + 2 * mips
+    };
+    8 + graph.strands.values().map(per_layer).sum::<u64>()
+}
+
+/// Whether a lattice of `cells` per side of the repeat is within [`MAX_LATTICE`];
+/// `what` names the figure in the message (`"scale 70000"`).
+#[must_use]
+pub fn lattice_problem(cells: f64, what: &str) -> Option<String> {
+    (!(cells <= MAX_LATTICE as f64)).then(|| {
+        format!("{what} asks for a lattice of {cells:.0} cells per side; the most is {MAX_LATTICE}")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_presets_are_inside_every_limit() {
+        for text in [
+            include_str!("../../../presets/lawn.ron"),
+            include_str!("../../../presets/fur.ron"),
+            include_str!("../../../presets/moss.ron"),
+        ] {
+            let doc = crate::io::from_str(text).unwrap();
+            assert_eq!(graph_problems(&doc.graph), Vec::new(), "{}", doc.graph.name);
+            assert!(bake_files(&doc.graph) < 200);
+        }
+    }
+
+    #[test]
+    fn a_million_levels_are_refused_without_counting_files_one_by_one() {
+        let mut g = MaterialGraph::new("levels");
+        let mut layer = StrandLayer::default();
+        layer.levels.keep = (0..1_000_000).map(|k| 1.0 / (1.0 + k as f32)).collect();
+        g.strands.insert("grass".into(), layer);
+        let found = graph_problems(&g);
+        assert!(
+            found.iter().any(|d| d.message.contains("1000000 levels")),
+            "{found:#?}"
+        );
+        assert!(
+            found.iter().any(|d| d.message.contains("files")),
+            "{found:#?}"
+        );
+    }
+
+    #[test]
+    fn a_lattice_past_the_limit_is_named_and_nan_is_refused() {
+        assert!(lattice_problem(65536.0, "scale").is_none());
+        let p = lattice_problem(4_294_967_296.0, "scale 4294967296").unwrap();
+        assert!(p.contains("4294967296") && p.contains("65536"), "{p}");
+        assert!(lattice_problem(f64::NAN, "scale").is_some());
+        assert!(lattice_problem(f64::INFINITY, "scale").is_some());
+    }
+}

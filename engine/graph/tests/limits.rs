@@ -1,0 +1,161 @@
+//! The limits hold before the work: each input that once panicked, ran away or baked a
+//! file its own reader refused is now a named error, and the work beyond a limit never
+//! starts.
+
+use tuft_graph::bake::{BakeError, write_baked_set};
+use tuft_graph::{
+    Code, Domain, Evaluator, Input, MaterialGraph, NodeId, OutRef, ParamValue, Sink, StrandLayer,
+    Value, limits, scatter_layer, validate,
+};
+
+fn generator(kind: &str, params: &[(&str, ParamValue)]) -> (MaterialGraph, NodeId) {
+    let mut g = MaterialGraph::new("limits");
+    let id = g.add_node(kind).unwrap();
+    for (name, value) in params {
+        g.node_mut(id)
+            .unwrap()
+            .params
+            .insert((*name).into(), value.clone());
+    }
+    let out = g.node(id).unwrap().output_ports()[0].name;
+    g.connect(
+        OutRef::new(id, out),
+        &tuft_graph::InRef::Sink(Sink::Pbr("roughness".into())),
+    )
+    .unwrap();
+    (g, id)
+}
+
+fn limit_errors(g: &MaterialGraph) -> Vec<String> {
+    validate(g)
+        .diagnostics
+        .into_iter()
+        .filter(|d| d.is_error() && matches!(d.code, Code::Limit | Code::Budget))
+        .map(|d| d.message)
+        .collect()
+}
+
+#[test]
+fn a_noise_or_voronoi_scale_of_two_to_the_32_is_an_error_not_a_panic() {
+    for kind in ["Noise", "Voronoi"] {
+        let (g, id) = generator(kind, &[("scale", ParamValue::Float(4_294_967_296.0))]);
+        let found = limit_errors(&g);
+        assert!(
+            found
+                .iter()
+                .any(|m| m.contains(&format!("{kind}#{id}")) && m.contains("65536")),
+            "{kind}: {found:#?}"
+        );
+        // Evaluation refuses the node: zeros, and the same finding.
+        let ev = Evaluator::new(&g);
+        let field = ev
+            .eval_output(
+                &OutRef::new(id, if kind == "Noise" { "out" } else { "distance" }),
+                &Domain::grid(4, 4),
+            )
+            .unwrap();
+        assert!(field.data.iter().all(|&x| x == 0.0));
+        assert!(ev.diagnostics().iter().any(|d| d.code == Code::Limit));
+    }
+}
+
+#[test]
+fn ten_octaves_over_a_large_scale_and_a_voronoi_of_1e30_are_refused() {
+    let (g, _) = generator(
+        "Noise",
+        &[
+            ("scale", ParamValue::Float(6e6)),
+            ("octaves", ParamValue::Int(10)),
+        ],
+    );
+    let found = limit_errors(&g);
+    assert!(found.iter().any(|m| m.contains("10 octaves")), "{found:#?}");
+    let (g, _) = generator("Noise", &[("scale", ParamValue::Float(1e9))]);
+    assert!(!limit_errors(&g).is_empty());
+    let (g, _) = generator("Voronoi", &[("scale", ParamValue::Float(1e30))]);
+    assert!(!limit_errors(&g).is_empty());
+    // The limit itself is fine.
+    let (g, _) = generator("Noise", &[("scale", ParamValue::Float(64.0))]);
+    assert!(limit_errors(&g).is_empty());
+}
+
+#[test]
+fn a_repeat_under_the_limit_is_refused_by_validation_and_the_bake() {
+    let mut g = MaterialGraph::new("tiny");
+    g.repeat_m = 0.00005;
+    g.strands.insert("grass".into(), StrandLayer::default());
+    let found = limit_errors(&g);
+    assert!(
+        found.iter().any(|m| m.contains("repeat_m is 0.00005")),
+        "{found:#?}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let err = write_baked_set(&Evaluator::new(&g), dir.path(), 16, &mut |_, _| {}).unwrap_err();
+    assert!(matches!(err, BakeError::Limits(_)), "{err}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn layers_past_the_budget_alone_and_together_are_refused() {
+    let mut g = MaterialGraph::new("budget");
+    let at_limit = StrandLayer {
+        lattice: 2048,
+        clump_lattice: 64,
+        ..StrandLayer::default()
+    };
+    g.strands.insert("a".into(), at_limit.clone());
+    assert!(limit_errors(&g).is_empty(), "{:#?}", limit_errors(&g));
+    for name in ["b", "c"] {
+        g.strands.insert(name.into(), at_limit.clone());
+    }
+    let found = limit_errors(&g);
+    assert!(
+        found.iter().any(|m| m.contains("candidates together")),
+        "{found:#?}"
+    );
+    let one_more = StrandLayer {
+        lattice: 2049,
+        ..at_limit
+    };
+    let mut g = MaterialGraph::new("one");
+    g.strands.insert("big".into(), one_more);
+    assert!(!limit_errors(&g).is_empty());
+    // The scatter refuses it without starting.
+    let err = scatter_layer(&Evaluator::new(&g), "big").unwrap_err();
+    assert!(err.to_string().contains("candidates"), "{err}");
+}
+
+#[test]
+fn a_length_of_3_4e38_is_an_error_and_the_set_still_reads_back() {
+    let mut g = MaterialGraph::new("long");
+    let layer = StrandLayer {
+        lattice: 40,
+        clump_lattice: 8,
+        length: Input::Const(Value::Float(3.4e38)),
+        width: Input::Const(Value::Float(3.4e38)),
+        root_color: Input::Const(Value::Color([3.4e38; 3])),
+        lean: Input::Const(Value::Vec2([3.4e38, -3.4e38])),
+        ..StrandLayer::default()
+    };
+    g.strands.insert("grass".into(), layer);
+    let found = limit_errors(&g);
+    assert!(
+        found.iter().any(|m| m.contains("strands.grass.length")),
+        "{found:#?}"
+    );
+    assert!(found.iter().any(|m| m.contains("strands.grass.width")));
+    // Forced through anyway (as `tuft bake --force` would), the set stays finite and
+    // inside the limits, and its own reader takes it.
+    let set = scatter_layer(&Evaluator::new(&g), "grass").unwrap();
+    assert!(!set.is_empty());
+    let most = limits::MAX_LENGTH_REPEATS * g.repeat_m;
+    assert!(set.length.iter().all(|l| l.is_finite() && *l <= most));
+    assert!(set.root_color.iter().flatten().all(|c| c.is_finite()));
+    assert!(set.lean.iter().flatten().all(|c| c.is_finite()));
+    let file = tuft_strands::file::StrandFile {
+        repeat_m: g.repeat_m,
+        layers: vec![("grass".into(), set)],
+    };
+    let bytes = tuft_strands::file::encode(&file);
+    assert_eq!(tuft_strands::file::decode(&bytes).unwrap(), file);
+}
