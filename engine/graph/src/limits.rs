@@ -76,7 +76,7 @@ pub fn layer_problems(name: &str, layer: &StrandLayer) -> Vec<String> {
             "strands.{name} asks for {candidates} candidates (lattice {}²); the most a layer \
              may have is {MAX_CANDIDATES} ({} MB while scattering)",
             layer.lattice,
-            MAX_CANDIDATES * SCATTER_BYTES_PER_CANDIDATE >> 20
+            (MAX_CANDIDATES * SCATTER_BYTES_PER_CANDIDATE) >> 20
         ));
     }
     let per_strand = layer.profile.clamped().vertices_per_strand() as u64;
@@ -86,7 +86,7 @@ pub fn layer_problems(name: &str, layer: &StrandLayer) -> Vec<String> {
             "strands.{name}'s finest level could hold {vertices} vertices ({candidates} \
              candidates × {per_strand} per strand, {} MB); the most is {MAX_LEVEL_VERTICES}: \
              lower the lattice or the profile's segments",
-            vertices * 64 >> 20
+            (vertices * 64) >> 20
         ));
     }
     let levels = layer.levels.keep.len();
@@ -163,7 +163,7 @@ pub fn bake_files(graph: &MaterialGraph) -> u64 {
 /// `what` names the figure in the message (`"scale 70000"`).
 #[must_use]
 pub fn lattice_problem(cells: f64, what: &str) -> Option<String> {
-    (!(cells <= MAX_LATTICE as f64)).then(|| {
+    (cells.is_nan() || cells > MAX_LATTICE as f64).then(|| {
         format!("{what} asks for a lattice of {cells:.0} cells per side; the most is {MAX_LATTICE}")
     })
 }

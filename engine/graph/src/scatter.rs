@@ -334,12 +334,12 @@ fn scatter(evaluator: &Evaluator<'_>, layer: &StrandLayer, repeat_m: f32) -> Str
         <[Field; 6]>::try_from(fields).expect("six inputs give six fields");
 
     // Every attribute stays inside the limits whatever the fields say, so a set is one
-    // its own file reader accepts and its meshes are finite (`min`/`max` also take a
-    // NaN bound quietly, where `clamp` would panic).
+    // its own file reader accepts and its meshes are finite. The bounds that scale with
+    // the repeat use `min`/`max`, which take a NaN bound quietly where `clamp` panics.
     let max_length = limits::MAX_LENGTH_REPEATS * repeat_m;
     let max_width = limits::MAX_WIDTH_REPEATS * repeat_m;
-    let colour = |c: f32| c.min(limits::MAX_COLOR).max(0.0);
-    let lean_of = |x: f32| x.min(limits::MAX_LEAN).max(-limits::MAX_LEAN);
+    let colour = |c: f32| c.clamp(0.0, limits::MAX_COLOR);
+    let lean_of = |x: f32| x.clamp(-limits::MAX_LEAN, limits::MAX_LEAN);
     let share = layer.clump_share;
     let var = &layer.variation;
     let clump_seed = seed ^ CLUMP_SALT;
