@@ -15,6 +15,7 @@
 //! | candidates per layer | [`MAX_CANDIDATES`] | ~[`SCATTER_BYTES_PER_CANDIDATE`] each while scattering |
 //! | candidates in all layers | [`MAX_TOTAL_CANDIDATES`] | sets at 72 bytes a strand |
 //! | vertices of a layer's finest level | [`MAX_LEVEL_VERTICES`] | 64 bytes each, and again in the glTF |
+//! | strands laid flat over the repeat | [`MAX_COVER`] times | the relief splat's work per level |
 //! | levels per layer | [`MAX_LEVELS`] | one mesh each |
 //! | strand length, width | [`MAX_LENGTH_REPEATS`], [`MAX_WIDTH_REPEATS`] of the repeat | bounds the card atlas's work |
 //! | a generator's lattice | [`MAX_LATTICE`] cells per side | tables of at most 16 MB |
@@ -40,8 +41,14 @@ pub const MAX_TOTAL_CANDIDATES: u64 = 8 * 1024 * 1024;
 /// survivor flags, the density field, and the survivors' keys and fields.
 pub const SCATTER_BYTES_PER_CANDIDATE: u64 = 160;
 /// Vertices of one layer's finest level if every candidate grew (a candidate count times
-/// the profile's vertices per strand): 48 million vertices are 3 GB at 64 bytes.
-pub const MAX_LEVEL_VERTICES: u64 = 48 * 1024 * 1024;
+/// the profile's vertices per strand): 16 million vertices are 1 GB at 64 bytes, and
+/// the level's glTF about as much again.
+pub const MAX_LEVEL_VERTICES: u64 = 16 * 1024 * 1024;
+/// How many times a layer's strands, laid flat, would cover the repeat (Σ length ×
+/// width over the repeat's area, estimated from the fields). Splatting a level from
+/// above costs this many times the relief's texels; the lawn's blades cover it about
+/// 25 times.
+pub const MAX_COVER: f32 = 500.0;
 /// Rank-cut levels of one layer.
 pub const MAX_LEVELS: usize = 8;
 /// A strand's length, in repeats. Longer strands reach into the repeat beyond the next

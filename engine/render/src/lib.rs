@@ -36,6 +36,8 @@ pub mod plan;
 pub mod renderer;
 pub mod scene;
 pub mod target;
+mod texture;
+pub mod tile_buffers;
 
 pub use camera::Camera;
 pub use light::Light;

@@ -171,6 +171,17 @@ impl Offscreen {
     /// # Errors
     /// No adapter, or no device.
     pub fn new() -> Result<Self, RenderError> {
+        Self::with_limits(|own| own)
+    }
+
+    /// As [`Offscreen::new`], asking for the limits `limits` makes of the adapter's own
+    /// (tests lower them to see buffers split).
+    ///
+    /// # Errors
+    /// No adapter, or no device with those limits.
+    pub fn with_limits(
+        limits: impl FnOnce(wgpu::Limits) -> wgpu::Limits,
+    ) -> Result<Self, RenderError> {
         let descriptor = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
         let backends = format!("{:?}", descriptor.backends);
         let instance = wgpu::Instance::new(descriptor);
@@ -190,8 +201,9 @@ impl Offscreen {
                 } else {
                     wgpu::Features::empty()
                 },
-                required_limits:
-                    wgpu::Limits::downlevel_defaults().using_resolution(adapter.limits()),
+                // The adapter's own limits, not a lowest common denominator: buffers
+                // are split to whatever they are (`tile_buffers`).
+                required_limits: limits(adapter.limits()),
                 ..wgpu::DeviceDescriptor::default()
             }))?;
         let flags = |f| adapter.get_texture_format_features(f).flags;
@@ -225,6 +237,18 @@ impl Offscreen {
     #[must_use]
     pub fn adapter(&self) -> String {
         format!("{} ({:?})", self.adapter.name, self.adapter.backend)
+    }
+
+    /// The most chunks any tile of the last frame's scene was split into.
+    #[must_use]
+    pub fn max_tile_chunks(&self) -> usize {
+        self.gpu.as_ref().map_or(0, GpuScene::max_chunks)
+    }
+
+    /// The device's limits.
+    #[must_use]
+    pub fn limits(&self) -> wgpu::Limits {
+        self.device.limits()
     }
 
     /// The renderer (to set the light).

@@ -5,10 +5,11 @@
 
 use crate::light::Light;
 use crate::scene::{DrawParams, DrawTarget, FramePlan, Scene, SurfaceVertex, View};
+use crate::texture::{mips, texture};
+use crate::tile_buffers::TileBuffers;
 use bytemuck::{Pod, Zeroable};
 use std::num::NonZeroU64;
-use tuft_strands::mesh::{StrandVertex, TileMesh};
-use tuft_strands::placement::Planted;
+use tuft_strands::mesh::StrandVertex;
 use wgpu::util::DeviceExt;
 
 /// The depth buffer's format.
@@ -62,21 +63,7 @@ pub struct Renderer {
     light: Light,
 }
 
-struct TileBuffers {
-    vertices: wgpu::Buffer,
-    indices: wgpu::Buffer,
-    /// Where each strand (or card) stands: [`ROOT_TEXELS`] texels per strand.
-    roots: wgpu::BindGroup,
-    version: u64,
-}
-
-/// Texels per strand in a tile's roots texture (RGBA32F): position and u, normal and v,
-/// the gradient of u and the curvature, the gradient of v (see `ground_behind` in
-/// strands.wgsl).
-pub const ROOT_TEXELS: usize = 4;
-
-/// The widest a roots texture is drawn (every adapter takes 2048).
-const ROOTS_WIDTH: usize = 2048;
+pub use crate::tile_buffers::ROOT_TEXELS;
 
 struct GpuLayer {
     tiles: Vec<Option<TileBuffers>>,
@@ -115,6 +102,18 @@ impl GpuScene {
     #[must_use]
     pub fn holds(&self, scene: &Scene) -> bool {
         self.scene_id == scene.id
+    }
+
+    /// The most chunks any uploaded tile was split into to fit the device's limits.
+    #[must_use]
+    pub fn max_chunks(&self) -> usize {
+        self.layers
+            .iter()
+            .flat_map(|l| l.tiles.iter().chain(&l.cards))
+            .flatten()
+            .map(TileBuffers::n_chunks)
+            .max()
+            .unwrap_or(0)
     }
 }
 
@@ -641,7 +640,15 @@ impl Renderer {
             gpu.uploaded_bytes += (size_of_val(mesh.vertices.as_slice())
                 + size_of_val(mesh.indices.as_slice())
                 + placed.len() * ROOT_TEXELS * 16) as u64;
-            *slot = self.tile_buffers(device, queue, mesh, placed, &scene.triangle_ground, version);
+            *slot = TileBuffers::new(
+                device,
+                queue,
+                &self.roots_layout,
+                mesh,
+                placed,
+                &scene.triangle_ground,
+                version,
+            );
         }
         let light = &self.light;
         let wind = view.wind.map_or([0.0; 4], |w| {
@@ -729,10 +736,7 @@ impl Renderer {
                         bound = Some(1);
                     }
                     pass.set_bind_group(2, &gpu.layers[layer].textures, &[]);
-                    pass.set_bind_group(3, &buffers.roots, &[]);
-                    pass.set_vertex_buffer(0, buffers.vertices.slice(..));
-                    pass.set_index_buffer(buffers.indices.slice(..), wgpu::IndexFormat::Uint32);
-                    pass.draw_indexed(0..item.index_count, 0, 0..1);
+                    buffers.draw(pass, item.index_count);
                 }
                 DrawTarget::Cards { layer, tile } => {
                     let Some(buffers) = &gpu.layers[layer].cards[tile] else {
@@ -743,189 +747,13 @@ impl Renderer {
                         bound = Some(2);
                     }
                     pass.set_bind_group(2, &gpu.layers[layer].textures, &[]);
-                    pass.set_bind_group(3, &buffers.roots, &[]);
-                    pass.set_vertex_buffer(0, buffers.vertices.slice(..));
-                    pass.set_index_buffer(buffers.indices.slice(..), wgpu::IndexFormat::Uint32);
-                    pass.draw_indexed(0..item.index_count, 0, 0..1);
+                    buffers.draw(pass, item.index_count);
                 }
             }
         }
     }
-    /// A tile's buffers: its mesh, and the roots of its strands (or cards) in the order
-    /// they were meshed.
-    fn tile_buffers(
-        &self,
-        device: &wgpu::Device,
-        queue: &wgpu::Queue,
-        mesh: &TileMesh,
-        placed: &[Planted],
-        triangle_ground: &[[[f32; 4]; 2]],
-        version: u64,
-    ) -> Option<TileBuffers> {
-        if mesh.indices.is_empty() || placed.is_empty() {
-            return None;
-        }
-        let n_texels = placed.len() * ROOT_TEXELS;
-        let width = n_texels.min(ROOTS_WIDTH);
-        let height = n_texels.div_ceil(width);
-        if height > device.limits().max_texture_dimension_2d as usize {
-            // Over a million strands on one tile: far past any vertex budget.
-            return None;
-        }
-        let mut texels = root_texels(placed, triangle_ground);
-        texels.resize(width * height, [0.0; 4]);
-        let size = wgpu::Extent3d {
-            width: width as u32,
-            height: height as u32,
-            depth_or_array_layers: 1,
-        };
-        let roots = device.create_texture(&wgpu::TextureDescriptor {
-            label: Some("tuft tile roots"),
-            size,
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: wgpu::TextureFormat::Rgba32Float,
-            usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-            view_formats: &[],
-        });
-        queue.write_texture(
-            wgpu::TexelCopyTextureInfo {
-                texture: &roots,
-                mip_level: 0,
-                origin: wgpu::Origin3d::ZERO,
-                aspect: wgpu::TextureAspect::All,
-            },
-            bytemuck::cast_slice(&texels),
-            wgpu::TexelCopyBufferLayout {
-                offset: 0,
-                bytes_per_row: Some(16 * width as u32),
-                rows_per_image: Some(height as u32),
-            },
-            size,
-        );
-        let view = roots.create_view(&wgpu::TextureViewDescriptor::default());
-        let roots = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("tuft tile roots"),
-            layout: &self.roots_layout,
-            entries: &[wgpu::BindGroupEntry {
-                binding: 0,
-                resource: wgpu::BindingResource::TextureView(&view),
-            }],
-        });
-        Some(TileBuffers {
-            vertices: device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some("tuft tile vertices"),
-                contents: bytemuck::cast_slice(&mesh.vertices),
-                usage: wgpu::BufferUsages::VERTEX,
-            }),
-            indices: device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some("tuft tile indices"),
-                contents: bytemuck::cast_slice(&mesh.indices),
-                usage: wgpu::BufferUsages::INDEX,
-            }),
-            roots,
-            version,
-        })
-    }
-}
-
-/// Each planted strand's root as [`ROOT_TEXELS`] texels: position and u, normal and v,
-/// then its triangle's gradient of u and curvature, gradient of v (`triangle_ground`).
-fn root_texels(placed: &[Planted], triangle_ground: &[[[f32; 4]; 2]]) -> Vec<[f32; 4]> {
-    placed
-        .iter()
-        .flat_map(|p| {
-            let [gu, gv] = triangle_ground[p.triangle as usize];
-            [
-                p.position.extend(p.uv.x).to_array(),
-                p.normal.extend(p.uv.y).to_array(),
-                gu,
-                gv,
-            ]
-        })
-        .collect()
 }
 
 fn rgb4(c: [f32; 3]) -> [f32; 4] {
     [c[0], c[1], c[2], 1.0]
-}
-
-/// A box-filtered mip chain of a square RGBA8 image (sRGB colour is filtered as stored;
-/// the maps are smooth enough that it does not show).
-fn mips(texels: &[[u8; 4]], size: u32) -> Vec<Vec<u8>> {
-    let mut out = vec![bytemuck::cast_slice::<[u8; 4], u8>(texels).to_vec()];
-    let mut side = size as usize;
-    while side > 1 {
-        let half = side / 2;
-        let prev = out.last().map_or(&[][..], Vec::as_slice);
-        let mut next = vec![0u8; half * half * 4];
-        for y in 0..half {
-            for x in 0..half {
-                for c in 0..4 {
-                    let at = |xx: usize, yy: usize| u32::from(prev[(yy * side + xx) * 4 + c]);
-                    let sum = at(2 * x, 2 * y)
-                        + at(2 * x + 1, 2 * y)
-                        + at(2 * x, 2 * y + 1)
-                        + at(2 * x + 1, 2 * y + 1);
-                    next[(y * half + x) * 4 + c] = ((sum + 2) / 4) as u8;
-                }
-            }
-        }
-        out.push(next);
-        side = half;
-    }
-    out
-}
-
-fn texture(
-    device: &wgpu::Device,
-    queue: &wgpu::Queue,
-    label: &str,
-    size: u32,
-    levels: &[Vec<u8>],
-    srgb: bool,
-) -> wgpu::Texture {
-    let format = if srgb {
-        wgpu::TextureFormat::Rgba8UnormSrgb
-    } else {
-        wgpu::TextureFormat::Rgba8Unorm
-    };
-    let texture = device.create_texture(&wgpu::TextureDescriptor {
-        label: Some(label),
-        size: wgpu::Extent3d {
-            width: size,
-            height: size,
-            depth_or_array_layers: 1,
-        },
-        mip_level_count: levels.len().max(1) as u32,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format,
-        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-        view_formats: &[],
-    });
-    for (level, data) in levels.iter().enumerate() {
-        let side = (size >> level).max(1);
-        queue.write_texture(
-            wgpu::TexelCopyTextureInfo {
-                texture: &texture,
-                mip_level: level as u32,
-                origin: wgpu::Origin3d::ZERO,
-                aspect: wgpu::TextureAspect::All,
-            },
-            data,
-            wgpu::TexelCopyBufferLayout {
-                offset: 0,
-                bytes_per_row: Some(4 * side),
-                rows_per_image: Some(side),
-            },
-            wgpu::Extent3d {
-                width: side,
-                height: side,
-                depth_or_array_layers: 1,
-            },
-        );
-    }
-    texture
 }

@@ -343,3 +343,28 @@ fn strands_blend_toward_the_surface_only_far_away() {
         "blended blades show the surface: {inside:?} vs {bare_inside:?}"
     );
 }
+
+#[test]
+fn tiles_split_to_a_small_buffer_limit_draw_the_frame_one_buffer_draws() {
+    // Regression: the fur on the plane made one tile's vertex buffer larger than the
+    // device allows (276 MB against 256 MB) and wgpu panicked. Buffers are now split to
+    // whatever the device's limit is; at 64 KB every tile here is cut in several chunks.
+    let mut whole = Offscreen::new().expect("an adapter");
+    let mut split = Offscreen::with_limits(|own| wgpu::Limits {
+        max_buffer_size: 64 << 10,
+        ..own
+    })
+    .expect("an adapter with a lower limit");
+    assert_eq!(split.limits().max_buffer_size, 64 << 10);
+    let v = view(0.6, None);
+    let a = whole
+        .render(&mut Scene::new(meadow(20_000), SurfaceKind::Plane), &v)
+        .expect("a frame");
+    let b = split
+        .render(&mut Scene::new(meadow(20_000), SurfaceKind::Plane), &v)
+        .expect("a frame");
+    assert!(a.stats.strands() > 1000, "{:?}", a.stats);
+    assert_eq!(whole.max_tile_chunks(), 1);
+    assert!(split.max_tile_chunks() > 2, "{}", split.max_tile_chunks());
+    assert!(a.image == b.image, "a split tile drew other pixels");
+}

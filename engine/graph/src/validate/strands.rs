@@ -56,6 +56,29 @@ pub(super) fn dynamic_reach(
     }
 }
 
+/// Σ length × width over the repeat's area, from the fields on the validation grid.
+fn estimated_cover(
+    layer: &crate::layer::StrandLayer,
+    repeat_m: f32,
+    density: &crate::field::Field,
+    length: &crate::field::Field,
+    width: &crate::field::Field,
+) -> f32 {
+    let max_length = limits::MAX_LENGTH_REPEATS * repeat_m;
+    let max_width = limits::MAX_WIDTH_REPEATS * repeat_m;
+    let n = density.len().max(1);
+    let mean: f64 = (0..density.len())
+        .map(|i| {
+            let d = density.at(0, i).clamp(0.0, 1.0);
+            let l = length.at(0, i).min(max_length).max(0.0);
+            let w = width.at(0, i).min(max_width).max(0.0);
+            f64::from(d * l * w)
+        })
+        .sum::<f64>()
+        / n as f64;
+    (layer.n_candidates() as f64 * mean / f64::from(repeat_m * repeat_m)) as f32
+}
+
 pub(super) fn layers(
     graph: &MaterialGraph,
     evaluator: &Evaluator<'_>,
@@ -125,6 +148,18 @@ pub(super) fn layers(
                 d = d.at(l.node);
             }
             diags.push(d);
+        }
+        let cover = estimated_cover(layer, graph.repeat_m, &density, &length, &width);
+        if cover > limits::MAX_COVER {
+            diags.push(Diagnostic::error(
+                Code::Budget,
+                format!(
+                    "strands.{name} laid flat would cover the repeat about {cover:.0} times \
+                     (candidates × density × length × width); the most is {}: lower the \
+                     lattice, the density or the strands' size",
+                    limits::MAX_COVER
+                ),
+            ));
         }
     }
 }

@@ -470,7 +470,7 @@ mod tests {
             if (24..32).contains(&at) {
                 continue;
             }
-            bytes[at] ^= 1 << (h >> 32) % 8;
+            bytes[at] ^= 1 << ((h >> 32) % 8);
             reseal(&mut bytes);
             match decode(&bytes) {
                 Ok(_) => {}

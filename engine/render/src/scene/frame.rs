@@ -1,0 +1,251 @@
+use super::*;
+
+/// The surface the material is shown on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum SurfaceKind {
+    /// A UV sphere of radius 1 m (64 × 32), as many repeats as keep the density.
+    #[default]
+    Sphere,
+    /// A flat square of 8 m.
+    Plane,
+    /// A box of 2 m.
+    Box,
+}
+
+impl SurfaceKind {
+    /// Every kind, in menu order.
+    pub const ALL: [Self; 3] = [Self::Sphere, Self::Plane, Self::Box];
+
+    /// The kind's name on the command line and in menus.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Sphere => "sphere",
+            Self::Plane => "plane",
+            Self::Box => "box",
+        }
+    }
+
+    /// The surface for a material whose repeat is `repeat_m`, and how far it reaches from
+    /// the origin toward the camera (its radius, or half the box).
+    #[must_use]
+    pub fn build(self, repeat_m: f32) -> (Surface, f32) {
+        let repeat_m = repeat_m.max(1e-3);
+        match self {
+            Self::Sphere => {
+                // Enough repeats that one never covers more than its own area: placement
+                // then thins toward the poles and the density stays the authored one.
+                let ru = (std::f32::consts::TAU / repeat_m).ceil().max(1.0);
+                let rv = (std::f32::consts::PI / repeat_m).ceil().max(1.0);
+                (Surface::sphere(1.0, 64, 32, ru, rv), 1.0)
+            }
+            Self::Plane => (Surface::plane(8.0, 8, 8.0 / repeat_m), 0.0),
+            Self::Box => (Surface::cube(2.0, 4, 2.0 / repeat_m), 1.0),
+        }
+    }
+}
+
+/// Wind over the strands.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Wind {
+    /// 0 still; 1 a breeze moving a tip about 4 cm.
+    pub strength: f32,
+    /// Direction over the ground, in turns.
+    pub direction: f32,
+    /// Time in seconds (the gusts travel).
+    pub time_s: f32,
+}
+
+/// Everything a frame is drawn from besides the scene.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct View {
+    /// Where the camera is.
+    pub camera: Camera,
+    /// Viewport in pixels.
+    pub width: u32,
+    /// Viewport height in pixels.
+    pub height: u32,
+    /// Automatic or forced levels.
+    pub level: LevelMode,
+    /// `Some(i)`: `level` applies to layer `i` alone, every other layer chooses its own
+    /// (one layer's switch as the lawn shows it, the others where the distance has them).
+    pub level_layer: Option<usize>,
+    /// Colour every strand and card by its representation.
+    pub overlay: bool,
+    /// `None`: no wind stage at all; `Some` with strength 0 draws the wind stage still.
+    pub wind: Option<Wind>,
+    /// Strands and cards take on the colour of the surface behind them as they near the
+    /// card switch, and against the sky that of strands turned every way (see
+    /// [`Scene::blend_distances`]); off, they keep their own at any distance.
+    pub blend_to_surface: bool,
+}
+
+impl Default for View {
+    fn default() -> Self {
+        Self {
+            camera: Camera::default(),
+            width: 640,
+            height: 480,
+            level: LevelMode::Auto,
+            level_layer: None,
+            overlay: false,
+            wind: None,
+            blend_to_surface: true,
+        }
+    }
+}
+
+/// The surface's vertex layout (48 bytes).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
+pub struct SurfaceVertex {
+    /// Metres.
+    pub position: [f32; 3],
+    /// Unit normal.
+    pub normal: [f32; 3],
+    /// Unit tangent along +u; w the handedness.
+    pub tangent: [f32; 4],
+    /// In repeats of the material.
+    pub uv: [f32; 2],
+}
+
+/// Per-draw parameters, as the shaders' `Draw` struct (64 bytes).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
+pub struct DrawParams {
+    /// Width factor of the level drawn.
+    pub widen_cur: f32,
+    /// Width factor of the next level.
+    pub widen_next: f32,
+    /// Transition to the next representation, 0..1 (for cards: how far they have sunk
+    /// on their way to the relief).
+    pub fade: f32,
+    /// Rank cut of the level drawn.
+    pub keep_cur: f32,
+    /// Rank cut of the next level (0 when the next is the cards).
+    pub keep_next: f32,
+    /// Cards whose hash is below this are drawn.
+    pub card_visible: f32,
+    /// The atlas's alpha-test cutoff.
+    pub alpha_cutoff: f32,
+    /// Vertices per strand or card: a vertex's strand in its tile is its index divided
+    /// by this.
+    pub verts_per_strand: u32,
+    /// Overlay colour (linear RGB, a = 1).
+    pub overlay: [f32; 4],
+    /// From how far (metres from the eye) strands and cards begin to blend toward the
+    /// surface behind them, and where they have become it (`f32::MAX` twice: never).
+    pub blend_m: [f32; 2],
+    /// Cards: how far along its strands a point of the picture is, on average, per unit
+    /// of its height in the picture (strands: 1).
+    pub along_scale: f32,
+    /// Unused.
+    pub pad: f32,
+}
+
+/// What a draw draws.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DrawTarget {
+    /// The surface's triangles of one tile.
+    Surface {
+        /// Tile index.
+        tile: usize,
+    },
+    /// One layer's resident strands on one tile.
+    Strands {
+        /// Layer index.
+        layer: usize,
+        /// Tile index.
+        tile: usize,
+    },
+    /// One layer's cards on one tile.
+    Cards {
+        /// Layer index.
+        layer: usize,
+        /// Tile index.
+        tile: usize,
+    },
+}
+
+/// One draw call: a target, how many of its indices, and its parameters.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DrawItem {
+    /// What is drawn.
+    pub target: DrawTarget,
+    /// Indices from the start of the target's buffer.
+    pub index_count: u32,
+    /// The shader's per-draw parameters.
+    pub params: DrawParams,
+}
+
+/// What one layer draws in a frame.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LayerFrameStats {
+    /// The layer's name.
+    pub name: String,
+    /// Strands submitted (those dithering out included).
+    pub strands: u64,
+    /// Cards submitted.
+    pub cards: u64,
+    /// Triangles submitted (strands and cards).
+    pub triangles: u64,
+    /// Visible tiles per representation, finest first.
+    pub reps: Vec<(Rep, u32)>,
+}
+
+/// What a frame draws.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FrameStats {
+    /// Tiles inside the view.
+    pub tiles_visible: u32,
+    /// Tiles of the surface.
+    pub tiles_total: u32,
+    /// Per layer.
+    pub layers: Vec<LayerFrameStats>,
+    /// Tile prefixes planted and meshed for this frame.
+    pub tiles_rebuilt: u32,
+    /// Tile prefixes left for the next frames by the planting budget.
+    pub tiles_pending: u32,
+    /// Whether the vertex budget forced a coarser level than the distance asked for.
+    pub budget_limited: bool,
+}
+
+impl FrameStats {
+    /// Strands submitted over all layers.
+    #[must_use]
+    pub fn strands(&self) -> u64 {
+        self.layers.iter().map(|l| l.strands).sum()
+    }
+
+    /// Triangles submitted over all layers (the surface not counted).
+    #[must_use]
+    pub fn triangles(&self) -> u64 {
+        self.layers.iter().map(|l| l.triangles).sum()
+    }
+}
+
+/// One frame's plan: the camera's matrices and the draws.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FramePlan {
+    /// World to clip.
+    pub view_proj: Mat4,
+    /// Eye position.
+    pub eye: Vec3,
+    /// Draws, surface first, then strands, then cards.
+    pub draws: Vec<DrawItem>,
+    /// Counts.
+    pub stats: FrameStats,
+}
+
+/// The overlay colour of a representation.
+#[must_use]
+pub fn overlay_color(rep: Rep) -> [f32; 4] {
+    match rep {
+        Rep::Strands(0) => [0.05, 0.65, 0.1, 1.0],
+        Rep::Strands(1) => [0.85, 0.8, 0.05, 1.0],
+        Rep::Strands(2) => [0.95, 0.4, 0.02, 1.0],
+        Rep::Strands(_) => [0.8, 0.1, 0.05, 1.0],
+        Rep::Cards => [0.75, 0.1, 0.8, 1.0],
+        Rep::Relief => [0.1, 0.3, 0.9, 1.0],
+    }
+}

@@ -1,0 +1,229 @@
+use super::*;
+
+/// What does not change while a layer is shown.
+pub(crate) struct LayerShared {
+    /// What it was built from.
+    pub(super) identity: LayerIdentity,
+    pub(super) placer: Placer,
+    pub(super) keep: Vec<f32>,
+    pub(super) widen: Vec<f32>,
+    /// Median strand width and length, metres.
+    pub(super) width_m: f32,
+    pub(super) card_height_m: f32,
+    /// How far along its strands a point of a card's picture is, per unit of its height
+    /// in the picture ([`along_scale`]).
+    pub(super) card_along_scale: f32,
+    pub atlas: Atlas,
+    /// The layer's cards over one repeat, as points to plant (`cards::card_points`).
+    pub(super) cards: Vec<cards::Card>,
+    pub(super) card_points: tuft_strands::StrandSet,
+    pub(super) card_placer: Placer,
+    /// Each tile's cards, planted and meshed the first time a frame wants them there (a
+    /// fur's cards over a sphere are hundreds of megabytes nobody near it looks at).
+    pub card_tiles: Vec<OnceLock<CardTile>>,
+}
+
+/// One tile's cards: where each stands and their quads, in the same order.
+#[derive(Debug)]
+pub(crate) struct CardTile {
+    pub placed: PlacedTile,
+    pub mesh: TileMesh,
+}
+
+impl std::fmt::Debug for LayerShared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LayerShared")
+            .field("cards", &self.cards.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl LayerShared {
+    /// Groups the layer's cards, bins them and its strands over `surface` and draws its
+    /// atlas; each tile's cards are planted when a frame first wants them
+    /// ([`LayerShared::card_tile`]).
+    pub(super) fn new(
+        layer: &crate::material::Layer,
+        identity: LayerIdentity,
+        surface: &Surface,
+        repeat_m: f32,
+    ) -> Self {
+        let set = &layer.set;
+        let atlas_cells = layer.cards.atlas_cells;
+        let cards = cards::group(set, layer.clump_lattice, repeat_m, atlas_cells);
+        let card_points = cards::card_points(&cards);
+        let keep = if layer.levels.keep.is_empty() {
+            vec![1.0]
+        } else {
+            layer.levels.keep.clone()
+        };
+        let widen = (0..keep.len()).map(|k| layer.levels.widen(k)).collect();
+        Self {
+            identity,
+            placer: Placer::new(set, surface),
+            keep,
+            widen,
+            width_m: median(set.width.iter().copied()).unwrap_or(0.0),
+            card_height_m: median(cards.iter().map(|c| c.height)).unwrap_or(0.0),
+            card_along_scale: along_scale(set),
+            atlas: cards::atlas(set, &cards, repeat_m, &layer.cards),
+            card_placer: Placer::new(&card_points, surface),
+            card_points,
+            cards,
+            card_tiles: (0..surface.n_tiles).map(|_| OnceLock::new()).collect(),
+        }
+    }
+
+    /// Tile `tile`'s cards, planted and meshed now if no one has yet: exactly what
+    /// `place` over the whole surface gives that tile.
+    pub(super) fn card_tile(&self, tile: usize, surface: &Surface, repeat_m: f32) -> &CardTile {
+        self.card_tiles[tile].get_or_init(|| {
+            let mut placed = PlacedTile::default();
+            let n = self.card_points.len();
+            let points = &self.card_points;
+            self.card_placer
+                .place_tile_into(points, surface, repeat_m, tile, n, &mut placed);
+            let mesh =
+                cards::build_card_tile(&self.cards, &placed, self.identity.cards.atlas_cells);
+            CardTile { placed, mesh }
+        })
+    }
+}
+
+/// A card's picture spans the tallest strand; a point at height `h` of it shows strands
+/// `h / length` of the way to their tips, on average over the strands (weighted by their
+/// area `width · length`) `h · tallest · E[1 / length]` = `h · tallest · Σ width /
+/// Σ width · length` in units of the picture. The card's shading reads "along" for the
+/// canopy's depth as its height times this (never below 1; the shader stops it at the
+/// tip), so the crown of a short strand is lit as a crown, as the strand itself is.
+pub(super) fn along_scale(set: &tuft_strands::StrandSet) -> f32 {
+    let tallest = set.length.iter().copied().fold(0.0f32, f32::max);
+    let (width, area) = set
+        .length
+        .iter()
+        .zip(&set.width)
+        .filter(|(l, _)| **l > 0.0)
+        .fold((0.0f64, 0.0f64), |(w, a), (&l, &wi)| {
+            (w + f64::from(wi), a + f64::from(wi * l))
+        });
+    if area > 0.0 {
+        (f64::from(tallest) * width / area).max(1.0) as f32
+    } else {
+        1.0
+    }
+}
+
+/// How much of the card level a tile shows under `choice` (0: none), for a layer of
+/// `n_levels` strand levels: cards dither in over the last level's fade; over their own
+/// they all stay, sinking into the ground ([`card_sink`]).
+pub(super) fn card_visible(choice: Choice, n_levels: usize) -> f32 {
+    match choice.rep {
+        Rep::Strands(k) if k + 1 == n_levels && choice.fade > 0.0 => choice.fade,
+        Rep::Cards => 1.0,
+        _ => 0.0,
+    }
+}
+
+/// How far a tile's cards have sunk toward their roots under `choice` (0: standing,
+/// 1: flat on the ground): over the cards' own fade, on their way to the relief.
+pub(super) fn card_sink(choice: Choice) -> f32 {
+    match choice.rep {
+        Rep::Cards => choice.fade,
+        _ => 0.0,
+    }
+}
+
+/// Plants and meshes the card tiles `jobs` (layer, tile) of `layers` on the cores.
+pub(super) fn build_card_tiles(
+    layers: &[Arc<LayerShared>],
+    jobs: &[(usize, usize)],
+    surface: &Surface,
+    repeat_m: f32,
+) {
+    let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    std::thread::scope(|scope| {
+        for part in 0..threads.min(jobs.len()) {
+            scope.spawn(move || {
+                for &(layer, tile) in jobs.iter().skip(part).step_by(threads) {
+                    let _ = layers[layer].card_tile(tile, surface, repeat_m);
+                }
+            });
+        }
+    });
+}
+
+/// What a layer's shared part is made of: the same set (the same allocation, not an
+/// equal one), settings and surface give the same cards, atlas and bins.
+pub(super) struct LayerIdentity {
+    pub(super) set: Arc<tuft_strands::StrandSet>,
+    pub(super) levels: tuft_strands::levels::LevelSettings,
+    pub(super) cards: cards::CardSettings,
+    pub(super) clump_lattice: u32,
+    pub(super) kind: SurfaceKind,
+    pub(super) repeat_m: f32,
+}
+
+impl LayerIdentity {
+    pub(super) fn of(layer: &crate::material::Layer, kind: SurfaceKind, repeat_m: f32) -> Self {
+        Self {
+            set: layer.set.clone(),
+            levels: layer.levels.clone(),
+            cards: layer.cards.clone(),
+            clump_lattice: layer.clump_lattice,
+            kind,
+            repeat_m,
+        }
+    }
+
+    pub(super) fn same(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.set, &other.set)
+            && self.levels == other.levels
+            && self.cards == other.cards
+            && self.clump_lattice == other.clump_lattice
+            && self.kind == other.kind
+            && self.repeat_m.to_bits() == other.repeat_m.to_bits()
+    }
+}
+
+/// The parts of a scene's layers a later scene can take over ([`Scene::reuse`],
+/// [`Scene::reusing`]): cards, atlases and strand bins, shared, not copied.
+#[derive(Clone, Default)]
+pub struct Reuse {
+    pub(super) layers: Vec<Arc<LayerShared>>,
+}
+
+impl std::fmt::Debug for Reuse {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Reuse")
+            .field("layers", &self.layers.len())
+            .finish()
+    }
+}
+
+impl Reuse {
+    /// For each layer of `material` on a surface of `kind`, whether a scene built with
+    /// this reuse takes its cards, atlas and bins over instead of building them.
+    #[must_use]
+    pub fn covers(&self, material: &Material, kind: SurfaceKind) -> Vec<bool> {
+        material
+            .layers
+            .iter()
+            .map(|l| {
+                self.find(&LayerIdentity::of(l, kind, material.repeat_m))
+                    .is_some()
+            })
+            .collect()
+    }
+
+    pub(super) fn find(&self, identity: &LayerIdentity) -> Option<Arc<LayerShared>> {
+        self.layers
+            .iter()
+            .find(|shared| shared.identity.same(identity))
+            .cloned()
+    }
+}
+
+pub(crate) struct LayerScene {
+    pub shared: Arc<LayerShared>,
+    pub resident: Vec<Resident>,
+}

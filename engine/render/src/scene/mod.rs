@@ -1,0 +1,531 @@
+//! The CPU side of the preview: a material planted on a surface, tile by tile, and the
+//! plan of one frame — culling, level choice per tile and layer, draw ranges.
+//!
+//! A tile of a layer holds ("resident") only the rank prefix its level needs: a far tile
+//! plants and meshes its coarsest level, and grows when the camera comes near. Because
+//! tiles are rank-sorted, every nearer level of what is resident is a prefix of the same
+//! buffers, so a frame that changes no tile's prefix uploads nothing.
+
+use crate::camera::Camera;
+use crate::material::Material;
+use crate::plan::{Choice, LevelMode, Rep, choose};
+use bytemuck::{Pod, Zeroable};
+use glam::{Mat4, Vec3, Vec4};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
+use tuft_strands::cards::{self, Atlas};
+use tuft_strands::mesh::{TileMesh, build_tile_into};
+use tuft_strands::num::median;
+use tuft_strands::placement::{PlacedTile, Placer};
+use tuft_strands::surface::Surface;
+
+mod frame;
+mod geometry;
+mod layer;
+mod planting;
+
+pub use frame::*;
+pub use layer::Reuse;
+pub use planting::{Planted, Planting};
+
+use geometry::*;
+use layer::*;
+
+/// A tile's planted and meshed prefix of one layer.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Resident {
+    /// How many strands of the set (a rank prefix) are planted.
+    pub n_prefix: usize,
+    /// Where each meshed strand stands (the shaders read the surface under it).
+    pub placed: PlacedTile,
+    pub mesh: TileMesh,
+    /// Bumped on every rebuild, so the GPU side knows what to upload.
+    pub version: u64,
+}
+
+/// Card tiles one planting round builds (a fur's are ~20 ms each).
+const CARD_TILES_PER_ROUND: usize = 4;
+
+/// The most strand vertices a scene keeps planted and meshed (1.5 GB at 64 bytes); past
+/// it, the farthest tiles take coarser levels than their distance asks for.
+pub const VERTEX_BUDGET: usize = 24 << 20;
+
+static NEXT_SCENE_ID: AtomicU64 = AtomicU64::new(1);
+
+/// A material planted on a surface.
+pub struct Scene {
+    pub(crate) material: Arc<Material>,
+    kind: SurfaceKind,
+    surface: Arc<Surface>,
+    reach_m: f32,
+    tiles: Vec<TileBounds>,
+    pub(crate) surface_mesh: SurfaceMesh,
+    /// Per surface triangle, what the roots texture carries besides a root's own place:
+    /// the UV gradients, the curvature in the first's `w` (see `renderer::root_texels`).
+    pub(crate) triangle_ground: Vec<[[f32; 4]; 2]>,
+    pub(crate) layers: Vec<LayerScene>,
+    /// Unique per scene: the GPU side rebuilds its buffers when it changes.
+    pub(crate) id: u64,
+    vertex_budget: usize,
+    /// Each tile's area in UV (repeats²): a tile holds about this times a prefix.
+    tile_uv: Vec<f32>,
+    /// The most strands one `plan` plants; `None`: everything it needs at once.
+    plant_budget: Option<usize>,
+    /// Leave planting to [`Scene::planting`] (another thread) instead of `plan`.
+    deferred: bool,
+    /// What the last `plan` wanted planted and did not: (layer, tile, prefix), nearest
+    /// tiles first.
+    wanted: Vec<(usize, usize, usize)>,
+    /// The card tiles (layer, tile) the last `plan` wanted and did not find built.
+    wanted_cards: Vec<(usize, usize)>,
+}
+
+impl std::fmt::Debug for Scene {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Scene")
+            .field("material", &self.material.name)
+            .field("kind", &self.kind)
+            .field("tiles", &self.tiles.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Scene {
+    /// Plants `material` on a surface of `kind`: groups each layer's cards and draws the
+    /// atlases. Strands and cards are planted per tile as frames need them.
+    #[must_use]
+    pub fn new(material: Material, kind: SurfaceKind) -> Self {
+        Self::reusing(material, kind, &Reuse::default())
+    }
+
+    /// As [`Scene::new`], taking each layer's cards, atlas and strand bins from `reuse`
+    /// (an earlier scene's, [`Scene::reuse`]) where the layer is the same set with the
+    /// same settings on the same surface: an edit to one layer rebuilds that layer
+    /// alone. The layers that are built are built side by side.
+    #[must_use]
+    pub fn reusing(material: Material, kind: SurfaceKind, reuse: &Reuse) -> Self {
+        let (surface, reach_m) = kind.build(material.repeat_m);
+        let repeat_m = material.repeat_m.max(1e-3);
+        let n_tiles = surface.n_tiles as usize;
+        let shared: Vec<Arc<LayerShared>> = std::thread::scope(|scope| {
+            let jobs: Vec<_> = material
+                .layers
+                .iter()
+                .map(|layer| {
+                    let identity = LayerIdentity::of(layer, kind, material.repeat_m);
+                    match reuse.find(&identity) {
+                        Some(shared) => Ok(shared),
+                        None => {
+                            let surface = &surface;
+                            Err(scope.spawn(move || {
+                                Arc::new(LayerShared::new(layer, identity, surface, repeat_m))
+                            }))
+                        }
+                    }
+                })
+                .collect();
+            jobs.into_iter()
+                .map(|job| match job {
+                    Ok(shared) => shared,
+                    Err(handle) => handle
+                        .join()
+                        .unwrap_or_else(|e| std::panic::resume_unwind(e)),
+                })
+                .collect()
+        });
+        let layers: Vec<LayerScene> = shared
+            .into_iter()
+            .map(|shared| LayerScene {
+                shared,
+                resident: (0..n_tiles).map(|_| Resident::default()).collect(),
+            })
+            .collect();
+        let tallest = material
+            .layers
+            .iter()
+            .flat_map(|l| l.set.length.iter().copied())
+            .fold(0.0f32, f32::max);
+        let tiles = tile_bounds(&surface, tallest);
+        let surface_mesh = surface_mesh(&surface);
+        let tile_uv = (0..surface.n_tiles as usize)
+            .map(|t| tile_uv_area(&surface_mesh, t))
+            .collect();
+        let triangle_ground = (0..surface.triangles.len())
+            .map(|t| {
+                let [gu, gv] = surface.uv_gradient(t);
+                [
+                    gu.extend(surface.curvature(t)).to_array(),
+                    gv.extend(0.0).to_array(),
+                ]
+            })
+            .collect();
+        Self {
+            material: Arc::new(material),
+            kind,
+            surface: Arc::new(surface),
+            reach_m,
+            tiles,
+            surface_mesh,
+            triangle_ground,
+            layers,
+            id: NEXT_SCENE_ID.fetch_add(1, Ordering::Relaxed),
+            vertex_budget: VERTEX_BUDGET,
+            tile_uv,
+            plant_budget: None,
+            deferred: false,
+            wanted: Vec::new(),
+            wanted_cards: Vec::new(),
+        }
+    }
+
+    /// What a later scene of an edited material can take over from this one.
+    #[must_use]
+    pub fn reuse(&self) -> Reuse {
+        Reuse {
+            layers: self.layers.iter().map(|l| l.shared.clone()).collect(),
+        }
+    }
+
+    /// The material shown.
+    #[must_use]
+    pub fn material(&self) -> &Material {
+        &self.material
+    }
+
+    /// The surface kind.
+    #[must_use]
+    pub fn kind(&self) -> SurfaceKind {
+        self.kind
+    }
+
+    /// How far the surface reaches from the origin toward the camera.
+    #[must_use]
+    pub fn reach_m(&self) -> f32 {
+        self.reach_m
+    }
+
+    /// Where layer `layer_idx` switches representation, seen by `camera` on a frame
+    /// `height_px` tall: `(from, to, distance)`, the distance in metres from the camera to
+    /// the surface, nearest first, each switch leaving the representation the one before
+    /// it reached. What the status bar shows and what the colour-parity figures are
+    /// measured at.
+    #[must_use]
+    pub fn switches(
+        &self,
+        layer_idx: usize,
+        camera: &Camera,
+        height_px: f32,
+    ) -> Vec<(Rep, Rep, f32)> {
+        let Some(layer) = self.layers.get(layer_idx) else {
+            return Vec::new();
+        };
+        let s = &layer.shared;
+        // px_per_m falls as 1 / distance: a size of `m` metres is `px` pixels at this.
+        let at = |m: f32, px: f32| m * camera.px_per_m(1.0, height_px) / px;
+        let last = s.widen.len() - 1;
+        let mut out: Vec<(Rep, Rep, f32)> = (0..last)
+            .map(|k| {
+                (
+                    Rep::Strands(k),
+                    Rep::Strands(k + 1),
+                    at(s.width_m * s.widen[k], crate::plan::SWITCH_PX),
+                )
+            })
+            .collect();
+        let strands_end = at(s.width_m * s.widen[last], crate::plan::SWITCH_PX);
+        let cards_end = at(s.card_height_m, crate::plan::CARD_SWITCH_PX);
+        if cards_end > strands_end {
+            out.push((Rep::Strands(last), Rep::Cards, strands_end));
+            out.push((Rep::Cards, Rep::Relief, cards_end));
+        } else {
+            // Cards under a pixel tall where the last level leaves: it goes straight to
+            // the relief (as `plan::choose` does).
+            out.push((Rep::Strands(last), Rep::Relief, strands_end));
+        }
+        out
+    }
+
+    /// Where layer `layer_idx`'s strands and cards blend toward the surface behind them,
+    /// seen by `camera` on a frame `height_px` tall: `[start, end]` in metres from the
+    /// eye.
+    ///
+    /// Past the last strand level a layer is cards and then the surface alone, and the
+    /// surface is the maps the graph bakes. A canopy drawn from its own strands answers
+    /// the light differently from a picture of it (the decision record's card switch
+    /// held within a code because its strands, cards and surface were one shading
+    /// model of one picture). So each strand and card fragment is blended, by its
+    /// distance, toward what the surface shows along the same ray, shaded as the
+    /// surface is (past the outline, toward strands turned every way: `shade_turned`).
+    /// The blend is complete where the last level's transition to the cards begins, so
+    /// the last level, the cards and the relief meet there with one colour; it starts
+    /// at half that distance, so nearer strands keep their own.
+    #[must_use]
+    pub fn blend_distances(&self, layer_idx: usize, camera: &Camera, height_px: f32) -> [f32; 2] {
+        let Some(layer) = self.layers.get(layer_idx) else {
+            return [f32::MAX; 2];
+        };
+        let s = &layer.shared;
+        let last = s.widen.last().copied().unwrap_or(1.0);
+        let px_at_1m = s.width_m * last * camera.px_per_m(1.0, height_px);
+        let end = px_at_1m / (crate::plan::SWITCH_PX * (1.0 + crate::plan::FADE_BAND));
+        [0.5 * end, end]
+    }
+
+    /// Sets the most strands one [`Scene::plan`] plants and meshes (nearest tiles first);
+    /// tiles left over draw the finest level they already hold and are planted by the
+    /// next frames (`FrameStats::tiles_pending`). An interactive view sets this so a
+    /// frame never waits on a big planting; offscreen frames plant everything at once.
+    pub fn set_plant_budget(&mut self, strands: Option<usize>) {
+        self.plant_budget = strands;
+    }
+
+    /// Leaves planting to another thread: `plan` only records what it wants planted
+    /// (tiles waiting draw the finest level they hold), [`Scene::planting`] hands that
+    /// work out, and [`Scene::install`] takes the result back. A window's frames then
+    /// never wait on planting.
+    pub fn set_deferred_planting(&mut self, deferred: bool) {
+        self.deferred = deferred;
+    }
+
+    /// A unique id of this scene (stays the same while it lives).
+    #[must_use]
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
+    /// Sets the most strand vertices kept planted and meshed.
+    pub fn set_vertex_budget(&mut self, vertices: usize) {
+        self.vertex_budget = vertices;
+    }
+
+    /// Plans a frame: culls tiles, chooses each visible tile's representation per layer,
+    /// plants and meshes the prefixes that grew, and lists the draws.
+    pub fn plan(&mut self, view: &View) -> FramePlan {
+        let aspect = view.width.max(1) as f32 / view.height.max(1) as f32;
+        let view_proj = view.camera.view_proj(self.reach_m, aspect);
+        let eye = view.camera.eye(self.reach_m);
+        let planes = frustum_planes(&view_proj);
+        // Visible tiles, nearest first (the vertex budget goes to the nearest).
+        let mut visible: Vec<(usize, f32)> = self
+            .tiles
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| in_frustum(&planes, b.centre, b.radius) && faces(b, eye))
+            .map(|(t, b)| (t, ((eye - b.centre).length() - b.surface_radius).max(0.05)))
+            .collect();
+        visible.sort_by(|a, b| a.1.total_cmp(&b.1));
+        let height_px = view.height.max(1) as f32;
+        let mut stats = FrameStats {
+            tiles_visible: visible.len() as u32,
+            tiles_total: self.tiles.len() as u32,
+            layers: self
+                .material
+                .layers
+                .iter()
+                .map(|l| LayerFrameStats {
+                    name: l.name.clone(),
+                    ..LayerFrameStats::default()
+                })
+                .collect(),
+            ..FrameStats::default()
+        };
+        // Choices per (layer, visible tile), then what must be planted.
+        let mut choices: Vec<Vec<Choice>> = Vec::with_capacity(self.layers.len());
+        let mut vertices_left = self.vertex_budget;
+        for (li, layer) in self.layers.iter().enumerate() {
+            let s = &layer.shared;
+            let profile = self.material.layers[li].profile;
+            let mut layer_choices = Vec::with_capacity(visible.len());
+            for &(t, d) in &visible {
+                let ppm = view.camera.px_per_m(d, height_px);
+                let mode = match view.level_layer {
+                    Some(only) if only != li => LevelMode::Auto,
+                    _ => view.level,
+                };
+                let mut choice = match mode {
+                    LevelMode::Auto => choose(s.width_m * ppm, &s.widen, s.card_height_m * ppm),
+                    LevelMode::Forced(Rep::Strands(k)) => Choice {
+                        rep: Rep::Strands(k.min(s.keep.len() - 1)),
+                        fade: 0.0,
+                    },
+                    LevelMode::Forced(rep) => Choice { rep, fade: 0.0 },
+                };
+                // Within the budget: a level needs its prefix planted on this tile.
+                while let Rep::Strands(k) = choice.rep {
+                    let need = self.estimate_vertices(li, t, s.keep[k], profile);
+                    if need <= vertices_left {
+                        vertices_left -= need;
+                        break;
+                    }
+                    stats.budget_limited = true;
+                    choice = Choice {
+                        rep: if k + 1 < s.keep.len() {
+                            Rep::Strands(k + 1)
+                        } else {
+                            Rep::Cards
+                        },
+                        fade: 0.0,
+                    };
+                }
+                layer_choices.push(choice);
+            }
+            choices.push(layer_choices);
+        }
+        let (done, pending) = self.make_resident(&visible, &choices);
+        stats.tiles_rebuilt = done;
+        stats.tiles_pending = pending + self.make_cards_resident(&visible, &choices);
+        if pending > 0 {
+            self.fall_back_to_resident(&visible, &mut choices);
+        }
+        let blend: Vec<[f32; 2]> = (0..self.layers.len())
+            .map(|li| {
+                if view.blend_to_surface {
+                    self.blend_distances(li, &view.camera, height_px)
+                } else {
+                    [f32::MAX; 2]
+                }
+            })
+            .collect();
+        let draws = self.draws(&visible, &choices, &blend, &mut stats);
+        FramePlan {
+            view_proj,
+            eye,
+            draws,
+            stats,
+        }
+    }
+
+    /// Roughly how many vertices tile `t` of layer `li` holds at rank cut `keep`: what
+    /// is resident if it covers the cut, else the resident count scaled up.
+    fn estimate_vertices(
+        &self,
+        li: usize,
+        t: usize,
+        keep: f32,
+        profile: tuft_strands::mesh::Profile,
+    ) -> usize {
+        let layer = &self.layers[li];
+        let set = &self.material.layers[li].set;
+        let need = set.rank.partition_point(|&r| r < keep);
+        let r = &layer.resident[t];
+        let per = profile.vertices_per_strand();
+        if r.n_prefix >= need && r.n_prefix > 0 {
+            return r.mesh.ranks.partition_point(|&x| x < keep) * per;
+        }
+        // Strands on this tile ≈ its share of the surface's repeats × the prefix.
+        (self.tile_uv[t] * need as f32) as usize * per
+    }
+
+    fn draws(
+        &self,
+        visible: &[(usize, f32)],
+        choices: &[Vec<Choice>],
+        blend: &[[f32; 2]],
+        stats: &mut FrameStats,
+    ) -> Vec<DrawItem> {
+        let mut draws = Vec::new();
+        let neutral = [0.55, 0.55, 0.55, 1.0];
+        for (vi, &(t, _)) in visible.iter().enumerate() {
+            let all_relief = choices.iter().all(|c| c[vi].rep == Rep::Relief);
+            let range = &self.surface_mesh.tile_ranges[t];
+            draws.push(DrawItem {
+                target: DrawTarget::Surface { tile: t },
+                index_count: range.end - range.start,
+                params: DrawParams {
+                    overlay: if all_relief {
+                        overlay_color(Rep::Relief)
+                    } else {
+                        neutral
+                    },
+                    ..DrawParams::zeroed()
+                },
+            });
+        }
+        let mut card_draws = Vec::new();
+        for (li, layer) in self.layers.iter().enumerate() {
+            let s = &layer.shared;
+            let profile = self.material.layers[li].profile;
+            let cutoff = self.material.layers[li].cards.alpha_cutoff;
+            let ls = &mut stats.layers[li];
+            let mut reps: Vec<(Rep, u32)> = Vec::new();
+            for (vi, &(t, d)) in visible.iter().enumerate() {
+                let choice = choices[li][vi];
+                // A tile wholly nearer than the blend's start skips the shaders' search
+                // for the surface behind each fragment (its weight would be 0 anyway).
+                let b = &self.tiles[t];
+                let blend_m = if d + b.surface_radius + b.radius < blend[li][0] {
+                    [f32::MAX; 2]
+                } else {
+                    blend[li]
+                };
+                match reps.iter_mut().find(|(r, _)| *r == choice.rep) {
+                    Some((_, n)) => *n += 1,
+                    None => reps.push((choice.rep, 1)),
+                }
+                let card_visible = card_visible(choice, s.keep.len());
+                if let Rep::Strands(k) = choice.rep {
+                    let last = k + 1 == s.keep.len();
+                    let mesh = &layer.resident[t].mesh;
+                    let n = mesh.ranks.partition_point(|&r| r < s.keep[k]);
+                    if n > 0 {
+                        ls.strands += n as u64;
+                        ls.triangles += (n * profile.indices_per_strand() / 3) as u64;
+                        draws.push(DrawItem {
+                            target: DrawTarget::Strands { layer: li, tile: t },
+                            index_count: (n * profile.indices_per_strand()) as u32,
+                            params: DrawParams {
+                                widen_cur: s.widen[k],
+                                widen_next: if last { s.widen[k] } else { s.widen[k + 1] },
+                                fade: choice.fade,
+                                keep_cur: s.keep[k],
+                                keep_next: if last { 0.0 } else { s.keep[k + 1] },
+                                card_visible: 0.0,
+                                alpha_cutoff: cutoff,
+                                verts_per_strand: profile.vertices_per_strand() as u32,
+                                overlay: overlay_color(choice.rep),
+                                blend_m,
+                                along_scale: 1.0,
+                                pad: 0.0,
+                            },
+                        });
+                    }
+                }
+                let cards = s.card_tiles[t]
+                    .get()
+                    .map(|c| &c.mesh)
+                    .filter(|c| !c.ranks.is_empty());
+                if let Some(cards) = cards.filter(|_| card_visible > 0.0) {
+                    ls.cards += cards.ranks.len() as u64;
+                    ls.triangles += (cards.indices.len() / 3) as u64;
+                    card_draws.push(DrawItem {
+                        target: DrawTarget::Cards { layer: li, tile: t },
+                        index_count: cards.indices.len() as u32,
+                        params: DrawParams {
+                            widen_cur: 1.0,
+                            widen_next: 1.0,
+                            fade: card_sink(choice),
+                            keep_cur: 1.0,
+                            keep_next: 1.0,
+                            card_visible,
+                            alpha_cutoff: cutoff,
+                            verts_per_strand: cards::VERTICES_PER_CARD as u32,
+                            overlay: overlay_color(Rep::Cards),
+                            blend_m,
+                            along_scale: s.card_along_scale,
+                            pad: 0.0,
+                        },
+                    });
+                }
+            }
+            reps.sort_by_key(|(r, _)| match r {
+                Rep::Strands(k) => *k,
+                Rep::Cards => usize::MAX - 1,
+                Rep::Relief => usize::MAX,
+            });
+            ls.reps = reps;
+        }
+        draws.extend(card_draws);
+        draws
+    }
+}

@@ -1,0 +1,231 @@
+//! A strand or card tile on the GPU: its vertices, its indices and its roots texture,
+//! split into chunks that each fit the device's own limits.
+//!
+//! A tile's mesh lists its strands in rank order, each with the same number of vertices
+//! and indices, so a level (a rank prefix) is an index prefix. A chunk holds a run of
+//! whole strands: its indices are rebased to its own vertices and its roots texture
+//! starts at its first strand, so the shaders' `vertex_index / verts_per_strand` still
+//! finds each strand's root. Drawing a prefix draws every chunk it covers, the last one
+//! in part: the same triangles in the same order as one buffer would give.
+
+use tuft_strands::mesh::{StrandVertex, TileMesh};
+use tuft_strands::placement::Planted;
+use wgpu::util::DeviceExt;
+
+/// Texels per strand in a tile's roots texture (RGBA32F): position and u, normal and v,
+/// the gradient of u and the curvature, the gradient of v (see `ground_behind` in
+/// strands.wgsl).
+pub const ROOT_TEXELS: usize = 4;
+
+/// The widest a roots texture is drawn (every adapter takes 2048).
+pub(crate) const ROOTS_WIDTH: usize = 2048;
+
+/// One run of whole strands of a tile.
+struct Chunk {
+    vertices: wgpu::Buffer,
+    indices: wgpu::Buffer,
+    /// Where each strand (or card) stands: [`ROOT_TEXELS`] texels per strand.
+    roots: wgpu::BindGroup,
+    /// The tile's index where this chunk starts, and how many indices it holds.
+    first_index: u32,
+    n_indices: u32,
+}
+
+/// A tile's buffers.
+pub(crate) struct TileBuffers {
+    chunks: Vec<Chunk>,
+    /// The resident version these buffers hold.
+    pub(crate) version: u64,
+}
+
+/// How many strands of `vertices_per_strand` vertices and `indices_per_strand` indices
+/// one chunk may hold under `limits`: its vertex buffer, its index buffer and its roots
+/// texture each within what the device allows.
+#[must_use]
+pub fn strands_per_chunk(
+    limits: &wgpu::Limits,
+    vertices_per_strand: usize,
+    indices_per_strand: usize,
+) -> usize {
+    let max_buffer = limits.max_buffer_size.min(usize::MAX as u64) as usize;
+    let by_vertices = max_buffer / (vertices_per_strand.max(1) * size_of::<StrandVertex>());
+    let by_indices = max_buffer / (indices_per_strand.max(1) * size_of::<u32>());
+    let width = ROOTS_WIDTH.min(limits.max_texture_dimension_2d as usize);
+    let by_roots = width * limits.max_texture_dimension_2d as usize / ROOT_TEXELS;
+    by_vertices.min(by_indices).min(by_roots).max(1)
+}
+
+impl TileBuffers {
+    /// Uploads `mesh`, whose strands (or cards) stand at `placed` in order, in as many
+    /// chunks as the device's limits need. `None` for an empty tile, or a mesh whose
+    /// strands do not all have the same counts (nothing this crate builds).
+    pub(crate) fn new(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        roots_layout: &wgpu::BindGroupLayout,
+        mesh: &TileMesh,
+        placed: &[Planted],
+        triangle_ground: &[[[f32; 4]; 2]],
+        version: u64,
+    ) -> Option<Self> {
+        let n = placed.len();
+        if mesh.indices.is_empty() || n == 0 {
+            return None;
+        }
+        let (vps, ips) = (mesh.vertices.len() / n, mesh.indices.len() / n);
+        if vps * n != mesh.vertices.len() || ips * n != mesh.indices.len() || vps == 0 {
+            return None;
+        }
+        let per_chunk = strands_per_chunk(&device.limits(), vps, ips);
+        let mut chunks = Vec::with_capacity(n.div_ceil(per_chunk));
+        let mut first = 0;
+        while first < n {
+            let end = (first + per_chunk).min(n);
+            let base = (first * vps) as u32;
+            let indices: Vec<u32> = mesh.indices[first * ips..end * ips]
+                .iter()
+                .map(|&i| i - base)
+                .collect();
+            chunks.push(Chunk {
+                vertices: device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                    label: Some("tuft tile vertices"),
+                    contents: bytemuck::cast_slice(&mesh.vertices[first * vps..end * vps]),
+                    usage: wgpu::BufferUsages::VERTEX,
+                }),
+                indices: device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                    label: Some("tuft tile indices"),
+                    contents: bytemuck::cast_slice(&indices),
+                    usage: wgpu::BufferUsages::INDEX,
+                }),
+                roots: roots_texture(
+                    device,
+                    queue,
+                    roots_layout,
+                    &placed[first..end],
+                    triangle_ground,
+                ),
+                first_index: (first * ips) as u32,
+                n_indices: ((end - first) * ips) as u32,
+            });
+            first = end;
+        }
+        Some(Self { chunks, version })
+    }
+
+    /// How many chunks the tile was split into.
+    pub(crate) fn n_chunks(&self) -> usize {
+        self.chunks.len()
+    }
+
+    /// Draws the tile's first `index_count` indices; the caller has bound the pipeline
+    /// and every bind group but the roots (group 3).
+    pub(crate) fn draw(&self, pass: &mut wgpu::RenderPass<'_>, index_count: u32) {
+        for chunk in &self.chunks {
+            let count = index_count
+                .saturating_sub(chunk.first_index)
+                .min(chunk.n_indices);
+            if count == 0 {
+                break;
+            }
+            pass.set_bind_group(3, &chunk.roots, &[]);
+            pass.set_vertex_buffer(0, chunk.vertices.slice(..));
+            pass.set_index_buffer(chunk.indices.slice(..), wgpu::IndexFormat::Uint32);
+            pass.draw_indexed(0..count, 0, 0..1);
+        }
+    }
+}
+
+/// The roots of `placed` as a texture [`ROOTS_WIDTH`] wide at most, bound for group 3.
+fn roots_texture(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    layout: &wgpu::BindGroupLayout,
+    placed: &[Planted],
+    triangle_ground: &[[[f32; 4]; 2]],
+) -> wgpu::BindGroup {
+    let n_texels = placed.len() * ROOT_TEXELS;
+    let width = n_texels.min(ROOTS_WIDTH);
+    let height = n_texels.div_ceil(width);
+    let mut texels = root_texels(placed, triangle_ground);
+    texels.resize(width * height, [0.0; 4]);
+    let size = wgpu::Extent3d {
+        width: width as u32,
+        height: height as u32,
+        depth_or_array_layers: 1,
+    };
+    let roots = device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("tuft tile roots"),
+        size,
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: wgpu::TextureFormat::Rgba32Float,
+        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+        view_formats: &[],
+    });
+    queue.write_texture(
+        wgpu::TexelCopyTextureInfo {
+            texture: &roots,
+            mip_level: 0,
+            origin: wgpu::Origin3d::ZERO,
+            aspect: wgpu::TextureAspect::All,
+        },
+        bytemuck::cast_slice(&texels),
+        wgpu::TexelCopyBufferLayout {
+            offset: 0,
+            bytes_per_row: Some(16 * width as u32),
+            rows_per_image: Some(height as u32),
+        },
+        size,
+    );
+    let view = roots.create_view(&wgpu::TextureViewDescriptor::default());
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("tuft tile roots"),
+        layout,
+        entries: &[wgpu::BindGroupEntry {
+            binding: 0,
+            resource: wgpu::BindingResource::TextureView(&view),
+        }],
+    })
+}
+
+/// Each planted strand's root as [`ROOT_TEXELS`] texels: position and u, normal and v,
+/// then its triangle's gradient of u and curvature, gradient of v (`triangle_ground`).
+fn root_texels(placed: &[Planted], triangle_ground: &[[[f32; 4]; 2]]) -> Vec<[f32; 4]> {
+    placed
+        .iter()
+        .flat_map(|p| {
+            let [gu, gv] = triangle_ground[p.triangle as usize];
+            [
+                p.position.extend(p.uv.x).to_array(),
+                p.normal.extend(p.uv.y).to_array(),
+                gu,
+                gv,
+            ]
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_chunk_fits_every_limit_it_is_cut_by() {
+        let mut limits = wgpu::Limits::downlevel_defaults();
+        // The fur's undercoat on the plane: 10 vertices and 24 indices a strand.
+        let n = strands_per_chunk(&limits, 10, 24);
+        assert!(n as u64 * 10 * 64 <= limits.max_buffer_size);
+        assert!(n as u64 * 24 * 4 <= limits.max_buffer_size);
+        assert_eq!(n, (limits.max_buffer_size / 640) as usize);
+        // A tiny buffer limit cuts chunks of one strand at least.
+        limits.max_buffer_size = 16;
+        assert_eq!(strands_per_chunk(&limits, 10, 24), 1);
+        // A small texture limit cuts by the roots texture.
+        let limits = wgpu::Limits {
+            max_texture_dimension_2d: 64,
+            ..wgpu::Limits::default()
+        };
+        assert_eq!(strands_per_chunk(&limits, 10, 24), 64 * 64 / ROOT_TEXELS);
+    }
+}
