@@ -81,6 +81,7 @@ pub fn run(file: Option<&Path>) -> anyhow::Result<()> {
             .with_title("Tuft")
             .with_inner_size([1440.0, 900.0])
             .with_drag_and_drop(true),
+        wgpu_options: wgpu_options(),
         ..Default::default()
     };
     eframe::run_native(
@@ -92,6 +93,22 @@ pub fn run(file: Option<&Path>) -> anyhow::Result<()> {
         }),
     )
     .map_err(|e| anyhow::anyhow!("cannot open the editor window: {e}"))
+}
+
+/// egui's wgpu set-up, asking for the adapter's own limits instead of wgpu's defaults
+/// (on GL, WebGL's): the preview splits its buffers to whatever they are, and larger
+/// limits mean fewer, larger buffers.
+fn wgpu_options() -> egui_wgpu::WgpuConfiguration {
+    let mut setup = egui_wgpu::WgpuSetupCreateNew::without_display_handle();
+    setup.device_descriptor = Arc::new(|adapter| wgpu::DeviceDescriptor {
+        label: Some("tuft editor device"),
+        required_limits: adapter.limits(),
+        ..Default::default()
+    });
+    egui_wgpu::WgpuConfiguration {
+        wgpu_setup: egui_wgpu::WgpuSetup::CreateNew(setup),
+        ..Default::default()
+    }
 }
 
 /// Something that would lose unsaved changes, waiting for the user's answer.
