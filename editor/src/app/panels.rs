@@ -367,6 +367,20 @@ impl Editor {
                 });
                 ui.separator();
             }
+            if stats.budget_limited {
+                let budget = tuft_render::FrameBudget::default();
+                ui.colored_label(
+                    egui::Color32::from_rgb(230, 170, 60),
+                    format!("budget: {} tiles coarser", stats.tiles_coarsened),
+                )
+                .on_hover_text(format!(
+                    "A frame may draw {} million triangles and hold {} MB of strands; the \
+                     farthest tiles take coarser levels than their distance asks to stay \
+                     inside it.",
+                    budget.triangles >> 20,
+                    budget.bytes >> 20
+                ));
+            }
             if let Some(ms) = self.preview.rebuild_ms {
                 ui.label(format!("rebuild {ms:.0} ms"));
             }

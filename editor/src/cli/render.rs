@@ -167,7 +167,10 @@ fn render(graph: &tuft_graph::MaterialGraph, out: &Path, o: &Options) -> anyhow:
         );
     }
     if s.budget_limited {
-        out!("  (the vertex budget forced coarser levels on the farthest tiles)");
+        out!(
+            "  (the frame budget drew {} tiles coarser than their distance asks, farthest first)",
+            s.tiles_coarsened
+        );
     }
     // What the colour-parity figures compare (BENCHMARKS.md): the material's pixels only,
     // each weighted by its coverage.

@@ -45,5 +45,7 @@ pub use material::{Layer, Material, SurfaceMaps};
 pub use offscreen::{Frame, Image, Offscreen, RenderError};
 pub use plan::{LevelMode, Rep};
 pub use renderer::{GpuScene, Renderer};
-pub use scene::{FramePlan, FrameStats, Planted, Planting, Reuse, Scene, SurfaceKind, View, Wind};
+pub use scene::{
+    FrameBudget, FramePlan, FrameStats, Planted, Planting, Reuse, Scene, SurfaceKind, View, Wind,
+};
 pub use target::Target;

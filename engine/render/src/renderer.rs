@@ -610,6 +610,14 @@ impl Renderer {
         while gpu.slots.len() <= slot {
             gpu.slots.push(self.frame_slot(device));
         }
+        // Tiles the scene let go of (out of view, over the budget) free their buffers.
+        for (gpu_layer, layer) in gpu.layers.iter_mut().zip(&scene.layers) {
+            for (slot, r) in gpu_layer.tiles.iter_mut().zip(&layer.resident) {
+                if r.n_prefix == 0 && slot.as_ref().is_some_and(|b| b.version != r.version) {
+                    *slot = None;
+                }
+            }
+        }
         for item in &plan.draws {
             // A strand tile uploads whenever its resident prefix moved; a tile's cards are
             // built once, the first time a frame wants them, and uploaded then.

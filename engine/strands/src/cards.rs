@@ -267,6 +267,8 @@ pub fn card_points(cards: &[Card]) -> StrandSet {
 
 /// Vertices per card: two quads of four corners.
 pub const VERTICES_PER_CARD: usize = 8;
+/// Indices per card: two quads of two triangles.
+pub const INDICES_PER_CARD: usize = 12;
 
 /// Meshes the cards planted on one tile (planted from [`card_points`]): two crossed quads
 /// per card standing on the surface's normal, turned in its tangent plane. `ranks` holds

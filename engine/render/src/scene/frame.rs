@@ -206,8 +206,10 @@ pub struct FrameStats {
     pub tiles_rebuilt: u32,
     /// Tile prefixes left for the next frames by the planting budget.
     pub tiles_pending: u32,
-    /// Whether the vertex budget forced a coarser level than the distance asked for.
+    /// Whether the frame budget forced a coarser level than the distance asked for.
     pub budget_limited: bool,
+    /// How many (layer, tile) pairs the frame budget drew coarser.
+    pub tiles_coarsened: u32,
 }
 
 impl FrameStats {

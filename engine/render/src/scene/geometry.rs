@@ -22,7 +22,31 @@ pub(crate) struct SurfaceMesh {
     pub tile_ranges: Vec<std::ops::Range<u32>>,
 }
 
-pub(super) fn tile_uv_area(mesh: &SurfaceMesh, t: usize) -> f32 {
+/// What share of a rank prefix each tile plants, in repeats: its world area over the
+/// surface's largest ratio of world to UV area, since placement thins every triangle to
+/// that ratio's density (`placement`'s area thinning). On a plane it is the tile's UV
+/// area; on a sphere the poles' tiles plant far less than their UV area says.
+pub(super) fn tile_shares(surface: &Surface, mesh: &SurfaceMesh) -> Vec<f32> {
+    let ratio_max = (0..surface.triangles.len())
+        .filter(|&t| surface.uv_area(t) > 1e-12)
+        .map(|t| surface.world_area(t) / surface.uv_area(t))
+        .fold(0.0f32, f32::max);
+    let mut shares = vec![0.0f32; surface.n_tiles as usize];
+    if ratio_max > 0.0 {
+        for (t, &tile) in surface.tile_of_triangle.iter().enumerate() {
+            if surface.uv_area(t) > 1e-12 {
+                shares[tile as usize] += surface.world_area(t) / ratio_max;
+            }
+        }
+    } else {
+        for (t, share) in shares.iter_mut().enumerate() {
+            *share = tile_uv_area(mesh, t);
+        }
+    }
+    shares
+}
+
+fn tile_uv_area(mesh: &SurfaceMesh, t: usize) -> f32 {
     let range = &mesh.tile_ranges[t];
     mesh.indices[range.start as usize..range.end as usize]
         .chunks_exact(3)

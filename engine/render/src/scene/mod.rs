@@ -20,11 +20,13 @@ use tuft_strands::num::median;
 use tuft_strands::placement::{PlacedTile, Placer};
 use tuft_strands::surface::Surface;
 
+mod budget;
 mod frame;
 mod geometry;
 mod layer;
 mod planting;
 
+pub use budget::FrameBudget;
 pub use frame::*;
 pub use layer::Reuse;
 pub use planting::{Planted, Planting};
@@ -44,12 +46,18 @@ pub(crate) struct Resident {
     pub version: u64,
 }
 
+impl Resident {
+    /// Bytes this tile holds on the CPU (the GPU holds about as much again).
+    pub(crate) fn bytes(&self) -> u64 {
+        (size_of_val(self.mesh.vertices.as_slice())
+            + size_of_val(self.mesh.indices.as_slice())
+            + size_of_val(self.mesh.ranks.as_slice())
+            + size_of_val(self.placed.strands.as_slice())) as u64
+    }
+}
+
 /// Card tiles one planting round builds (a fur's are ~20 ms each).
 const CARD_TILES_PER_ROUND: usize = 4;
-
-/// The most strand vertices a scene keeps planted and meshed (1.5 GB at 64 bytes); past
-/// it, the farthest tiles take coarser levels than their distance asks for.
-pub const VERTEX_BUDGET: usize = 24 << 20;
 
 static NEXT_SCENE_ID: AtomicU64 = AtomicU64::new(1);
 
@@ -67,7 +75,7 @@ pub struct Scene {
     pub(crate) layers: Vec<LayerScene>,
     /// Unique per scene: the GPU side rebuilds its buffers when it changes.
     pub(crate) id: u64,
-    vertex_budget: usize,
+    budget: FrameBudget,
     /// Each tile's area in UV (repeats²): a tile holds about this times a prefix.
     tile_uv: Vec<f32>,
     /// The most strands one `plan` plants; `None`: everything it needs at once.
@@ -148,9 +156,7 @@ impl Scene {
             .fold(0.0f32, f32::max);
         let tiles = tile_bounds(&surface, tallest);
         let surface_mesh = surface_mesh(&surface);
-        let tile_uv = (0..surface.n_tiles as usize)
-            .map(|t| tile_uv_area(&surface_mesh, t))
-            .collect();
+        let tile_uv = tile_shares(&surface, &surface_mesh);
         let triangle_ground = (0..surface.triangles.len())
             .map(|t| {
                 let [gu, gv] = surface.uv_gradient(t);
@@ -170,7 +176,7 @@ impl Scene {
             triangle_ground,
             layers,
             id: NEXT_SCENE_ID.fetch_add(1, Ordering::Relaxed),
-            vertex_budget: VERTEX_BUDGET,
+            budget: FrameBudget::default(),
             tile_uv,
             plant_budget: None,
             deferred: false,
@@ -294,9 +300,16 @@ impl Scene {
         self.id
     }
 
-    /// Sets the most strand vertices kept planted and meshed.
-    pub fn set_vertex_budget(&mut self, vertices: usize) {
-        self.vertex_budget = vertices;
+    /// Sets what one frame may cost; past it, the farthest tiles take coarser levels
+    /// than their distance asks for (`FrameStats::budget_limited`).
+    pub fn set_budget(&mut self, budget: FrameBudget) {
+        self.budget = budget;
+    }
+
+    /// What one frame may cost.
+    #[must_use]
+    pub fn budget(&self) -> FrameBudget {
+        self.budget
     }
 
     /// Plans a frame: culls tiles, chooses each visible tile's representation per layer,
@@ -332,18 +345,16 @@ impl Scene {
         };
         // Choices per (layer, visible tile), then what must be planted.
         let mut choices: Vec<Vec<Choice>> = Vec::with_capacity(self.layers.len());
-        let mut vertices_left = self.vertex_budget;
         for (li, layer) in self.layers.iter().enumerate() {
             let s = &layer.shared;
-            let profile = self.material.layers[li].profile;
             let mut layer_choices = Vec::with_capacity(visible.len());
-            for &(t, d) in &visible {
+            for &(_, d) in &visible {
                 let ppm = view.camera.px_per_m(d, height_px);
                 let mode = match view.level_layer {
                     Some(only) if only != li => LevelMode::Auto,
                     _ => view.level,
                 };
-                let mut choice = match mode {
+                let choice = match mode {
                     LevelMode::Auto => choose(s.width_m * ppm, &s.widen, s.card_height_m * ppm),
                     LevelMode::Forced(Rep::Strands(k)) => Choice {
                         rep: Rep::Strands(k.min(s.keep.len() - 1)),
@@ -351,27 +362,14 @@ impl Scene {
                     },
                     LevelMode::Forced(rep) => Choice { rep, fade: 0.0 },
                 };
-                // Within the budget: a level needs its prefix planted on this tile.
-                while let Rep::Strands(k) = choice.rep {
-                    let need = self.estimate_vertices(li, t, s.keep[k], profile);
-                    if need <= vertices_left {
-                        vertices_left -= need;
-                        break;
-                    }
-                    stats.budget_limited = true;
-                    choice = Choice {
-                        rep: if k + 1 < s.keep.len() {
-                            Rep::Strands(k + 1)
-                        } else {
-                            Rep::Cards
-                        },
-                        fade: 0.0,
-                    };
-                }
                 layer_choices.push(choice);
             }
             choices.push(layer_choices);
         }
+        // Within the budget before anything is planted: the farthest tiles go coarser.
+        stats.tiles_coarsened = self.fit_budget(&visible, &mut choices);
+        stats.budget_limited = stats.tiles_coarsened > 0;
+        self.release_unseen(&visible);
         let (done, pending) = self.make_resident(&visible, &choices);
         stats.tiles_rebuilt = done;
         stats.tiles_pending = pending + self.make_cards_resident(&visible, &choices);
@@ -394,27 +392,6 @@ impl Scene {
             draws,
             stats,
         }
-    }
-
-    /// Roughly how many vertices tile `t` of layer `li` holds at rank cut `keep`: what
-    /// is resident if it covers the cut, else the resident count scaled up.
-    fn estimate_vertices(
-        &self,
-        li: usize,
-        t: usize,
-        keep: f32,
-        profile: tuft_strands::mesh::Profile,
-    ) -> usize {
-        let layer = &self.layers[li];
-        let set = &self.material.layers[li].set;
-        let need = set.rank.partition_point(|&r| r < keep);
-        let r = &layer.resident[t];
-        let per = profile.vertices_per_strand();
-        if r.n_prefix >= need && r.n_prefix > 0 {
-            return r.mesh.ranks.partition_point(|&x| x < keep) * per;
-        }
-        // Strands on this tile ≈ its share of the surface's repeats × the prefix.
-        (self.tile_uv[t] * need as f32) as usize * per
     }
 
     fn draws(

@@ -136,6 +136,33 @@ impl Scene {
         }
     }
 
+    /// Lets go of the strands of tiles out of view once what every tile holds passes
+    /// the frame budget's bytes: tiles only grow while they are seen (so the views of
+    /// one scene do not take turns re-planting them), and walking round a surface would
+    /// otherwise keep every tile it ever passed at its finest level.
+    pub(super) fn release_unseen(&mut self, visible: &[(usize, f32)]) {
+        let held: u64 = self
+            .layers
+            .iter()
+            .flat_map(|l| &l.resident)
+            .map(Resident::bytes)
+            .sum();
+        if held <= self.budget.bytes {
+            return;
+        }
+        let seen: std::collections::HashSet<usize> = visible.iter().map(|&(t, _)| t).collect();
+        for layer in &mut self.layers {
+            for (t, r) in layer.resident.iter_mut().enumerate() {
+                if r.n_prefix > 0 && !seen.contains(&t) {
+                    *r = Resident {
+                        version: r.version + 1,
+                        ..Resident::default()
+                    };
+                }
+            }
+        }
+    }
+
     /// Where planting is still pending, draws the finest level a tile already holds.
     pub(super) fn fall_back_to_resident(
         &self,
