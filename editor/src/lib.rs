@@ -9,6 +9,7 @@
 //!   place that knows both the graph and the renderer.
 
 pub mod app;
+pub mod autosave;
 pub mod cli;
 pub mod graph_view;
 pub mod material;

@@ -37,6 +37,20 @@ impl Session {
         }
     }
 
+    /// A session on work recovered from an autosave: `doc` belongs to `path` (if it was
+    /// ever saved) and differs from it, so it starts unsaved.
+    #[must_use]
+    pub fn recovered(doc: Document, path: Option<PathBuf>) -> Self {
+        let on_disk = path
+            .as_deref()
+            .and_then(|p| tuft_graph::io::load(p).ok())
+            .unwrap_or_else(|| Document::new(tuft_graph::MaterialGraph::new("")));
+        Self {
+            saved: on_disk,
+            ..Self::new(doc, path)
+        }
+    }
+
     /// Opens `path`.
     ///
     /// # Errors

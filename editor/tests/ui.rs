@@ -210,7 +210,7 @@ fn a_saved_graph_reopens_the_same_and_a_failed_save_keeps_the_old_file() {
 #[test]
 fn work_autosaved_before_a_crash_is_offered_back() {
     let dir = tempfile::tempdir().unwrap();
-    let autosave = dir.path().join("autosave.ron");
+    let autosave = dir.path().join("autosave");
     let edited = {
         let mut harness = editor(bare(), Some(autosave.clone()));
         harness.state_mut().add_node("Wave");
@@ -218,13 +218,87 @@ fn work_autosaved_before_a_crash_is_offered_back() {
         // The process dies here: no on_exit, no save.
         harness.state().session().doc().clone()
     };
-    assert!(autosave.exists());
     let mut harness = editor(bare(), Some(autosave.clone()));
     assert!(harness.state().offers_recovery());
     harness.get_by_label("Recover").click();
     harness.run_steps(2);
     assert_eq!(harness.state().session().doc().graph, edited.graph);
     assert!(!harness.state().offers_recovery());
+}
+
+fn editor_on(path: &std::path::Path, autosave: &std::path::Path) -> Harness<'static, Editor> {
+    let (path, autosave) = (path.to_owned(), autosave.to_owned());
+    let mut harness = Harness::builder()
+        .with_size([1440.0, 900.0])
+        .wgpu()
+        .build_eframe(move |cc| Editor::new(cc, Session::open(&path).unwrap(), Some(autosave)));
+    settle(&mut harness);
+    harness
+}
+
+#[test]
+fn two_editors_killed_on_two_files_each_get_their_own_work_back() {
+    // Regression: every window shared one autosave file, so a second editor offered the
+    // first one's lawn while opening the fur, and Recover then Save wrote the lawn into
+    // the fur's file.
+    let dir = tempfile::tempdir().unwrap();
+    let autosave = dir.path().join("autosave");
+    let (lawn, fur) = (dir.path().join("lawn.ron"), dir.path().join("fur.ron"));
+    tuft_graph::io::save(&Document::new(MaterialGraph::new("lawn")), &lawn).unwrap();
+    tuft_graph::io::save(&Document::new(MaterialGraph::new("fur")), &fur).unwrap();
+    let fur_on_disk = std::fs::read(&fur).unwrap();
+    let mut a = editor_on(&lawn, &autosave);
+    let mut b = editor_on(&fur, &autosave);
+    a.state_mut().add_node("Wave");
+    b.state_mut().add_node("Voronoi");
+    b.state_mut().add_node("Noise");
+    a.state_mut().autosave_now();
+    b.state_mut().autosave_now();
+    let (lawn_edit, fur_edit) = (
+        a.state().session().doc().clone(),
+        b.state().session().doc().clone(),
+    );
+    // Neither window offers the other's work while both live.
+    assert!(!a.state().offers_recovery() && !b.state().offers_recovery());
+    drop((a, b)); // both killed: no on_exit, no save
+    let mut on_lawn = editor_on(&lawn, &autosave);
+    let offered = on_lawn.state().offered();
+    assert_eq!(offered.len(), 2, "{offered:?}");
+    // The lawn's own work first, each with its own file.
+    assert_eq!(offered[0].0, Some(lawn.as_path()));
+    assert_eq!(offered[0].1, &lawn_edit);
+    assert_eq!(offered[1].0, Some(fur.as_path()));
+    assert_eq!(offered[1].1, &fur_edit);
+    // A window opened meanwhile finds nothing to offer: the first holds both.
+    assert!(!editor_on(&fur, &autosave).state().offers_recovery());
+    on_lawn.state_mut().recover_at(0);
+    assert_eq!(on_lawn.state().session().doc(), &lawn_edit);
+    assert_eq!(on_lawn.state().session().path(), Some(lawn.as_path()));
+    // The fur's work opens as the fur (after the lawn's unsaved work is dealt with).
+    assert!(on_lawn.state_mut().save(None));
+    on_lawn.state_mut().recover_at(0);
+    assert_eq!(on_lawn.state().session().path(), Some(fur.as_path()));
+    assert_eq!(on_lawn.state().session().doc(), &fur_edit);
+    assert!(on_lawn.state().session().is_dirty());
+    assert_eq!(
+        std::fs::read(&fur).unwrap(),
+        fur_on_disk,
+        "nothing written yet"
+    );
+    assert_eq!(tuft_graph::io::load(&lawn).unwrap(), lawn_edit);
+}
+
+#[test]
+fn unsaved_work_asks_for_the_autosave_frame_without_input() {
+    // Regression: autosave ran only when a frame ran, so an edit sat unsaved until the
+    // mouse moved. With unsaved work the editor asks for a frame when it falls due.
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = editor(bare(), Some(dir.path().join("autosave")));
+    harness.state_mut().add_node("Wave");
+    let ctx = harness.ctx.clone();
+    harness.state_mut().wait_for_workers(&ctx);
+    harness.run_steps(3);
+    assert!(harness.ctx.has_requested_repaint(), "no frame is due");
 }
 
 #[test]

@@ -179,3 +179,64 @@ fn a_cancelled_export_stops_and_leaves_no_manifest() {
     );
     assert!(!dir.path().join("manifest.ron").exists());
 }
+
+/// Every file under `dir` with its bytes.
+fn snapshot(dir: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            (
+                e.file_name().into_string().unwrap(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_bake_over_an_earlier_set_replaces_it_whole_or_not_at_all() {
+    // Regression: killed mid-bake over an earlier set, the old manifest stayed beside new
+    // meshes and a new strand file (their card counts no longer matched), and temporary
+    // files stayed for good. Sets are now written beside and swapped in whole.
+    let mut graph = tuft_graph::io::load(&root().join("presets/moss.ron"))
+        .unwrap()
+        .graph;
+    let root_dir = tempfile::tempdir().unwrap();
+    let dest = root_dir.path().join("set");
+    bake::write_baked_set(&Evaluator::new(&graph), &dest, 32, &mut |_, _| {}).unwrap();
+    let before = snapshot(&dest);
+    // A second bake of another material, stopped while it writes meshes.
+    graph.name = "moss two".into();
+    let cancel = std::sync::atomic::AtomicBool::new(false);
+    let result = bake::write_baked_set_cancellable(
+        &Evaluator::new(&graph),
+        &dest,
+        32,
+        &mut |stage, _| {
+            if stage == "meshes" {
+                cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+        },
+        &cancel,
+    );
+    assert!(
+        matches!(result, Err(bake::BakeError::Cancelled)),
+        "{result:?}"
+    );
+    assert!(snapshot(&dest) == before, "the earlier set changed");
+    let beside: Vec<_> = std::fs::read_dir(root_dir.path()).unwrap().collect();
+    assert_eq!(beside.len(), 1, "something was left beside the set");
+    // Finished, the new set is all there is: none of the earlier set's files remain.
+    let written =
+        bake::write_baked_set(&Evaluator::new(&graph), &dest, 32, &mut |_, _| {}).unwrap();
+    let after = snapshot(&dest);
+    assert_eq!(after.len(), written.len());
+    assert!(written.iter().all(|p| p.parent() == Some(dest.as_path())));
+    assert!(
+        after
+            .keys()
+            .all(|k| k == "manifest.ron" || k.starts_with("moss_two"))
+    );
+    assert!(manifest(&dest).name == "moss two");
+}

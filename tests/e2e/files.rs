@@ -139,7 +139,7 @@ fn bad_graphs_load_and_report_a_clear_error() {
         (
             "huge_layer.ron",
             Code::Budget,
-            "would grow about 50013184 strands",
+            "strands.meadow asks for 50013184 candidates",
         ),
         ("negative_repeat.ron", Code::Repeat, "repeat_m is -1"),
     ];

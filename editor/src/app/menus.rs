@@ -258,29 +258,32 @@ impl Editor {
     }
 
     pub(super) fn dialogs(&mut self, ctx: &egui::Context) {
-        if let Some(doc) = &self.recovery {
-            let nodes = doc.graph.nodes.len();
+        if !self.orphans.is_empty() {
             let mut choice = None;
             egui::Window::new("Recover unsaved work?")
                 .collapsible(false)
                 .resizable(false)
                 .show(ctx, |ui| {
-                    ui.label(format!(
-                        "Tuft closed with unsaved changes to “{}” ({nodes} nodes). Recover them?",
-                        doc.graph.name
-                    ));
-                    ui.horizontal(|ui| {
-                        if ui.button("Recover").clicked() {
-                            choice = Some(true);
-                        }
-                        if ui.button("Discard").clicked() {
-                            choice = Some(false);
-                        }
-                    });
+                    ui.label("Tuft closed without saving this work:");
+                    for (i, o) in self.orphans.iter().enumerate() {
+                        ui.horizontal(|ui| {
+                            ui.label(format!(
+                                "{} ({} nodes)",
+                                o.label(),
+                                o.document.graph.nodes.len()
+                            ));
+                            if ui.button("Recover").clicked() {
+                                choice = Some((i, true));
+                            }
+                            if ui.button("Discard").clicked() {
+                                choice = Some((i, false));
+                            }
+                        });
+                    }
                 });
             match choice {
-                Some(true) => self.recover(),
-                Some(false) => self.discard_recovery(),
+                Some((i, true)) => self.recover_at(i),
+                Some((i, false)) => self.discard_at(i),
                 None => {}
             }
         }
@@ -320,14 +323,13 @@ impl Editor {
                 match pending {
                     Pending::New => self.new_document(),
                     Pending::Open(p) => self.open_now(&p),
+                    Pending::Recover(i) => self.recover_now(i),
                     Pending::Quit => {
                         self.session = Session::new(
                             self.session.doc().clone(),
                             self.session.path().map(Path::to_owned),
                         );
-                        if let Some(a) = &self.autosave {
-                            let _ = std::fs::remove_file(a);
-                        }
+                        self.release_slot();
                         ctx.send_viewport_cmd(egui::ViewportCommand::Close);
                     }
                 }

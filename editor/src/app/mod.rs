@@ -8,6 +8,7 @@ mod panels;
 
 pub use menus::*;
 
+use crate::autosave::{Autosaves, Orphan, Slot};
 use crate::graph_view::{Action, GraphView, ViewNode};
 use crate::preview::{Preview, lock};
 use crate::session::Session;
@@ -88,7 +89,7 @@ pub fn run(file: Option<&Path>) -> anyhow::Result<()> {
         "Tuft",
         options,
         Box::new(move |cc| {
-            let autosave = eframe::storage_dir("Tuft").map(|d| d.join("autosave.ron"));
+            let autosave = eframe::storage_dir("Tuft").map(|d| d.join("autosave"));
             Ok(Box::new(Editor::new(cc, session, autosave)))
         }),
     )
@@ -116,6 +117,8 @@ fn wgpu_options() -> egui_wgpu::WgpuConfiguration {
 enum Pending {
     New,
     Open(PathBuf),
+    /// Open offered autosave `i` (`Editor::recover_at`).
+    Recover(usize),
     Quit,
 }
 
@@ -148,10 +151,14 @@ pub struct Editor {
     /// A one-line message for the status bar (what was saved, what failed).
     message: Option<(String, bool)>,
     recent: Vec<PathBuf>,
-    autosave: Option<PathBuf>,
+    /// The autosave folder (`None`: no autosave, as in most tests).
+    autosaves: Option<Autosaves>,
+    /// This window's autosave slot and the file its record belongs to, taken when there
+    /// is first unsaved work to keep.
+    slot: Option<(Slot, Option<PathBuf>)>,
     last_autosave: Instant,
-    /// An autosave found at start-up, offered back.
-    recovery: Option<Document>,
+    /// Autosaves of windows that are gone (crashed or killed), offered back.
+    orphans: Vec<Orphan>,
     pending: Option<Pending>,
     export: Option<Export>,
     /// Key of the last edit, so a drag is one undo step.
@@ -171,8 +178,8 @@ impl std::fmt::Debug for Editor {
 }
 
 impl Editor {
-    /// An editor on `session`; `autosave` is where unsaved work is kept (and looked for
-    /// at start).
+    /// An editor on `session`; `autosave` is the folder where each window keeps its
+    /// unsaved work (and where the work of windows that are gone is looked for at start).
     #[must_use]
     pub fn new(
         cc: &eframe::CreationContext<'_>,
@@ -193,11 +200,16 @@ impl Editor {
     /// An editor without a window's storage (tests).
     #[must_use]
     pub fn with_session(session: Session, autosave: Option<PathBuf>, recent: Vec<PathBuf>) -> Self {
-        let recovery = autosave
-            .as_deref()
-            .filter(|p| p.exists())
-            .and_then(|p| tuft_graph::io::load(p).ok())
-            .filter(|d| d != session.doc());
+        let autosaves = autosave.map(Autosaves::new);
+        let mut orphans = autosaves
+            .as_ref()
+            .map(Autosaves::orphans)
+            .unwrap_or_default();
+        // An autosave of this very file that holds what the file holds has nothing to
+        // give back; the work for this window's own file is offered first.
+        let own = session.path().map(Path::to_owned);
+        orphans.retain(|o| !(o.source == own && &o.document == session.doc()));
+        orphans.sort_by_key(|o| o.source != own);
         let report = tuft_graph::validate(&session.doc().graph);
         // The preview's and the thumbnails' workers share the strand sets they scatter.
         let sets = Arc::new(tuft_graph::cache::SetCache::default());
@@ -212,9 +224,10 @@ impl Editor {
             search: String::new(),
             message: None,
             recent,
-            autosave,
+            autosaves,
+            slot: None,
             last_autosave: Instant::now(),
-            recovery,
+            orphans,
             pending: None,
             export: None,
             last_edit: None,
@@ -264,7 +277,16 @@ impl Editor {
     /// Whether an autosave is being offered back.
     #[must_use]
     pub fn offers_recovery(&self) -> bool {
-        self.recovery.is_some()
+        !self.orphans.is_empty()
+    }
+
+    /// What is offered back: each orphaned autosave's file (or name) and document.
+    #[must_use]
+    pub fn offered(&self) -> Vec<(Option<&Path>, &Document)> {
+        self.orphans
+            .iter()
+            .map(|o| (o.source.as_deref(), &o.document))
+            .collect()
     }
 
     /// Blocks until the preview and the thumbnails show the current document (tests,
@@ -501,8 +523,8 @@ impl Editor {
             Ok(saved) => {
                 self.remember(&saved);
                 self.message = Some((format!("Saved {}", saved.display()), false));
-                if let Some(a) = &self.autosave {
-                    let _ = std::fs::remove_file(a);
+                if let Some((slot, _)) = &self.slot {
+                    slot.clear();
                 }
                 true
             }
@@ -525,6 +547,7 @@ impl Editor {
     fn open_now(&mut self, path: &Path) {
         match Session::open(path) {
             Ok(session) => {
+                self.release_slot();
                 self.session = session;
                 self.selected = None;
                 self.validated_for = 0;
@@ -556,6 +579,7 @@ impl Editor {
     }
 
     fn new_document(&mut self) {
+        self.release_slot();
         self.session = Session::new(
             Document::new(tuft_graph::MaterialGraph::new("untitled")),
             None,
@@ -572,34 +596,95 @@ impl Editor {
         self.recent.truncate(10);
     }
 
-    /// Writes the autosave now if there are unsaved changes.
+    /// Writes this window's autosave now if there are unsaved changes.
     pub fn autosave_now(&mut self) {
-        let Some(path) = &self.autosave else { return };
-        if !self.session.is_dirty() {
+        self.last_autosave = Instant::now();
+        if self.autosaves.is_none() || !self.session.is_dirty() {
             return;
         }
-        if let Some(dir) = path.parent() {
-            let _ = std::fs::create_dir_all(dir);
+        let source = self.session.path().map(Path::to_owned);
+        // A document that moved to another file (Save As, Open) takes another slot.
+        if self.slot.as_ref().is_some_and(|(_, s)| *s != source) {
+            self.release_slot();
         }
-        if let Err(e) = tuft_graph::io::save(self.session.doc(), path) {
-            self.message = Some((format!("Autosave failed: {e}"), true));
+        if self.slot.is_none()
+            && let Some(saves) = &self.autosaves
+        {
+            match saves.claim(source.as_deref()) {
+                Ok(slot) => self.slot = Some((slot, source.clone())),
+                Err(e) => {
+                    self.message = Some((format!("Autosave failed: {e}"), true));
+                    return;
+                }
+            }
         }
-        self.last_autosave = Instant::now();
+        if let Some((slot, _)) = &self.slot
+            && let Err(e) = slot.write(source.as_deref(), self.session.doc())
+        {
+            self.message = Some((format!("Autosave failed: {e:#}"), true));
+        }
     }
 
-    /// Takes the offered autosave back as the current document (one undoable edit).
+    /// Gives this window's autosave slot up, with whatever it held: the work is saved,
+    /// or the author chose not to keep it.
+    fn release_slot(&mut self) {
+        if let Some((slot, _)) = self.slot.take() {
+            slot.release();
+        }
+    }
+
+    /// Takes the first offered autosave back (see [`Editor::recover_at`]).
     pub fn recover(&mut self) {
-        if let Some(doc) = self.recovery.take() {
+        self.recover_at(0);
+    }
+
+    /// Takes offered autosave `i` back. The work for this window's own file becomes
+    /// the current document (one undoable edit); work for another file opens as that
+    /// file, unsaved, after asking about this one's unsaved changes.
+    pub fn recover_at(&mut self, i: usize) {
+        let Some(orphan) = self.orphans.get(i) else {
+            return;
+        };
+        if orphan.source.as_deref() == self.session.path() {
+            let orphan = self.orphans.remove(i);
+            self.release_slot();
+            let doc = orphan.document;
+            self.slot = Some((orphan.slot, orphan.source));
             self.edit(None, |d| *d = doc);
             self.message = Some(("Recovered the autosaved work".into(), false));
+        } else if self.session.is_dirty() {
+            self.pending = Some(Pending::Recover(i));
+        } else {
+            self.recover_now(i);
         }
     }
 
-    /// Declines the offered autosave.
+    /// Opens offered autosave `i` as its own file's document, unsaved.
+    fn recover_now(&mut self, i: usize) {
+        if i >= self.orphans.len() {
+            return;
+        }
+        let orphan = self.orphans.remove(i);
+        self.release_slot();
+        let label = orphan.label();
+        self.session = Session::recovered(orphan.document, orphan.source.clone());
+        self.slot = Some((orphan.slot, orphan.source));
+        self.selected = None;
+        self.validated_for = 0;
+        self.graph = GraphView::new();
+        self.message = Some((format!("Recovered the autosaved work on {label}"), false));
+        self.after_change();
+    }
+
+    /// Declines the first offered autosave.
     pub fn discard_recovery(&mut self) {
-        self.recovery = None;
-        if let Some(a) = &self.autosave {
-            let _ = std::fs::remove_file(a);
+        self.discard_at(0);
+    }
+
+    /// Declines offered autosave `i`: its record is deleted.
+    pub fn discard_at(&mut self, i: usize) {
+        if i < self.orphans.len() {
+            self.orphans.remove(i).slot.release();
         }
     }
 
@@ -730,8 +815,15 @@ impl eframe::App for Editor {
             }
         }
         self.dialogs(&ctx);
-        if self.last_autosave.elapsed() >= AUTOSAVE_EVERY {
-            self.autosave_now();
+        // Autosave on a timer, not on input: with unsaved work the next frame is asked
+        // for when the autosave falls due, whether or not anything moves.
+        if self.session.is_dirty() {
+            let due = AUTOSAVE_EVERY.saturating_sub(self.last_autosave.elapsed());
+            if due.is_zero() {
+                self.autosave_now();
+            } else {
+                ctx.request_repaint_after(due);
+            }
         }
         self.frame_ms.push(start.elapsed().as_secs_f32() * 1e3);
         if self.frame_ms.len() > 120 {
@@ -746,11 +838,12 @@ impl eframe::App for Editor {
     }
 
     fn on_exit(&mut self) {
-        // A clean exit leaves no autosave behind unless work is unsaved.
+        // A clean exit leaves no autosave behind unless work is unsaved; the slot's
+        // lock goes with the process, so what is left is offered next time.
         if self.session.is_dirty() {
             self.autosave_now();
-        } else if let Some(a) = &self.autosave {
-            let _ = std::fs::remove_file(a);
+        } else {
+            self.release_slot();
         }
     }
 }

@@ -29,8 +29,6 @@ fn bake_into(
     out: &Path,
     resolution: usize,
 ) -> anyhow::Result<Vec<std::path::PathBuf>> {
-    use anyhow::Context as _;
-    std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
     // Hidden automatically when stderr is not a terminal.
     let bar = ProgressBar::new(1000).with_style(
         ProgressStyle::with_template("{msg:>12} [{bar:40}] {percent:>3}% {elapsed}")

@@ -57,6 +57,14 @@ pub enum BakeError {
     /// The bake was cancelled.
     #[error("cancelled")]
     Cancelled,
+    /// What was written does not read back as it should; the previous set stays.
+    #[error("{path} fails its check: {message}")]
+    Check {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
     /// The graph asks for more than the limits allow (`crate::limits`); nothing was
     /// written.
     #[error("the material is beyond the limits: {0}")]
@@ -211,8 +219,9 @@ pub fn write_baked_set(
 }
 
 /// As [`write_baked_set`], stopping with [`BakeError::Cancelled`] at the next stage once
-/// `cancel` is set (files already written stay; the manifest, written last, does not
-/// exist, so a half-written set is never mistaken for a whole one).
+/// `cancel` is set. The set is written into a staging folder beside `dir`, read back,
+/// and swapped in whole ([`crate::staging`]): cancelled, failed or killed, `dir` keeps
+/// the previous set untouched.
 ///
 /// # Errors
 /// As [`write_baked_set`], or cancelled.
@@ -240,11 +249,14 @@ pub fn write_baked_set_cancellable(
         let all: Vec<String> = beyond.into_iter().map(|d| d.message).collect();
         return Err(BakeError::Limits(all.join("; ")));
     }
-    let stem = file_stem(&graph.name);
     let fail = |path: &Path, message: String| BakeError::Write {
         path: path.to_owned(),
         message,
     };
+    // The set is written beside `dir` and swapped in whole once checked.
+    let staging = crate::staging::Staging::begin(dir).map_err(|e| fail(dir, e.to_string()))?;
+    let out = staging.dir();
+    let stem = file_stem(&graph.name);
     progress("strands", 0.0)?;
     let strands = strand_file(evaluator).map_err(|e| fail(dir, e.to_string()))?;
     progress("maps", 0.2)?;
@@ -255,8 +267,8 @@ pub fn write_baked_set_cancellable(
     if stopped {
         return Err(BakeError::Cancelled);
     }
-    let mut written = write_maps(&maps, dir, &stem)?;
-    let strands_file = strands_path(dir, &stem);
+    let mut written = write_maps(&maps, out, &stem)?;
+    let strands_file = strands_path(out, &stem);
     write_strand_file(&strands, &strands_file)?;
     written.push(strands_file.clone());
     let mut layers = Vec::new();
@@ -274,7 +286,7 @@ pub fn write_baked_set_cancellable(
                 layer.levels.widen(level_idx),
             );
             let file = mesh_name(&stem, name, level_idx);
-            let path = dir.join(&file);
+            let path = out.join(&file);
             let double_sided = matches!(layer.profile, crate::layer::Profile::Ribbon { .. });
             let glb =
                 crate::gltf::encode_glb(&mesh, &format!("{name} level {level_idx}"), double_sided);
@@ -282,7 +294,7 @@ pub fn write_baked_set_cancellable(
             written.push(path);
             meshes.push(file);
         }
-        let cards = write_cards(set, layer, graph.repeat_m, dir, &stem, name, &mut written)?;
+        let cards = write_cards(set, layer, graph.repeat_m, out, &stem, name, &mut written)?;
         layers.push(tuft_strands::manifest::LayerManifest {
             name: name.clone(),
             profile: layer.profile,
@@ -311,14 +323,65 @@ pub fn write_baked_set_cancellable(
         layers,
     };
     progress("manifest", 1.0)?;
-    let path = dir.join("manifest.ron");
+    let path = out.join("manifest.ron");
     let text =
         ron::ser::to_string_pretty(&manifest, ron::ser::PrettyConfig::new().struct_names(false))
             .map_err(|e| fail(&path, e.to_string()))?;
     crate::io::write_atomic(&path, text.as_bytes()).map_err(|e| fail(&path, e.to_string()))?;
     written.push(path);
+    progress("checking", 1.0)?;
+    check_set(out, &strands, &manifest)?;
+    staging.commit().map_err(|e| fail(dir, e.to_string()))?;
     let _ = progress("done", 1.0);
-    Ok(written)
+    Ok(written
+        .into_iter()
+        .map(|p| {
+            p.file_name()
+                .map_or_else(|| dir.to_owned(), |f| dir.join(f))
+        })
+        .collect())
+}
+
+/// Reads back what a bake wrote into `out` as a game would: the manifest parses to what
+/// was meant, every file it names is there, and the strand file decodes to the sets
+/// that were baked.
+fn check_set(
+    out: &Path,
+    strands: &StrandFile,
+    manifest: &tuft_strands::manifest::Manifest,
+) -> Result<(), BakeError> {
+    let bad = |path: PathBuf, message: String| BakeError::Check { path, message };
+    let path = out.join("manifest.ron");
+    let text = std::fs::read_to_string(&path).map_err(|e| bad(path.clone(), e.to_string()))?;
+    let read: tuft_strands::manifest::Manifest =
+        ron::from_str(&text).map_err(|e| bad(path.clone(), e.to_string()))?;
+    if &read != manifest {
+        return Err(bad(
+            path,
+            "reads back different from what was written".into(),
+        ));
+    }
+    let mut named: Vec<&str> = manifest.maps.values().map(String::as_str).collect();
+    named.push(&manifest.strands);
+    for layer in &manifest.layers {
+        named.extend(layer.meshes.iter().map(String::as_str));
+        named.push(&layer.cards.mesh);
+        named.extend(layer.cards.atlas_color.iter().map(String::as_str));
+        named.extend(layer.cards.atlas_normal.iter().map(String::as_str));
+    }
+    for file in named {
+        let path = out.join(file);
+        if !path.is_file() {
+            return Err(bad(path, "named by the manifest but not written".into()));
+        }
+    }
+    let path = out.join(&manifest.strands);
+    let bytes = std::fs::read(&path).map_err(|e| bad(path.clone(), e.to_string()))?;
+    match tuft_strands::file::decode(&bytes) {
+        Ok(file) if &file == strands => Ok(()),
+        Ok(_) => Err(bad(path, "decodes to other strands than were baked".into())),
+        Err(e) => Err(bad(path, format!("its own reader refuses it: {e}"))),
+    }
 }
 
 /// The card level of one layer: its atlas mips (colour and normal PNGs) and its mesh.

@@ -43,6 +43,7 @@ pub mod node;
 pub mod nodes;
 pub mod period;
 pub mod scatter;
+pub mod staging;
 pub mod validate;
 pub mod value;
 

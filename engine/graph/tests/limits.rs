@@ -98,9 +98,11 @@ fn a_repeat_under_the_limit_is_refused_by_validation_and_the_bake() {
 #[test]
 fn layers_past_the_budget_alone_and_together_are_refused() {
     let mut g = MaterialGraph::new("budget");
+    // At every per-layer limit at once: 2048² candidates of 4 vertices each.
     let at_limit = StrandLayer {
         lattice: 2048,
         clump_lattice: 64,
+        profile: tuft_graph::Profile::Ribbon { segments: 1 },
         ..StrandLayer::default()
     };
     g.strands.insert("a".into(), at_limit.clone());
@@ -115,8 +117,16 @@ fn layers_past_the_budget_alone_and_together_are_refused() {
     );
     let one_more = StrandLayer {
         lattice: 2049,
+        ..at_limit.clone()
+    };
+    let one_more_segment = StrandLayer {
+        profile: tuft_graph::Profile::Ribbon { segments: 2 },
         ..at_limit
     };
+    let mut g = MaterialGraph::new("segments");
+    g.strands.insert("big".into(), one_more_segment);
+    let found = limit_errors(&g);
+    assert!(found.iter().any(|m| m.contains("vertices")), "{found:#?}");
     let mut g = MaterialGraph::new("one");
     g.strands.insert("big".into(), one_more);
     assert!(!limit_errors(&g).is_empty());

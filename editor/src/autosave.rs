@@ -1,0 +1,281 @@
+//! Autosave, one per editor window and document.
+//!
+//! Every window keeps its unsaved work in a slot of its own in the autosave folder: a
+//! RON record (the document and the file it belongs to) beside a lock file the window
+//! holds locked (`flock`) for as long as it owns the slot. A lock dies with its window,
+//! whether it quits or is killed, so an autosave whose lock can be taken is an orphan:
+//! the work of a window that is gone. A window starting up takes every orphan's lock
+//! before offering it, so two windows never offer (or write) the same slot, and a
+//! recovered document goes back to the file it came from and no other.
+
+use serde::{Deserialize, Serialize};
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use tuft_graph::Document;
+
+/// What an autosave file holds.
+#[derive(Serialize, Deserialize)]
+struct Record {
+    /// The file the document belongs to; `None` for a document never saved.
+    source: Option<PathBuf>,
+    document: Document,
+}
+
+/// The autosave folder.
+#[derive(Clone, Debug)]
+pub struct Autosaves {
+    dir: PathBuf,
+}
+
+/// A slot this window owns: its autosave file, and the lock that says so.
+#[derive(Debug)]
+pub struct Slot {
+    record: PathBuf,
+    lock_path: PathBuf,
+    /// Held locked while the slot is ours; closing it (or dying) lets go.
+    _lock: File,
+}
+
+/// An autosave left by a window that is gone, now held by this one.
+#[derive(Debug)]
+pub struct Orphan {
+    /// The file its document belongs to (`None`: never saved).
+    pub source: Option<PathBuf>,
+    /// The unsaved work.
+    pub document: Document,
+    /// Its slot, taken over.
+    pub slot: Slot,
+}
+
+impl Orphan {
+    /// A name for the autosave in a sentence: its file's name, or the material's.
+    #[must_use]
+    pub fn label(&self) -> String {
+        match &self.source {
+            Some(p) => p.display().to_string(),
+            None => format!("“{}” (never saved)", self.document.graph.name),
+        }
+    }
+}
+
+/// A stable name for the slot of a document at `source`.
+fn key(source: Option<&Path>) -> String {
+    let Some(path) = source else {
+        return "untitled".to_owned();
+    };
+    let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned());
+    // FNV-1a over the path's bytes: stable across runs and builds.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in path.as_os_str().as_encoded_bytes() {
+        h = (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
+    }
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let stem: String = stem
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .take(40)
+        .collect();
+    format!("{stem}-{h:016x}")
+}
+
+/// Takes an exclusive lock on `file` without waiting; `false` when another holder has it.
+fn try_lock(file: &File) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsRawFd as _;
+        // SAFETY: `flock` on a descriptor this `File` owns; it touches no memory.
+        #[allow(unsafe_code)]
+        let r = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+        r == 0
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = file;
+        true
+    }
+}
+
+impl Autosaves {
+    /// The autosave folder at `dir` (made when first written).
+    #[must_use]
+    pub fn new(dir: PathBuf) -> Self {
+        Self { dir }
+    }
+
+    /// The slot named `name`, if no one else holds it.
+    fn take(&self, name: &str) -> std::io::Result<Option<Slot>> {
+        std::fs::create_dir_all(&self.dir)?;
+        let lock_path = self.dir.join(format!("{name}.lock"));
+        let lock = File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)?;
+        Ok(try_lock(&lock).then(|| Slot {
+            record: self.dir.join(format!("{name}.ron")),
+            lock_path,
+            _lock: lock,
+        }))
+    }
+
+    /// A slot for the document at `source`: its own name, or the first free variant of
+    /// it when another window holds that (the same file open twice).
+    ///
+    /// # Errors
+    /// When the folder or the lock file cannot be written.
+    pub fn claim(&self, source: Option<&Path>) -> std::io::Result<Slot> {
+        let base = key(source);
+        for n in 0..1000 {
+            let name = if n == 0 {
+                base.clone()
+            } else {
+                format!("{base}.{n}")
+            };
+            let Some(slot) = self.take(&name)? else {
+                continue; // another window's
+            };
+            if slot.record.exists() {
+                continue; // an orphan, left to be offered
+            }
+            return Ok(slot);
+        }
+        Err(std::io::Error::other("no free autosave slot"))
+    }
+
+    /// Every autosave no live window holds, taken over by this one (so no other window
+    /// offers it too). Records that cannot be read are left where they are.
+    #[must_use]
+    pub fn orphans(&self) -> Vec<Orphan> {
+        let Ok(entries) = std::fs::read_dir(&self.dir) else {
+            return Vec::new();
+        };
+        let mut names: Vec<String> = entries
+            .flatten()
+            .filter_map(|e| {
+                let name = e.file_name().into_string().ok()?;
+                name.strip_suffix(".ron").map(str::to_owned)
+            })
+            .collect();
+        names.sort();
+        let mut found = Vec::new();
+        for name in names {
+            let Ok(Some(slot)) = self.take(&name) else {
+                continue;
+            };
+            let Ok(text) = std::fs::read_to_string(&slot.record) else {
+                continue;
+            };
+            let Ok(record) = ron::from_str::<Record>(&text) else {
+                continue;
+            };
+            found.push(Orphan {
+                source: record.source,
+                document: record.document,
+                slot,
+            });
+        }
+        found
+    }
+}
+
+impl Slot {
+    /// Writes `document` (belonging to `source`) into the slot, atomically.
+    ///
+    /// # Errors
+    /// When the record cannot be encoded or written.
+    pub fn write(&self, source: Option<&Path>, document: &Document) -> anyhow::Result<()> {
+        let record = Record {
+            source: source.map(Path::to_owned),
+            document: document.clone(),
+        };
+        let text = ron::ser::to_string_pretty(&record, ron::ser::PrettyConfig::new())?;
+        tuft_graph::io::write_atomic(&self.record, text.as_bytes())?;
+        Ok(())
+    }
+
+    /// Forgets the unsaved work (after a save, or when it was declined); the slot
+    /// stays this window's.
+    pub fn clear(&self) {
+        let _ = std::fs::remove_file(&self.record);
+    }
+
+    /// Whether the slot holds unsaved work.
+    #[must_use]
+    pub fn has_record(&self) -> bool {
+        self.record.exists()
+    }
+
+    /// Gives the slot up with nothing in it: the record and the lock file go.
+    pub fn release(self) {
+        self.clear();
+        let _ = std::fs::remove_file(&self.lock_path);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tuft_graph::MaterialGraph;
+
+    fn doc(name: &str) -> Document {
+        Document::new(MaterialGraph::new(name))
+    }
+
+    #[test]
+    fn two_windows_on_two_files_keep_two_slots_and_each_is_offered_for_its_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let saves = Autosaves::new(dir.path().join("autosave"));
+        let (a, b) = (dir.path().join("lawn.ron"), dir.path().join("fur.ron"));
+        let slot_a = saves.claim(Some(&a)).unwrap();
+        let slot_b = saves.claim(Some(&b)).unwrap();
+        slot_a.write(Some(&a), &doc("lawn edited")).unwrap();
+        slot_b.write(Some(&b), &doc("fur edited")).unwrap();
+        // While both windows live, nothing is an orphan.
+        assert!(saves.orphans().is_empty());
+        // Both die.
+        drop((slot_a, slot_b));
+        let orphans = saves.orphans();
+        assert_eq!(orphans.len(), 2);
+        for o in &orphans {
+            let name = &o.document.graph.name;
+            match o.source.as_deref() {
+                Some(p) if p == a => assert_eq!(name, "lawn edited"),
+                Some(p) if p == b => assert_eq!(name, "fur edited"),
+                other => panic!("{other:?}"),
+            }
+        }
+        // A second window starting now finds them taken by the first.
+        assert!(saves.orphans().is_empty());
+    }
+
+    #[test]
+    fn the_same_file_open_twice_gets_two_slots() {
+        let dir = tempfile::tempdir().unwrap();
+        let saves = Autosaves::new(dir.path().to_owned());
+        let path = dir.path().join("moss.ron");
+        let one = saves.claim(Some(&path)).unwrap();
+        let two = saves.claim(Some(&path)).unwrap();
+        assert_ne!(one.record, two.record);
+        one.write(Some(&path), &doc("one")).unwrap();
+        two.write(Some(&path), &doc("two")).unwrap();
+        // Clearing one leaves the other's work.
+        one.clear();
+        assert!(two.has_record());
+        drop(two);
+        let orphans = saves.orphans();
+        assert_eq!(orphans.len(), 1);
+        assert_eq!(orphans[0].document.graph.name, "two");
+    }
+
+    #[test]
+    fn an_unreadable_record_is_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("broken.ron"), "not ron").unwrap();
+        let saves = Autosaves::new(dir.path().to_owned());
+        assert!(saves.orphans().is_empty());
+        assert!(dir.path().join("broken.ron").exists());
+    }
+}
