@@ -155,7 +155,11 @@ fn bake_writes_six_maps_and_refuses_a_broken_graph() {
         "0",
     ]);
     assert_ne!(out.status.code(), Some(0));
-    assert!(text(&out).contains("resolution 0"), "{}", text(&out));
+    assert!(
+        text(&out).contains("--resolution") && text(&out).contains("1..=8192"),
+        "{}",
+        text(&out)
+    );
 }
 
 /// Width and height from a PNG's header.
@@ -349,11 +353,20 @@ fn render_refuses_bad_options_and_bad_files() {
     let dir = tempfile::tempdir().unwrap();
     let png = dir.path().join("x.png");
     let moss = preset("moss");
+    // Regression: `--distance inf|nan|0|-1`, `--yaw nan` and `--wind nan` exited 0,
+    // some with a blank frame.
     for bad in [
         ["--size", "0x10"],
         ["--size", "wide"],
         ["--level", "seven"],
         ["--surface", "torus"],
+        ["--distance", "inf"],
+        ["--distance", "nan"],
+        ["--distance", "0"],
+        ["--distance", "-1"],
+        ["--yaw", "nan"],
+        ["--wind", "nan"],
+        ["--pitch", "1"],
     ] {
         let mut args = vec![
             "render",
@@ -364,6 +377,8 @@ fn render_refuses_bad_options_and_bad_files() {
         args.extend(bad);
         let out = tuft(&args);
         assert_eq!(out.status.code(), Some(2), "{bad:?}: {}", text(&out));
+        // The message names the option.
+        assert!(text(&out).contains(bad[0]), "{bad:?}: {}", text(&out));
     }
     assert!(!png.exists(), "nothing written on refusal");
     let out = tuft(&[
@@ -399,4 +414,69 @@ fn render_refuses_bad_options_and_bad_files() {
         "{said}"
     );
     assert!(!png.exists());
+}
+
+#[test]
+fn validate_names_each_limit_and_a_forced_bake_never_starts_the_work_beyond_it() {
+    // Every input that once panicked or ran away, as a graph file.
+    let dir = tempfile::tempdir().unwrap();
+    // A million levels would write a 16 MB fixture; it is made here instead.
+    let keep: Vec<String> = (0..1_000_000)
+        .map(|k| format!("{}", 1.0 / (1.0 + f64::from(k))))
+        .collect();
+    let million = dir.path().join("million_levels.ron");
+    std::fs::write(
+        &million,
+        std::fs::read_to_string(data("limits/tiny_repeat.ron"))
+            .unwrap()
+            .replace("repeat_m: 0.00005", "repeat_m: 2.0")
+            .replace(
+                "\"grass\": ()",
+                &format!(
+                    "\"grass\": (levels: (keep: [{}], widen_p: 1.0))",
+                    keep.join(", ")
+                ),
+            ),
+    )
+    .unwrap();
+    for (file, needle) in [
+        (million.to_str().unwrap(), "1000000 levels"),
+        ("limits/noise_scale_2_32.ron", "65536"),
+        ("limits/voronoi_scale_1e30.ron", "65536"),
+        ("limits/fbm_ten_octaves.ron", "10 octaves"),
+        ("limits/tiny_repeat.ron", "repeat_m is 0.00005"),
+        ("limits/ten_layers_at_the_budget.ron", "candidates together"),
+        ("limits/length_3_4e38.ron", "strands.grass.length"),
+    ] {
+        let path = if file.starts_with('/') {
+            PathBuf::from(file)
+        } else {
+            data(file)
+        };
+        let out = tuft(&["validate", path.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(1), "{file}: {}", text(&out));
+        assert!(text(&out).contains(needle), "{file}: {}", text(&out));
+        let set = dir.path().join(path.file_stem().unwrap());
+        let out = tuft(&[
+            "bake",
+            path.to_str().unwrap(),
+            "--out",
+            set.to_str().unwrap(),
+            "--force",
+            "--resolution",
+            "16",
+        ]);
+        let whole_graph = ["levels", "repeat_m", "together"]
+            .iter()
+            .any(|w| needle.contains(w));
+        if !whole_graph {
+            // Forced through, the work beyond the limit is still never started: the
+            // node reads zero, the strands are held to half the repeat, and the set
+            // reads back.
+            assert_eq!(out.status.code(), Some(0), "{file}: {}", text(&out));
+        } else {
+            assert_eq!(out.status.code(), Some(1), "{file}: {}", text(&out));
+            assert!(!set.exists(), "{file}: nothing written");
+        }
+    }
 }

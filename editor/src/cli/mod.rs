@@ -22,6 +22,7 @@ pub(crate) static STDOUT_GONE: std::sync::atomic::AtomicBool =
 mod bake;
 mod bench;
 mod inspect;
+pub mod numbers;
 pub mod render;
 mod validate;
 
@@ -65,7 +66,7 @@ pub enum Command {
         #[arg(long)]
         out: PathBuf,
         /// Map resolution in texels.
-        #[arg(long, default_value_t = tuft_graph::bake::DEFAULT_RESOLUTION)]
+        #[arg(long, default_value_t = tuft_graph::bake::DEFAULT_RESOLUTION, value_parser = numbers::resolution)]
         resolution: usize,
         /// Bake even when validation finds errors.
         #[arg(long)]
@@ -83,7 +84,7 @@ pub enum Command {
         #[arg(long, default_value = "960x540", value_parser = render::parse_size)]
         size: (u32, u32),
         /// Camera distance from the surface, metres.
-        #[arg(long, default_value_t = 2.0)]
+        #[arg(long, default_value_t = 2.0, value_parser = numbers::distance, allow_hyphen_values = true)]
         distance: f32,
         /// auto, a level number, cards or relief.
         #[arg(long, default_value = "auto", value_parser = render::parse_level)]
@@ -98,13 +99,13 @@ pub enum Command {
         #[arg(long, default_value = "sphere", value_parser = render::parse_surface)]
         surface: tuft_render::SurfaceKind,
         /// Wind strength (0 draws the wind stage at rest; omit for no wind stage).
-        #[arg(long)]
+        #[arg(long, value_parser = numbers::wind, allow_hyphen_values = true)]
         wind: Option<f32>,
         /// Camera turn around the vertical, in turns.
-        #[arg(long, default_value_t = 0.08)]
+        #[arg(long, default_value_t = 0.08, value_parser = numbers::yaw, allow_hyphen_values = true)]
         yaw: f32,
         /// Camera elevation, in turns.
-        #[arg(long, default_value_t = 0.07, allow_hyphen_values = true)]
+        #[arg(long, default_value_t = 0.07, value_parser = numbers::pitch, allow_hyphen_values = true)]
         pitch: f32,
         /// Strands and cards keep their own colour at every distance instead of
         /// blending toward the surface behind them as they near the card switch.
@@ -123,14 +124,14 @@ pub enum Command {
         #[arg(long)]
         json: bool,
         /// Timed runs per case (after one warm-up run).
-        #[arg(long, default_value_t = 5)]
+        #[arg(long, default_value_t = 5, value_parser = numbers::runs)]
         runs: usize,
         /// Only this preset (lawn, fur or moss).
         #[arg(long)]
         preset: Option<String>,
         /// Also (or, without --preset, only) time scattering this many candidates over a
         /// sphere and meshing them as ribbons.
-        #[arg(long, num_args = 0..=1, default_missing_value = "250000")]
+        #[arg(long, num_args = 0..=1, default_missing_value = "250000", value_parser = numbers::candidates)]
         sphere: Option<u64>,
         /// Print each layer's level coverage (relative to level 0) for widening exponents
         /// ½ and 1 instead of timings.
@@ -139,7 +140,7 @@ pub enum Command {
         /// Print the colour each switch between a layer's representations moves, every
         /// layer of the presets forced before and after its switch on a 320×240 sphere,
         /// seen from this many sides (the default camera first), instead of timings.
-        #[arg(long, num_args = 0..=1, default_missing_value = "1", value_name = "SIDES")]
+        #[arg(long, num_args = 0..=1, default_missing_value = "1", value_name = "SIDES", value_parser = numbers::sides)]
         switches: Option<u32>,
     },
 }

@@ -492,13 +492,13 @@ impl<'g> Evaluator<'g> {
         let expected = kind.outputs(&params);
         let beyond = kind.limits(&params);
         if !beyond.is_empty() {
-            self.report(
-                Diagnostic::error(
-                    Code::Limit,
-                    format!("{}: {}; it reads zero", node.label(), beyond.join("; ")),
-                )
-                .at(node.id),
-            );
+            // The validator's words, so the finding is listed once; the node reads zero.
+            for problem in beyond {
+                self.report(
+                    Diagnostic::error(Code::Limit, format!("{}: {problem}", node.label()))
+                        .at(node.id),
+                );
+            }
             return expected
                 .iter()
                 .map(|e| Field::constant(e.ty.zero(), domain.len()))

@@ -171,8 +171,22 @@ pub fn bake_files(graph: &MaterialGraph) -> u64 {
 #[must_use]
 pub fn lattice_problem(cells: f64, what: &str) -> Option<String> {
     (cells.is_nan() || cells > MAX_LATTICE as f64).then(|| {
-        format!("{what} asks for a lattice of {cells:.0} cells per side; the most is {MAX_LATTICE}")
+        format!(
+            "{what} asks for a lattice of {} cells per side; the most is {MAX_LATTICE}",
+            figure(cells)
+        )
     })
+}
+
+/// A figure for a message: whole numbers as they are up to a billion, larger ones (the
+/// ones that break limits) in scientific notation.
+#[must_use]
+pub fn figure(x: f64) -> String {
+    if x.abs() < 1e9 {
+        format!("{}", (x * 1e6).round() / 1e6)
+    } else {
+        format!("{x:.3e}")
+    }
 }
 
 #[cfg(test)]

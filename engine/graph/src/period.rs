@@ -70,10 +70,9 @@ impl Period {
         } else if scale < 1.0 {
             format!("{what} {scale} is below 1")
         } else if f64::from(scale) > crate::limits::MAX_LATTICE as f64 {
-            format!(
-                "{what} {scale} is beyond the limit of {}",
-                crate::limits::MAX_LATTICE
-            )
+            // Beyond the limit the node is refused and reads zero everywhere (reported
+            // as a limit, not as a seam).
+            return Self::Uniform;
         } else {
             return Self::Tiles(scale as u32);
         };

@@ -83,9 +83,12 @@ impl NodeKind for Noise {
         let scale = f64::from(p.float("scale"));
         let finest = scale.abs().ceil() * f64::from(1u32 << (octaves - 1));
         let what = if octaves > 1 {
-            format!("scale {scale} with {octaves} octaves")
+            format!(
+                "scale {} with {octaves} octaves",
+                crate::limits::figure(scale)
+            )
         } else {
-            format!("scale {scale}")
+            format!("scale {}", crate::limits::figure(scale))
         };
         crate::limits::lattice_problem(finest, &what)
             .into_iter()

@@ -75,9 +75,12 @@ impl NodeKind for Voronoi {
     }
     fn limits(&self, p: &Params<'_>) -> Vec<String> {
         let scale = f64::from(p.float("scale"));
-        crate::limits::lattice_problem(scale.abs().ceil(), &format!("scale {scale}"))
-            .into_iter()
-            .collect()
+        crate::limits::lattice_problem(
+            scale.abs().ceil(),
+            &format!("scale {}", crate::limits::figure(scale)),
+        )
+        .into_iter()
+        .collect()
     }
     fn eval(&self, p: &Params<'_>, ctx: &NodeCtx<'_>) -> Vec<Field> {
         let scale = p.float("scale");

@@ -62,6 +62,15 @@ impl NodeKind for Wave {
     fn period(&self, p: &Params<'_>, id: NodeId, _: &[Period]) -> Vec<Period> {
         vec![Period::from_scale(id, "periods", p.float("periods"))]
     }
+    fn limits(&self, p: &Params<'_>) -> Vec<String> {
+        let periods = f64::from(p.float("periods"));
+        crate::limits::lattice_problem(
+            periods.abs().ceil(),
+            &format!("periods {}", crate::limits::figure(periods)),
+        )
+        .into_iter()
+        .collect()
+    }
     fn eval(&self, p: &Params<'_>, ctx: &NodeCtx<'_>) -> Vec<Field> {
         let periods = p.float("periods");
         let phase = p.float("phase");

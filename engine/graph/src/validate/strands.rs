@@ -121,7 +121,9 @@ pub(super) fn layers(
                 let mut d = Diagnostic::error(
                     Code::Limit,
                     format!(
-                        "strands.{name}.{port} reaches {hi} m; a strand's {port} may be at                          most {most} of the repeat ({limit} m)"
+                        "strands.{name}.{port} reaches {} m; a strand's {port} may be at \
+                         most {most} of the repeat ({limit} m)",
+                        limits::figure(f64::from(hi))
                     ),
                 )
                 .on(&Sink::Strand {

@@ -1,0 +1,105 @@
+//! Numeric options, checked: each parser says which range a value must lie in, so a
+//! nonsense number (`--distance nan`, `--distance 0`, `--wind inf`) stops the command
+//! with a message naming the option and the range, instead of a blank frame.
+
+use std::ops::RangeInclusive;
+
+/// A finite number in `range`.
+fn float_in(text: &str, range: RangeInclusive<f32>) -> Result<f32, String> {
+    let x: f32 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number"))?;
+    if x.is_finite() && range.contains(&x) {
+        Ok(x)
+    } else {
+        Err(format!(
+            "{x} is outside {}..={} (a finite number)",
+            range.start(),
+            range.end()
+        ))
+    }
+}
+
+/// A whole number in `range`.
+fn int_in(text: &str, range: RangeInclusive<u64>) -> Result<u64, String> {
+    let x: u64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a whole number"))?;
+    if range.contains(&x) {
+        Ok(x)
+    } else {
+        Err(format!(
+            "{x} is outside {}..={}",
+            range.start(),
+            range.end()
+        ))
+    }
+}
+
+/// The camera's distance from the surface, metres: above zero, at most 100 km.
+pub fn distance(text: &str) -> Result<f32, String> {
+    let d = float_in(text, 0.0..=100_000.0)?;
+    if d > 0.0 {
+        Ok(d)
+    } else {
+        Err("the distance must be above 0 m".to_owned())
+    }
+}
+
+/// A turn about the vertical: any finite number of turns (negative turns the other way).
+pub fn yaw(text: &str) -> Result<f32, String> {
+    float_in(text, -1000.0..=1000.0)
+}
+
+/// The camera's elevation in turns, a quarter turn either way at most.
+pub fn pitch(text: &str) -> Result<f32, String> {
+    float_in(text, -0.25..=0.25)
+}
+
+/// Wind strength.
+pub fn wind(text: &str) -> Result<f32, String> {
+    float_in(text, 0.0..=10.0)
+}
+
+/// A map resolution in texels.
+pub fn resolution(text: &str) -> Result<usize, String> {
+    int_in(text, 1..=tuft_graph::limits::MAX_MAP_RESOLUTION as u64).map(|x| x as usize)
+}
+
+/// Timed runs per benchmark case.
+pub fn runs(text: &str) -> Result<usize, String> {
+    int_in(text, 1..=1000).map(|x| x as usize)
+}
+
+/// Candidates scattered over the benchmark's sphere.
+pub fn candidates(text: &str) -> Result<u64, String> {
+    int_in(text, 1..=tuft_graph::limits::MAX_CANDIDATES)
+}
+
+/// Sides a switch is measured from.
+pub fn sides(text: &str) -> Result<u32, String> {
+    int_in(text, 1..=64).map(|x| x as u32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nonsense_is_refused_with_the_range_and_sense_is_kept() {
+        for bad in ["inf", "nan", "0", "-1", "1e9", "two"] {
+            assert!(distance(bad).is_err(), "{bad}");
+        }
+        assert_eq!(distance("0.5"), Ok(0.5));
+        assert!(yaw("nan").unwrap_err().contains("finite"));
+        assert_eq!(yaw("-0.3"), Ok(-0.3));
+        assert_eq!(pitch("-0.1"), Ok(-0.1));
+        assert!(pitch("0.3").is_err());
+        assert!(wind("nan").is_err() && wind("-1").is_err());
+        assert!(resolution("0").is_err() && resolution("100000").is_err());
+        assert_eq!(resolution("512"), Ok(512));
+        assert!(runs("0").is_err() && candidates("0").is_err() && sides("0").is_err());
+    }
+}
