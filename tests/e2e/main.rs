@@ -5,5 +5,6 @@ mod bake;
 mod baked_set;
 mod boundaries;
 mod files;
+mod golden;
 mod render;
 mod strands;

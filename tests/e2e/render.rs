@@ -1,25 +1,13 @@
-//! The preview renderer on the shipped presets: golden frames at a near, a middle and a
-//! far distance and in the level overlay, and the colour each switch between levels
-//! moves.
-//!
-//! Goldens are compared with a tolerance that holds between GL on llvmpipe and Vulkan
-//! on lavapipe (the two software adapters wgpu finds without a GPU): frames are compared
-//! in 4 × 4 blocks, because single strands a pixel wide land on different pixels under
-//! the two rasterisers while every block's mean agrees. `UPDATE_GOLDEN=1 cargo test`
-//! rewrites them.
+//! The preview renderer on the shipped presets: the colour each switch between levels
+//! moves (the golden frames are in `golden.rs`).
 
-use std::path::PathBuf;
 use tuft_render::offscreen::srgb_codes;
 use tuft_render::parity::{every_switch, largest_change};
 use tuft_render::plan::FADE_BAND;
 use tuft_render::{Camera, Image, LevelMode, Offscreen, Rep, Scene, SurfaceKind, View};
 use tuft_tests::root;
 
-/// Frame size of the goldens: small, so a software rasteriser draws them quickly, and
-/// level choice follows this height as it would a window's.
-const GOLDEN: (u32, u32) = (160, 120);
-
-fn scene(preset: &str, resolution: usize) -> Scene {
+pub(crate) fn scene(preset: &str, resolution: usize) -> Scene {
     let doc =
         tuft_graph::io::load(&root().join(format!("presets/{preset}.ron"))).expect("preset loads");
     let (material, _) =
@@ -27,7 +15,12 @@ fn scene(preset: &str, resolution: usize) -> Scene {
     Scene::new(material, SurfaceKind::Sphere)
 }
 
-fn view(distance_m: f32, (width, height): (u32, u32), level: LevelMode, overlay: bool) -> View {
+pub(crate) fn view(
+    distance_m: f32,
+    (width, height): (u32, u32),
+    level: LevelMode,
+    overlay: bool,
+) -> View {
     View {
         camera: Camera {
             distance_m,
@@ -43,120 +36,7 @@ fn view(distance_m: f32, (width, height): (u32, u32), level: LevelMode, overlay:
     }
 }
 
-fn golden_path(name: &str) -> PathBuf {
-    root().join("tests/data/golden").join(format!("{name}.png"))
-}
-
-/// Mean of each 4 × 4 block, per channel, over the frame composed on black.
-fn blocks(rgba: &[u8], width: u32, height: u32) -> Vec<[f32; 4]> {
-    let (bw, bh) = (width / 4, height / 4);
-    let mut out = vec![[0.0f32; 4]; (bw * bh) as usize];
-    for y in 0..bh * 4 {
-        for x in 0..bw * 4 {
-            let p = &rgba[((y * width + x) * 4) as usize..][..4];
-            let b = &mut out[((y / 4) * bw + x / 4) as usize];
-            for c in 0..4 {
-                b[c] += f32::from(p[c]) / 16.0;
-            }
-        }
-    }
-    out
-}
-
-/// Compares a frame with its golden: returns the mean absolute difference (codes) and
-/// the fraction of 4 × 4 blocks differing by more than 24 codes in some channel.
-fn compare(frame: &Image, golden: &image::RgbaImage) -> (f32, f32) {
-    assert_eq!(
-        (frame.width, frame.height),
-        golden.dimensions(),
-        "frame size"
-    );
-    let mean = frame
-        .rgba
-        .iter()
-        .zip(golden.as_raw())
-        .map(|(a, b)| f32::from(a.abs_diff(*b)))
-        .sum::<f32>()
-        / frame.rgba.len() as f32;
-    let (a, b) = (
-        blocks(&frame.rgba, frame.width, frame.height),
-        blocks(golden.as_raw(), frame.width, frame.height),
-    );
-    let bad = a
-        .iter()
-        .zip(&b)
-        .filter(|(x, y)| (0..4).any(|c| (x[c] - y[c]).abs() > 24.0))
-        .count();
-    (mean, bad as f32 / a.len() as f32)
-}
-
-#[test]
-fn presets_match_their_golden_frames() {
-    let update = std::env::var_os("UPDATE_GOLDEN").is_some();
-    let mut offscreen = Offscreen::new().expect("an adapter (software is fine)");
-    let mut failures = Vec::new();
-    for preset in ["lawn", "fur", "moss"] {
-        let mut scene = scene(preset, 256);
-        for (name, distance, overlay) in [
-            ("near", 0.6, false),
-            ("middle", 3.0, false),
-            ("far", 15.0, false),
-            ("levels", 3.0, true),
-        ] {
-            let frame = offscreen
-                .render(
-                    &mut scene,
-                    &view(distance, GOLDEN, LevelMode::Auto, overlay),
-                )
-                .expect("a frame");
-            let id = format!("{preset}_{name}");
-            let path = golden_path(&id);
-            if update {
-                image::save_buffer(
-                    &path,
-                    &frame.image.rgba,
-                    GOLDEN.0,
-                    GOLDEN.1,
-                    image::ExtendedColorType::Rgba8,
-                )
-                .expect("golden written");
-                continue;
-            }
-            let golden = image::open(&path)
-                .unwrap_or_else(|e| panic!("{}: {e} (UPDATE_GOLDEN=1 writes it)", path.display()))
-                .to_rgba8();
-            let (mean, bad_blocks) = compare(&frame.image, &golden);
-            println!(
-                "{id}: mean difference {mean:.2} codes, {:.2}% blocks off",
-                100.0 * bad_blocks
-            );
-            if mean > 4.0 || bad_blocks > 0.02 {
-                let seen = path.with_extension("new.png");
-                image::save_buffer(
-                    &seen,
-                    &frame.image.rgba,
-                    GOLDEN.0,
-                    GOLDEN.1,
-                    image::ExtendedColorType::Rgba8,
-                )
-                .expect("frame written");
-                failures.push(format!(
-                    "{id}: mean difference {mean:.2} codes, {:.1}% of blocks off (frame in {})",
-                    100.0 * bad_blocks,
-                    seen.display()
-                ));
-            }
-        }
-    }
-    assert!(
-        failures.is_empty(),
-        "adapter {}:\n{}",
-        offscreen.adapter(),
-        failures.join("\n")
-    );
-}
-
-fn mean_codes(image: &Image) -> [f64; 3] {
+pub(crate) fn mean_codes(image: &Image) -> [f64; 3] {
     srgb_codes(image.mean_color().expect("the material is in view"))
 }
 

@@ -1,0 +1,300 @@
+//! Golden frames of the shipped presets at a near, a middle and a far distance and in
+//! the level overlay, with a comparison strict enough to fail — and controls that show
+//! it does.
+//!
+//! The comparison holds between GL on llvmpipe and Vulkan on lavapipe, the two software
+//! adapters wgpu finds without a GPU (they agree within 0.01 codes on these frames; a
+//! hardware adapter is not what the goldens are for). A frame is judged as the material
+//! shows it: the mean absolute difference and the share of 4 × 4 blocks far off (the
+//! picture as a whole), the material's own mean colour and coverage (alpha is the
+//! material's coverage), and the correlation of 8 × 8 block luminance (its pattern).
+//! The controls — a frame 5 codes brighter, a blank frame, another preset, and the lawn
+//! without one of its layers — must each fail. `UPDATE_GOLDEN=1 cargo test` rewrites
+//! the goldens; any other value compares.
+
+use crate::render::{scene, view};
+use std::path::PathBuf;
+use tuft_render::offscreen::srgb_codes;
+use tuft_render::{Image, LevelMode, Offscreen, Scene};
+use tuft_tests::root;
+
+/// Frame size of the goldens: small, so a software rasteriser draws them quickly, and
+/// level choice follows this height as it would a window's.
+const GOLDEN: (u32, u32) = (160, 120);
+
+/// The goldens: name, camera distance, level overlay.
+const CASES: [(&str, f32, bool); 4] = [
+    ("near", 0.6, false),
+    ("middle", 3.0, false),
+    ("far", 15.0, false),
+    ("levels", 3.0, true),
+];
+
+/// The most the mean absolute difference may be, codes.
+const MEAN_ABS: f32 = 0.5;
+/// The most 4 × 4 blocks that may differ by more than 24 codes.
+const BLOCKS_OFF: f32 = 0.005;
+/// The most the material's mean colour may move, in sRGB codes (largest channel).
+const COLOUR_CODES: f64 = 0.25;
+/// The most the material's coverage of the frame may move.
+const COVERAGE: f64 = 0.002;
+/// The least 8 × 8 block luminance correlation.
+const CORRELATION: f64 = 0.998;
+
+fn golden_path(name: &str) -> PathBuf {
+    root().join("tests/data/golden").join(format!("{name}.png"))
+}
+
+fn load_golden(name: &str) -> Image {
+    let path = golden_path(name);
+    let golden = image::open(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (UPDATE_GOLDEN=1 writes it)", path.display()))
+        .to_rgba8();
+    Image {
+        width: golden.width(),
+        height: golden.height(),
+        rgba: golden.into_raw(),
+    }
+}
+
+/// Mean of each `n × n` block, per channel, over the frame composed on black.
+fn blocks(image: &Image, n: u32) -> Vec<[f32; 4]> {
+    let (bw, bh) = (image.width / n, image.height / n);
+    let mut out = vec![[0.0f32; 4]; (bw * bh) as usize];
+    for y in 0..bh * n {
+        for x in 0..bw * n {
+            let p = &image.rgba[((y * image.width + x) * 4) as usize..][..4];
+            let b = &mut out[((y / n) * bw + x / n) as usize];
+            for c in 0..4 {
+                b[c] += f32::from(p[c]) / (n * n) as f32;
+            }
+        }
+    }
+    out
+}
+
+/// Pearson correlation of two series.
+fn correlation(a: &[f64], b: &[f64]) -> f64 {
+    let n = a.len() as f64;
+    let (ma, mb) = (a.iter().sum::<f64>() / n, b.iter().sum::<f64>() / n);
+    let (mut ab, mut aa, mut bb) = (0.0, 0.0, 0.0);
+    for (x, y) in a.iter().zip(b) {
+        ab += (x - ma) * (y - mb);
+        aa += (x - ma) * (x - ma);
+        bb += (y - mb) * (y - mb);
+    }
+    if aa == 0.0 || bb == 0.0 {
+        return if aa == bb { 1.0 } else { 0.0 };
+    }
+    ab / (aa * bb).sqrt()
+}
+
+/// How a frame compares with its golden.
+#[derive(Debug)]
+struct Verdict {
+    /// Mean absolute difference over every byte, codes.
+    mean_abs: f32,
+    /// Share of 4 × 4 blocks differing by more than 24 codes in some channel.
+    blocks_off: f32,
+    /// Largest channel change of the material's mean colour, codes (infinite when
+    /// either frame shows no material).
+    colour: f64,
+    /// Change of the material's coverage of the frame.
+    coverage: f64,
+    /// Correlation of 8 × 8 block luminance.
+    pattern: f64,
+}
+
+impl Verdict {
+    fn of(frame: &Image, golden: &Image) -> Self {
+        assert_eq!(
+            (frame.width, frame.height),
+            (golden.width, golden.height),
+            "frame size"
+        );
+        let mean_abs = frame
+            .rgba
+            .iter()
+            .zip(&golden.rgba)
+            .map(|(a, b)| f32::from(a.abs_diff(*b)))
+            .sum::<f32>()
+            / frame.rgba.len() as f32;
+        let (a, b) = (blocks(frame, 4), blocks(golden, 4));
+        let off = a
+            .iter()
+            .zip(&b)
+            .filter(|(x, y)| (0..4).any(|c| (x[c] - y[c]).abs() > 24.0))
+            .count();
+        let colour = match (frame.mean_color(), golden.mean_color()) {
+            (Some(x), Some(y)) => {
+                let (x, y) = (srgb_codes(x), srgb_codes(y));
+                (0..3).map(|c| (x[c] - y[c]).abs()).fold(0.0, f64::max)
+            }
+            _ => f64::INFINITY,
+        };
+        let luminance = |image: &Image| -> Vec<f64> {
+            blocks(image, 8)
+                .iter()
+                .map(|p| f64::from(0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2]))
+                .collect()
+        };
+        Self {
+            mean_abs,
+            blocks_off: off as f32 / a.len() as f32,
+            colour,
+            coverage: (frame.coverage() - golden.coverage()).abs(),
+            pattern: correlation(&luminance(frame), &luminance(golden)),
+        }
+    }
+
+    fn holds(&self) -> bool {
+        self.mean_abs <= MEAN_ABS
+            && self.blocks_off <= BLOCKS_OFF
+            && self.colour <= COLOUR_CODES
+            && self.coverage <= COVERAGE
+            && self.pattern >= CORRELATION
+    }
+}
+
+impl std::fmt::Display for Verdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "mean difference {:.2} codes, {:.1}% blocks off, material colour {:.2} codes, \
+             coverage {:.4}, pattern {:.3}",
+            self.mean_abs,
+            100.0 * self.blocks_off,
+            self.colour,
+            self.coverage,
+            self.pattern
+        )
+    }
+}
+
+fn render(offscreen: &mut Offscreen, scene: &mut Scene, distance: f32, overlay: bool) -> Image {
+    offscreen
+        .render(scene, &view(distance, GOLDEN, LevelMode::Auto, overlay))
+        .expect("a frame")
+        .image
+}
+
+#[test]
+fn presets_match_their_golden_frames() {
+    let update = std::env::var("UPDATE_GOLDEN").is_ok_and(|v| v == "1");
+    let mut offscreen = Offscreen::new().expect("an adapter (software is fine)");
+    let mut failures = Vec::new();
+    for preset in ["lawn", "fur", "moss"] {
+        let mut scene = scene(preset, 256);
+        for (name, distance, overlay) in CASES {
+            let frame = render(&mut offscreen, &mut scene, distance, overlay);
+            let id = format!("{preset}_{name}");
+            let path = golden_path(&id);
+            let save = |path: &std::path::Path| {
+                image::save_buffer(
+                    path,
+                    &frame.rgba,
+                    GOLDEN.0,
+                    GOLDEN.1,
+                    image::ExtendedColorType::Rgba8,
+                )
+                .expect("frame written");
+            };
+            if update {
+                save(&path);
+                continue;
+            }
+            let verdict = Verdict::of(&frame, &load_golden(&id));
+            println!("{id}: {verdict}");
+            if !verdict.holds() {
+                let seen = path.with_extension("new.png");
+                save(&seen);
+                failures.push(format!("{id}: {verdict} (frame in {})", seen.display()));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "adapter {}:\n{}",
+        offscreen.adapter(),
+        failures.join("\n")
+    );
+}
+
+/// The comparison above is only worth something if it fails on frames that are wrong.
+/// Regression: it passed a frame 5 codes brighter at every distance (and about 20 at the
+/// middle one), a blank frame and each other's presets at the far distance, and the lawn
+/// without its fibres or its stragglers near, in the middle and far.
+#[test]
+fn the_golden_comparison_rejects_a_shift_a_blank_frame_another_preset_and_a_missing_layer() {
+    let mut offscreen = Offscreen::new().expect("an adapter");
+    let mut passed = Vec::new();
+    let mut check = |what: String, frame: &Image, golden: &str| {
+        let verdict = Verdict::of(frame, &load_golden(golden));
+        println!("{what} against {golden}: {verdict}");
+        if verdict.holds() {
+            passed.push(format!("{what} passed as {golden}: {verdict}"));
+        }
+    };
+    let mut frames = Vec::new();
+    for preset in ["lawn", "fur", "moss"] {
+        let mut scene = scene(preset, 256);
+        for (name, distance, overlay) in CASES {
+            let frame = render(&mut offscreen, &mut scene, distance, overlay);
+            let golden = format!("{preset}_{name}");
+            // 5 codes brighter wherever the material is.
+            let mut shifted = frame.clone();
+            for p in shifted.rgba.chunks_exact_mut(4).filter(|p| p[3] > 0) {
+                for c in &mut p[..3] {
+                    *c = c.saturating_add(5);
+                }
+            }
+            check(format!("{golden} + 5 codes"), &shifted, &golden);
+            // Sky only: every pixel as the frame's sky (a pixel without material).
+            let sky = frame
+                .rgba
+                .chunks_exact(4)
+                .find(|p| p[3] == 0)
+                .map_or([0; 4], |p| [p[0], p[1], p[2], p[3]]);
+            let blank = Image {
+                rgba: sky.repeat(frame.rgba.len() / 4),
+                ..frame.clone()
+            };
+            check(format!("{golden} blank"), &blank, &golden);
+            frames.push((preset, name, frame));
+        }
+    }
+    for (preset, name, frame) in &frames {
+        for other in ["lawn", "fur", "moss"].iter().filter(|o| *o != preset) {
+            check(
+                format!("{preset}_{name}"),
+                frame,
+                &format!("{other}_{name}"),
+            );
+        }
+    }
+    for missing in ["fibres", "stragglers", "blades"] {
+        // The layer gone from the material: its strands, and its relief in the maps.
+        let mut doc = tuft_graph::io::load(&root().join("presets/lawn.ron")).expect("the lawn");
+        doc.graph.strands.remove(missing);
+        let (material, _) =
+            tuft_editor::material::from_graph(&doc.graph, 256).expect("the lawn evaluates");
+        let mut scene = Scene::new(material, tuft_render::SurfaceKind::Sphere);
+        for (name, distance, overlay) in CASES.into_iter().filter(|c| !c.2) {
+            let frame = render(&mut offscreen, &mut scene, distance, overlay);
+            let golden = format!("lawn_{name}");
+            if name == "far" && missing != "blades" {
+                // At 15 m every layer is its relief, and the lawn's maps read the
+                // blades' relief alone: without the fibres or the stragglers the far
+                // frame is the same picture, which no comparison can tell apart.
+                let same = Verdict::of(&frame, &load_golden(&golden));
+                assert!(
+                    same.mean_abs < 0.05 && same.colour < 0.1,
+                    "{missing}: {same}"
+                );
+                continue;
+            }
+            check(format!("lawn without {missing}"), &frame, &golden);
+        }
+    }
+    assert!(passed.is_empty(), "{}", passed.join("\n"));
+}
