@@ -30,6 +30,13 @@ pub struct SwitchColour {
     pub inside: Option<[[f64; 3]; 2]>,
     /// The fraction of the frame the material covers, before and after.
     pub coverage: [f64; 2],
+    /// The fraction of the frame's pixels that differ between the two frames: above 0
+    /// whenever the forcing did anything (two frames of one representation are
+    /// identical).
+    pub pixels_changed: f64,
+    /// Triangles the forced layer drew before and after: they differ whenever the
+    /// forcing took effect, even where the two pictures are the same.
+    pub triangles: [u64; 2],
 }
 
 /// The largest change of one channel between two colours.
@@ -97,13 +104,15 @@ pub fn switch_colours(
             level_layer,
             ..View::default()
         };
-        let mut frame = |view: &View| -> Result<Image, RenderError> {
-            Ok(offscreen.render(scene, view)?.image)
+        let mut frame = |view: &View| -> Result<(Image, u64), RenderError> {
+            let frame = offscreen.render(scene, view)?;
+            let drawn = frame.stats.layers.get(layer_idx).map_or(0, |l| l.triangles);
+            Ok((frame.image, drawn))
         };
-        let a = frame(&view(from, Some(layer_idx)))?;
-        let b = frame(&view(to, Some(layer_idx)))?;
+        let (a, drawn_a) = frame(&view(from, Some(layer_idx)))?;
+        let (b, drawn_b) = frame(&view(to, Some(layer_idx)))?;
         // The bare surface: every layer at the relief.
-        let bare = frame(&view(Rep::Relief, None))?;
+        let (bare, _) = frame(&view(Rep::Relief, None))?;
         let mean = |image: &Image| image.mean_color().map_or([0.0; 3], srgb_codes);
         out.push(SwitchColour {
             from,
@@ -114,6 +123,14 @@ pub fn switch_colours(
                 .mean_colors_inside(&b, &bare)
                 .map(|(x, y)| [srgb_codes(x), srgb_codes(y)]),
             coverage: [a.coverage(), b.coverage()],
+            pixels_changed: a
+                .rgba
+                .chunks_exact(4)
+                .zip(b.rgba.chunks_exact(4))
+                .filter(|(p, q)| p != q)
+                .count() as f64
+                / (a.rgba.len() / 4).max(1) as f64,
+            triangles: [drawn_a, drawn_b],
         });
     }
     Ok(out)
