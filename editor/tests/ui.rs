@@ -386,3 +386,45 @@ fn the_levels_side_by_side_draw_every_representation() {
         "{stats:?}"
     );
 }
+
+#[test]
+fn every_preset_survives_every_surface_chosen_in_the_preview() {
+    // Regression: the fur on the plane or the box crashed the editor (one tile's buffer
+    // was larger than the device allows).
+    for name in ["lawn", "fur", "moss"] {
+        let path = tuft_tests_root().join(format!("presets/{name}.ron"));
+        let doc = tuft_graph::io::load(&path).unwrap();
+        let mut harness = editor(doc, None);
+        for (from, to) in [("sphere", "plane"), ("plane", "box"), ("box", "sphere")] {
+            harness.get_by_value(from).click();
+            harness.run_steps(2);
+            harness.get_by_label(to).click();
+            harness.run_steps(2);
+            settle(&mut harness);
+            let preview = harness.state().preview();
+            assert_eq!(preview.kind.name(), to, "{name}");
+            assert!(
+                preview.error.is_none(),
+                "{name} on {to}: {:?}",
+                preview.error
+            );
+            assert!(
+                preview.stats.tiles_visible > 0 && preview.stats.triangles() > 0,
+                "{name} on {to}: {:?}",
+                preview.stats
+            );
+            let budget = tuft_render::FrameBudget::default();
+            assert!(
+                preview.stats.triangles() <= budget.triangles,
+                "{name} on {to}"
+            );
+        }
+    }
+}
+
+fn tuft_tests_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_owned()
+}

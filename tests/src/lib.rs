@@ -1,5 +1,7 @@
 //! Helpers shared by the end-to-end tests.
 
+pub mod fuzz;
+
 use std::path::{Path, PathBuf};
 
 /// The workspace root.
