@@ -8,10 +8,33 @@
 
 use tuft_graph::{Domain, Evaluator, limits};
 
-/// A strand file's bytes: decoding never panics, what decodes is no larger than the
-/// file allows (payloads are disjoint, so a strand costs at least its required fields'
-/// 24 bytes), and it encodes back to a file that decodes to the same sets.
+/// A strand file's bytes, as they are and resealed (length and trailer CRC made right,
+/// so that a mutation reaches the directory and the payload checks behind the CRC):
+/// decoding never panics, what decodes is no larger than the file allows (payloads are
+/// disjoint, so a strand costs at least its required fields' 24 bytes), and it encodes
+/// back to a file that decodes to the same sets.
 pub fn strand_file(data: &[u8]) {
+    decoded(data);
+    decoded(&resealed(data));
+}
+
+/// `bytes` with its declared length and trailer CRC made right (unchanged when too short
+/// to hold them).
+#[must_use]
+pub fn resealed(bytes: &[u8]) -> Vec<u8> {
+    let mut out = bytes.to_vec();
+    if out.len() < tuft_strands::file::HEADER_LEN + tuft_strands::file::TRAILER_LEN {
+        return out;
+    }
+    let n = out.len() as u64;
+    out[24..32].copy_from_slice(&n.to_le_bytes());
+    let body = out.len() - 4;
+    let crc = tuft_strands::crc::crc32(&out[..body]);
+    out[body..].copy_from_slice(&crc.to_le_bytes());
+    out
+}
+
+fn decoded(data: &[u8]) {
     let Ok(file) = tuft_strands::file::decode(data) else {
         return;
     };

@@ -47,7 +47,7 @@ pub const MAX_LEVEL_VERTICES: u64 = 16 * 1024 * 1024;
 /// How many times a layer's strands, laid flat, would cover the repeat (Σ length ×
 /// width over the repeat's area, estimated from the fields). Splatting a level from
 /// above costs this many times the relief's texels; the lawn's blades cover it about
-/// 25 times.
+/// 11 times, the fur's undercoat 2.6 times.
 pub const MAX_COVER: f32 = 500.0;
 /// Rank-cut levels of one layer.
 pub const MAX_LEVELS: usize = 8;
