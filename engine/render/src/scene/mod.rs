@@ -319,7 +319,7 @@ impl Scene {
         let view_proj = view.camera.view_proj(self.reach_m, aspect);
         let eye = view.camera.eye(self.reach_m);
         let planes = frustum_planes(&view_proj);
-        // Visible tiles, nearest first (the vertex budget goes to the nearest).
+        // Visible tiles, nearest first (the frame budget coarsens the farthest first).
         let mut visible: Vec<(usize, f32)> = self
             .tiles
             .iter()
