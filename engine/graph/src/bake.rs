@@ -57,6 +57,9 @@ pub enum BakeError {
     /// The bake was cancelled.
     #[error("cancelled")]
     Cancelled,
+    /// A strand layer cannot be scattered (settings, a limit); nothing was written.
+    #[error(transparent)]
+    Scatter(#[from] ScatterError),
     /// What was written does not read back as it should; the previous set stays.
     #[error("{path} fails its check: {message}")]
     Check {
@@ -258,7 +261,7 @@ pub fn write_baked_set_cancellable(
     let out = staging.dir();
     let stem = file_stem(&graph.name);
     progress("strands", 0.0)?;
-    let strands = strand_file(evaluator).map_err(|e| fail(dir, e.to_string()))?;
+    let strands = strand_file(evaluator)?;
     progress("maps", 0.2)?;
     let mut stopped = false;
     let maps = bake_pbr_with(evaluator, resolution, &mut |f| {

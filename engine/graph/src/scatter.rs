@@ -46,6 +46,19 @@ pub enum ScatterError {
         /// What is wrong.
         problems: String,
     },
+    /// The strands laid flat would cover the repeat more often than the limit allows,
+    /// so nothing downstream (the relief, the atlas, the meshes) starts on them.
+    #[error(
+        "strand layer {layer:?}: its strands laid flat cover the repeat {cover:.0} times; \
+         the most is {}: lower the lattice, the density or the strands' size",
+        limits::MAX_COVER
+    )]
+    Cover {
+        /// The layer.
+        layer: String,
+        /// Σ length × width over the repeat's area.
+        cover: f32,
+    },
     /// The layer reads its own relief.
     #[error("strand layer {0:?} reads its own relief through its fields")]
     Recursive(String),
@@ -127,7 +140,26 @@ fn disk(angle: f32, radius: f32) -> [f32; 2] {
 /// An unknown layer or settings out of range.
 pub fn scatter_layer(evaluator: &Evaluator<'_>, name: &str) -> Result<StrandSet, ScatterError> {
     let layer = checked_layer(evaluator.graph(), name)?;
-    Ok(scatter(evaluator, layer, evaluator.graph().repeat_m))
+    let repeat_m = evaluator.graph().repeat_m;
+    let set = scatter(evaluator, layer, repeat_m);
+    // Validation estimates the cover from the fields on a grid; the set itself says
+    // what it is, before anything splats or meshes it (a fifth over the limit is
+    // allowed for the estimate's error, so a graph that validates clean is not refused
+    // here for a field's detail the grid missed).
+    let cover = set
+        .length
+        .iter()
+        .zip(&set.width)
+        .map(|(l, w)| f64::from(l * w))
+        .sum::<f64>()
+        / f64::from(repeat_m * repeat_m);
+    if cover > f64::from(limits::MAX_COVER) * 1.2 {
+        return Err(ScatterError::Cover {
+            layer: name.to_owned(),
+            cover: cover as f32,
+        });
+    }
+    Ok(set)
 }
 
 /// Layer `name` of `graph`, if it exists and its settings are ones the scatter accepts.

@@ -169,3 +169,42 @@ fn a_length_of_3_4e38_is_an_error_and_the_set_still_reads_back() {
     let bytes = tuft_strands::file::encode(&file);
     assert_eq!(tuft_strands::file::decode(&bytes).unwrap(), file);
 }
+
+#[test]
+fn a_forced_bake_of_a_layer_covering_the_repeat_thousands_of_times_stops_before_the_relief() {
+    // Regression: a 0.1 m repeat baked the lawn for 86 s, the relief splats drawing
+    // every strand across the repeat again and again. Lengths are held to half the
+    // repeat, and a set whose strands laid flat cover it past the limit is refused
+    // before anything splats or meshes it.
+    let mut g = MaterialGraph::new("dense");
+    g.repeat_m = 0.1;
+    g.strands.insert(
+        "grass".into(),
+        StrandLayer {
+            lattice: 400,
+            clump_lattice: 20,
+            length: Input::Const(Value::Float(0.05)),
+            width: Input::Const(Value::Float(0.004)),
+            ..StrandLayer::default()
+        },
+    );
+    assert!(
+        limit_errors(&g)
+            .iter()
+            .any(|m| m.contains("cover the repeat")),
+        "{:#?}",
+        limit_errors(&g)
+    );
+    let err = scatter_layer(&Evaluator::new(&g), "grass").unwrap_err();
+    assert!(err.to_string().contains("cover the repeat"), "{err}");
+    let dir = tempfile::tempdir().unwrap();
+    let err = write_baked_set(
+        &Evaluator::new(&g),
+        &dir.path().join("set"),
+        16,
+        &mut |_, _| {},
+    )
+    .unwrap_err();
+    assert!(matches!(err, BakeError::Scatter(_)), "{err}");
+    assert!(!dir.path().join("set").exists());
+}
