@@ -178,6 +178,21 @@ pub fn lattice_problem(cells: f64, what: &str) -> Option<String> {
     })
 }
 
+/// What a generator's count parameter `name` (a scale, a number of periods) of `value`
+/// asks for beyond [`MAX_LATTICE`], where its finest lattice is `value` doubled for
+/// each of `octaves` beyond the first.
+#[must_use]
+pub fn count_problems(name: &str, value: f32, octaves: u32) -> Vec<String> {
+    let value = f64::from(value);
+    let finest = value.abs().ceil() * f64::from(1u32 << (octaves.clamp(1, 31) - 1));
+    let what = if octaves > 1 {
+        format!("{name} {} with {octaves} octaves", figure(value))
+    } else {
+        format!("{name} {}", figure(value))
+    };
+    lattice_problem(finest, &what).into_iter().collect()
+}
+
 /// A figure for a message: whole numbers as they are up to a billion, larger ones (the
 /// ones that break limits) in scientific notation.
 #[must_use]

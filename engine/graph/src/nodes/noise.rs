@@ -76,23 +76,11 @@ impl NodeKind for Noise {
     fn limits(&self, p: &Params<'_>) -> Vec<String> {
         // fBm's finest octave has the largest lattice: scale × 2^(octaves − 1).
         let octaves = if p.choice("kind") == "fbm" {
-            p.int("octaves").clamp(1, 10)
+            p.int("octaves").clamp(1, 10) as u32
         } else {
             1
         };
-        let scale = f64::from(p.float("scale"));
-        let finest = scale.abs().ceil() * f64::from(1u32 << (octaves - 1));
-        let what = if octaves > 1 {
-            format!(
-                "scale {} with {octaves} octaves",
-                crate::limits::figure(scale)
-            )
-        } else {
-            format!("scale {}", crate::limits::figure(scale))
-        };
-        crate::limits::lattice_problem(finest, &what)
-            .into_iter()
-            .collect()
+        crate::limits::count_problems("scale", p.float("scale"), octaves)
     }
     fn eval(&self, p: &Params<'_>, ctx: &NodeCtx<'_>) -> Vec<Field> {
         let scale = p.float("scale");

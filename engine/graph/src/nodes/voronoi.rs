@@ -74,13 +74,7 @@ impl NodeKind for Voronoi {
         vec![Period::from_scale(id, "scale", p.float("scale")); 4]
     }
     fn limits(&self, p: &Params<'_>) -> Vec<String> {
-        let scale = f64::from(p.float("scale"));
-        crate::limits::lattice_problem(
-            scale.abs().ceil(),
-            &format!("scale {}", crate::limits::figure(scale)),
-        )
-        .into_iter()
-        .collect()
+        crate::limits::count_problems("scale", p.float("scale"), 1)
     }
     fn eval(&self, p: &Params<'_>, ctx: &NodeCtx<'_>) -> Vec<Field> {
         let scale = p.float("scale");

@@ -63,13 +63,7 @@ impl NodeKind for Wave {
         vec![Period::from_scale(id, "periods", p.float("periods"))]
     }
     fn limits(&self, p: &Params<'_>) -> Vec<String> {
-        let periods = f64::from(p.float("periods"));
-        crate::limits::lattice_problem(
-            periods.abs().ceil(),
-            &format!("periods {}", crate::limits::figure(periods)),
-        )
-        .into_iter()
-        .collect()
+        crate::limits::count_problems("periods", p.float("periods"), 1)
     }
     fn eval(&self, p: &Params<'_>, ctx: &NodeCtx<'_>) -> Vec<Field> {
         let periods = p.float("periods");
