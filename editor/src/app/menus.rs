@@ -263,6 +263,7 @@ impl Editor {
             egui::Window::new("Recover unsaved work?")
                 .collapsible(false)
                 .resizable(false)
+                .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
                 .show(ctx, |ui| {
                     ui.label("Tuft closed without saving this work:");
                     for (i, o) in self.orphans.iter().enumerate() {
@@ -292,6 +293,7 @@ impl Editor {
             egui::Window::new("Unsaved changes")
                 .collapsible(false)
                 .resizable(false)
+                .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
                 .show(ctx, |ui| {
                     ui.label("The material has unsaved changes.");
                     ui.horizontal(|ui| {
