@@ -38,7 +38,19 @@ pub enum Action {
     Remove(NodeId),
     /// Add a node of this kind at this graph position (dropped from the library).
     Add(&'static str, [f32; 2]),
+    /// Add a strand layer under a free name.
+    AddLayer,
+    /// Add a copy of this strand layer.
+    DuplicateLayer(String),
+    /// Delete this strand layer.
+    RemoveLayer(String),
+    /// Clear the selection (a click on empty canvas): the inspector shows the layers.
+    Deselect,
 }
+
+/// What a strand layer is, in one line (the library, the canvas menu).
+pub const LAYER_DOC: &str = "A named strand layer: an output whose ports (density, length, \
+    width, lean, colours…) grow strands on the surface, with its settings in the inspector";
 
 /// What the library hands the graph view when a node kind is dragged onto it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -235,6 +247,10 @@ impl GraphView {
         self.centre = viewer.centre;
         self.to_global = viewer.to_global;
         let mut actions = viewer.actions;
+        // A click on the canvas itself (nodes and pins take their own clicks).
+        if response.clicked() {
+            actions.push(Action::Deselect);
+        }
         if let Some(kind) = response.dnd_release_payload::<DraggedKind>()
             && let Some(at) = ui.ctx().pointer_interact_pos()
         {
@@ -562,7 +578,22 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
     }
 
     fn has_node_menu(&mut self, node: &ViewNode) -> bool {
-        matches!(node, ViewNode::Node(_))
+        matches!(node, ViewNode::Node(_) | ViewNode::Layer(_))
+    }
+
+    fn has_graph_menu(&mut self, _pos: Pos2, _snarl: &mut Snarl<ViewNode>) -> bool {
+        true
+    }
+
+    fn show_graph_menu(&mut self, _pos: Pos2, ui: &mut Ui, _snarl: &mut Snarl<ViewNode>) {
+        if ui
+            .button("Add strand layer")
+            .on_hover_text(LAYER_DOC)
+            .clicked()
+        {
+            self.actions.push(Action::AddLayer);
+            ui.close();
+        }
     }
 
     fn show_node_menu(
@@ -573,11 +604,24 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
         ui: &mut Ui,
         snarl: &mut Snarl<ViewNode>,
     ) {
-        if let ViewNode::Node(id) = snarl[node]
-            && ui.button("Delete").clicked()
-        {
-            self.actions.push(Action::Remove(id));
-            ui.close();
+        match &snarl[node] {
+            ViewNode::Node(id) => {
+                if ui.button("Delete").clicked() {
+                    self.actions.push(Action::Remove(*id));
+                    ui.close();
+                }
+            }
+            ViewNode::Layer(name) => {
+                if ui.button("Duplicate layer").clicked() {
+                    self.actions.push(Action::DuplicateLayer(name.clone()));
+                    ui.close();
+                }
+                if ui.button("Delete layer").clicked() {
+                    self.actions.push(Action::RemoveLayer(name.clone()));
+                    ui.close();
+                }
+            }
+            ViewNode::Pbr => {}
         }
     }
 

@@ -37,6 +37,9 @@ impl Editor {
         if ctx.egui_wants_keyboard_input() {
             return;
         }
+        if ctx.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Escape)) {
+            self.deselect();
+        }
         let (redo, undo, save_as, save, open, new, dup, del, frame) = ctx.input_mut(|i| {
             (
                 i.consume_shortcut(&REDO),

@@ -633,6 +633,58 @@ impl Editor {
         }
     }
 
+    /// Adds a strand layer under a free name (one undoable edit) and shows the layers in
+    /// the inspector; returns the name.
+    pub fn add_layer(&mut self) -> String {
+        let name = self.session.doc().graph.free_layer_name("strands");
+        let n = name.clone();
+        self.edit(None, move |d| {
+            let _ = d.graph.add_layer(&n);
+        });
+        self.deselect();
+        self.message = Some((format!("Added strand layer “{name}”"), false));
+        name
+    }
+
+    /// Renames layer `from` to `to`; a refused name is reported with its reason and
+    /// nothing changes.
+    pub fn rename_layer(&mut self, from: &str, to: &str) -> bool {
+        let mut trial = self.session.doc().graph.clone();
+        if let Err(e) = trial.rename_layer(from, to.trim()) {
+            self.message = Some((format!("Not renamed: {e}"), true));
+            return false;
+        }
+        let (from, to) = (from.to_owned(), to.trim().to_owned());
+        self.edit(None, move |d| {
+            let _ = d.graph.rename_layer(&from, &to);
+        });
+        true
+    }
+
+    /// Adds a copy of layer `name`; returns the copy's name.
+    pub fn duplicate_layer(&mut self, name: &str) -> Option<String> {
+        let mut trial = self.session.doc().graph.clone();
+        let copy = trial.duplicate_layer(name).ok()?;
+        let n = name.to_owned();
+        self.edit(None, move |d| {
+            let _ = d.graph.duplicate_layer(&n);
+        });
+        Some(copy)
+    }
+
+    /// Deletes layer `name` (undoable).
+    pub fn delete_layer(&mut self, name: &str) {
+        let n = name.to_owned();
+        self.edit(None, move |d| {
+            let _ = d.graph.remove_layer(&n);
+        });
+    }
+
+    /// Clears the selection: the inspector shows the strand layers.
+    pub fn deselect(&mut self) {
+        self.selected = None;
+    }
+
     /// Takes the first offered autosave back (see [`Editor::recover_at`]).
     pub fn recover(&mut self) {
         self.recover_at(0);
@@ -702,6 +754,14 @@ impl Editor {
                 Action::Add(kind, pos) => {
                     self.add_node_at(kind, pos);
                 }
+                Action::AddLayer => {
+                    self.add_layer();
+                }
+                Action::DuplicateLayer(name) => {
+                    self.duplicate_layer(&name);
+                }
+                Action::RemoveLayer(name) => self.delete_layer(&name),
+                Action::Deselect => self.deselect(),
             }
         }
     }

@@ -14,9 +14,25 @@ impl Editor {
         ui.add(egui::TextEdit::singleline(&mut self.search).hint_text("Search nodes"));
         let needle = self.search.to_lowercase();
         let mut add = None;
+        let mut add_layer = false;
         egui::ScrollArea::vertical()
             .id_salt("library")
             .show(ui, |ui| {
+                // The outputs first: a material grows strands through its layers.
+                if needle.is_empty() || "strand layer".contains(&needle) {
+                    if ui
+                        .button("Strand layer")
+                        .on_hover_text(crate::graph_view::LAYER_DOC)
+                        .clicked()
+                    {
+                        add_layer = true;
+                    }
+                    ui.label(
+                        egui::RichText::new("A named output that grows strands: grass, fur, moss")
+                            .small()
+                            .weak(),
+                    );
+                }
                 for kind in tuft_graph::nodes::ALL {
                     let (name, doc) = (kind.name(), kind.doc());
                     if !needle.is_empty()
@@ -38,6 +54,9 @@ impl Editor {
             });
         if let Some(kind) = add {
             self.add_node(kind);
+        }
+        if add_layer {
+            self.add_layer();
         }
     }
 
@@ -111,9 +130,15 @@ impl Editor {
             .iter()
             .map(|(n, l)| (n.clone(), l.clone()))
             .collect();
+        if layers.is_empty() {
+            ui.label(
+                "No strand layers: add one from the library or the canvas's right-click menu.",
+            );
+        }
         for (name, layer) in layers {
             ui.separator();
             ui.strong(format!("Strand layer {name}"));
+            self.layer_name_row(ui, &name);
             ui.label(format!("{} candidates", layer.n_candidates()));
             let mut edited = layer.clone();
             egui::Grid::new(format!("layer {name}"))
@@ -174,6 +199,41 @@ impl Editor {
                 ui.image((tex.id(), egui::vec2(160.0, 160.0)));
             }
         }
+    }
+
+    /// A layer's name, editable, with Rename, Duplicate and Delete.
+    fn layer_name_row(&mut self, ui: &mut egui::Ui, name: &str) {
+        let id = egui::Id::new(("layer name", name));
+        let mut text = ui
+            .data_mut(|d| d.get_temp::<String>(id))
+            .unwrap_or_else(|| name.to_owned());
+        ui.horizontal(|ui| {
+            ui.label("name");
+            let field = ui.add(egui::TextEdit::singleline(&mut text).desired_width(140.0));
+            let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            if (ui.button("Rename").clicked() || enter)
+                && text != name
+                && self.rename_layer(name, &text)
+            {
+                ui.data_mut(|d| d.remove::<String>(id));
+                return;
+            }
+            if ui
+                .button("Duplicate")
+                .on_hover_text("A copy with the same links and settings and its own seed")
+                .clicked()
+            {
+                self.duplicate_layer(name);
+            }
+            if ui
+                .button("Delete")
+                .on_hover_text("Undo brings it back")
+                .clicked()
+            {
+                self.delete_layer(name);
+            }
+            ui.data_mut(|d| d.insert_temp(id, text));
+        });
     }
 
     pub(super) fn preview_panel(&mut self, ui: &mut egui::Ui) {

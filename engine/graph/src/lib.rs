@@ -38,6 +38,7 @@ pub mod gltf;
 pub mod graph;
 pub mod io;
 pub mod layer;
+pub mod layer_edit;
 pub mod limits;
 pub mod node;
 pub mod nodes;
