@@ -121,121 +121,6 @@ impl Editor {
     }
 
     /// The material's strand layers: settings and the survivor view.
-    pub(super) fn layers_inspector(&mut self, ui: &mut egui::Ui) {
-        let layers: Vec<(String, tuft_graph::StrandLayer)> = self
-            .session
-            .doc()
-            .graph
-            .strands
-            .iter()
-            .map(|(n, l)| (n.clone(), l.clone()))
-            .collect();
-        if layers.is_empty() {
-            ui.label(
-                "No strand layers: add one from the library or the canvas's right-click menu.",
-            );
-        }
-        for (name, layer) in layers {
-            ui.separator();
-            ui.strong(format!("Strand layer {name}"));
-            self.layer_name_row(ui, &name);
-            ui.label(format!("{} candidates", layer.n_candidates()));
-            let mut edited = layer.clone();
-            egui::Grid::new(format!("layer {name}"))
-                .num_columns(2)
-                .show(ui, |ui| {
-                    ui.label("lattice")
-                        .on_hover_text("Candidates per side of the repeat");
-                    ui.add(egui::DragValue::new(&mut edited.lattice).range(1..=4096));
-                    ui.end_row();
-                    ui.label("clump lattice")
-                        .on_hover_text("Clump points per side of the repeat");
-                    ui.add(egui::DragValue::new(&mut edited.clump_lattice).range(1..=1024));
-                    ui.end_row();
-                    ui.label("clump share")
-                        .on_hover_text("Share of each variation taken from the clump");
-                    ui.add(egui::Slider::new(&mut edited.clump_share, 0.0..=1.0));
-                    ui.end_row();
-                    ui.label("tip pull")
-                        .on_hover_text("How far each tip is pulled toward its clump");
-                    ui.add(egui::Slider::new(&mut edited.tip_pull, 0.0..=1.0));
-                    ui.end_row();
-                    ui.label("widening p").on_hover_text(
-                        "Level k's survivors are widened by keep^(-p); 1 keeps the projected area",
-                    );
-                    ui.add(egui::Slider::new(&mut edited.levels.widen_p, 0.0..=1.5));
-                    ui.end_row();
-                    ui.label("levels keep");
-                    ui.label(
-                        edited
-                            .levels
-                            .keep
-                            .iter()
-                            .map(|k| format!("{k}"))
-                            .collect::<Vec<_>>()
-                            .join(", "),
-                    );
-                    ui.end_row();
-                });
-            if edited != layer {
-                let key = format!("layer {name}");
-                let n = name.clone();
-                self.edit(Some(key), move |d| {
-                    d.graph.strands.insert(n, edited);
-                });
-            }
-            if let Some(reports) = self.thumbs.level_reports(&name) {
-                ui.label(format!(
-                    "levels (coverage from above, relative to level 0): {}",
-                    coverage_text(reports)
-                ))
-                .on_hover_text(
-                    "Each level splatted from above; 1 means the level covers what level 0 does",
-                );
-            }
-            if let Some(tex) = self.thumbs.survivors().get(&name) {
-                ui.label("Survivors: green where the density keeps the candidates, red where it drops them")
-                    .on_hover_text("Each candidate exists iff its own density hash is below the density at its root");
-                ui.image((tex.id(), egui::vec2(160.0, 160.0)));
-            }
-        }
-    }
-
-    /// A layer's name, editable, with Rename, Duplicate and Delete.
-    fn layer_name_row(&mut self, ui: &mut egui::Ui, name: &str) {
-        let id = egui::Id::new(("layer name", name));
-        let mut text = ui
-            .data_mut(|d| d.get_temp::<String>(id))
-            .unwrap_or_else(|| name.to_owned());
-        ui.horizontal(|ui| {
-            ui.label("name");
-            let field = ui.add(egui::TextEdit::singleline(&mut text).desired_width(140.0));
-            let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-            if (ui.button("Rename").clicked() || enter)
-                && text != name
-                && self.rename_layer(name, &text)
-            {
-                ui.data_mut(|d| d.remove::<String>(id));
-                return;
-            }
-            if ui
-                .button("Duplicate")
-                .on_hover_text("A copy with the same links and settings and its own seed")
-                .clicked()
-            {
-                self.duplicate_layer(name);
-            }
-            if ui
-                .button("Delete")
-                .on_hover_text("Undo brings it back")
-                .clicked()
-            {
-                self.delete_layer(name);
-            }
-            ui.data_mut(|d| d.insert_temp(id, text));
-        });
-    }
-
     pub(super) fn preview_panel(&mut self, ui: &mut egui::Ui) {
         ui.horizontal_wrapped(|ui| {
             let before = self.preview.kind;
@@ -465,7 +350,7 @@ impl Editor {
 }
 
 /// Each level's coverage relative to level 0, as `1.00 · 0.90 · 0.86`.
-fn coverage_text(reports: &[tuft_strands::levels::LevelReport]) -> String {
+pub(super) fn coverage_text(reports: &[tuft_strands::levels::LevelReport]) -> String {
     reports
         .iter()
         .map(|r| format!("{:.2}", r.coverage))

@@ -1,0 +1,344 @@
+//! Strand layers in the editor: added, renamed, duplicated and deleted as undoable
+//! edits, and the inspector's view of them — each layer's name, its settings with a
+//! sentence each, its levels' coverage and its survivor view.
+
+use super::Editor;
+use super::panels::coverage_text;
+use eframe::egui;
+use tuft_graph::StrandLayer;
+use tuft_graph::layer::Profile;
+use tuft_graph::limits;
+
+impl Editor {
+    /// Adds a strand layer under a free name (one undoable edit) and shows the layers in
+    /// the inspector; returns the name.
+    pub fn add_layer(&mut self) -> String {
+        let name = self.session.doc().graph.free_layer_name("strands");
+        let n = name.clone();
+        self.edit(None, move |d| {
+            let _ = d.graph.add_layer(&n);
+        });
+        self.deselect();
+        self.message = Some((format!("Added strand layer “{name}”"), false));
+        name
+    }
+
+    /// Renames layer `from` to `to`; a refused name is reported with its reason and
+    /// nothing changes.
+    pub fn rename_layer(&mut self, from: &str, to: &str) -> bool {
+        let mut trial = self.session.doc().graph.clone();
+        if let Err(e) = trial.rename_layer(from, to.trim()) {
+            self.message = Some((format!("Not renamed: {e}"), true));
+            return false;
+        }
+        let (from, to) = (from.to_owned(), to.trim().to_owned());
+        self.edit(None, move |d| {
+            let _ = d.graph.rename_layer(&from, &to);
+        });
+        true
+    }
+
+    /// Adds a copy of layer `name`; returns the copy's name.
+    pub fn duplicate_layer(&mut self, name: &str) -> Option<String> {
+        let mut trial = self.session.doc().graph.clone();
+        let copy = trial.duplicate_layer(name).ok()?;
+        let n = name.to_owned();
+        self.edit(None, move |d| {
+            let _ = d.graph.duplicate_layer(&n);
+        });
+        Some(copy)
+    }
+
+    /// Deletes layer `name` (undoable).
+    pub fn delete_layer(&mut self, name: &str) {
+        let n = name.to_owned();
+        self.edit(None, move |d| {
+            let _ = d.graph.remove_layer(&n);
+        });
+    }
+
+    /// Clears the selection: the inspector shows the strand layers.
+    pub fn deselect(&mut self) {
+        self.selected = None;
+    }
+
+    pub(super) fn layers_inspector(&mut self, ui: &mut egui::Ui) {
+        let layers: Vec<(String, StrandLayer)> = self
+            .session
+            .doc()
+            .graph
+            .strands
+            .iter()
+            .map(|(n, l)| (n.clone(), l.clone()))
+            .collect();
+        if layers.is_empty() {
+            ui.label(
+                "No strand layers: add one from the library or the canvas's right-click menu.",
+            );
+        }
+        for (name, layer) in layers {
+            ui.separator();
+            ui.strong(format!("Strand layer {name}"));
+            self.layer_name_row(ui, &name);
+            ui.label(format!("{} candidates", layer.n_candidates()));
+            let mut edited = layer.clone();
+            egui::Grid::new(format!("layer {name}"))
+                .num_columns(2)
+                .show(ui, |ui| layer_settings(ui, &mut edited));
+            if edited != layer {
+                let key = format!("layer {name}");
+                let n = name.clone();
+                self.edit(Some(key), move |d| {
+                    d.graph.strands.insert(n, edited);
+                });
+            }
+            if let Some(reports) = self.thumbs.level_reports(&name) {
+                ui.label(format!(
+                    "levels (coverage from above, relative to level 0): {}",
+                    coverage_text(reports)
+                ))
+                .on_hover_text(
+                    "Each level splatted from above; 1 means the level covers what level 0 does",
+                );
+            }
+            if let Some(tex) = self.thumbs.survivors().get(&name) {
+                ui.label("Survivors: green where the density keeps the candidates, red where it drops them")
+                    .on_hover_text("Each candidate exists iff its own density hash is below the density at its root");
+                ui.image((tex.id(), egui::vec2(160.0, 160.0)));
+            }
+        }
+    }
+
+    /// A layer's name, editable, with Rename, Duplicate and Delete.
+    fn layer_name_row(&mut self, ui: &mut egui::Ui, name: &str) {
+        let id = egui::Id::new(("layer name", name));
+        let mut text = ui
+            .data_mut(|d| d.get_temp::<String>(id))
+            .unwrap_or_else(|| name.to_owned());
+        ui.horizontal(|ui| {
+            ui.label("name");
+            let field = ui.add(egui::TextEdit::singleline(&mut text).desired_width(140.0));
+            let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            if (ui.button("Rename").clicked() || enter)
+                && text != name
+                && self.rename_layer(name, &text)
+            {
+                ui.data_mut(|d| d.remove::<String>(id));
+                return;
+            }
+            if ui
+                .button("Duplicate")
+                .on_hover_text("A copy with the same links and settings and its own seed")
+                .clicked()
+            {
+                self.duplicate_layer(name);
+            }
+            if ui
+                .button("Delete")
+                .on_hover_text("Undo brings it back")
+                .clicked()
+            {
+                self.delete_layer(name);
+            }
+            ui.data_mut(|d| d.insert_temp(id, text));
+        });
+    }
+}
+
+/// One settings row: a label whose hover text says what the setting does.
+fn row(ui: &mut egui::Ui, label: &str, doc: &str, edit: impl FnOnce(&mut egui::Ui)) {
+    ui.label(label).on_hover_text(doc);
+    edit(ui);
+    ui.end_row();
+}
+
+/// Every setting of a layer (not its ports), each with what it does in words and the
+/// range validation accepts.
+fn layer_settings(ui: &mut egui::Ui, l: &mut StrandLayer) {
+    row(
+        ui,
+        "seed",
+        "Seeds every hash of the layer: another seed, another lawn with the same look",
+        |ui| {
+            ui.add(egui::DragValue::new(&mut l.seed));
+        },
+    );
+    row(
+        ui,
+        "lattice",
+        "Candidates per side of the repeat: the layer has lattice² candidates on a jittered grid, and the density keeps some of them",
+        |ui| {
+            ui.add(egui::DragValue::new(&mut l.lattice).range(1..=2048));
+        },
+    );
+    row(
+        ui,
+        "clump lattice",
+        "Clump points per side of the repeat: every strand joins its nearest clump (at most the lattice)",
+        |ui| {
+            ui.add(egui::DragValue::new(&mut l.clump_lattice).range(1..=l.lattice.max(1)));
+        },
+    );
+    row(
+        ui,
+        "clump share",
+        "How much of each strand's variation (height, lean, colour) its clump decides: 0 every strand on its own, 1 a clump alike",
+        |ui| {
+            ui.add(egui::Slider::new(&mut l.clump_share, 0.0..=1.0));
+        },
+    );
+    row(
+        ui,
+        "tip pull",
+        "How far each tip is drawn toward its clump's centre: 0 upright, 1 all the way (tufts, fur)",
+        |ui| {
+            ui.add(egui::Slider::new(&mut l.tip_pull, 0.0..=1.0));
+        },
+    );
+    row(
+        ui,
+        "vary length",
+        "Each strand's length varies by ± this fraction",
+        |ui| {
+            ui.add(egui::Slider::new(&mut l.variation.length, 0.0..=1.0));
+        },
+    );
+    row(
+        ui,
+        "vary lean",
+        "Each strand leans by up to this fraction of its length in a random direction",
+        |ui| {
+            ui.add(egui::Slider::new(&mut l.variation.lean, 0.0..=1.0));
+        },
+    );
+    row(
+        ui,
+        "vary colour",
+        "Each strand is brighter or darker by ± this fraction",
+        |ui| {
+            ui.add(egui::Slider::new(&mut l.variation.color, 0.0..=1.0));
+        },
+    );
+    row(
+        ui,
+        "profile",
+        "How a strand is meshed: a flat ribbon (grass) or a tube (fur, hay), in segments along its length",
+        |ui| {
+            let tube = matches!(l.profile, Profile::Tube { .. });
+            ui.horizontal(|ui| {
+                if ui.selectable_label(!tube, "ribbon").clicked() && tube {
+                    l.profile = Profile::Ribbon { segments: 4 };
+                }
+                if ui.selectable_label(tube, "tube").clicked() && !tube {
+                    l.profile = Profile::Tube {
+                        sides: 4,
+                        segments: 4,
+                    };
+                }
+                match &mut l.profile {
+                    Profile::Ribbon { segments } => {
+                        ui.add(
+                            egui::DragValue::new(segments)
+                                .range(1..=16)
+                                .suffix(" segments"),
+                        );
+                    }
+                    Profile::Tube { sides, segments } => {
+                        ui.add(egui::DragValue::new(sides).range(3..=8).suffix(" sides"));
+                        ui.add(
+                            egui::DragValue::new(segments)
+                                .range(1..=16)
+                                .suffix(" segments"),
+                        );
+                    }
+                }
+            });
+        },
+    );
+    row(
+        ui,
+        "levels keep",
+        "The share of strands each level keeps, by rank: level k draws the strands ranked below its keep, a subset of the level before",
+        |ui| {
+            levels_editor(ui, &mut l.levels.keep);
+        },
+    );
+    row(
+        ui,
+        "widening p",
+        "A level keeping k widens its strands by k^(−p) so the canopy covers as much: 1 keeps the area seen from afar, 0 leaves them thin",
+        |ui| {
+            ui.add(egui::Slider::new(&mut l.levels.widen_p, 0.0..=2.0));
+        },
+    );
+    row(
+        ui,
+        "card atlas",
+        "Side of the card level's atlas in texels, and its cells per side (each cell is the layer drawn side-on from another part of the repeat)",
+        |ui| {
+            ui.horizontal(|ui| {
+                egui::ComboBox::from_id_salt(("atlas size", l.seed, l.lattice))
+                    .selected_text(format!("{}", l.cards.atlas_size))
+                    .show_ui(ui, |ui| {
+                        for size in [64, 128, 256, 512, 1024, 2048, 4096] {
+                            ui.selectable_value(&mut l.cards.atlas_size, size, format!("{size}"));
+                        }
+                    });
+                ui.add(
+                    egui::DragValue::new(&mut l.cards.atlas_cells)
+                        .range(1..=16)
+                        .suffix(" cells"),
+                );
+            });
+        },
+    );
+    row(
+        ui,
+        "alpha cutoff",
+        "Cards are alpha-tested at this value (never blended); their mips keep the coverage mip 0 has",
+        |ui| {
+            ui.add(egui::Slider::new(&mut l.cards.alpha_cutoff, 0.05..=0.95));
+        },
+    );
+}
+
+/// The levels' keeps: the first is always 1, each later one below the one before; a
+/// level can be added (up to the limit) or the last removed.
+fn levels_editor(ui: &mut egui::Ui, keep: &mut Vec<f32>) {
+    ui.horizontal_wrapped(|ui| {
+        for k in 1..keep.len() {
+            let above = keep[k - 1];
+            let below = keep.get(k + 1).copied().unwrap_or(0.0);
+            let mut value = keep[k];
+            let range = (below + 1e-3).min(above)..=(above - 1e-3).max(below);
+            if ui
+                .add(
+                    egui::DragValue::new(&mut value)
+                        .range(range)
+                        .speed(0.002)
+                        .max_decimals(4),
+                )
+                .changed()
+            {
+                keep[k] = value;
+            }
+        }
+        if keep.len() < limits::MAX_LEVELS
+            && ui
+                .small_button("+")
+                .on_hover_text("Add a level keeping a quarter of the last")
+                .clicked()
+        {
+            let last = keep.last().copied().unwrap_or(1.0);
+            keep.push(last / 4.0);
+        }
+        if keep.len() > 1
+            && ui
+                .small_button("−")
+                .on_hover_text("Remove the last level")
+                .clicked()
+        {
+            keep.pop();
+        }
+    });
+}
