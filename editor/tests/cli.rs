@@ -480,3 +480,39 @@ fn validate_names_each_limit_and_a_forced_bake_never_starts_the_work_beyond_it()
         }
     }
 }
+
+#[test]
+fn nodes_lists_the_vocabulary_from_the_descriptions_the_library_shows() {
+    let out = tuft(&["nodes", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let entries = json_lines(out);
+    // The strand layer, then every registered kind in library order.
+    assert_eq!(entries.len(), tuft_graph::nodes::ALL.len() + 1);
+    assert_eq!(entries[0]["kind"], "Strand layer");
+    assert_eq!(entries[0]["inputs"].as_array().unwrap().len(), 8);
+    for (entry, kind) in entries[1..].iter().zip(tuft_graph::nodes::ALL) {
+        assert_eq!(entry["kind"], kind.name());
+        assert_eq!(entry["doc"], kind.doc());
+        assert_eq!(entry["params"].as_array().unwrap().len(), kind.params().len());
+    }
+    let noise = entries.iter().find(|e| e["kind"] == "Noise").unwrap();
+    let scale = noise["params"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "scale")
+        .unwrap();
+    assert_eq!(scale["accepts"]["slider"], serde_json::json!([1.0, 64.0]));
+    let octaves = noise["params"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "octaves")
+        .unwrap();
+    assert_eq!(octaves["accepts"]["range"], serde_json::json!([1, 10]));
+    // The text listing names every kind too.
+    let listing = text(&tuft(&["nodes"]));
+    for kind in tuft_graph::nodes::ALL {
+        assert!(listing.contains(&format!("{} (", kind.name())), "{}", kind.name());
+    }
+}

@@ -22,6 +22,7 @@ pub(crate) static STDOUT_GONE: std::sync::atomic::AtomicBool =
 mod bake;
 mod bench;
 mod inspect;
+mod nodes;
 pub mod numbers;
 pub mod render;
 mod validate;
@@ -112,6 +113,13 @@ pub enum Command {
         #[arg(long)]
         own_colour: bool,
     },
+    /// List the vocabulary: every node kind with its doc, ports and parameters (with
+    /// their ranges), and the strand layer's ports.
+    Nodes {
+        /// One JSON object per kind, one per line.
+        #[arg(long)]
+        json: bool,
+    },
     /// Show a strand file's layers, counts, fields, value ranges and CRCs; exit 1 with the
     /// reason when the file is damaged.
     Inspect {
@@ -177,6 +185,7 @@ pub(crate) fn load_checked(
 pub fn run(command: Command) -> ExitCode {
     match command {
         Command::Validate { files, json } => validate::run(&files, json),
+        Command::Nodes { json } => nodes::run(json),
         Command::Bake {
             file,
             out,
