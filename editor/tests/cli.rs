@@ -493,7 +493,10 @@ fn nodes_lists_the_vocabulary_from_the_descriptions_the_library_shows() {
     for (entry, kind) in entries[1..].iter().zip(tuft_graph::nodes::ALL) {
         assert_eq!(entry["kind"], kind.name());
         assert_eq!(entry["doc"], kind.doc());
-        assert_eq!(entry["params"].as_array().unwrap().len(), kind.params().len());
+        assert_eq!(
+            entry["params"].as_array().unwrap().len(),
+            kind.params().len()
+        );
     }
     let noise = entries.iter().find(|e| e["kind"] == "Noise").unwrap();
     let scale = noise["params"]
@@ -513,6 +516,10 @@ fn nodes_lists_the_vocabulary_from_the_descriptions_the_library_shows() {
     // The text listing names every kind too.
     let listing = text(&tuft(&["nodes"]));
     for kind in tuft_graph::nodes::ALL {
-        assert!(listing.contains(&format!("{} (", kind.name())), "{}", kind.name());
+        assert!(
+            listing.contains(&format!("{} (", kind.name())),
+            "{}",
+            kind.name()
+        );
     }
 }

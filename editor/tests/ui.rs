@@ -535,3 +535,43 @@ fn a_layer_name_that_collides_or_is_empty_is_refused_with_the_reason() {
     harness.state_mut().delete_layer(&first);
     assert_eq!(harness.state().session().doc().graph.strands.len(), 1);
 }
+
+#[test]
+fn the_levels_node_is_added_from_the_library_and_edited_in_the_inspector() {
+    let mut harness = editor(bare(), None);
+    harness.get_by_label("Levels").click();
+    harness.run_steps(2);
+    let id = harness
+        .state()
+        .selected()
+        .expect("the new node is selected");
+    assert_eq!(
+        harness
+            .state()
+            .session()
+            .doc()
+            .graph
+            .node(id)
+            .map(|n| n.kind.as_str()),
+        Some("Levels")
+    );
+    for param in ["in_black", "in_white", "gamma", "out_black", "out_white"] {
+        harness.get_by_label(param);
+    }
+    harness
+        .state_mut()
+        .set_param(id, "gamma", ParamValue::Float(2.0));
+    harness.run_steps(2);
+    assert_eq!(
+        harness
+            .state()
+            .session()
+            .doc()
+            .graph
+            .node(id)
+            .unwrap()
+            .params
+            .get("gamma"),
+        Some(&ParamValue::Float(2.0))
+    );
+}

@@ -11,6 +11,7 @@ mod constant;
 mod direction;
 mod height_normal;
 mod lattice;
+mod levels;
 pub use height_normal::normals_from_height;
 mod math;
 mod mix;
@@ -37,6 +38,7 @@ pub static ALL: &[&dyn NodeKind] = &[
     &math::Math,
     &mix::Mix,
     &color_ramp::ColorRamp,
+    &levels::Levels,
     &combine::Combine,
     &split::Split,
     &direction::Direction,
