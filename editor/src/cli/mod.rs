@@ -63,7 +63,8 @@ pub enum Command {
     Bake {
         /// The graph file (RON).
         file: PathBuf,
-        /// The folder to write (created if missing).
+        /// The folder to write: missing, empty, or an earlier baked set, which the new
+        /// set replaces whole once it is written and read back.
         #[arg(long)]
         out: PathBuf,
         /// Map resolution in texels.
