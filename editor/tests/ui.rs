@@ -50,25 +50,29 @@ fn roughness() -> InRef {
     InRef::Sink(Sink::Pbr("roughness".into()))
 }
 
-#[test]
-fn a_node_added_from_the_library_is_wired_and_edited_and_everything_follows() {
-    let mut harness = editor(bare(), None);
-    harness.get_by_label("Noise").click();
+/// Clicks `kind` in the library; the new node is selected and of that kind.
+fn add_from_library(harness: &mut Harness<'static, Editor>, kind: &str) -> tuft_graph::NodeId {
+    harness.get_by_label(kind).click();
     harness.run_steps(2);
     let id = harness
         .state()
         .selected()
         .expect("the new node is selected");
-    assert_eq!(
-        harness
-            .state()
-            .session()
-            .doc()
-            .graph
-            .node(id)
-            .map(|n| n.kind.as_str()),
-        Some("Noise")
-    );
+    let added = harness
+        .state()
+        .session()
+        .doc()
+        .graph
+        .node(id)
+        .map(|n| n.kind.clone());
+    assert_eq!(added.as_deref(), Some(kind));
+    id
+}
+
+#[test]
+fn a_node_added_from_the_library_is_wired_and_edited_and_everything_follows() {
+    let mut harness = editor(bare(), None);
+    let id = add_from_library(&mut harness, "Noise");
     // Wired into the roughness: the graph holds the link.
     assert!(
         harness
@@ -539,22 +543,7 @@ fn a_layer_name_that_collides_or_is_empty_is_refused_with_the_reason() {
 #[test]
 fn the_levels_node_is_added_from_the_library_and_edited_in_the_inspector() {
     let mut harness = editor(bare(), None);
-    harness.get_by_label("Levels").click();
-    harness.run_steps(2);
-    let id = harness
-        .state()
-        .selected()
-        .expect("the new node is selected");
-    assert_eq!(
-        harness
-            .state()
-            .session()
-            .doc()
-            .graph
-            .node(id)
-            .map(|n| n.kind.as_str()),
-        Some("Levels")
-    );
+    let id = add_from_library(&mut harness, "Levels");
     for param in ["in_black", "in_white", "gamma", "out_black", "out_white"] {
         harness.get_by_label(param);
     }
