@@ -210,7 +210,13 @@ impl Editor {
         // An autosave of this very file that holds what the file holds has nothing to
         // give back; the work for this window's own file is offered first.
         let own = session.path().map(Path::to_owned);
-        orphans.retain(|o| !(o.source == own && &o.document == session.doc()));
+        let (stale, kept): (Vec<Orphan>, Vec<Orphan>) = orphans
+            .into_iter()
+            .partition(|o| o.source == own && &o.document == session.doc());
+        for o in stale {
+            o.slot.release();
+        }
+        orphans = kept;
         orphans.sort_by_key(|o| o.source != own);
         let report = tuft_graph::validate(&session.doc().graph);
         // The preview's and the thumbnails' workers share the strand sets they scatter.
