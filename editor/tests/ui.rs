@@ -160,12 +160,16 @@ fn a_seam_names_its_node_in_the_diagnostics_and_undo_removes_it() {
 #[test]
 fn a_mistyped_connection_is_refused_with_its_reason_shown() {
     let mut harness = editor(bare(), None);
-    let id = harness.state_mut().add_node("Noise").expect("Noise exists");
+    // A colour cannot feed a single number (a number may feed a colour, as grey).
+    let id = harness
+        .state_mut()
+        .add_node("ColorRamp")
+        .expect("ColorRamp exists");
     let before = harness.state().session().doc().clone();
     assert!(
         !harness
             .state_mut()
-            .connect(OutRef::new(id, "out"), &base_color())
+            .connect(OutRef::new(id, "out"), &roughness())
     );
     harness.run_steps(2);
     let shown = harness.state().refusal().expect("refused").to_owned();

@@ -119,7 +119,7 @@ fn bad_graphs_load_and_report_a_clear_error() {
         (
             "mistyped_link.ron",
             Code::TypeMismatch,
-            "pbr.base_color expects Color but Noise#1.out is Float",
+            "pbr.roughness expects Float but ColorRamp#1.out is Color",
         ),
         (
             "non_integer_scale.ron",

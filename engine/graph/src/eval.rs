@@ -29,6 +29,8 @@ type Outputs = Arc<[Field]>;
 enum Source {
     Const(Value),
     Field(Outputs, usize),
+    /// A field converted for the port (a Float read as a grey Color).
+    Owned(Field),
     /// Not evaluated at the node's points: the node samples it where it needs.
     Lazy(Input),
 }
@@ -132,6 +134,7 @@ impl NodeCtx<'_> {
         match &self.sources[i] {
             Source::Const(v) => InputRef::Const(v.channels()),
             Source::Field(outs, k) => InputRef::Field(&outs[*k]),
+            Source::Owned(f) => InputRef::Field(f),
             Source::Lazy(_) => panic!(
                 "{} reads sampled port {} point by point",
                 self.node.kind, self.ports[i].name
@@ -150,6 +153,7 @@ impl NodeCtx<'_> {
             }
             Source::Const(v) => Field::constant(*v, domain.len()),
             Source::Field(outs, k) => outs[*k].clone(),
+            Source::Owned(f) => f.clone(),
         }
     }
 
@@ -377,6 +381,7 @@ impl<'g> Evaluator<'g> {
             .map(|(input, ty)| match self.resolve(input, *ty, &results) {
                 Source::Const(v) => Field::constant(v, domain.len()),
                 Source::Field(outs, k) => outs[k].clone(),
+                Source::Owned(f) => f,
                 Source::Lazy(_) => unreachable!("resolve never defers"),
             })
             .collect()
@@ -470,6 +475,9 @@ impl<'g> Evaluator<'g> {
                 match ports.iter().position(|p| p.name == l.port) {
                     Some(k) if ports[k].ty == ty && k < outs.len() => {
                         Source::Field(outs.clone(), k)
+                    }
+                    Some(k) if ty.accepts(ports[k].ty) && k < outs.len() => {
+                        Source::Owned(outs[k].grey())
                     }
                     _ => Source::Const(ty.zero()),
                 }

@@ -89,6 +89,16 @@ pub struct Field {
 }
 
 impl Field {
+    /// A Float field read as a Color: the value on every channel (grey).
+    #[must_use]
+    pub fn grey(&self) -> Self {
+        debug_assert_eq!(self.ty, PortType::Float);
+        Self {
+            ty: PortType::Color,
+            data: self.data.iter().flat_map(|&x| [x, x, x]).collect(),
+        }
+    }
+
     /// A field holding `value` at `n` points.
     #[must_use]
     pub fn constant(value: Value, n: usize) -> Self {

@@ -3,7 +3,8 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// The type of a port. Every connection joins two ports of the same type.
+/// The type of a port. A connection joins two ports of the same type, or a Float output
+/// to a Color input (read as grey, as the peers do: [`PortType::accepts`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum PortType {
     /// One scalar.
@@ -33,6 +34,13 @@ impl PortType {
             Self::Vec2 => Value::Vec2([0.0; 2]),
             Self::Color => Value::Color([0.0; 3]),
         }
+    }
+
+    /// Whether an input of this type takes a link from an output of type `from`: the
+    /// same type, or a Float where a Color is expected (the value on every channel).
+    #[must_use]
+    pub fn accepts(self, from: Self) -> bool {
+        self == from || (self == Self::Color && from == Self::Float)
     }
 
     /// Every port type, in display order.

@@ -6,7 +6,7 @@
 
 use tuft_graph::nodes::ALL;
 use tuft_graph::{
-    Domain, Evaluator, InRef, MaterialGraph, NodeId, OutRef, ParamValue, Period, PortType,
+    Domain, Evaluator, InRef, MaterialGraph, NodeId, OutRef, ParamValue, Period, PortType, Sink,
 };
 
 /// Adds a node producing a field of type `ty` from a noise of `scale`; returns the
@@ -199,7 +199,7 @@ fn a_relief_tiles_exactly_when_its_layer_does_and_blames_the_layer_field() {
             // The path names the layer port it travels through.
             g.connect(
                 OutRef::new(relief, "coverage"),
-                &InRef::Sink(tuft_graph::Sink::Pbr("roughness".into())),
+                &InRef::Sink(Sink::Pbr("roughness".into())),
             )
             .unwrap();
             let report = tuft_graph::validate(&g);
@@ -228,11 +228,41 @@ fn feeding_a_layer_its_own_relief_is_refused_as_a_cycle() {
     let err = g
         .connect(
             OutRef::new(relief, "coverage"),
-            &InRef::Sink(tuft_graph::Sink::Strand {
+            &InRef::Sink(Sink::Strand {
                 layer: "blades".into(),
                 port: "density".into(),
             }),
         )
         .unwrap_err();
     assert!(matches!(err, tuft_graph::ConnectError::Cycle(_)), "{err}");
+}
+
+#[test]
+fn a_float_feeds_a_colour_as_grey() {
+    // As the peers do: a Float output wired where a Color is expected reads as grey.
+    let mut g = MaterialGraph::new("grey");
+    let noise = g.add_node("Noise").unwrap();
+    g.connect(
+        OutRef::new(noise, "out"),
+        &InRef::Sink(Sink::Pbr("base_color".into())),
+    )
+    .expect("a Float into a Color is accepted");
+    let report = tuft_graph::validate(&g);
+    assert!(!report.has_errors(), "{:#?}", report.diagnostics);
+    let (maps, _) = tuft_graph::bake::bake_pbr(&g, 8, &mut |_| {}).unwrap();
+    let noise_field = Evaluator::new(&g)
+        .eval_output(&OutRef::new(noise, "out"), &Domain::grid(8, 8))
+        .unwrap();
+    for (c, x) in maps.base_color.iter().zip(&noise_field.data) {
+        assert_eq!(*c, [*x, *x, *x]);
+    }
+    // A Color into a Float is still refused.
+    let ramp = g.add_node("ColorRamp").unwrap();
+    assert!(
+        g.connect(
+            OutRef::new(ramp, "out"),
+            &InRef::Sink(Sink::Pbr("roughness".into())),
+        )
+        .is_err()
+    );
 }

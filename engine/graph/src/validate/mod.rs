@@ -258,7 +258,7 @@ fn check_input(
                     ),
                 )),
                 Some(from_ty) => {
-                    if let Some(ty) = ty.filter(|t| *t != from_ty) {
+                    if let Some(ty) = ty.filter(|t| !t.accepts(from_ty)) {
                         push(Diagnostic::error(
                             Code::TypeMismatch,
                             format!(

@@ -280,7 +280,7 @@ pub(super) fn seam_by_numbers(
         .filter_map(|(sink, input)| {
             let ty = graph.sink_type(sink)?;
             let out_ty = input.link().and_then(|l| graph.output_type(l))?;
-            (ty == out_ty).then(|| (input.clone(), ty))
+            ty.accepts(out_ty).then(|| (input.clone(), ty))
         })
         .collect();
     if wanted.is_empty() {
