@@ -568,3 +568,14 @@ fn the_levels_node_is_added_from_the_library_and_edited_in_the_inspector() {
         Some(&ParamValue::Float(2.0))
     );
 }
+
+#[test]
+fn the_shape_node_is_added_from_the_library_with_its_parameters_and_thumbnail() {
+    let mut harness = editor(bare(), None);
+    let id = add_from_library(&mut harness, "Shape");
+    for param in ["shape", "count", "sides", "size", "softness", "jitter"] {
+        harness.get_by_label(param);
+    }
+    settle(&mut harness);
+    assert!(harness.state().thumbnails().textures().contains_key(&id));
+}

@@ -154,6 +154,7 @@ fn kinds_without_inputs_report_their_own_period() {
         ("Noise", |p| *p == Period::Tiles(4)),
         ("Voronoi", |p| *p == Period::Tiles(8)),
         ("Wave", |p| *p == Period::Tiles(4)),
+        ("Shape", |p| *p == Period::Tiles(4)),
         ("Time", |p| *p == Period::Uniform),
         ("WorldNormal", |p| *p == Period::Uniform),
         ("WorldPos", |p| !p.tiles()),

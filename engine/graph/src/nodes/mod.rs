@@ -17,6 +17,7 @@ mod math;
 mod mix;
 mod noise;
 mod parameter;
+mod shape;
 mod split;
 mod strand_relief;
 mod time;
@@ -35,6 +36,7 @@ pub static ALL: &[&dyn NodeKind] = &[
     &noise::Noise,
     &voronoi::Voronoi,
     &wave::Wave,
+    &shape::Shape,
     &math::Math,
     &mix::Mix,
     &color_ramp::ColorRamp,

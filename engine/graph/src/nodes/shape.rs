@@ -1,0 +1,287 @@
+//! Shape: a disc, a box or a regular polygon in every cell of a k × k lattice over the
+//! repeat, each cell's shape moved, turned and sized by its own hash — the building block
+//! of splatter masks (tufts, pebbles, bald patches).
+
+use crate::eval::NodeCtx;
+use crate::field::Field;
+use crate::graph::NodeId;
+use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
+use crate::nodes::{SEED_PARAM, count_param, fast_floor};
+use crate::period::Period;
+use crate::value::PortType;
+use std::f32::consts::TAU;
+use tuft_strands::hash::{hash, unit_f32};
+use tuft_strands::num::wrap_index;
+
+/// A tiled shape. Cells are hashed by their index wrapped modulo the count, and every
+/// point looks at its own cell and the eight around it, so a shape pushed over a cell's
+/// edge by its jitter is whole, and a whole count tiles.
+pub struct Shape;
+
+const fn unit(name: &'static str, doc: &'static str, default: f32) -> ParamDesc {
+    ParamDesc {
+        name,
+        doc,
+        kind: ParamKind::Float {
+            min: 0.0,
+            max: 1.0,
+            default,
+        },
+    }
+}
+
+const PARAMS: &[ParamDesc] = &[
+    ParamDesc {
+        name: "shape",
+        doc: "disc, box, or a regular polygon of `sides` sides",
+        kind: ParamKind::Choice {
+            options: &["disc", "box", "polygon"],
+            default: "disc",
+        },
+    },
+    count_param(
+        "count",
+        "Cells per side of the repeat; a whole number tiles",
+        4.0,
+    ),
+    ParamDesc {
+        name: "sides",
+        doc: "polygon: how many sides",
+        kind: ParamKind::Int {
+            min: 3,
+            max: 12,
+            default: 6,
+        },
+    },
+    unit("size", "The shape's width as a share of its cell", 0.6),
+    unit(
+        "softness",
+        "How far in from the edge the shape fades, as a share of its size",
+        0.1,
+    ),
+    unit(
+        "jitter",
+        "How far each shape moves from its cell's centre, as a share of the cell",
+        0.5,
+    ),
+    unit(
+        "size_jitter",
+        "How much smaller a shape may be, by its own hash",
+        0.3,
+    ),
+    unit("rotation", "The shapes' turn (turns)", 0.0),
+    unit(
+        "rotation_jitter",
+        "How far each shape turns further by its own hash (turns)",
+        0.0,
+    ),
+    SEED_PARAM,
+];
+
+/// One cell's shape: where it stands (lattice units), its radius, turn and random value.
+struct Placed {
+    centre: [f32; 2],
+    radius: f32,
+    turn: f32,
+    random: f32,
+}
+
+impl NodeKind for Shape {
+    fn name(&self) -> &'static str {
+        "Shape"
+    }
+    fn doc(&self) -> &'static str {
+        "Discs, boxes or polygons tiled k × k with per-cell jitter: a mask and each shape's random value"
+    }
+    fn category(&self) -> Category {
+        Category::Generator
+    }
+    fn params(&self) -> &'static [ParamDesc] {
+        PARAMS
+    }
+    fn inputs(&self, _: &Params<'_>) -> Vec<PortDesc> {
+        Vec::new()
+    }
+    fn outputs(&self, _: &Params<'_>) -> Vec<OutputDesc> {
+        vec![
+            OutputDesc::new("mask", PortType::Float, "1 inside a shape, 0 outside"),
+            OutputDesc::new(
+                "random",
+                PortType::Float,
+                "The random value in [0,1) of the shape a point is in (0 outside)",
+            ),
+        ]
+    }
+    fn period(&self, p: &Params<'_>, id: NodeId, _: &[Period]) -> Vec<Period> {
+        vec![Period::from_scale(id, "count", p.float("count")); 2]
+    }
+    fn limits(&self, p: &Params<'_>) -> Vec<String> {
+        crate::limits::count_problems("count", p.float("count"), 1)
+    }
+    fn eval(&self, p: &Params<'_>, ctx: &NodeCtx<'_>) -> Vec<Field> {
+        let count = p.float("count");
+        let period = (count.ceil() as i64).max(1);
+        let seed = p.int("seed") as u64;
+        let sides = p.int("sides").clamp(3, 12) as f32;
+        let kind = p.choice("shape");
+        let (size, soft) = (p.float("size"), p.float("softness").clamp(0.0, 1.0));
+        let (jitter, size_jitter) = (p.float("jitter"), p.float("size_jitter"));
+        let (rotation, rotation_jitter) = (p.float("rotation"), p.float("rotation_jitter"));
+        let cell = |cx: i64, cy: i64| -> Placed {
+            let id = (wrap_index(cy, period as usize) * period as usize
+                + wrap_index(cx, period as usize)) as u64;
+            let h = |c: u32| unit_f32(hash(seed, id, c));
+            Placed {
+                centre: [
+                    cx as f32 + 0.5 + jitter * (h(0) - 0.5),
+                    cy as f32 + 0.5 + jitter * (h(1) - 0.5),
+                ],
+                radius: 0.5 * size * (1.0 - size_jitter * h(2)),
+                turn: rotation + rotation_jitter * h(3),
+                random: h(4),
+            }
+        };
+        // How far out a point is, 1 on the shape's edge.
+        let reach = |s: &Placed, dx: f32, dy: f32| -> f32 {
+            let (sn, cs) = (-TAU * s.turn).sin_cos();
+            let (x, y) = (dx * cs - dy * sn, dx * sn + dy * cs);
+            let r = s.radius.max(1e-6);
+            match kind {
+                "box" => x.abs().max(y.abs()) / r,
+                "polygon" => {
+                    let seg = TAU / sides;
+                    let a = y.atan2(x).rem_euclid(seg) - seg / 2.0;
+                    (x * x + y * y).sqrt() * a.cos() / (r * (seg / 2.0).cos())
+                }
+                _ => (x * x + y * y).sqrt() / r,
+            }
+        };
+        let d = ctx.domain();
+        let packed = crate::field::par_map::<2>(d.len(), |i| {
+            let (x, y) = (d.u[i] * count, d.v[i] * count);
+            let (ix, iy) = (fast_floor(x) as i64, fast_floor(y) as i64);
+            let mut best = [0.0f32, 0.0];
+            for cy in iy - 1..=iy + 1 {
+                for cx in ix - 1..=ix + 1 {
+                    let s = cell(cx, cy);
+                    let e = reach(&s, x - s.centre[0], y - s.centre[1]);
+                    let inner = 1.0 - soft;
+                    let m = if e <= inner {
+                        1.0
+                    } else if e >= 1.0 {
+                        0.0
+                    } else {
+                        let t = (1.0 - e) / soft.max(1e-6);
+                        t * t * (3.0 - 2.0 * t)
+                    };
+                    if m > best[0] {
+                        best = [m, s.random];
+                    }
+                }
+            }
+            best
+        });
+        let channel = |k: usize| Field {
+            ty: PortType::Float,
+            data: packed.iter().skip(k).step_by(2).copied().collect(),
+        };
+        let mask = channel(0);
+        let random = if ctx.wants(1) {
+            channel(1)
+        } else {
+            Field::constant(PortType::Float.zero(), 0)
+        };
+        vec![mask, random]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::node::ParamValue;
+    use crate::nodes::testing::*;
+    use crate::period::Period;
+
+    fn still(shape: &str) -> Vec<(&'static str, ParamValue)> {
+        vec![
+            ("shape", ParamValue::Choice(shape.into())),
+            ("jitter", ParamValue::Float(0.0)),
+            ("size_jitter", ParamValue::Float(0.0)),
+            ("softness", ParamValue::Float(0.0)),
+            ("size", ParamValue::Float(0.5)),
+        ]
+    }
+
+    #[test]
+    fn a_disc_covers_its_area_and_a_box_its_square() {
+        let n = 256;
+        let pts: Vec<[f32; 2]> = (0..n * n)
+            .map(|i| {
+                [
+                    ((i % n) as f32 + 0.5) / n as f32,
+                    ((i / n) as f32 + 0.5) / n as f32,
+                ]
+            })
+            .collect();
+        for (shape, area) in [("disc", std::f32::consts::PI * 0.25 * 0.25), ("box", 0.25)] {
+            let (g, id) = single("Shape", &still(shape), &[]);
+            let mask = at(&g, id, "mask", &pts);
+            let covered = mask.data.iter().sum::<f32>() / mask.data.len() as f32;
+            assert!(
+                (covered - area).abs() < 0.01,
+                "{shape}: {covered} vs {area}"
+            );
+            // Centre of a cell in, its corner out.
+            let cell = 1.0 / 4.0;
+            assert_eq!(
+                at(&g, id, "mask", &[[cell / 2.0, cell / 2.0]]).get(0)[0],
+                1.0
+            );
+            assert_eq!(at(&g, id, "mask", &[[0.001, 0.001]]).get(0)[0], 0.0);
+        }
+        // A hexagon lies between its inscribed and circumscribed discs.
+        let (g, id) = single("Shape", &still("polygon"), &[]);
+        let mask = at(&g, id, "mask", &pts);
+        let covered = mask.data.iter().sum::<f32>() / mask.data.len() as f32;
+        // Circumradius a quarter of a cell: (3√3 / 2) r² of every cell.
+        let r = 0.25f32;
+        let hexagon = 1.5 * 3f32.sqrt() * r * r;
+        assert!((covered - hexagon).abs() < 0.01, "{covered} vs {hexagon}");
+    }
+
+    #[test]
+    fn jittered_shapes_tile_whole_counts_and_every_shape_has_its_own_random() {
+        let (g, id) = single(
+            "Shape",
+            &[
+                ("count", ParamValue::Float(5.0)),
+                ("jitter", ParamValue::Float(1.0)),
+                ("rotation_jitter", ParamValue::Float(1.0)),
+                ("shape", ParamValue::Choice("polygon".into())),
+            ],
+            &[],
+        );
+        assert_eq!(period(&g, id), Period::Tiles(5));
+        assert!(edge_gap(&g, id, "mask", 64) < 1e-4);
+        assert!(edge_gap(&g, id, "random", 64) < 1e-4);
+        let points: Vec<[f32; 2]> = (0..50 * 50)
+            .map(|i| {
+                [
+                    ((i % 50) as f32 + 0.5) / 50.0,
+                    ((i / 50) as f32 + 0.5) / 50.0,
+                ]
+            })
+            .collect();
+        let random = at(&g, id, "random", &points);
+        let mut seen: Vec<u32> = random
+            .data
+            .iter()
+            .filter(|&&r| r > 0.0)
+            .map(|r| r.to_bits())
+            .collect();
+        seen.sort_unstable();
+        seen.dedup();
+        assert!(seen.len() >= 15, "{} shapes of 25 seen", seen.len());
+        let (g, id) = single("Shape", &[("count", ParamValue::Float(4.5))], &[]);
+        assert!(!period(&g, id).tiles());
+    }
+}
