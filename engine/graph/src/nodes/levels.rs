@@ -4,31 +4,19 @@
 use crate::eval::NodeCtx;
 use crate::field::{Field, par_field};
 use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
-use crate::nodes::{TYPE_PARAM, chosen_type};
+use crate::nodes::{TYPE_PARAM, chosen_type, unit_param};
 
 /// `out_black + (out_white − out_black) · clamp((x − in_black) / (in_white − in_black))^(1/gamma)`.
 pub struct Levels;
 
-const fn point(name: &'static str, doc: &'static str, default: f32) -> ParamDesc {
-    ParamDesc {
-        name,
-        doc,
-        kind: ParamKind::Float {
-            min: 0.0,
-            max: 1.0,
-            default,
-        },
-    }
-}
-
 const PARAMS: &[ParamDesc] = &[
     TYPE_PARAM,
-    point(
+    unit_param(
         "in_black",
         "The input value that becomes the output's black point",
         0.0,
     ),
-    point(
+    unit_param(
         "in_white",
         "The input value that becomes the output's white point",
         1.0,
@@ -42,8 +30,8 @@ const PARAMS: &[ParamDesc] = &[
             default: 1.0,
         },
     },
-    point("out_black", "What the input's black point becomes", 0.0),
-    point("out_white", "What the input's white point becomes", 1.0),
+    unit_param("out_black", "What the input's black point becomes", 0.0),
+    unit_param("out_white", "What the input's white point becomes", 1.0),
 ];
 
 impl NodeKind for Levels {

@@ -93,6 +93,19 @@ pub(crate) const fn count_param(name: &'static str, doc: &'static str, default: 
     }
 }
 
+/// A Float parameter whose slider runs over `[0, 1]`.
+pub(crate) const fn unit_param(name: &'static str, doc: &'static str, default: f32) -> ParamDesc {
+    ParamDesc {
+        name,
+        doc,
+        kind: ParamKind::Float {
+            min: 0.0,
+            max: 1.0,
+            default,
+        },
+    }
+}
+
 /// The port type chosen by [`TYPE_PARAM`].
 pub(crate) fn chosen_type(params: &Params<'_>) -> PortType {
     match params.choice("type") {

@@ -6,7 +6,7 @@ use crate::eval::NodeCtx;
 use crate::field::Field;
 use crate::graph::NodeId;
 use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
-use crate::nodes::{SEED_PARAM, count_param, fast_floor};
+use crate::nodes::{SEED_PARAM, count_param, fast_floor, unit_param};
 use crate::period::Period;
 use crate::value::PortType;
 use std::f32::consts::TAU;
@@ -17,18 +17,6 @@ use tuft_strands::num::wrap_index;
 /// point looks at its own cell and the eight around it, so a shape pushed over a cell's
 /// edge by its jitter is whole, and a whole count tiles.
 pub struct Shape;
-
-const fn unit(name: &'static str, doc: &'static str, default: f32) -> ParamDesc {
-    ParamDesc {
-        name,
-        doc,
-        kind: ParamKind::Float {
-            min: 0.0,
-            max: 1.0,
-            default,
-        },
-    }
-}
 
 const PARAMS: &[ParamDesc] = &[
     ParamDesc {
@@ -53,24 +41,24 @@ const PARAMS: &[ParamDesc] = &[
             default: 6,
         },
     },
-    unit("size", "The shape's width as a share of its cell", 0.6),
-    unit(
+    unit_param("size", "The shape's width as a share of its cell", 0.6),
+    unit_param(
         "softness",
         "How far in from the edge the shape fades, as a share of its size",
         0.1,
     ),
-    unit(
+    unit_param(
         "jitter",
         "How far each shape moves from its cell's centre, as a share of the cell",
         0.5,
     ),
-    unit(
+    unit_param(
         "size_jitter",
         "How much smaller a shape may be, by its own hash",
         0.3,
     ),
-    unit("rotation", "The shapes' turn (turns)", 0.0),
-    unit(
+    unit_param("rotation", "The shapes' turn (turns)", 0.0),
+    unit_param(
         "rotation_jitter",
         "How far each shape turns further by its own hash (turns)",
         0.0,
