@@ -1,0 +1,401 @@
+//! The card level past the last rank cut: strands grouped into small clusters, each drawn
+//! as two crossed quads wearing a side-on picture of the set from a small atlas.
+//!
+//! Grouping: the strands of each clump, split again into cells half a clump cell's
+//! diagonal wide around the clump centre, so no group's roots span more than one clump
+//! cell's diagonal. On a surface, cards are planted like strands ([`card_points`],
+//! [`build_card_tile`]): every place the surface reaches the repeat — both sides of a
+//! slab, each face of a box — plants its own copy of a card on its own side, standing on
+//! that side's normal.
+//!
+//! The atlas holds `cells × cells` views, each a window of the set drawn side-on, colour
+//! with alpha and a normal. Cards are alpha-tested, never blended; the mip chain rescales
+//! alpha so the fraction of texels passing the cutoff at every mip is mip 0's. The atlas
+//! is a pure function of the set and the settings.
+
+mod atlas;
+
+pub use atlas::{Atlas, CROWN, atlas, coverage_per_mip};
+
+use crate::hash::{hash, unit_f32};
+use crate::mesh::{StrandVertex, TileMesh};
+use crate::num::{fast_floor, wrap_delta};
+use crate::placement::PlacedTile;
+use crate::set::StrandSet;
+use crate::shape::{centreline, reach};
+use glam::{Vec2, Vec3};
+use serde::{Deserialize, Serialize};
+
+/// The card level's settings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CardSettings {
+    /// Atlas size in texels (square, a power of two).
+    pub atlas_size: u32,
+    /// Atlas cells per side (the atlas holds `cells²` views of the set).
+    pub atlas_cells: u32,
+    /// Alpha-test cutoff.
+    pub alpha_cutoff: f32,
+}
+
+impl Default for CardSettings {
+    fn default() -> Self {
+        Self {
+            atlas_size: 256,
+            atlas_cells: 4,
+            alpha_cutoff: 0.5,
+        }
+    }
+}
+
+/// One card: two crossed quads standing at `centre`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Card {
+    /// Centre of the group's roots, in UV over the repeat (may leave `[0, 1)` slightly
+    /// for a group straddling the edge).
+    pub centre: [f32; 2],
+    /// Turn of the first quad, in turns.
+    pub turn: f32,
+    /// Quad width in metres: as wide as the group spreads, its roots and where its tips
+    /// land.
+    pub width: f32,
+    /// Quad height in metres.
+    pub height: f32,
+    /// Atlas cell.
+    pub cell: u32,
+    /// How many strands the card stands for.
+    pub n_strands: u32,
+}
+
+/// Groups `set` into cards. `clump_lattice` is the layer's clump lattice (clump cells per
+/// side of the repeat).
+#[must_use]
+pub fn group(set: &StrandSet, clump_lattice: u32, repeat_m: f32, atlas_cells: u32) -> Vec<Card> {
+    let m = clump_lattice.max(1) as f32;
+    let cell_m = repeat_m / m;
+    let split = cell_m * std::f32::consts::SQRT_2 / 2.0; // half a clump cell's diagonal
+    // Key: (clump, sub-cell x, sub-cell y) relative to the clump's first strand.
+    let anchors = first_roots(set);
+    let mut keyed: Vec<(u64, u32)> = Vec::with_capacity(set.len());
+    for i in 0..set.len() {
+        let c = set.clump[i];
+        let a = anchors.of(c);
+        let d = [
+            wrap_delta(set.root_uv[i][0] - a[0]) * repeat_m,
+            wrap_delta(set.root_uv[i][1] - a[1]) * repeat_m,
+        ];
+        let sx = ((fast_floor(d[0] / split) as i64) + 64) as u64 & 0xff;
+        let sy = ((fast_floor(d[1] / split) as i64) + 64) as u64 & 0xff;
+        keyed.push(((u64::from(c) << 16) | (sx << 8) | sy, i as u32));
+    }
+    sort_keyed(&mut keyed, &anchors);
+    // What a card reads of its strands, gathered in group order in one loop of
+    // independent loads (the groups visit the set out of order).
+    let members: Vec<Member> = keyed
+        .iter()
+        .map(|&(_, i)| {
+            let i = i as usize;
+            let r = reach(set.length[i], set.lean[i], set.tip_pull[i]);
+            Member {
+                root: set.root_uv[i],
+                width: set.width[i],
+                height: centreline(set.length[i], r, set.bend[i], 1.0).z,
+                reach: r,
+            }
+        })
+        .collect();
+    let mut cards = Vec::new();
+    let mut start = 0;
+    while start < keyed.len() {
+        let key = keyed[start].0;
+        let end = start + keyed[start..].iter().take_while(|k| k.0 == key).count();
+        cards.push(card(&members[start..end], key, repeat_m, atlas_cells));
+        start = end;
+    }
+    cards
+}
+
+/// One strand of a card's group.
+struct Member {
+    root: [f32; 2],
+    width: f32,
+    /// Height of the tip above the root.
+    height: f32,
+    /// Where the tip lands from the root over the ground, metres.
+    reach: Vec2,
+}
+
+/// Sorts `(key, strand)` pairs whose keys hold the clump in their high bits: with a
+/// clump table, a counting sort by clump and a small sort inside each clump (a clump is
+/// a few dozen strands) instead of one sort of the whole set.
+fn sort_keyed(keyed: &mut Vec<(u64, u32)>, anchors: &Anchors) {
+    let Anchors::Table(table) = anchors else {
+        keyed.sort_unstable();
+        return;
+    };
+    let mut start = vec![0usize; table.len() + 1];
+    for &(key, _) in keyed.iter() {
+        start[(key >> 16) as usize + 1] += 1;
+    }
+    for c in 1..start.len() {
+        start[c] += start[c - 1];
+    }
+    let mut fill = start.clone();
+    let mut sorted = vec![(0u64, 0u32); keyed.len()];
+    for &(key, i) in keyed.iter() {
+        let c = (key >> 16) as usize;
+        sorted[fill[c]] = (key, i);
+        fill[c] += 1;
+    }
+    for w in start.windows(2) {
+        sorted[w[0]..w[1]].sort_unstable();
+    }
+    *keyed = sorted;
+}
+
+/// The root of each clump's first strand (in set order).
+enum Anchors {
+    /// Indexed by clump: clump ids are lattice cells, so a table is small.
+    Table(Vec<[f32; 2]>),
+    /// For clump ids too large for a table (a hand-made set).
+    Map(std::collections::HashMap<u32, [f32; 2]>),
+}
+
+impl Anchors {
+    fn of(&self, clump: u32) -> [f32; 2] {
+        match self {
+            Self::Table(t) => t[clump as usize],
+            Self::Map(m) => m[&clump],
+        }
+    }
+}
+
+fn first_roots(set: &StrandSet) -> Anchors {
+    let max = set.clump.iter().copied().max().unwrap_or(0) as usize;
+    if max <= 4 * set.len() + 65_536 {
+        let mut table = vec![[f32::NAN; 2]; max + 1];
+        for (&c, &r) in set.clump.iter().zip(&set.root_uv).rev() {
+            table[c as usize] = r;
+        }
+        Anchors::Table(table)
+    } else {
+        let mut map = std::collections::HashMap::new();
+        for (&c, &r) in set.clump.iter().zip(&set.root_uv) {
+            map.entry(c).or_insert(r);
+        }
+        Anchors::Map(map)
+    }
+}
+
+fn card(members: &[Member], key: u64, repeat_m: f32, atlas_cells: u32) -> Card {
+    let a = members[0].root;
+    let mut sum = Vec2::ZERO;
+    let offsets: Vec<Vec2> = members
+        .iter()
+        .map(|m| Vec2::new(wrap_delta(m.root[0] - a[0]), wrap_delta(m.root[1] - a[1])))
+        .collect();
+    for o in &offsets {
+        sum += *o;
+    }
+    let mean = sum / members.len() as f32;
+    let centre = Vec2::from(a) + mean;
+    let roots = offsets
+        .iter()
+        .map(|o| ((*o - mean) * repeat_m).length())
+        .fold(0.0f32, f32::max);
+    // Where the tips land: a disc of radius r has a root-mean-square radius r/√2.
+    let tips_ms = offsets
+        .iter()
+        .zip(members)
+        .map(|(o, m)| ((*o - mean) * repeat_m + m.reach).length_squared())
+        .sum::<f32>()
+        / members.len() as f32;
+    let extent = roots.max((2.0 * tips_ms).sqrt());
+    let height = members.iter().map(|m| m.height).fold(0.0f32, f32::max);
+    let mean_width = members.iter().map(|m| m.width).sum::<f32>() / members.len() as f32;
+    let h = |c| unit_f32(hash(key, 0, crate::hash::channel::CARD + c));
+    Card {
+        centre: centre.to_array(),
+        turn: h(0),
+        width: (2.0 * extent).max(4.0 * mean_width).max(0.25 * height),
+        height,
+        cell: ((h(1) * (atlas_cells * atlas_cells) as f32) as u32)
+            .min(atlas_cells * atlas_cells - 1),
+        n_strands: members.len() as u32,
+    }
+}
+
+/// The cards of one repeat laid on the plane of [`crate::mesh::repeat_tiles`] (centred
+/// on the origin, facing +y): two crossed quads per card, textured with its atlas cell.
+/// Vertex colour is white (the atlas carries the colour); `wind` rises from 0 at the
+/// ground to 1 at the top.
+#[must_use]
+pub fn card_mesh(cards: &[Card], repeat_m: f32, atlas_cells: u32) -> crate::mesh::LevelMesh {
+    let mut mesh = crate::mesh::LevelMesh::default();
+    for card in cards {
+        let base = Vec3::new(
+            -repeat_m / 2.0 + card.centre[0] * repeat_m,
+            0.0,
+            -repeat_m / 2.0 + card.centre[1] * repeat_m,
+        );
+        let frame = [Vec3::X, Vec3::Z, Vec3::Y];
+        push_card(
+            &mut mesh.vertices,
+            &mut mesh.indices,
+            card,
+            base,
+            frame,
+            atlas_cells,
+        );
+    }
+    mesh
+}
+
+/// The cards as a set of points a surface can be planted with: card `i` stands at its
+/// centre (wrapped into the repeat) with id `i`, so [`crate::placement::place`] splits
+/// them by where the surface reaches the repeat — each side of a slab, each face of a
+/// box gets its own — and thins them by area exactly as it thins strands.
+#[must_use]
+pub fn card_points(cards: &[Card]) -> StrandSet {
+    let mut set = StrandSet::with_capacity(cards.len());
+    for (i, card) in cards.iter().enumerate() {
+        set.root_uv.push(
+            card.centre
+                .map(|c| c.rem_euclid(1.0).min(1.0 - f32::EPSILON)),
+        );
+        set.id.push(i as u32);
+        set.rank.push(card.turn);
+    }
+    set
+}
+
+/// Vertices per card: two quads of four corners.
+pub const VERTICES_PER_CARD: usize = 8;
+/// Indices per card: two quads of two triangles.
+pub const INDICES_PER_CARD: usize = 12;
+
+/// Meshes the cards planted on one tile (planted from [`card_points`]): two crossed quads
+/// per card standing on the surface's normal, turned in its tangent plane. `ranks` holds
+/// each card's own hash (its turn), which a renderer compares with a fade to dither the
+/// card level in and out.
+#[must_use]
+pub fn build_card_tile(cards: &[Card], tile: &PlacedTile, atlas_cells: u32) -> TileMesh {
+    let mut mesh = TileMesh::default();
+    for planted in &tile.strands {
+        let card = &cards[planted.strand as usize];
+        let frame = [planted.tangent, planted.bitangent, planted.normal];
+        push_card(
+            &mut mesh.vertices,
+            &mut mesh.indices,
+            card,
+            planted.position,
+            frame,
+            atlas_cells,
+        );
+        mesh.ranks.push(card.turn);
+    }
+    mesh
+}
+
+/// Appends one card's two quads: `frame` is (u tangent, v tangent, up).
+fn push_card(
+    vertices: &mut Vec<StrandVertex>,
+    indices: &mut Vec<u32>,
+    card: &Card,
+    base: Vec3,
+    frame: [Vec3; 3],
+    atlas_cells: u32,
+) {
+    let [tu, tv, up_dir] = frame;
+    let cells_side = atlas_cells.max(1);
+    let cells = cells_side as f32;
+    let (cx, cy) = (
+        (card.cell % cells_side) as f32,
+        (card.cell / cells_side) as f32,
+    );
+    let (u0, u1) = (cx / cells, (cx + 1.0) / cells);
+    let (v_top, v_bottom) = (cy / cells, (cy + 1.0) / cells);
+    for quad in 0..2 {
+        let angle = std::f32::consts::TAU * (card.turn + 0.25 * quad as f32);
+        let (sin, cos) = angle.sin_cos();
+        let along = (tu * cos + tv * sin) * (card.width / 2.0);
+        let normal = tu * -sin + tv * cos;
+        let first = vertices.len() as u32;
+        for (corner, (u, v, up)) in [
+            (u0, v_bottom, 0.0),
+            (u1, v_bottom, 0.0),
+            (u0, v_top, 1.0),
+            (u1, v_top, 1.0),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let side = if corner % 2 == 0 { -1.0 } else { 1.0 };
+            vertices.push(StrandVertex {
+                position: (base + along * side + up_dir * (card.height * up)).to_array(),
+                across: [0.0; 3],
+                normal: normal.to_array(),
+                uv: [u, v],
+                color: [1.0; 3],
+                wind: up,
+                rank: card.turn,
+            });
+        }
+        indices.extend([first, first + 1, first + 2, first + 1, first + 3, first + 2]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set(n: usize, clumps: u32) -> StrandSet {
+        crate::testing::random_set(n, 4, clumps)
+    }
+
+    #[test]
+    fn no_card_group_spans_more_than_a_clump_cell_diagonal() {
+        let s = set(20_000, 16);
+        let repeat_m = 1.0;
+        let cards = group(&s, 16, repeat_m, 4);
+        assert_eq!(
+            cards.iter().map(|c| c.n_strands as usize).sum::<usize>(),
+            s.len()
+        );
+        let diagonal = repeat_m / 16.0 * std::f32::consts::SQRT_2;
+        // Rebuild each group's members by nearest card centre and clump to check spans.
+        for c in &cards {
+            assert!(c.width > 0.0 && c.height > 0.0);
+            assert!(c.cell < 16);
+        }
+        // Spans measured directly: roots of a group lie within its sub-cell.
+        let mut by_key: std::collections::HashMap<(u32, i64, i64), Vec<[f32; 2]>> =
+            Default::default();
+        let mut anchor: std::collections::HashMap<u32, [f32; 2]> = Default::default();
+        let split = diagonal / 2.0;
+        for i in 0..s.len() {
+            let a = *anchor.entry(s.clump[i]).or_insert(s.root_uv[i]);
+            let d = [
+                wrap_delta(s.root_uv[i][0] - a[0]) * repeat_m,
+                wrap_delta(s.root_uv[i][1] - a[1]) * repeat_m,
+            ];
+            by_key
+                .entry((
+                    s.clump[i],
+                    (d[0] / split).floor() as i64,
+                    (d[1] / split).floor() as i64,
+                ))
+                .or_default()
+                .push(d);
+        }
+        assert_eq!(by_key.len(), cards.len());
+        for roots in by_key.values() {
+            for a in roots {
+                for b in roots {
+                    let span = ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt();
+                    assert!(span <= diagonal, "{span} > {diagonal}");
+                }
+            }
+        }
+    }
+}
