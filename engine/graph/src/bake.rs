@@ -293,7 +293,7 @@ pub fn write_baked_set_cancellable(
             let double_sided = matches!(layer.profile, crate::layer::Profile::Ribbon { .. });
             let glb =
                 crate::gltf::encode_glb(&mesh, &format!("{name} level {level_idx}"), double_sided);
-            crate::io::write_atomic(&path, &glb).map_err(|e| fail(&path, e.to_string()))?;
+            write_into_set(&path, &glb)?;
             written.push(path);
             meshes.push(file);
         }
@@ -330,7 +330,7 @@ pub fn write_baked_set_cancellable(
     let text =
         ron::ser::to_string_pretty(&manifest, ron::ser::PrettyConfig::new().struct_names(false))
             .map_err(|e| fail(&path, e.to_string()))?;
-    crate::io::write_atomic(&path, text.as_bytes()).map_err(|e| fail(&path, e.to_string()))?;
+    write_into_set(&path, text.as_bytes())?;
     written.push(path);
     progress("checking", 1.0)?;
     check_set(out, &strands, &manifest)?;
@@ -421,8 +421,7 @@ fn write_cards(
             let mut bytes = std::io::Cursor::new(Vec::new());
             img.write_to(&mut bytes, image::ImageFormat::Png)
                 .map_err(|e| fail(&path, e.to_string()))?;
-            crate::io::write_atomic(&path, &bytes.into_inner())
-                .map_err(|e| fail(&path, e.to_string()))?;
+            write_into_set(&path, &bytes.into_inner())?;
             written.push(path);
             files.push(file);
         }
@@ -431,7 +430,7 @@ fn write_cards(
     let path = dir.join(&mesh_file);
     let mesh = cards::card_mesh(&group, repeat_m, settings.atlas_cells);
     let glb = crate::gltf::encode_glb(&mesh, &format!("{name} cards"), true);
-    crate::io::write_atomic(&path, &glb).map_err(|e| fail(&path, e.to_string()))?;
+    write_into_set(&path, &glb)?;
     written.push(path);
     Ok(tuft_strands::manifest::CardsManifest {
         settings: settings.clone(),
@@ -449,12 +448,19 @@ pub fn strands_path(dir: &Path, stem: &str) -> PathBuf {
     dir.join(format!("{stem}.strands"))
 }
 
-/// Writes `file` to `path` atomically.
+/// Writes `file` to `path` (a file of a set being written: see [`write_into_set`]).
 ///
 /// # Errors
-/// When the file cannot be written; `path` keeps its previous content then.
+/// When the file cannot be written.
 pub fn write_strand_file(file: &StrandFile, path: &Path) -> Result<(), BakeError> {
-    crate::io::write_atomic(path, &tuft_strands::file::encode(file)).map_err(|e| BakeError::Write {
+    write_into_set(path, &tuft_strands::file::encode(file))
+}
+
+/// Writes one file of a set into the folder being filled. The set's atomicity is the
+/// folder's (`staging`: written beside, read back, swapped in, the folder synced once),
+/// so each file is written and synced in place, not renamed.
+fn write_into_set(path: &Path, bytes: &[u8]) -> Result<(), BakeError> {
+    crate::io::write_synced(path, bytes).map_err(|e| BakeError::Write {
         path: path.to_owned(),
         message: e.to_string(),
     })
@@ -563,8 +569,8 @@ pub fn encode_maps(maps: &PbrMaps) -> Result<Vec<Vec<u8>>, image::ImageError> {
         .collect()
 }
 
-/// Writes the six maps into `dir` as `<stem>_<map>.png` (each atomically); returns
-/// their paths in [`MAP_NAMES`] order.
+/// Writes the six maps into `dir` as `<stem>_<map>.png` (files of a set being written:
+/// see [`write_into_set`]); returns their paths in [`MAP_NAMES`] order.
 ///
 /// # Errors
 /// When a file cannot be encoded or written.
@@ -576,10 +582,7 @@ pub fn write_maps(maps: &PbrMaps, dir: &Path, stem: &str) -> Result<Vec<PathBuf>
     let mut written = Vec::new();
     for (map, bytes) in MAP_NAMES.iter().zip(encoded) {
         let path = map_path(dir, stem, map);
-        crate::io::write_atomic(&path, &bytes).map_err(|e| BakeError::Write {
-            path: path.clone(),
-            message: e.to_string(),
-        })?;
+        write_into_set(&path, &bytes)?;
         written.push(path);
     }
     Ok(written)

@@ -216,6 +216,24 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), SaveError> {
     Ok(())
 }
 
+/// Writes `bytes` to a new file at `path` and syncs it, without a temporary file or a
+/// rename: for the files of a baked set, whose folder is swapped in whole (`staging`)
+/// and synced once, so each file needs neither its own rename nor a sync of the folder.
+///
+/// # Errors
+/// When the file cannot be created or written.
+pub fn write_synced(path: &Path, bytes: &[u8]) -> Result<(), SaveError> {
+    let result = (|| {
+        let mut file = std::fs::File::create(path)?;
+        file.write_all(bytes)?;
+        file.sync_all()
+    })();
+    result.map_err(|source| SaveError::Io {
+        path: path.to_owned(),
+        source,
+    })
+}
+
 /// `path` with every symbolic link along its last component followed (a dangling link
 /// resolves to the file it names, which the write then creates).
 fn resolve_links(path: &Path) -> std::io::Result<PathBuf> {
