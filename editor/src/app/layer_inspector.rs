@@ -14,9 +14,8 @@ impl Editor {
     /// the inspector; returns the name.
     pub fn add_layer(&mut self) -> String {
         let name = self.session.doc().graph.free_layer_name("strands");
-        let n = name.clone();
-        self.edit(None, move |d| {
-            let _ = d.graph.add_layer(&n);
+        self.edit(None, |d| {
+            let _ = d.graph.add_layer(&name);
         });
         self.deselect();
         self.message = Some((format!("Added strand layer “{name}”"), false));
@@ -24,36 +23,28 @@ impl Editor {
     }
 
     /// Renames layer `from` to `to`; a refused name is reported with its reason and
-    /// nothing changes.
+    /// nothing changes (a refused edit leaves no step in the history).
     pub fn rename_layer(&mut self, from: &str, to: &str) -> bool {
-        let mut trial = self.session.doc().graph.clone();
-        if let Err(e) = trial.rename_layer(from, to.trim()) {
+        let mut outcome = Ok(());
+        self.edit(None, |d| outcome = d.graph.rename_layer(from, to.trim()));
+        if let Err(e) = outcome {
             self.message = Some((format!("Not renamed: {e}"), true));
             return false;
         }
-        let (from, to) = (from.to_owned(), to.trim().to_owned());
-        self.edit(None, move |d| {
-            let _ = d.graph.rename_layer(&from, &to);
-        });
         true
     }
 
     /// Adds a copy of layer `name`; returns the copy's name.
     pub fn duplicate_layer(&mut self, name: &str) -> Option<String> {
-        let mut trial = self.session.doc().graph.clone();
-        let copy = trial.duplicate_layer(name).ok()?;
-        let n = name.to_owned();
-        self.edit(None, move |d| {
-            let _ = d.graph.duplicate_layer(&n);
-        });
-        Some(copy)
+        let mut copy = None;
+        self.edit(None, |d| copy = d.graph.duplicate_layer(name).ok());
+        copy
     }
 
     /// Deletes layer `name` (undoable).
     pub fn delete_layer(&mut self, name: &str) {
-        let n = name.to_owned();
-        self.edit(None, move |d| {
-            let _ = d.graph.remove_layer(&n);
+        self.edit(None, |d| {
+            let _ = d.graph.remove_layer(name);
         });
     }
 

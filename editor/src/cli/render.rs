@@ -3,6 +3,7 @@
 use anyhow::Context as _;
 use std::path::Path;
 use std::process::ExitCode;
+use tuft_graph::limits::MAX_FRAME_SIDE;
 use tuft_render::{Camera, LevelMode, Offscreen, Rep, Scene, SurfaceKind, View, Wind};
 
 /// The background a saved frame is composed over (sRGB): a pale sky.
@@ -37,8 +38,8 @@ pub fn parse_size(text: &str) -> Result<(u32, u32), String> {
         s.trim()
             .parse::<u32>()
             .ok()
-            .filter(|v| (1..=8192).contains(v))
-            .ok_or_else(|| format!("size `{text}`: each side must be 1..=8192 pixels"))
+            .filter(|v| (1..=MAX_FRAME_SIDE).contains(v))
+            .ok_or_else(|| format!("size `{text}`: each side must be 1..={MAX_FRAME_SIDE} pixels"))
     };
     Ok((parse(w)?, parse(h)?))
 }

@@ -57,6 +57,13 @@ pub const MAX_LEVELS: usize = 8;
 pub const MAX_LENGTH_REPEATS: f32 = 0.5;
 /// A strand's width, in repeats.
 pub const MAX_WIDTH_REPEATS: f32 = 0.05;
+/// The longest and the widest a strand may be on a repeat of `repeat_m` metres (NaN
+/// bounds for a NaN repeat, which `min`/`max` take quietly).
+#[must_use]
+pub fn strand_bounds(repeat_m: f32) -> (f32, f32) {
+    (MAX_LENGTH_REPEATS * repeat_m, MAX_WIDTH_REPEATS * repeat_m)
+}
+
 /// A lean (a fraction of the length) beyond which a strand lies flat anyway.
 pub const MAX_LEAN: f32 = 8.0;
 /// A linear colour channel: far beyond any albedo, short of overflow after variation.

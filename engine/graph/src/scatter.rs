@@ -368,8 +368,7 @@ fn scatter(evaluator: &Evaluator<'_>, layer: &StrandLayer, repeat_m: f32) -> Str
     // Every attribute stays inside the limits whatever the fields say, so a set is one
     // its own file reader accepts and its meshes are finite. The bounds that scale with
     // the repeat use `min`/`max`, which take a NaN bound quietly where `clamp` panics.
-    let max_length = limits::MAX_LENGTH_REPEATS * repeat_m;
-    let max_width = limits::MAX_WIDTH_REPEATS * repeat_m;
+    let (max_length, max_width) = limits::strand_bounds(repeat_m);
     let colour = |c: f32| c.clamp(0.0, limits::MAX_COLOR);
     let lean_of = |x: f32| x.clamp(-limits::MAX_LEAN, limits::MAX_LEAN);
     let share = layer.clump_share;

@@ -158,7 +158,7 @@ fn a_length_of_3_4e38_is_an_error_and_the_set_still_reads_back() {
     // inside the limits, and its own reader takes it.
     let set = scatter_layer(&Evaluator::new(&g), "grass").unwrap();
     assert!(!set.is_empty());
-    let most = limits::MAX_LENGTH_REPEATS * g.repeat_m;
+    let (most, _) = limits::strand_bounds(g.repeat_m);
     assert!(set.length.iter().all(|l| l.is_finite() && *l <= most));
     assert!(set.root_color.iter().flatten().all(|c| c.is_finite()));
     assert!(set.lean.iter().flatten().all(|c| c.is_finite()));

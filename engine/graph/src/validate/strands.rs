@@ -64,8 +64,7 @@ fn estimated_cover(
     length: &crate::field::Field,
     width: &crate::field::Field,
 ) -> f32 {
-    let max_length = limits::MAX_LENGTH_REPEATS * repeat_m;
-    let max_width = limits::MAX_WIDTH_REPEATS * repeat_m;
+    let (max_length, max_width) = limits::strand_bounds(repeat_m);
     let n = density.len().max(1);
     let mean: f64 = (0..density.len())
         .map(|i| {
@@ -111,11 +110,23 @@ pub(super) fn layers(
             &grid,
         ))
         .expect("three inputs give three fields");
-        for (port, field, input, most) in [
-            ("length", &length, &layer.length, limits::MAX_LENGTH_REPEATS),
-            ("width", &width, &layer.width, limits::MAX_WIDTH_REPEATS),
+        let (max_length, max_width) = limits::strand_bounds(graph.repeat_m);
+        for (port, field, input, most, limit) in [
+            (
+                "length",
+                &length,
+                &layer.length,
+                limits::MAX_LENGTH_REPEATS,
+                max_length,
+            ),
+            (
+                "width",
+                &width,
+                &layer.width,
+                limits::MAX_WIDTH_REPEATS,
+                max_width,
+            ),
         ] {
-            let limit = most * graph.repeat_m;
             let (_, hi) = field.range();
             if hi > limit {
                 let mut d = Diagnostic::error(

@@ -306,12 +306,6 @@ impl Scene {
         self.budget = budget;
     }
 
-    /// What one frame may cost.
-    #[must_use]
-    pub fn budget(&self) -> FrameBudget {
-        self.budget
-    }
-
     /// Plans a frame: culls tiles, chooses each visible tile's representation per layer,
     /// plants and meshes the prefixes that grew, and lists the draws.
     pub fn plan(&mut self, view: &View) -> FramePlan {
