@@ -417,18 +417,32 @@ pub trait NodeKind: Send + Sync + 'static {
     fn check(&self, _params: &Params<'_>) -> Vec<String> {
         Vec::new()
     }
+    /// The parameter counting how often a generator repeats over the repeat (`scale`,
+    /// `periods`, `count`), if it has one: its outputs' period and its lattice limit
+    /// follow from it (the defaults of [`NodeKind::period`] and [`NodeKind::limits`]).
+    fn repeat_count(&self) -> Option<&'static str> {
+        None
+    }
     /// Work the parameters ask for beyond [`crate::limits`] (a lattice too fine to
     /// hold), in words. Evaluation refuses such a node (it reads zero) and validation
-    /// reports it, so no evaluation ever starts that work.
-    fn limits(&self, _params: &Params<'_>) -> Vec<String> {
-        Vec::new()
+    /// reports it, so no evaluation ever starts that work. The default checks the
+    /// [`NodeKind::repeat_count`] against the lattice limit.
+    fn limits(&self, params: &Params<'_>) -> Vec<String> {
+        self.repeat_count().map_or_else(Vec::new, |name| {
+            crate::limits::count_problems(name, params.float(name), 1)
+        })
     }
     /// The period of each output given the periods of the inputs (in port order).
     ///
-    /// The default suits any node that combines its inputs point by point: the outputs
-    /// repeat wherever all inputs do, and raw UV passing through breaks the seam.
-    fn period(&self, params: &Params<'_>, _id: NodeId, inputs: &[Period]) -> Vec<Period> {
-        let p = Period::combine_all(inputs).settle();
+    /// The default suits a generator with a [`NodeKind::repeat_count`] (every output
+    /// repeats that many times) and any node that combines its inputs point by point:
+    /// the outputs repeat wherever all inputs do, and raw UV passing through breaks the
+    /// seam.
+    fn period(&self, params: &Params<'_>, id: NodeId, inputs: &[Period]) -> Vec<Period> {
+        let p = match self.repeat_count() {
+            Some(name) => Period::from_scale(id, name, params.float(name)),
+            None => Period::combine_all(inputs).settle(),
+        };
         vec![p; self.outputs(params).len()]
     }
     /// Evaluates every output at the points of `ctx.domain()`.

@@ -2,12 +2,10 @@
 
 use crate::eval::NodeCtx;
 use crate::field::{Field, par_field};
-use crate::graph::NodeId;
 use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
 use crate::nodes::fast_floor;
 use crate::nodes::lattice::Lattice;
 use crate::nodes::{SEED_PARAM, count_param};
-use crate::period::Period;
 use crate::value::PortType;
 use rayon::prelude::*;
 use tuft_strands::hash::unit_f32_32;
@@ -70,8 +68,8 @@ impl NodeKind for Noise {
     fn outputs(&self, _: &Params<'_>) -> Vec<OutputDesc> {
         vec![OutputDesc::new("out", PortType::Float, "Noise in [0,1]")]
     }
-    fn period(&self, p: &Params<'_>, id: NodeId, _: &[Period]) -> Vec<Period> {
-        vec![Period::from_scale(id, "scale", p.float("scale"))]
+    fn repeat_count(&self) -> Option<&'static str> {
+        Some("scale")
     }
     fn limits(&self, p: &Params<'_>) -> Vec<String> {
         // fBm's finest octave has the largest lattice: scale × 2^(octaves − 1).

@@ -4,10 +4,8 @@
 
 use crate::eval::NodeCtx;
 use crate::field::Field;
-use crate::graph::NodeId;
 use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
 use crate::nodes::{SEED_PARAM, count_param, fast_floor, unit_param};
-use crate::period::Period;
 use crate::value::PortType;
 use std::f32::consts::TAU;
 use tuft_strands::hash::{hash, unit_f32};
@@ -100,11 +98,8 @@ impl NodeKind for Shape {
             ),
         ]
     }
-    fn period(&self, p: &Params<'_>, id: NodeId, _: &[Period]) -> Vec<Period> {
-        vec![Period::from_scale(id, "count", p.float("count")); 2]
-    }
-    fn limits(&self, p: &Params<'_>) -> Vec<String> {
-        crate::limits::count_problems("count", p.float("count"), 1)
+    fn repeat_count(&self) -> Option<&'static str> {
+        Some("count")
     }
     fn eval(&self, p: &Params<'_>, ctx: &NodeCtx<'_>) -> Vec<Field> {
         let count = p.float("count");

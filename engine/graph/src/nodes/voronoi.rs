@@ -2,12 +2,10 @@
 
 use crate::eval::NodeCtx;
 use crate::field::{Field, par_map};
-use crate::graph::NodeId;
 use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
 use crate::nodes::fast_floor;
 use crate::nodes::lattice::Lattice;
 use crate::nodes::{SEED_PARAM, count_param};
-use crate::period::Period;
 use crate::value::PortType;
 use tuft_strands::hash::{mix32, unit_f32_32};
 
@@ -70,11 +68,8 @@ impl NodeKind for Voronoi {
             ),
         ]
     }
-    fn period(&self, p: &Params<'_>, id: NodeId, _: &[Period]) -> Vec<Period> {
-        vec![Period::from_scale(id, "scale", p.float("scale")); 4]
-    }
-    fn limits(&self, p: &Params<'_>) -> Vec<String> {
-        crate::limits::count_problems("scale", p.float("scale"), 1)
+    fn repeat_count(&self) -> Option<&'static str> {
+        Some("scale")
     }
     fn eval(&self, p: &Params<'_>, ctx: &NodeCtx<'_>) -> Vec<Field> {
         let scale = p.float("scale");

@@ -2,10 +2,8 @@
 
 use crate::eval::NodeCtx;
 use crate::field::{Field, par_field};
-use crate::graph::NodeId;
 use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
 use crate::nodes::count_param;
-use crate::period::Period;
 use crate::value::PortType;
 
 /// Periodic stripes along u, v or the diagonal, in `[0, 1]`.
@@ -59,11 +57,8 @@ impl NodeKind for Wave {
     fn outputs(&self, _: &Params<'_>) -> Vec<OutputDesc> {
         vec![OutputDesc::new("out", PortType::Float, "The wave in [0,1]")]
     }
-    fn period(&self, p: &Params<'_>, id: NodeId, _: &[Period]) -> Vec<Period> {
-        vec![Period::from_scale(id, "periods", p.float("periods"))]
-    }
-    fn limits(&self, p: &Params<'_>) -> Vec<String> {
-        crate::limits::count_problems("periods", p.float("periods"), 1)
+    fn repeat_count(&self) -> Option<&'static str> {
+        Some("periods")
     }
     fn eval(&self, p: &Params<'_>, ctx: &NodeCtx<'_>) -> Vec<Field> {
         let periods = p.float("periods");
