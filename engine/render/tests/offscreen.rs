@@ -1,7 +1,8 @@
 //! Frames drawn offscreen on whatever adapter wgpu finds (llvmpipe or lavapipe here).
 
 use tuft_render::{
-    Camera, Layer, LevelMode, Material, Offscreen, Rep, Scene, SurfaceKind, SurfaceMaps, View, Wind,
+    Camera, FrameBudget, Layer, LevelMode, Material, Offscreen, Rep, Scene, SurfaceKind,
+    SurfaceMaps, View, Wind,
 };
 use tuft_strands::StrandSet;
 use tuft_strands::cards::CardSettings;
@@ -367,4 +368,39 @@ fn tiles_split_to_a_small_buffer_limit_draw_the_frame_one_buffer_draws() {
     assert_eq!(whole.max_tile_chunks(), 1);
     assert!(split.max_tile_chunks() > 2, "{}", split.max_tile_chunks());
     assert!(a.image == b.image, "a split tile drew other pixels");
+}
+
+#[test]
+fn the_frame_budget_draws_the_farthest_tiles_coarser_until_the_frame_fits() {
+    let mut offscreen = Offscreen::new().expect("an adapter");
+    let v = view(0.6, None);
+    let mut free = Scene::new(meadow(20_000), SurfaceKind::Plane);
+    let whole = offscreen.render(&mut free, &v).expect("a frame").stats;
+    assert!(!whole.budget_limited, "{whole:?}");
+    let triangles = whole.triangles();
+    assert!(triangles > 10_000, "{whole:?}");
+    // A quarter of those triangles: the frame fits by taking tiles coarser.
+    let mut tight = Scene::new(meadow(20_000), SurfaceKind::Plane);
+    tight.set_budget(FrameBudget {
+        triangles: triangles / 4,
+        bytes: u64::MAX,
+    });
+    let cut = offscreen.render(&mut tight, &v).expect("a frame").stats;
+    assert!(cut.budget_limited && cut.tiles_coarsened > 0, "{cut:?}");
+    assert!(
+        cut.triangles() <= triangles / 4,
+        "{} > {}",
+        cut.triangles(),
+        triangles / 4
+    );
+    assert!(cut.triangles() > 0, "something is still drawn");
+    // The bytes held count too.
+    let mut small = Scene::new(meadow(20_000), SurfaceKind::Plane);
+    small.set_budget(FrameBudget {
+        triangles: u64::MAX,
+        bytes: 1 << 20,
+    });
+    let held = offscreen.render(&mut small, &v).expect("a frame").stats;
+    assert!(held.budget_limited, "{held:?}");
+    assert!(held.triangles() < triangles);
 }
