@@ -176,3 +176,49 @@ pub(super) fn layers(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::eval::Evaluator;
+    use crate::field::Domain;
+    use crate::value::PortType;
+
+    /// The presets' covers, printed (`cargo test -p tuft-graph --lib presets_cover --
+    /// --nocapture`): each well inside the limit, and the lawn's blades the largest.
+    #[test]
+    fn the_presets_cover_their_repeat_well_inside_the_limit() {
+        let mut largest = (String::new(), 0.0f32);
+        for text in [
+            include_str!("../../../../presets/lawn.ron"),
+            include_str!("../../../../presets/fur.ron"),
+            include_str!("../../../../presets/moss.ron"),
+        ] {
+            let graph = crate::io::from_str(text).unwrap().graph;
+            let evaluator = Evaluator::new(&graph);
+            let grid = Domain::grid(super::DENSITY_GRID, super::DENSITY_GRID);
+            for (name, layer) in &graph.strands {
+                let fields = evaluator.eval_inputs(
+                    &[
+                        (layer.density.clone(), PortType::Float),
+                        (layer.length.clone(), PortType::Float),
+                        (layer.width.clone(), PortType::Float),
+                    ],
+                    &grid,
+                );
+                let cover = super::estimated_cover(
+                    layer,
+                    graph.repeat_m,
+                    &fields[0],
+                    &fields[1],
+                    &fields[2],
+                );
+                println!("{} {name}: cover {cover:.1}", graph.name);
+                assert!(cover < crate::limits::MAX_COVER / 10.0, "{name}: {cover}");
+                if cover > largest.1 {
+                    largest = (format!("{} {name}", graph.name), cover);
+                }
+            }
+        }
+        assert_eq!(largest.0, "lawn blades", "{largest:?}");
+    }
+}
