@@ -6,6 +6,7 @@
 mod layer_inspector;
 mod menus;
 mod panels;
+mod param_editors;
 mod recovery;
 
 pub use menus::*;

@@ -4,7 +4,6 @@
 use super::Editor;
 use crate::graph_view::{DraggedKind, ViewNode};
 use eframe::egui;
-use tuft_graph::node::{ParamKind, RampStop};
 use tuft_graph::{NodeId, ParamValue};
 use tuft_render::{LevelMode, Rep, SurfaceKind, Wind};
 
@@ -77,6 +76,8 @@ impl Editor {
         ui.strong(node.label());
         ui.label(kind.doc());
         let mut changes: Vec<(String, ParamValue)> = Vec::new();
+        let folder = self.session.doc().graph.folder.clone();
+        let folder = folder.as_deref();
         egui::Grid::new("params").num_columns(2).show(ui, |ui| {
             for desc in kind.params() {
                 ui.label(desc.name).on_hover_text(desc.doc);
@@ -85,7 +86,8 @@ impl Editor {
                     .get(desc.name)
                     .cloned()
                     .unwrap_or_else(|| desc.default_value());
-                if let Some(v) = param_editor(ui, desc.kind, current) {
+                if let Some(v) = super::param_editors::param_editor(ui, desc.kind, current, folder)
+                {
                     changes.push((desc.name.to_owned(), v));
                 }
                 ui.end_row();
@@ -356,60 +358,4 @@ pub(super) fn coverage_text(reports: &[tuft_strands::levels::LevelReport]) -> St
         .map(|r| format!("{:.2}", r.coverage))
         .collect::<Vec<_>>()
         .join(" · ")
-}
-
-/// An editor for one parameter; returns the new value if edited.
-fn param_editor(ui: &mut egui::Ui, kind: ParamKind, current: ParamValue) -> Option<ParamValue> {
-    match (kind, current) {
-        (ParamKind::Float { min, max, .. }, ParamValue::Float(mut x)) => ui
-            .add(egui::Slider::new(&mut x, min..=max).clamping(egui::SliderClamping::Never))
-            .changed()
-            .then_some(ParamValue::Float(x)),
-        (ParamKind::Int { min, max, .. }, ParamValue::Int(mut x)) => ui
-            .add(egui::DragValue::new(&mut x).range(min..=max))
-            .changed()
-            .then_some(ParamValue::Int(x)),
-        (ParamKind::Choice { options, .. }, ParamValue::Choice(c)) => {
-            let mut chosen = c.clone();
-            egui::ComboBox::from_id_salt(ui.next_auto_id())
-                .selected_text(&chosen)
-                .show_ui(ui, |ui| {
-                    for o in options {
-                        ui.selectable_value(&mut chosen, (*o).to_owned(), *o);
-                    }
-                });
-            (chosen != c).then_some(ParamValue::Choice(chosen))
-        }
-        (ParamKind::Text { .. }, ParamValue::Text(mut t)) => ui
-            .text_edit_singleline(&mut t)
-            .changed()
-            .then_some(ParamValue::Text(t)),
-        (ParamKind::Ramp, ParamValue::Ramp(mut stops)) => {
-            let mut changed = false;
-            ui.vertical(|ui| {
-                for stop in &mut stops {
-                    ui.horizontal(|ui| {
-                        changed |= ui
-                            .add(
-                                egui::DragValue::new(&mut stop.pos)
-                                    .range(0.0..=1.0)
-                                    .speed(0.005),
-                            )
-                            .changed();
-                        changed |= ui.color_edit_button_rgb(&mut stop.color).changed();
-                    });
-                }
-                if ui.small_button("+ stop").clicked() {
-                    stops.push(RampStop {
-                        pos: 1.0,
-                        color: [1.0; 3],
-                    });
-                    changed = true;
-                }
-            });
-            stops.sort_by(|a, b| a.pos.total_cmp(&b.pos));
-            changed.then_some(ParamValue::Ramp(stops))
-        }
-        _ => None,
-    }
 }

@@ -22,6 +22,10 @@ fn param(p: &ParamDesc) -> Value {
         }
         ParamKind::Ramp => json!({"type": "ramp", "default": "black to white"}),
         ParamKind::Text { default } => json!({"type": "text", "default": default}),
+        ParamKind::File { extensions } => {
+            json!({"type": "file", "extensions": extensions, "default": "none"})
+        }
+        ParamKind::Curve => json!({"type": "curve", "default": "(0, 0) to (1, 1)"}),
     };
     json!({"name": p.name, "doc": p.doc, "accepts": accepts})
 }
@@ -86,6 +90,15 @@ fn accepts_text(a: &Value) -> String {
                 .filter_map(Value::as_str)
                 .collect();
             format!("{}, default {default}", options.join("|"))
+        }
+        "file" => {
+            let ext: Vec<&str> = a["extensions"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .collect();
+            format!("file ({}), relative to the graph", ext.join(", "))
         }
         other => format!("{other}, default {default}"),
     }

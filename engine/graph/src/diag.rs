@@ -51,6 +51,8 @@ pub enum Code {
     Repeat,
     /// The graph asks for more than a limit allows (`crate::limits`).
     Limit,
+    /// A file the graph reads (an Image's) is missing, unreadable or not chosen.
+    File,
 }
 
 /// One finding.

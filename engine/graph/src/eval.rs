@@ -193,6 +193,20 @@ impl NodeCtx<'_> {
         }
     }
 
+    /// The picture in `path` (as the graph holds it), or `None` with the problem reported
+    /// against this node, which then reads zero.
+    #[must_use]
+    pub fn picture(&self, path: &str) -> Option<Arc<crate::images::Picture>> {
+        match crate::images::open(self.evaluator.graph, path) {
+            Ok(p) => Some(p),
+            Err(e) => {
+                self.evaluator
+                    .report(crate::images::problem(self.node, path, &e));
+                None
+            }
+        }
+    }
+
     /// Reports a problem found while evaluating (once per node and message).
     pub fn warn(&self, message: impl Into<String>) {
         self.evaluator

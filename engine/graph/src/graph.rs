@@ -257,6 +257,11 @@ pub struct MaterialGraph {
     /// The strand layers, by name.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub strands: BTreeMap<String, StrandLayer>,
+    /// The folder the graph file lies in, which paths in it are relative to (an Image's
+    /// file); `None` for a graph never saved, whose paths are read from the working
+    /// folder. Set by [`crate::io::load`]; not part of the file.
+    #[serde(skip)]
+    pub folder: Option<std::path::PathBuf>,
 }
 
 impl MaterialGraph {
@@ -270,6 +275,7 @@ impl MaterialGraph {
             nodes: Vec::new(),
             pbr: PbrOutput::default(),
             strands: BTreeMap::new(),
+            folder: None,
         }
     }
 

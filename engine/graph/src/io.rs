@@ -131,7 +131,7 @@ pub fn from_str(text: &str) -> Result<Document, LoadError> {
     })
 }
 
-/// Reads a graph file.
+/// Reads a graph file; the graph's [`MaterialGraph::folder`] is the file's folder.
 ///
 /// # Errors
 /// See [`LoadError`].
@@ -148,7 +148,12 @@ pub fn load(path: &Path) -> Result<Document, LoadError> {
         });
     }
     let text = std::fs::read_to_string(path).map_err(io)?;
-    from_str(&text)
+    let mut doc = from_str(&text)?;
+    doc.graph.folder = Some(match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
+        _ => PathBuf::from("."),
+    });
+    Ok(doc)
 }
 
 /// The document as RON text, formatted for reading and diffing.

@@ -36,6 +36,7 @@ pub mod eval;
 pub mod field;
 pub mod gltf;
 pub mod graph;
+pub mod images;
 pub mod io;
 pub mod layer;
 pub mod layer_edit;

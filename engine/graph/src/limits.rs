@@ -20,6 +20,7 @@
 //! | strand length, width | [`MAX_LENGTH_REPEATS`], [`MAX_WIDTH_REPEATS`] of the repeat | bounds the card atlas's work |
 //! | a generator's lattice | [`MAX_LATTICE`] cells per side | tables of at most 16 MB |
 //! | map resolution | [`MAX_MAP_RESOLUTION`]² | 40 bytes a texel while baking |
+//! | an Image node's file | [`MAX_IMAGE_SIDE`]² | 20 bytes a texel, held while in use |
 //! | frame side | [`MAX_FRAME_SIDE`] | 16 bytes a pixel (4× MSAA colour and depth) |
 //! | files per bake | [`MAX_BAKE_FILES`] | — |
 
@@ -73,6 +74,9 @@ pub const MAX_COLOR: f32 = 1000.0;
 pub const MAX_LATTICE: u64 = 1 << 16;
 /// A baked map's side in texels.
 pub const MAX_MAP_RESOLUTION: usize = 8192;
+/// An Image node's file's side in texels: 4096 over a 2 m repeat is half a millimetre
+/// a texel, finer than any strand; the decoded picture holds 20 bytes a texel (320 MB).
+pub const MAX_IMAGE_SIDE: usize = 4096;
 /// An offscreen frame's side in pixels (also bounded by the adapter's own limit).
 pub const MAX_FRAME_SIDE: u32 = 8192;
 /// Files one bake may write.

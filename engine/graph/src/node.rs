@@ -68,6 +68,8 @@ pub enum ParamValue {
     Ramp(Vec<RampStop>),
     /// Free text (a parameter's name).
     Text(String),
+    /// Curve points `(x, y)`, sorted by `x`.
+    Curve(Vec<[f32; 2]>),
 }
 
 /// How a parameter is edited and what it defaults to.
@@ -105,6 +107,14 @@ pub enum ParamKind {
         /// The text a new node gets.
         default: &'static str,
     },
+    /// Curve points; a new node gets the identity, `(0, 0)` to `(1, 1)`.
+    Curve,
+    /// A file's path, held as text relative to the graph file's folder; a new node has
+    /// none.
+    File {
+        /// The file types offered, by extension.
+        extensions: &'static [&'static str],
+    },
 }
 
 /// A parameter of a node kind: a setting that is not a port.
@@ -128,6 +138,8 @@ impl ParamDesc {
             ParamKind::Choice { default, .. } => ParamValue::Choice(default.to_owned()),
             ParamKind::Ramp => ParamValue::Ramp(default_ramp()),
             ParamKind::Text { default } => ParamValue::Text(default.to_owned()),
+            ParamKind::File { .. } => ParamValue::Text(String::new()),
+            ParamKind::Curve => ParamValue::Curve(vec![[0.0, 0.0], [1.0, 1.0]]),
         }
     }
 
@@ -160,7 +172,25 @@ impl ParamDesc {
                     None
                 }
             }
-            (ParamKind::Text { .. }, ParamValue::Text(_)) => None,
+            (ParamKind::Text { .. } | ParamKind::File { .. }, ParamValue::Text(_)) => None,
+            (ParamKind::Curve, ParamValue::Curve(points)) => {
+                if points.is_empty() {
+                    Some(format!("{} has no points", self.name))
+                } else if points.len() > MAX_CURVE_POINTS {
+                    Some(format!(
+                        "{} has {} points, more than the {MAX_CURVE_POINTS} a curve may have",
+                        self.name,
+                        points.len()
+                    ))
+                } else if points.iter().flatten().any(|c| !c.is_finite()) {
+                    Some(format!(
+                        "{} has a point that is not a finite number",
+                        self.name
+                    ))
+                } else {
+                    None
+                }
+            }
             (_, other) => Some(format!(
                 "{} holds {}, but it is {}",
                 self.name,
@@ -171,6 +201,8 @@ impl ParamDesc {
                     ParamKind::Choice { .. } => "a Choice",
                     ParamKind::Ramp => "a Ramp",
                     ParamKind::Text { .. } => "a Text",
+                    ParamKind::File { .. } => "a Text (a file's path)",
+                    ParamKind::Curve => "a Curve",
                 }
             )),
         }
@@ -184,8 +216,12 @@ fn param_variant(v: &ParamValue) -> &'static str {
         ParamValue::Choice(_) => "a Choice",
         ParamValue::Ramp(_) => "a Ramp",
         ParamValue::Text(_) => "a Text",
+        ParamValue::Curve(_) => "a Curve",
     }
 }
+
+/// The most points a curve parameter holds (a curve is drawn by hand).
+pub const MAX_CURVE_POINTS: usize = 64;
 
 /// Black to white.
 #[must_use]
@@ -375,6 +411,20 @@ impl<'a> Params<'a> {
         Cow::Owned(default_ramp())
     }
 
+    /// A Curve parameter's points, sorted by `x`.
+    #[must_use]
+    pub fn curve(&self, name: &str) -> Cow<'a, [[f32; 2]]> {
+        if let Some(ParamValue::Curve(points)) = self.get(name) {
+            if points.windows(2).all(|w| w[0][0] <= w[1][0]) {
+                return Cow::Borrowed(points.as_slice());
+            }
+            let mut sorted = points.clone();
+            sorted.sort_by(|a, b| a[0].total_cmp(&b[0]));
+            return Cow::Owned(sorted);
+        }
+        Cow::Owned(vec![[0.0, 0.0], [1.0, 1.0]])
+    }
+
     /// A Text parameter.
     #[must_use]
     pub fn text(&self, name: &str) -> &'a str {
@@ -407,6 +457,12 @@ pub trait NodeKind: Send + Sync + 'static {
     /// The strand layer this node reads (the relief splat), if any: the layer's ports
     /// count as its inputs for cycles, seams and dynamic reach.
     fn strand_layer<'a>(&self, _params: &Params<'a>) -> Option<&'a str> {
+        None
+    }
+    /// The file this node reads, as the graph holds it (relative to the graph file's
+    /// folder), if it reads one: validation reports the file unreadable and checks that
+    /// its picture tiles.
+    fn file<'a>(&self, _params: &Params<'a>) -> Option<&'a str> {
         None
     }
     /// Whether its value is only known at render time (Time, WorldPos, WorldNormal).

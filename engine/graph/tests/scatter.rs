@@ -205,3 +205,43 @@ fn bad_layers_are_errors_not_panics() {
     let err = scatter_layer(&Evaluator::new(&huge), "grass").unwrap_err();
     assert!(err.to_string().contains("7072"), "{err}");
 }
+
+#[test]
+fn a_painted_mask_read_by_an_image_node_places_the_strands() {
+    // A painted density mask: a white disc on black, tiling (it stays clear of the
+    // edges). Strands stand inside the disc and nowhere else.
+    let dir = tempfile::tempdir().unwrap();
+    let side = 64u32;
+    image::GrayImage::from_fn(side, side, |x, y| {
+        let (dx, dy) = (x as f32 + 0.5 - 32.0, y as f32 + 0.5 - 32.0);
+        image::Luma([if dx.hypot(dy) < 20.0 { 255 } else { 0 }])
+    })
+    .save(dir.path().join("painted.png"))
+    .unwrap();
+    let mut g = layer_graph(with_density(1.0));
+    g.folder = Some(dir.path().to_owned());
+    let img = g.add_node("Image").unwrap();
+    g.node_mut(img).unwrap().params.insert(
+        "file".into(),
+        tuft_graph::ParamValue::Text("painted.png".into()),
+    );
+    g.strands.get_mut("grass").unwrap().density =
+        Input::Link(tuft_graph::OutRef::new(img, "value"));
+    let report = tuft_graph::validate(&g);
+    assert!(!report.has_errors(), "{:#?}", report.diagnostics);
+    let set = scatter(&g);
+    assert!(set.len() > 1000, "{} strands", set.len());
+    let inside = |uv: [f32; 2]| (uv[0] - 0.5).hypot(uv[1] - 0.5) < 20.0 / 64.0;
+    let stray = set.root_uv.iter().filter(|&&uv| !inside(uv)).count();
+    // Bilinear filtering softens the disc's rim by one texel; nothing stands beyond it.
+    let far = set
+        .root_uv
+        .iter()
+        .filter(|&&uv| (uv[0] - 0.5).hypot(uv[1] - 0.5) > 21.5 / 64.0)
+        .count();
+    assert_eq!(far, 0, "{stray} strays, {far} beyond the rim");
+    // The disc is π·(20/64)² ≈ 31% of the repeat; the count follows it.
+    let full = scatter(&layer_graph(with_density(1.0))).len() as f32;
+    let share = set.len() as f32 / full;
+    assert!((share - 0.307).abs() < 0.03, "{share}");
+}

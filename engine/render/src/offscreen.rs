@@ -4,6 +4,7 @@
 use crate::renderer::{DEPTH_FORMAT, GpuScene, Renderer};
 use crate::scene::{FrameStats, Scene, View};
 use crate::target::Target;
+use tuft_strands::num::srgb_to_linear;
 
 /// Why a frame could not be drawn.
 #[derive(Debug, thiserror::Error)]
@@ -44,14 +45,6 @@ pub struct Image {
     pub height: u32,
     /// Rows top to bottom, 4 bytes a pixel.
     pub rgba: Vec<u8>,
-}
-
-fn srgb_to_linear(c: f32) -> f32 {
-    if c <= 0.040_45 {
-        c / 12.92
-    } else {
-        ((c + 0.055) / 1.055).powf(2.4)
-    }
 }
 
 impl Image {

@@ -48,6 +48,17 @@ pub fn linear_to_srgb(x: f32) -> f32 {
     }
 }
 
+/// sRGB-encoded to linear, both in `[0, 1]`.
+#[must_use]
+pub fn srgb_to_linear(c: f32) -> f32 {
+    let c = c.clamp(0.0, 1.0);
+    if c <= 0.040_45 {
+        c / 12.92
+    } else {
+        ((c + 0.055) / 1.055).powf(2.4)
+    }
+}
+
 /// The median of the finite `values` (the upper one of an even count); `None` when
 /// there are none.
 #[must_use]

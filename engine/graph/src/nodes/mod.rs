@@ -8,8 +8,12 @@ mod blur;
 mod color_ramp;
 mod combine;
 mod constant;
+mod curve;
+pub use curve::Shape as CurveShape;
 mod direction;
+mod gradient;
 mod height_normal;
+mod image;
 mod lattice;
 mod levels;
 pub use height_normal::normals_from_height;
@@ -33,14 +37,17 @@ pub static ALL: &[&dyn NodeKind] = &[
     &uv::Uv,
     &constant::Constant,
     &parameter::Parameter,
+    &image::Image,
     &noise::Noise,
     &voronoi::Voronoi,
     &wave::Wave,
+    &gradient::Gradient,
     &shape::Shape,
     &math::Math,
     &mix::Mix,
     &color_ramp::ColorRamp,
     &levels::Levels,
+    &curve::Curve,
     &combine::Combine,
     &split::Split,
     &direction::Direction,

@@ -68,6 +68,7 @@ pub fn validate(graph: &MaterialGraph) -> Report {
             dynamic_reach(graph, sink, input, &mut diags);
         }
     }
+    files(graph, &mut diags);
     let evaluator = Evaluator::new(graph);
     seam_by_numbers(graph, &evaluator, &periods, &sinks, &mut diags);
     layers(graph, &evaluator, &mut diags);
@@ -80,6 +81,19 @@ pub fn validate(graph: &MaterialGraph) -> Report {
     Report {
         diagnostics: diags,
         periods,
+    }
+}
+
+/// Every file a node reads that cannot be read (or is not chosen).
+fn files(graph: &MaterialGraph, diags: &mut Vec<Diagnostic>) {
+    for node in &graph.nodes {
+        let Some(kind) = node.kind() else { continue };
+        let params = node.params();
+        if let Some(path) = kind.file(&params)
+            && let Err(e) = crate::images::open(graph, path)
+        {
+            diags.push(crate::images::problem(node, path, &e));
+        }
     }
 }
 

@@ -65,7 +65,16 @@ pub(super) fn infer_periods(
                         .map(|(_, input)| input_period(graph, &periods, input)),
                 );
             }
-            for (k, p) in kind.period(&params, id, &inputs).into_iter().enumerate() {
+            let mut outputs = kind.period(&params, id, &inputs);
+            // A picture that does not tile breaks every output, whatever its count.
+            if let Some(reason) = kind
+                .file(&params)
+                .and_then(|f| crate::images::open(graph, f).ok())
+                .and_then(|p| p.seam())
+            {
+                outputs.fill(Period::Broken { node: id, reason });
+            }
+            for (k, p) in outputs.into_iter().enumerate() {
                 periods.insert((id, k), p);
             }
         }

@@ -1,0 +1,464 @@
+//! Pictures read from disk (the Image node's file): decoded once per version of the
+//! file, held process-wide, sampled bilinearly with wrapping, and checked for a seam.
+//!
+//! A path in a graph is relative to the graph file's folder ([`resolve`]). A file that
+//! cannot be read is an error naming the path and the reason; the node reading it
+//! evaluates to zero, so the rest of the graph still evaluates.
+
+use crate::diag::{Code, Diagnostic};
+use crate::eval::lock;
+use crate::graph::{MaterialGraph, Node};
+use crate::limits::MAX_IMAGE_SIDE;
+use crate::node::{ParamKind, ParamValue};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::SystemTime;
+use tuft_strands::num::{fast_floor, srgb_to_linear, wrap_index};
+
+/// A decoded picture: per texel the colour (sRGB decoded to linear), the grey value of
+/// the stored codes (data, not decoded: a painted mask) and the alpha.
+#[derive(Debug)]
+pub struct Picture {
+    width: usize,
+    height: usize,
+    /// Rows top to bottom: linear r, g, b, grey, alpha.
+    texels: Vec<[f32; 5]>,
+}
+
+/// Channels of [`Picture::sample`].
+pub const LINEAR_RGB: std::ops::Range<usize> = 0..3;
+/// The grey value of the stored codes.
+pub const GREY: usize = 3;
+/// The alpha.
+pub const ALPHA: usize = 4;
+
+/// A picture's edges must differ by more than this (in code values over 1) before a
+/// seam is reported, however smooth its inside.
+const SEAM_FLOOR: f32 = 0.02;
+/// ... and by more than this many times the mean step between neighbours inside it.
+const SEAM_RATIO: f32 = 3.0;
+
+impl Picture {
+    /// A picture from rows of RGBA in `[0, 1]`, sRGB-encoded colour.
+    ///
+    /// # Panics
+    /// If `rgba` does not hold `width × height` texels.
+    #[must_use]
+    pub fn from_rgba(width: usize, height: usize, rgba: &[[f32; 4]]) -> Self {
+        assert_eq!(rgba.len(), width * height, "{width} × {height} texels");
+        let texels = rgba
+            .iter()
+            .map(|&[r, g, b, a]| {
+                let grey = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+                [
+                    srgb_to_linear(r),
+                    srgb_to_linear(g),
+                    srgb_to_linear(b),
+                    grey.clamp(0.0, 1.0),
+                    a.clamp(0.0, 1.0),
+                ]
+            })
+            .collect();
+        Self {
+            width,
+            height,
+            texels,
+        }
+    }
+
+    /// Width and height in texels.
+    #[must_use]
+    pub fn size(&self) -> (usize, usize) {
+        (self.width, self.height)
+    }
+
+    /// The five channels at `uv`, bilinear between texel centres, wrapping at the edges
+    /// (texel `(x, y)` sits at `((x + ½)/w, (y + ½)/h)`).
+    #[must_use]
+    pub fn sample(&self, uv: [f32; 2]) -> [f32; 5] {
+        let fx = uv[0] * self.width as f32 - 0.5;
+        let fy = uv[1] * self.height as f32 - 0.5;
+        let (x0, y0) = (fast_floor(fx), fast_floor(fy));
+        let (tx, ty) = (fx - x0, fy - y0);
+        let (x0, y0) = (x0 as i64, y0 as i64);
+        let at = |x: i64, y: i64| {
+            self.texels[wrap_index(y, self.height) * self.width + wrap_index(x, self.width)]
+        };
+        let (a, b, c, d) = (
+            at(x0, y0),
+            at(x0 + 1, y0),
+            at(x0, y0 + 1),
+            at(x0 + 1, y0 + 1),
+        );
+        std::array::from_fn(|k| {
+            let top = a[k] + (b[k] - a[k]) * tx;
+            let bottom = c[k] + (d[k] - c[k]) * tx;
+            top + (bottom - top) * ty
+        })
+    }
+
+    /// Why the picture does not tile, if it does not: its opposite edges differ by much
+    /// more than neighbouring texels inside it do (measured on the grey value, the
+    /// linear colour and the alpha).
+    #[must_use]
+    pub fn seam(&self) -> Option<String> {
+        let (w, h) = (self.width, self.height);
+        if w < 2 || h < 2 {
+            return None;
+        }
+        let step = |a: &[f32; 5], b: &[f32; 5]| {
+            a.iter()
+                .zip(b)
+                .map(|(x, y)| (x - y).abs())
+                .fold(0.0, f32::max)
+        };
+        let t = |x: usize, y: usize| &self.texels[y * w + x];
+        let mut inside = (0.0f64, 0usize);
+        for y in 0..h {
+            for x in 0..w {
+                if x + 1 < w {
+                    inside.0 += f64::from(step(t(x, y), t(x + 1, y)));
+                    inside.1 += 1;
+                }
+                if y + 1 < h {
+                    inside.0 += f64::from(step(t(x, y), t(x, y + 1)));
+                    inside.1 += 1;
+                }
+            }
+        }
+        let inside = (inside.0 / inside.1.max(1) as f64) as f32;
+        let across = |n: usize, pair: &dyn Fn(usize) -> f32| {
+            (0..n).map(|i| f64::from(pair(i))).sum::<f64>() as f32 / n as f32
+        };
+        let left_right = across(h, &|y| step(t(0, y), t(w - 1, y)));
+        let top_bottom = across(w, &|x| step(t(x, 0), t(x, h - 1)));
+        let limit = SEAM_FLOOR.max(SEAM_RATIO * inside);
+        let worst = [
+            ("left and right", left_right),
+            ("top and bottom", top_bottom),
+        ]
+        .into_iter()
+        .filter(|(_, d)| *d > limit)
+        .max_by(|a, b| a.1.total_cmp(&b.1))?;
+        Some(format!(
+            "the image's {} edges differ by {:.3} on average, where neighbouring texels \
+             inside it differ by {inside:.3}: paint or crop it to tile",
+            worst.0, worst.1
+        ))
+    }
+}
+
+/// The file `path` (as written in the graph) names, for a graph in `folder`: relative
+/// paths are read from the graph file's folder, or from the working folder for a graph
+/// never saved.
+#[must_use]
+pub fn resolve(folder: Option<&Path>, path: &str) -> PathBuf {
+    let p = Path::new(path);
+    match folder {
+        Some(f) if p.is_relative() => f.join(p),
+        _ => p.to_owned(),
+    }
+}
+
+/// `file` written relative to `folder` where it lies inside it (the form a graph keeps,
+/// so a folder of graph and images moves as one); otherwise as given.
+#[must_use]
+pub fn relative_to(folder: Option<&Path>, file: &Path) -> String {
+    let Some(folder) = folder else {
+        return file.display().to_string();
+    };
+    let canon = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_owned());
+    let (folder, file_c) = (canon(folder), canon(file));
+    match file_c.strip_prefix(&folder) {
+        Ok(rel) => rel.display().to_string(),
+        Err(_) => file.display().to_string(),
+    }
+}
+
+/// The picture `path` names in `graph` (see [`resolve`]).
+///
+/// # Errors
+/// No path, or one [`load`] cannot read.
+pub fn open(graph: &MaterialGraph, path: &str) -> Result<Arc<Picture>, ImageError> {
+    if path.trim().is_empty() {
+        return Err(ImageError::NoFile);
+    }
+    load(&resolve(graph.folder.as_deref(), path))
+}
+
+/// The finding for `node`, which could not read `path`: a warning while no file is
+/// chosen, an error for a file that cannot be read.
+#[must_use]
+pub fn problem(node: &Node, path: &str, error: &ImageError) -> Diagnostic {
+    match error {
+        ImageError::NoFile => Diagnostic::warning(
+            Code::File,
+            format!("{} has no file: choose one in the inspector", node.label()),
+        ),
+        ImageError::Read { .. } => Diagnostic::error(
+            Code::File,
+            format!(
+                "{} reads {path:?}, but {error}; it reads as zero",
+                node.label()
+            ),
+        ),
+    }
+    .at(node.id)
+}
+
+/// Moves `graph` to `folder` (saved there): every file path it holds keeps naming the
+/// same file, relative to the new folder where the file lies inside it.
+pub fn move_graph(graph: &mut MaterialGraph, folder: &Path) {
+    let old = graph.folder.take();
+    for node in &mut graph.nodes {
+        let Some(kind) = node.kind() else { continue };
+        for desc in kind.params() {
+            if let ParamKind::File { .. } = desc.kind
+                && let Some(ParamValue::Text(path)) = node.params.get_mut(desc.name)
+                && !path.trim().is_empty()
+            {
+                let file = resolve(old.as_deref(), path);
+                let file = if file.is_relative() {
+                    std::env::current_dir().map_or(file.clone(), |d| d.join(&file))
+                } else {
+                    file
+                };
+                *path = relative_to(Some(folder), &file);
+            }
+        }
+    }
+    graph.folder = Some(folder.to_owned());
+}
+
+/// Why a picture could not be had.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ImageError {
+    /// No path was given.
+    #[error("no file chosen")]
+    NoFile,
+    /// The file could not be opened or decoded.
+    #[error("cannot read {path}: {reason}")]
+    Read {
+        /// The file, resolved.
+        path: PathBuf,
+        /// Why, in the decoder's words.
+        reason: String,
+    },
+}
+
+type Version = (Option<SystemTime>, u64);
+
+struct Entry {
+    version: Version,
+    picture: Result<Arc<Picture>, ImageError>,
+    used: u64,
+}
+
+#[derive(Default)]
+struct Store {
+    entries: HashMap<PathBuf, Entry>,
+    clock: u64,
+}
+
+/// Pictures kept decoded at once; the least recently used goes first.
+const KEPT: usize = 16;
+
+/// The picture in `path`, decoded once per version of the file (its modification time
+/// and size) and shared.
+///
+/// # Errors
+/// A file that is missing, unreadable, not a PNG or JPEG, or larger than
+/// [`MAX_IMAGE_SIDE`] on a side.
+pub fn load(path: &Path) -> Result<Arc<Picture>, ImageError> {
+    static STORE: OnceLock<Mutex<Store>> = OnceLock::new();
+    let read_error = |reason: String| ImageError::Read {
+        path: path.to_owned(),
+        reason,
+    };
+    let meta = std::fs::metadata(path).map_err(|e| read_error(e.to_string()))?;
+    let version = (meta.modified().ok(), meta.len());
+    let store = STORE.get_or_init(Mutex::default);
+    {
+        let mut s = lock(store);
+        s.clock += 1;
+        let now = s.clock;
+        if let Some(e) = s.entries.get_mut(path)
+            && e.version == version
+        {
+            e.used = now;
+            return e.picture.clone();
+        }
+    }
+    // Decode outside the lock: another file's reader need not wait for this one.
+    let picture = decode(path).map(Arc::new).map_err(read_error);
+    let mut s = lock(store);
+    if s.entries.len() >= KEPT
+        && let Some(oldest) = s
+            .entries
+            .iter()
+            .min_by_key(|(_, e)| e.used)
+            .map(|(p, _)| p.clone())
+    {
+        s.entries.remove(&oldest);
+    }
+    let used = s.clock;
+    s.entries.insert(
+        path.to_owned(),
+        Entry {
+            version,
+            picture: picture.clone(),
+            used,
+        },
+    );
+    picture
+}
+
+fn decode(path: &Path) -> Result<Picture, String> {
+    let side = MAX_IMAGE_SIDE as u32;
+    let mut reader = image::ImageReader::open(path)
+        .map_err(|e| e.to_string())?
+        .with_guessed_format()
+        .map_err(|e| e.to_string())?;
+    let mut limits = image::Limits::default();
+    limits.max_image_width = Some(side);
+    limits.max_image_height = Some(side);
+    reader.limits(limits);
+    let img = reader.decode().map_err(|e| match e {
+        image::ImageError::Limits(_) => {
+            format!("larger than {side} × {side} texels, the most an Image node reads")
+        }
+        e => e.to_string(),
+    })?;
+    let rgba = img.to_rgba32f();
+    let (w, h) = (rgba.width() as usize, rgba.height() as usize);
+    if w == 0 || h == 0 {
+        return Err("the image has no texels".to_owned());
+    }
+    let texels: Vec<[f32; 4]> = rgba.pixels().map(|p| p.0).collect();
+    Ok(Picture::from_rgba(w, h, &texels))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn picture(w: usize, h: usize, f: impl Fn(usize, usize) -> f32) -> Picture {
+        let texels: Vec<[f32; 4]> = (0..w * h)
+            .map(|i| {
+                let v = f(i % w, i / w);
+                [v, v, v, 1.0]
+            })
+            .collect();
+        Picture::from_rgba(w, h, &texels)
+    }
+
+    #[test]
+    fn samples_are_bilinear_between_texel_centres_and_wrap() {
+        let p = picture(4, 1, |x, _| [0.0, 1.0, 0.5, 0.25][x]);
+        let grey = |u: f32| p.sample([u, 0.5])[GREY];
+        assert!((grey(0.125) - 0.0).abs() < 1e-6);
+        assert!((grey(0.375) - 1.0).abs() < 1e-6);
+        assert!((grey(0.25) - 0.5).abs() < 1e-6);
+        // Between the last texel and the first, across the edge.
+        assert!((grey(0.0) - 0.125).abs() < 1e-6);
+        assert!((grey(1.0) - 0.125).abs() < 1e-6);
+        assert!((grey(-0.875) - 0.0).abs() < 1e-6);
+        // The colour is decoded, the grey is not.
+        assert!((p.sample([0.625, 0.5])[0] - srgb_to_linear(0.5)).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_ramp_across_the_picture_is_a_seam_and_a_wave_is_not() {
+        let ramp = picture(64, 64, |x, _| x as f32 / 63.0);
+        let why = ramp.seam().expect("a ramp's edges do not meet");
+        assert!(why.contains("left and right"), "{why}");
+        let wave = picture(64, 64, |x, y| {
+            0.5 + 0.25 * (std::f32::consts::TAU * (x as f32 / 64.0)).sin()
+                + 0.2 * (std::f32::consts::TAU * (y as f32 / 64.0) * 2.0).cos()
+        });
+        assert_eq!(wave.seam(), None);
+        let rows = picture(64, 64, |_, y| y as f32 / 63.0);
+        assert!(rows.seam().unwrap().contains("top and bottom"));
+    }
+
+    #[test]
+    fn missing_and_malformed_files_say_which_file_and_why() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("nope.png");
+        let e = load(&missing).unwrap_err();
+        assert!(e.to_string().contains("nope.png"), "{e}");
+        let junk = dir.path().join("junk.png");
+        std::fs::write(&junk, b"not a picture at all").unwrap();
+        let e = load(&junk).unwrap_err();
+        assert!(e.to_string().contains("junk.png"), "{e}");
+    }
+
+    #[test]
+    fn a_file_is_read_again_when_it_changes() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("mask.png");
+        image::GrayImage::from_pixel(2, 2, image::Luma([0]))
+            .save(&path)
+            .unwrap();
+        assert_eq!(load(&path).unwrap().sample([0.5, 0.5])[GREY], 0.0);
+        // A different size makes a different version even within one clock tick.
+        image::GrayImage::from_pixel(3, 3, image::Luma([255]))
+            .save(&path)
+            .unwrap();
+        assert_eq!(load(&path).unwrap().sample([0.5, 0.5])[GREY], 1.0);
+    }
+
+    #[test]
+    fn a_graph_saved_elsewhere_keeps_reading_the_same_files() {
+        let root = tempfile::tempdir().unwrap();
+        let (a, b) = (root.path().join("a"), root.path().join("a/sub"));
+        std::fs::create_dir_all(a.join("masks")).unwrap();
+        std::fs::create_dir_all(&b).unwrap();
+        let mut g = MaterialGraph::new("moved");
+        let id = g.add_node("Image").unwrap();
+        g.node_mut(id)
+            .unwrap()
+            .params
+            .insert("file".into(), ParamValue::Text("masks/m.png".into()));
+        g.folder = Some(a.clone());
+        std::fs::write(a.join("masks/m.png"), b"x").unwrap();
+        // Into a folder outside the file's: the path becomes absolute.
+        move_graph(&mut g, &b);
+        let held = g.node(id).unwrap().params["file"].clone();
+        let ParamValue::Text(held) = held else {
+            panic!("{held:?}")
+        };
+        assert_eq!(
+            Path::new(&held).canonicalize().unwrap(),
+            a.join("masks/m.png").canonicalize().unwrap()
+        );
+        // And back: relative again.
+        move_graph(&mut g, &a);
+        assert_eq!(
+            g.node(id).unwrap().params["file"],
+            ParamValue::Text("masks/m.png".into())
+        );
+    }
+
+    #[test]
+    fn paths_are_relative_to_the_graph_folder() {
+        let folder = Path::new("/materials/lawn");
+        assert_eq!(
+            resolve(Some(folder), "masks/a.png"),
+            Path::new("/materials/lawn/masks/a.png")
+        );
+        assert_eq!(resolve(Some(folder), "/abs/a.png"), Path::new("/abs/a.png"));
+        assert_eq!(resolve(None, "a.png"), Path::new("a.png"));
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("masks")).unwrap();
+        let file = dir.path().join("masks/a.png");
+        std::fs::write(&file, b"x").unwrap();
+        assert_eq!(relative_to(Some(dir.path()), &file), "masks/a.png");
+        let other = tempfile::tempdir().unwrap();
+        assert_eq!(
+            relative_to(Some(other.path()), &file),
+            file.display().to_string()
+        );
+    }
+}
