@@ -168,9 +168,12 @@ impl Autosaves {
             let Ok(text) = std::fs::read_to_string(&slot.record) else {
                 continue;
             };
-            let Ok(record) = ron::from_str::<Record>(&text) else {
+            let Ok(mut record) = ron::from_str::<Record>(&text) else {
                 continue;
             };
+            // The paths a graph holds are relative to its own file, not to the autosave.
+            record.document.graph.folder =
+                tuft_graph::io::Folder(record.source.as_deref().map(tuft_graph::io::folder_of));
             found.push(Orphan {
                 source: record.source,
                 document: record.document,

@@ -161,11 +161,8 @@ impl Session {
             }
         };
         // Saved into another folder, the files the graph reads keep their places.
-        let folder = match path.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
-            _ => PathBuf::from("."),
-        };
-        if self.doc.graph.folder.as_deref() != Some(folder.as_path()) {
+        let folder = tuft_graph::io::folder_of(&path);
+        if self.doc.graph.folder.get() != Some(folder.as_path()) {
             let mut moved = self.doc.clone();
             tuft_graph::images::move_graph(&mut moved.graph, &folder);
             tuft_graph::io::save(&moved, &path)?;

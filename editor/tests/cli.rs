@@ -489,7 +489,10 @@ fn nodes_lists_the_vocabulary_from_the_descriptions_the_library_shows() {
     // The strand layer, then every registered kind in library order.
     assert_eq!(entries.len(), tuft_graph::nodes::ALL.len() + 1);
     assert_eq!(entries[0]["kind"], "Strand layer");
-    assert_eq!(entries[0]["inputs"].as_array().unwrap().len(), 8);
+    assert_eq!(
+        entries[0]["inputs"].as_array().unwrap().len(),
+        tuft_graph::layer::STRAND_PORTS.len()
+    );
     for (entry, kind) in entries[1..].iter().zip(tuft_graph::nodes::ALL) {
         assert_eq!(entry["kind"], kind.name());
         assert_eq!(entry["doc"], kind.doc());

@@ -590,7 +590,7 @@ fn the_image_node_reads_a_file_typed_in_the_inspector_relative_to_the_graph() {
     .save(dir.path().join("masks/painted.png"))
     .unwrap();
     let mut doc = bare();
-    doc.graph.folder = Some(dir.path().to_owned());
+    doc.graph.folder = tuft_graph::io::Folder::at(dir.path());
     let mut harness = editor(doc, None);
     let id = add_from_library(&mut harness, "Image");
     harness.get_by_label("Choose…");

@@ -120,6 +120,7 @@ pub fn sample_strand_file() -> Vec<u8> {
             set.tip_pull.push([0.0; 2]);
             set.id.push(i as u32);
         }
+        set.fill_neutral_groom();
         set
     };
     tuft_strands::file::encode(&tuft_strands::file::StrandFile {

@@ -5,9 +5,9 @@
 use super::Editor;
 use super::panels::coverage_text;
 use eframe::egui;
-use tuft_graph::StrandLayer;
 use tuft_graph::layer::Profile;
 use tuft_graph::limits;
+use tuft_graph::{Input, StrandLayer, Value};
 
 impl Editor {
     /// Adds a strand layer under a free name (one undoable edit) and shows the layers in
@@ -76,6 +76,13 @@ impl Editor {
             egui::Grid::new(format!("layer {name}"))
                 .num_columns(2)
                 .show(ui, |ui| layer_settings(ui, &mut edited));
+            ui.label("Groom").on_hover_text(
+                "Ports of the layer node: set a value here, or wire a field into the port to \
+                 vary it over the repeat",
+            );
+            egui::Grid::new(format!("groom {name}"))
+                .num_columns(2)
+                .show(ui, |ui| groom_settings(ui, &mut edited));
             if edited != layer {
                 let key = format!("layer {name}");
                 let n = name.clone();
@@ -132,6 +139,38 @@ impl Editor {
                 self.delete_layer(name);
             }
             ui.data_mut(|d| d.insert_temp(id, text));
+        });
+    }
+}
+
+/// The groom ports' values, each a slider over its range while a constant feeds it.
+fn groom_settings(ui: &mut egui::Ui, l: &mut StrandLayer) {
+    use tuft_strands::shape::{MAX_CURL, MAX_CURL_TURNS, MAX_FRIZZ, TAPER_RANGE};
+    let ranges = [
+        ("curl", 0.0, MAX_CURL),
+        ("curl_turns", 0.0, MAX_CURL_TURNS),
+        ("frizz", 0.0, MAX_FRIZZ),
+        ("tip_width", 0.0, 1.0),
+        ("taper", TAPER_RANGE.0, TAPER_RANGE.1),
+    ];
+    for (port, input) in l.ports_mut() {
+        let Some(&(_, lo, hi)) = ranges.iter().find(|(n, _, _)| *n == port) else {
+            continue;
+        };
+        let doc = tuft_graph::layer::STRAND_PORTS
+            .iter()
+            .find(|p| p.name == port)
+            .map_or("", |p| p.doc);
+        row(ui, &port.replace('_', " "), doc, |ui| match input {
+            Input::Const(Value::Float(x)) => {
+                ui.add(egui::Slider::new(x, lo..=hi));
+            }
+            Input::Link(l) => {
+                ui.label(format!("from node #{}", l.node.0));
+            }
+            Input::Const(_) => {
+                ui.label("not a number");
+            }
         });
     }
 }

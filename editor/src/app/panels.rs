@@ -77,7 +77,7 @@ impl Editor {
         ui.label(kind.doc());
         let mut changes: Vec<(String, ParamValue)> = Vec::new();
         let folder = self.session.doc().graph.folder.clone();
-        let folder = folder.as_deref();
+        let folder = folder.get();
         egui::Grid::new("params").num_columns(2).show(ui, |ui| {
             for desc in kind.params() {
                 ui.label(desc.name).on_hover_text(desc.doc);

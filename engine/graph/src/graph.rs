@@ -261,7 +261,7 @@ pub struct MaterialGraph {
     /// file); `None` for a graph never saved, whose paths are read from the working
     /// folder. Set by [`crate::io::load`]; not part of the file.
     #[serde(skip)]
-    pub folder: Option<std::path::PathBuf>,
+    pub folder: crate::io::Folder,
 }
 
 impl MaterialGraph {
@@ -275,7 +275,7 @@ impl MaterialGraph {
             nodes: Vec::new(),
             pbr: PbrOutput::default(),
             strands: BTreeMap::new(),
-            folder: None,
+            folder: crate::io::Folder::default(),
         }
     }
 

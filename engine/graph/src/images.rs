@@ -184,7 +184,7 @@ pub fn open(graph: &MaterialGraph, path: &str) -> Result<Arc<Picture>, ImageErro
     if path.trim().is_empty() {
         return Err(ImageError::NoFile);
     }
-    load(&resolve(graph.folder.as_deref(), path))
+    load(&resolve(graph.folder.get(), path))
 }
 
 /// The finding for `node`, which could not read `path`: a warning while no file is
@@ -210,7 +210,7 @@ pub fn problem(node: &Node, path: &str, error: &ImageError) -> Diagnostic {
 /// Moves `graph` to `folder` (saved there): every file path it holds keeps naming the
 /// same file, relative to the new folder where the file lies inside it.
 pub fn move_graph(graph: &mut MaterialGraph, folder: &Path) {
-    let old = graph.folder.take();
+    let old = graph.folder.0.take();
     for node in &mut graph.nodes {
         let Some(kind) = node.kind() else { continue };
         for desc in kind.params() {
@@ -228,7 +228,7 @@ pub fn move_graph(graph: &mut MaterialGraph, folder: &Path) {
             }
         }
     }
-    graph.folder = Some(folder.to_owned());
+    graph.folder = crate::io::Folder::at(folder);
 }
 
 /// Why a picture could not be had.
@@ -421,7 +421,7 @@ mod tests {
             .unwrap()
             .params
             .insert("file".into(), ParamValue::Text("masks/m.png".into()));
-        g.folder = Some(a.clone());
+        g.folder = crate::io::Folder::at(&a);
         std::fs::write(a.join("masks/m.png"), b"x").unwrap();
         // Into a folder outside the file's: the path becomes absolute.
         move_graph(&mut g, &b);

@@ -149,11 +149,45 @@ pub fn load(path: &Path) -> Result<Document, LoadError> {
     }
     let text = std::fs::read_to_string(path).map_err(io)?;
     let mut doc = from_str(&text)?;
-    doc.graph.folder = Some(match path.parent() {
+    doc.graph.folder = Folder::at(&folder_of(path));
+    Ok(doc)
+}
+
+/// Where a graph file lies ([`MaterialGraph::folder`]): `None` for a graph never saved.
+///
+/// Not part of a graph's value: two graphs of the same content are equal wherever they
+/// were read from (a preset read from disk equals its round trip through text, and work
+/// recovered from an autosave equals the work that was autosaved).
+#[derive(Clone, Debug, Default)]
+pub struct Folder(pub Option<PathBuf>);
+
+impl PartialEq for Folder {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Folder {
+    /// A graph in `folder`.
+    #[must_use]
+    pub fn at(folder: &Path) -> Self {
+        Self(Some(folder.to_owned()))
+    }
+
+    /// The folder, if the graph has one.
+    #[must_use]
+    pub fn get(&self) -> Option<&Path> {
+        self.0.as_deref()
+    }
+}
+
+/// The folder a graph file at `path` lies in: what the paths it holds are relative to.
+#[must_use]
+pub fn folder_of(path: &Path) -> PathBuf {
+    match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
         _ => PathBuf::from("."),
-    });
-    Ok(doc)
+    }
 }
 
 /// The document as RON text, formatted for reading and diffing.

@@ -21,7 +21,7 @@ pub struct StrandPort {
 }
 
 /// Every strand-layer port, in display order.
-pub const STRAND_PORTS: [StrandPort; 8] = [
+pub const STRAND_PORTS: [StrandPort; 13] = [
     StrandPort {
         name: "density",
         ty: PortType::Float,
@@ -70,6 +70,40 @@ pub const STRAND_PORTS: [StrandPort; 8] = [
         default: Value::Vec2([0.0, 0.0]),
         doc: "Moves a root after its clump is chosen, in UV units",
     },
+    StrandPort {
+        name: "curl",
+        ty: PortType::Float,
+        default: Value::Float(0.0),
+        doc: "Curl radius as a fraction of the length (0 none, up to 0.25): the strand \
+              winds round its own axis",
+    },
+    StrandPort {
+        name: "curl_turns",
+        ty: PortType::Float,
+        default: Value::Float(2.0),
+        doc: "How many times a curled strand winds round its axis from root to tip (up to 8)",
+    },
+    StrandPort {
+        name: "frizz",
+        ty: PortType::Float,
+        default: Value::Float(0.0),
+        doc: "A wobble of each strand's own, growing toward the tip to this fraction of \
+              the length (up to 0.3)",
+    },
+    StrandPort {
+        name: "tip_width",
+        ty: PortType::Float,
+        default: Value::Float(0.2),
+        doc: "The tip's width as a fraction of the root's: 0 comes to a point, 1 does not \
+              taper",
+    },
+    StrandPort {
+        name: "taper",
+        ty: PortType::Float,
+        default: Value::Float(1.0),
+        doc: "The width profile along the length: 1 narrows evenly, above 1 keeps the \
+              width and narrows near the tip (a blade), below 1 narrows early (a needle)",
+    },
 ];
 
 pub use tuft_strands::levels::LevelSettings;
@@ -101,7 +135,12 @@ mod port_defaults {
         bend,
         root_color,
         tip_color,
-        clump_offset
+        clump_offset,
+        curl,
+        curl_turns,
+        frizz,
+        tip_width,
+        taper
     );
 }
 
@@ -175,6 +214,21 @@ pub struct StrandLayer {
     /// See [`STRAND_PORTS`].
     #[serde(default = "port_defaults::clump_offset")]
     pub clump_offset: Input,
+    /// See [`STRAND_PORTS`].
+    #[serde(default = "port_defaults::curl")]
+    pub curl: Input,
+    /// See [`STRAND_PORTS`].
+    #[serde(default = "port_defaults::curl_turns")]
+    pub curl_turns: Input,
+    /// See [`STRAND_PORTS`].
+    #[serde(default = "port_defaults::frizz")]
+    pub frizz: Input,
+    /// See [`STRAND_PORTS`].
+    #[serde(default = "port_defaults::tip_width")]
+    pub tip_width: Input,
+    /// See [`STRAND_PORTS`].
+    #[serde(default = "port_defaults::taper")]
+    pub taper: Input,
     /// Candidates per side of the repeat: the layer has `lattice²` candidates on a
     /// jittered lattice.
     #[serde(default = "default_lattice")]
@@ -214,6 +268,11 @@ impl Default for StrandLayer {
             root_color: port_defaults::root_color(),
             tip_color: port_defaults::tip_color(),
             clump_offset: port_defaults::clump_offset(),
+            curl: port_defaults::curl(),
+            curl_turns: port_defaults::curl_turns(),
+            frizz: port_defaults::frizz(),
+            tip_width: port_defaults::tip_width(),
+            taper: port_defaults::taper(),
             lattice: default_lattice(),
             clump_lattice: default_clump_lattice(),
             clump_share: default_clump_share(),
@@ -229,7 +288,7 @@ impl Default for StrandLayer {
 impl StrandLayer {
     /// The ports with what feeds them, in [`STRAND_PORTS`] order.
     #[must_use]
-    pub fn ports(&self) -> [(&'static str, &Input); 8] {
+    pub fn ports(&self) -> [(&'static str, &Input); 13] {
         [
             ("density", &self.density),
             ("length", &self.length),
@@ -239,11 +298,16 @@ impl StrandLayer {
             ("root_color", &self.root_color),
             ("tip_color", &self.tip_color),
             ("clump_offset", &self.clump_offset),
+            ("curl", &self.curl),
+            ("curl_turns", &self.curl_turns),
+            ("frizz", &self.frizz),
+            ("tip_width", &self.tip_width),
+            ("taper", &self.taper),
         ]
     }
 
     /// The ports, mutably.
-    pub fn ports_mut(&mut self) -> [(&'static str, &mut Input); 8] {
+    pub fn ports_mut(&mut self) -> [(&'static str, &mut Input); 13] {
         [
             ("density", &mut self.density),
             ("length", &mut self.length),
@@ -253,6 +317,11 @@ impl StrandLayer {
             ("root_color", &mut self.root_color),
             ("tip_color", &mut self.tip_color),
             ("clump_offset", &mut self.clump_offset),
+            ("curl", &mut self.curl),
+            ("curl_turns", &mut self.curl_turns),
+            ("frizz", &mut self.frizz),
+            ("tip_width", &mut self.tip_width),
+            ("taper", &mut self.taper),
         ]
     }
 

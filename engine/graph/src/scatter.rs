@@ -26,6 +26,7 @@ use rayon::prelude::*;
 use tuft_strands::StrandSet;
 use tuft_strands::hash::{hash, hash_in, stream, unit_f32};
 use tuft_strands::num::{fast_floor, wrap_delta, wrap_index};
+use tuft_strands::shape::Groom;
 
 pub use tuft_strands::hash::channel;
 
@@ -399,6 +400,9 @@ fn scatter(evaluator: &Evaluator<'_>, layer: &StrandLayer, repeat_m: f32) -> Str
         tip_color: vec![[0.0; 3]; n],
         tip_pull: vec![[0.0; 2]; n],
         id: vec![0; n],
+        curl: Vec::new(),
+        frizz: Vec::new(),
+        taper: Vec::new(),
     };
     (
         survivors.par_iter(),
@@ -448,7 +452,40 @@ fn scatter(evaluator: &Evaluator<'_>, layer: &StrandLayer, repeat_m: f32) -> Str
                 *id = s.id();
             },
         );
+    groom(evaluator, layer, &domain, &mut set);
     set
+}
+
+/// The groom fields at every root, held inside their ranges
+/// ([`tuft_strands::shape::Groom::clamped`]).
+fn groom(evaluator: &Evaluator<'_>, layer: &StrandLayer, domain: &Domain, set: &mut StrandSet) {
+    let inputs: Vec<(Input, PortType)> = [
+        &layer.curl,
+        &layer.curl_turns,
+        &layer.frizz,
+        &layer.tip_width,
+        &layer.taper,
+    ]
+    .into_iter()
+    .map(|i| (i.clone(), PortType::Float))
+    .collect();
+    let fields = evaluator.eval_inputs(&inputs, domain);
+    let [curl, turns, frizz, tip, taper] =
+        <[Field; 5]>::try_from(fields).expect("five inputs give five fields");
+    let groomed: Vec<Groom> = (0..set.len())
+        .into_par_iter()
+        .map(|k| {
+            Groom {
+                curl: [curl.at(0, k), turns.at(0, k)],
+                frizz: frizz.at(0, k),
+                taper: [tip.at(0, k), taper.at(0, k)],
+            }
+            .clamped()
+        })
+        .collect();
+    set.curl = groomed.iter().map(|g| g.curl).collect();
+    set.frizz = groomed.iter().map(|g| g.frizz).collect();
+    set.taper = groomed.iter().map(|g| g.taper).collect();
 }
 
 #[cfg(test)]

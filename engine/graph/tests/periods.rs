@@ -155,6 +155,10 @@ fn kinds_without_inputs_report_their_own_period() {
         ("Voronoi", |p| *p == Period::Tiles(8)),
         ("Wave", |p| *p == Period::Tiles(4)),
         ("Shape", |p| *p == Period::Tiles(4)),
+        ("Gradient", |p| *p == Period::Tiles(1)),
+        // Without a file it reads zero, tiling its count; a file's own seam is tested
+        // with the node.
+        ("Image", |p| *p == Period::Tiles(1)),
         ("Time", |p| *p == Period::Uniform),
         ("WorldNormal", |p| *p == Period::Uniform),
         ("WorldPos", |p| !p.tiles()),

@@ -219,7 +219,7 @@ fn a_painted_mask_read_by_an_image_node_places_the_strands() {
     .save(dir.path().join("painted.png"))
     .unwrap();
     let mut g = layer_graph(with_density(1.0));
-    g.folder = Some(dir.path().to_owned());
+    g.folder = tuft_graph::io::Folder::at(dir.path());
     let img = g.add_node("Image").unwrap();
     g.node_mut(img).unwrap().params.insert(
         "file".into(),
@@ -244,4 +244,77 @@ fn a_painted_mask_read_by_an_image_node_places_the_strands() {
     let full = scatter(&layer_graph(with_density(1.0))).len() as f32;
     let share = set.len() as f32 / full;
     assert!((share - 0.307).abs() < 0.03, "{share}");
+}
+
+#[test]
+fn the_groom_ports_reach_the_set_and_everything_drawn_from_it() {
+    use tuft_strands::shape::{Groom, MAX_CURL};
+    let plain_layer = StrandLayer {
+        lattice: 64,
+        clump_lattice: 8,
+        length: Input::Const(Value::Float(0.08)),
+        width: Input::Const(Value::Float(0.004)),
+        ..Default::default()
+    };
+    let groomed_layer = StrandLayer {
+        curl: Input::Const(Value::Float(0.15)),
+        curl_turns: Input::Const(Value::Float(3.0)),
+        frizz: Input::Const(Value::Float(0.1)),
+        tip_width: Input::Const(Value::Float(0.0)),
+        taper: Input::Const(Value::Float(2.0)),
+        ..plain_layer.clone()
+    };
+    let plain = scatter(&layer_graph(plain_layer));
+    let groomed = scatter(&layer_graph(groomed_layer.clone()));
+    assert_eq!(plain.root_uv, groomed.root_uv, "grooming moves no root");
+    // The defaults: no curl radius (its turns then do nothing), no frizz, the taper of
+    // an ungroomed strand.
+    assert!((0..plain.len()).all(|i| {
+        let g = plain.groom(i);
+        g.curl[0] == 0.0 && g.frizz == 0.0 && g.taper == Groom::NEUTRAL.taper
+    }));
+    let want = Groom {
+        curl: [0.15, 3.0],
+        frizz: 0.1,
+        taper: [0.0, 2.0],
+    };
+    assert!((0..groomed.len()).all(|i| groomed.groom(i) == want));
+
+    // The meshes, the relief and the card atlas all draw the groomed strands.
+    let profile = tuft_graph::Profile::Ribbon { segments: 12 };
+    let mesh = |s: &StrandSet| tuft_strands::mesh::repeat_tiles(s, 2.0, profile);
+    let (a, b) = (mesh(&plain), mesh(&groomed));
+    let moved = a
+        .iter()
+        .zip(&b)
+        .flat_map(|(x, y)| x.vertices.iter().zip(&y.vertices))
+        .filter(|(x, y)| x.position != y.position)
+        .count();
+    let total: usize = a.iter().map(|m| m.vertices.len()).sum();
+    assert!(moved > total / 2, "{moved} of {total} vertices moved");
+    // Tip width 0: the last two vertices of every ribbon meet.
+    let v = &b[0].vertices;
+    let per = profile.vertices_per_strand();
+    for strand in v.chunks_exact(per).take(50) {
+        let (l, r) = (strand[per - 2].position, strand[per - 1].position);
+        let gap = glam::Vec3::from(l).distance(glam::Vec3::from(r));
+        assert!(gap < 1e-6, "{gap}");
+    }
+    let relief = |s: &StrandSet| tuft_strands::relief::splat(s, 2.0, 64);
+    assert_ne!(relief(&plain).coverage, relief(&groomed).coverage);
+    let atlas = |s: &StrandSet| {
+        let settings = tuft_graph::layer::CardSettings::default();
+        let cards = tuft_strands::cards::group(s, 8, 2.0, settings.atlas_cells);
+        tuft_strands::cards::atlas(s, &cards, 2.0, &settings).color[0].clone()
+    };
+    assert_ne!(atlas(&plain), atlas(&groomed));
+
+    // Ports beyond their ranges are held inside them.
+    let wild = StrandLayer {
+        curl: Input::Const(Value::Float(9.0)),
+        frizz: Input::Const(Value::Float(f32::NAN)),
+        ..groomed_layer
+    };
+    let set = scatter(&layer_graph(wild));
+    assert!((0..set.len()).all(|i| set.curl[i][0] == MAX_CURL && set.frizz[i] == 0.0));
 }

@@ -27,6 +27,7 @@ fn meadow(n: usize) -> Material {
         set.tip_pull.push([0.0; 2]);
         set.id.push(i as u32);
     }
+    set.fill_neutral_groom();
     // Sorted by rank, as every set is.
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by(|&a, &b| set.rank[a].total_cmp(&set.rank[b]));
@@ -45,6 +46,9 @@ fn meadow(n: usize) -> Material {
         tip_color: pick(&order, &set.tip_color),
         tip_pull: pick(&order, &set.tip_pull),
         id: pick(&order, &set.id),
+        curl: pick(&order, &set.curl),
+        frizz: pick(&order, &set.frizz),
+        taper: pick(&order, &set.taper),
     };
     Material {
         name: "meadow".into(),

@@ -29,6 +29,10 @@ pub mod channel {
     pub const AREA: u32 = 9;
     /// The way an upright strand faces.
     pub const FACING: u32 = 10;
+    /// Where a strand's curl starts round its axis.
+    pub const CURL: u32 = 11;
+    /// A strand's frizz: four numbers from here on (two frequencies, two phases).
+    pub const FRIZZ: u32 = 12;
 }
 
 /// The SplitMix64 finaliser: a bijective 64-bit mix with full avalanche.

@@ -141,6 +141,7 @@ mod tests {
             set.tip_pull.push([0.0; 2]);
             set.id.push(i);
         }
+        set.fill_neutral_groom();
         let profile = Profile::Ribbon { segments: 3 };
         let r = reports(&set, &LevelSettings::default(), profile, 1.0);
         assert_eq!(r[0].strands, 1000);

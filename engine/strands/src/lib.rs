@@ -26,6 +26,7 @@
 //! set.tip_color.push([0.2, 0.3, 0.05]);
 //! set.tip_pull.push([0.0, 0.0]);
 //! set.id.push(7);
+//! set.fill_neutral_groom(); // no curl or frizz, the default taper
 //!
 //! let file = StrandFile { repeat_m: 2.0, layers: vec![("blades".into(), set)] };
 //! let bytes = encode(&file);
@@ -77,6 +78,7 @@ pub(crate) mod testing {
             s.tip_pull.push([0.0; 2]);
             s.id.push(i as u32);
         }
+        s.fill_neutral_groom();
         s
     }
 }

@@ -8,7 +8,7 @@
 
 use crate::placement::{PlacedTile, Planted};
 use crate::set::StrandSet;
-use crate::shape::{Curve, facing, reach, width_at};
+use crate::shape::{Curve, Groom, facing, reach};
 use bytemuck::{Pod, Zeroable};
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
@@ -151,6 +151,7 @@ pub(crate) struct Shape {
     pub id: u32,
     pub root_color: [f32; 3],
     pub tip_color: [f32; 3],
+    pub groom: Groom,
 }
 
 impl Shape {
@@ -164,7 +165,18 @@ impl Shape {
             id: set.id[i],
             root_color: set.root_color[i],
             tip_color: set.tip_color[i],
+            groom: set.groom(i),
         }
+    }
+
+    /// The strand's centreline, groomed.
+    pub(crate) fn curve(&self) -> Curve {
+        Curve::groomed(self.length, self.reach, self.bend, &self.groom, self.id)
+    }
+
+    /// Its width at parameter `t`.
+    pub(crate) fn width_at(&self, t: f32) -> f32 {
+        self.groom.width_at(self.width, t)
     }
 
     fn color_at(&self, t: f32) -> [f32; 3] {
@@ -213,7 +225,7 @@ fn build_with(
         mesh.ranks.push(shape.rank);
         let frame =
             |v: Vec3| planted.tangent * v.x + planted.bitangent * v.y + planted.normal * v.z;
-        let curve = Curve::new(shape.length, shape.reach, shape.bend);
+        let curve = shape.curve();
         for (k, c) in centre.iter_mut().enumerate() {
             *c = planted.position + frame(curve.at(k as f32 / last));
         }
@@ -377,7 +389,7 @@ fn ribbon(mesh: &mut TileMesh, shape: &Shape, planted: &Planted, centre: &[Vec3]
     let last = centre.len() - 1;
     for (k, &c) in centre.iter().enumerate() {
         let t = k as f32 / last as f32;
-        let half = 0.5 * width_at(shape.width, t);
+        let half = 0.5 * shape.width_at(t);
         let along = direction(centre, k, planted.normal);
         let normal = side.cross(along).normalize_or(planted.normal);
         for (s, sign) in [(0.0, -1.0), (1.0, 1.0)] {
@@ -399,7 +411,7 @@ fn tube(mesh: &mut TileMesh, shape: &Shape, centre: &[Vec3], side: Vec3, sides: 
     let last = centre.len() - 1;
     for (k, &c) in centre.iter().enumerate() {
         let t = k as f32 / last as f32;
-        let radius = 0.5 * width_at(shape.width, t);
+        let radius = 0.5 * shape.width_at(t);
         let along = direction(centre, k, Vec3::Y);
         let e1 = (side - along * side.dot(along)).normalize_or(along.any_orthonormal_vector());
         let e2 = along.cross(e1);

@@ -371,6 +371,7 @@ mod tests {
             s.tip_pull.push([0.0; 2]);
             s.id.push(i as u32);
         }
+        s.fill_neutral_groom();
         s
     }
 

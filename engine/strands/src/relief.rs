@@ -17,7 +17,7 @@
 use crate::mesh::Shape;
 use crate::num::{fast_floor, wrap_index};
 use crate::set::StrandSet;
-use crate::shape::{Curve, facing, width_at};
+use crate::shape::{Curve, facing};
 
 /// The planes of one splat, each `resolution²`, row-major, v growing down the rows.
 #[derive(Clone, Debug, PartialEq)]
@@ -207,7 +207,7 @@ fn deposit(
         return;
     }
     let r = shape.reach;
-    let curve = Curve::new(length, r, shape.bend);
+    let curve = Curve::groomed(length, r, shape.bend, &shape.groom, shape.id);
     let extent = r.length();
     // Half-texel steps along the reach; an upright strand is one sample.
     let samples = ((extent / (0.5 * texel_m)).ceil() as usize).clamp(1, 256);
@@ -219,7 +219,7 @@ fn deposit(
     for s in 0..samples {
         let t = (s as f32 + 0.5) / samples as f32;
         let centre = curve.at(t);
-        let w = width_at(width, t);
+        let w = shape.groom.width_at(width, t);
         // Seen from above a strand covers its width times its horizontal step; an upright
         // one still shows a sliver a quarter of its (unwidened) width thick.
         let area = w * step.max(0.25 * shape.width / samples as f32);

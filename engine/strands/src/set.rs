@@ -35,10 +35,16 @@ pub struct StrandSet {
     pub tip_pull: Vec<[f32; 2]>,
     /// The candidate index the strand grew from: the key of every per-strand hash.
     pub id: Vec<u32>,
+    /// Curl radius as a fraction of the length, and turns (see [`crate::shape::Groom`]).
+    pub curl: Vec<[f32; 2]>,
+    /// Frizz at the tip as a fraction of the length.
+    pub frizz: Vec<f32>,
+    /// Tip width as a fraction of the root width, and the taper's exponent.
+    pub taper: Vec<[f32; 2]>,
 }
 
-/// Bytes one strand takes in a set: eighteen 4-byte values.
-pub const BYTES_PER_STRAND: usize = 18 * 4;
+/// Bytes one strand takes in a set: twenty-three 4-byte values.
+pub const BYTES_PER_STRAND: usize = 23 * 4;
 
 impl StrandSet {
     /// How many strands.
@@ -68,7 +74,30 @@ impl StrandSet {
             tip_color: Vec::with_capacity(n),
             tip_pull: Vec::with_capacity(n),
             id: Vec::with_capacity(n),
+            curl: Vec::with_capacity(n),
+            frizz: Vec::with_capacity(n),
+            taper: Vec::with_capacity(n),
         }
+    }
+
+    /// Strand `i`'s groom.
+    #[must_use]
+    pub fn groom(&self, i: usize) -> crate::shape::Groom {
+        crate::shape::Groom {
+            curl: self.curl[i],
+            frizz: self.frizz[i],
+            taper: self.taper[i],
+        }
+    }
+
+    /// Appends a neutral groom (no curl or frizz, the default taper) for each strand
+    /// that has none: for sets built field by field without grooming.
+    pub fn fill_neutral_groom(&mut self) {
+        let n = self.len();
+        let g = crate::shape::Groom::NEUTRAL;
+        self.curl.resize(n, g.curl);
+        self.frizz.resize(n, g.frizz);
+        self.taper.resize(n, g.taper);
     }
 
     /// How many strands a level keeping fraction `keep` draws: the prefix with
@@ -93,6 +122,9 @@ impl StrandSet {
             self.tip_color.len(),
             self.tip_pull.len(),
             self.id.len(),
+            self.curl.len(),
+            self.frizz.len(),
+            self.taper.len(),
         ]
         .iter()
         .all(|&l| l == n)
@@ -122,6 +154,9 @@ impl StrandSet {
             tip_color: pick(&self.tip_color, order),
             tip_pull: pick(&self.tip_pull, order),
             id: pick(&self.id, order),
+            curl: pick(&self.curl, order),
+            frizz: pick(&self.frizz, order),
+            taper: pick(&self.taper, order),
         }
     }
 }

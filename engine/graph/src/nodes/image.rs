@@ -101,7 +101,7 @@ mod tests {
     /// A graph in `dir` whose Image reads `file` into the roughness.
     fn graph_in(dir: &std::path::Path, file: &str) -> (crate::MaterialGraph, crate::NodeId) {
         let (mut g, id) = single("Image", &[("file", ParamValue::Text(file.into()))], &[]);
-        g.folder = Some(dir.to_owned());
+        g.folder = crate::io::Folder::at(dir);
         g.connect(
             OutRef::new(id, "value"),
             &InRef::Sink(Sink::Pbr("roughness".into())),

@@ -7,7 +7,6 @@ use crate::hash::{hash, unit_f32};
 use crate::mesh::Shape;
 use crate::num::{fast_floor, linear_to_srgb, median};
 use crate::set::StrandSet;
-use crate::shape::{Curve, width_at};
 use glam::{Vec2, Vec3};
 
 /// An atlas: colour with straight alpha and a tangent-space normal, `size²` RGBA8 each,
@@ -312,7 +311,7 @@ impl View {
             // to the same coverage.
             let samples = ((length * self.px_per_m_up).ceil() as usize).clamp(2, 4 * cell_px);
             let (rc, tc) = (Vec3::from(strand.root_color), Vec3::from(strand.tip_color));
-            let curve = Curve::new(length, r, strand.bend);
+            let curve = strand.curve();
             let lean_x = (r.x / length.max(1e-6)).clamp(-1.0, 1.0);
             for s in 0..=samples {
                 let t = s as f32 / samples as f32;
@@ -322,7 +321,7 @@ impl View {
                 if !(0..cell_px as isize).contains(&py) {
                     continue;
                 }
-                let half = 0.5 * width_at(strand.width, t) * self.px_per_m;
+                let half = 0.5 * strand.width_at(t) * self.px_per_m;
                 let x0 = fast_floor(x - half).max(0.0) as usize;
                 let x1 = ((-fast_floor(-(x + half))).max(0.0) as usize).min(cell_px);
                 let row = py as usize * self.size + cx;

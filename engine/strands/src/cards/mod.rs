@@ -22,7 +22,7 @@ use crate::mesh::{StrandVertex, TileMesh};
 use crate::num::{fast_floor, wrap_delta};
 use crate::placement::PlacedTile;
 use crate::set::StrandSet;
-use crate::shape::{centreline, reach};
+use crate::shape::{Curve, reach};
 use glam::{Vec2, Vec3};
 use serde::{Deserialize, Serialize};
 
@@ -99,7 +99,9 @@ pub fn group(set: &StrandSet, clump_lattice: u32, repeat_m: f32, atlas_cells: u3
             Member {
                 root: set.root_uv[i],
                 width: set.width[i],
-                height: centreline(set.length[i], r, set.bend[i], 1.0).z,
+                height: Curve::groomed(set.length[i], r, set.bend[i], &set.groom(i), set.id[i])
+                    .at(1.0)
+                    .z,
                 reach: r,
             }
         })

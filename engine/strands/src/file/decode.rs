@@ -7,6 +7,7 @@ use super::{
 };
 use crate::crc::crc32;
 use crate::set::StrandSet;
+use crate::shape::Groom;
 
 /// A cursor over bytes that reports truncation instead of panicking.
 struct Reader<'a> {
@@ -290,6 +291,12 @@ fn layer_set(info: &LayerInfo, payload: &[u8]) -> Result<StrandSet, FileError> {
         tip_pull: find("tip_pull", 2, Kind::F32)?
             .map_or_else(|| vec![[0.0; 2]; n], |b| pairs(f32s(b))),
         id: find("id", 1, Kind::U32)?.map_or_else(|| (0..n as u32).collect(), u32s),
+        // Files written before grooming read as ungroomed strands.
+        curl: find("curl", 2, Kind::F32)?
+            .map_or_else(|| vec![Groom::NEUTRAL.curl; n], |b| pairs(f32s(b))),
+        frizz: find("frizz", 1, Kind::F32)?.map_or_else(|| vec![Groom::NEUTRAL.frizz; n], f32s),
+        taper: find("taper", 2, Kind::F32)?
+            .map_or_else(|| vec![Groom::NEUTRAL.taper; n], |b| pairs(f32s(b))),
     };
     if let Some(i) = set.rank.iter().position(|r| !(0.0..1.0).contains(r)) {
         return Err(layer_err(format!(

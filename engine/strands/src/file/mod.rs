@@ -24,9 +24,12 @@
 //!
 //! Every layer has at least `root_uv` (2 × f32, in `[0, 1)`), `rank` (1 × f32, in
 //! `[0, 1)`, ascending), `clump` (1 × u32), `length` and `width` (1 × f32 each, metres).
-//! This writer adds `lean`, `bend`, `root_color`, `tip_color`, `tip_pull` and `id`; a
-//! reader fills those with neutral values when a file lacks them, and skips fields it
-//! does not know.
+//! This writer adds `lean`, `bend`, `root_color`, `tip_color`, `tip_pull`, `id` and the
+//! groom: `curl` (2 × f32: radius as a fraction of the length, turns), `frizz` (1 × f32,
+//! a fraction of the length) and `taper` (2 × f32: tip width as a fraction of the root
+//! width, exponent). A reader fills those with neutral values when a file lacks them (a
+//! file written before grooming reads as ungroomed strands), and skips fields it does
+//! not know.
 //!
 //! Reading checks, in order: the header's size, magic, version and scheme; the declared
 //! length against the actual one (a truncated file says so); the trailer CRC (any flipped
@@ -175,7 +178,7 @@ fn malformed(s: impl Into<String>) -> FileError {
 }
 
 /// The fields this writer writes, with their shapes.
-const WRITTEN: [(&str, u8, Kind); 11] = [
+const WRITTEN: [(&str, u8, Kind); 14] = [
     ("root_uv", 2, Kind::F32),
     ("rank", 1, Kind::F32),
     ("clump", 1, Kind::U32),
@@ -187,6 +190,9 @@ const WRITTEN: [(&str, u8, Kind); 11] = [
     ("tip_color", 3, Kind::F32),
     ("tip_pull", 2, Kind::F32),
     ("id", 1, Kind::U32),
+    ("curl", 2, Kind::F32),
+    ("frizz", 1, Kind::F32),
+    ("taper", 2, Kind::F32),
 ];
 
 /// The fields every layer must have.
@@ -221,6 +227,9 @@ fn payload(set: &StrandSet) -> Vec<u8> {
     for i in &set.id {
         out.extend_from_slice(&i.to_le_bytes());
     }
+    f(&mut out, &mut set.curl.iter().flatten().copied());
+    f(&mut out, &mut set.frizz.iter().copied());
+    f(&mut out, &mut set.taper.iter().flatten().copied());
     out
 }
 
@@ -312,6 +321,9 @@ mod tests {
             s.tip_color.push([0.3, 0.4, 0.1]);
             s.tip_pull.push([0.001, 0.0]);
             s.id.push(i as u32 * 7);
+            s.curl.push([0.1, 2.0 + t]);
+            s.frizz.push(0.05 * t);
+            s.taper.push([0.2, 1.0 + t]);
         }
         s
     }
@@ -390,6 +402,34 @@ mod tests {
         reseal(&mut bytes);
         let err = decode(&bytes).unwrap_err();
         assert!(err.to_string().contains("\"rank\" is missing"), "{err}");
+    }
+
+    #[test]
+    fn a_file_written_before_grooming_reads_as_ungroomed_strands() {
+        // The groom fields renamed to names no reader knows: a file of the fields the
+        // writer wrote before them (unknown fields are skipped).
+        let file = small_file();
+        let mut bytes = encode(&file);
+        for (from, to) in [
+            (&b"curl"[..], &b"xurl"[..]),
+            (b"frizz", b"xrizz"),
+            (b"taper", b"xaper"),
+        ] {
+            while let Some(at) = bytes.windows(from.len()).position(|w| w == from) {
+                bytes[at..at + from.len()].copy_from_slice(to);
+            }
+        }
+        reseal(&mut bytes);
+        let read = decode(&bytes).unwrap();
+        for ((_, old), (_, new)) in read.layers.iter().zip(&file.layers) {
+            assert!(old.is_consistent());
+            for i in 0..old.len() {
+                assert_eq!(old.groom(i), crate::shape::Groom::NEUTRAL);
+            }
+            assert_eq!(old.length, new.length, "the rest reads as written");
+        }
+        // And the groom round-trips when present.
+        assert_eq!(decode(&encode(&file)).unwrap(), file);
     }
 
     #[test]
@@ -508,6 +548,9 @@ mod tests {
                 s.tip_color.push([h(12), h(13), h(14)]);
                 s.tip_pull.push([h(15) * 0.01, h(16) * 0.01]);
                 s.id.push(i as u32);
+                s.curl.push([h(17) * 0.2, h(18) * 4.0]);
+                s.frizz.push(h(19) * 0.1);
+                s.taper.push([h(20), 0.5 + h(21)]);
             }
             s
         }
