@@ -472,20 +472,26 @@ fn groom(evaluator: &Evaluator<'_>, layer: &StrandLayer, domain: &Domain, set: &
     let fields = evaluator.eval_inputs(&inputs, domain);
     let [curl, turns, frizz, tip, taper] =
         <[Field; 5]>::try_from(fields).expect("five inputs give five fields");
-    let groomed: Vec<Groom> = (0..set.len())
+    let n = set.len();
+    set.curl = vec![[0.0; 2]; n];
+    set.frizz = vec![0.0; n];
+    set.taper = vec![[0.0; 2]; n];
+    (
+        set.curl.par_iter_mut(),
+        set.frizz.par_iter_mut(),
+        set.taper.par_iter_mut(),
+    )
         .into_par_iter()
-        .map(|k| {
-            Groom {
+        .enumerate()
+        .for_each(|(k, (curl_k, frizz_k, taper_k))| {
+            let g = Groom {
                 curl: [curl.at(0, k), turns.at(0, k)],
                 frizz: frizz.at(0, k),
                 taper: [tip.at(0, k), taper.at(0, k)],
             }
-            .clamped()
-        })
-        .collect();
-    set.curl = groomed.iter().map(|g| g.curl).collect();
-    set.frizz = groomed.iter().map(|g| g.frizz).collect();
-    set.taper = groomed.iter().map(|g| g.taper).collect();
+            .clamped();
+            (*curl_k, *frizz_k, *taper_k) = (g.curl, g.frizz, g.taper);
+        });
 }
 
 #[cfg(test)]
