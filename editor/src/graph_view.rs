@@ -4,9 +4,10 @@
 //! alone.
 
 use egui::{Color32, Pos2, Ui};
-use egui_snarl::ui::{PinInfo, SnarlPin, SnarlStyle, SnarlViewer, SnarlWidget};
+use egui_snarl::ui::{PinInfo, PinWireInfo, SnarlPin, SnarlStyle, SnarlViewer, SnarlWidget};
 use egui_snarl::{InPin, OutPin, Snarl};
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 use tuft_graph::graph::PBR_PORTS;
 use tuft_graph::layer::STRAND_PORTS;
 use tuft_graph::value::{PortType, Value};
@@ -69,6 +70,10 @@ pub struct GraphView {
     pub centre: Pos2,
     /// Graph to screen, as last drawn.
     to_global: egui::emath::TSTransform,
+    /// Where each pin was drawn last frame.
+    pins: Pins,
+    /// Each node's rows of ports (the larger of inputs and outputs), for its footprint.
+    rows: HashMap<ViewNode, usize>,
 }
 
 impl std::fmt::Debug for GraphView {
@@ -94,6 +99,50 @@ pub fn type_color(ty: PortType) -> Color32 {
     }
 }
 
+/// Where each pin was drawn, by (node, port name, whether an input).
+type Pins = Arc<Mutex<HashMap<(ViewNode, String, bool), egui::Rect>>>;
+
+/// A pin that notes where it was drawn, then draws as `info` says.
+struct NotedPin {
+    info: PinInfo,
+    key: (ViewNode, String, bool),
+    pins: Pins,
+}
+
+impl SnarlPin for NotedPin {
+    fn pin_rect(&self, x: f32, y0: f32, y1: f32, size: f32) -> egui::Rect {
+        self.info.pin_rect(x, y0, y1, size)
+    }
+
+    fn draw(
+        self,
+        snarl_style: &SnarlStyle,
+        style: &egui::Style,
+        rect: egui::Rect,
+        painter: &egui::Painter,
+    ) -> PinWireInfo {
+        crate::preview::lock(&self.pins).insert(self.key, rect);
+        self.info.draw(snarl_style, style, rect, painter)
+    }
+}
+
+/// The size a node takes (see [`GraphView::footprints`]).
+fn footprint(rows: &HashMap<ViewNode, usize>, node: &ViewNode) -> egui::Vec2 {
+    let rows = rows.get(node).copied().unwrap_or(4) as f32;
+    // Title, rows of ports, and a graph node's thumbnail.
+    let thumb = if matches!(node, ViewNode::Node(_)) {
+        70.0
+    } else {
+        0.0
+    };
+    // Measured on the editor's own window: a 40-point title, 21 points a row and a
+    // 15-point margin.
+    egui::vec2(NODE_WIDTH, 55.0 + 21.0 * rows + thumb)
+}
+
+/// A node's width as the estimate of its footprint takes it.
+pub const NODE_WIDTH: f32 = 200.0;
+
 /// Where a node without a stored position goes: a column per kind of node.
 fn default_position(k: usize, column: f32) -> Pos2 {
     Pos2::new(column, 40.0 + 150.0 * k as f32)
@@ -111,7 +160,57 @@ impl GraphView {
             refusal: None,
             centre: Pos2::ZERO,
             to_global: egui::emath::TSTransform::IDENTITY,
+            pins: Pins::default(),
+            rows: HashMap::new(),
         }
+    }
+
+    /// The graph-space rectangle each node takes, estimated from its rows of ports (a
+    /// node's drawn size is the widget's own business): what framing must show whole and
+    /// what a new node must not land on.
+    #[must_use]
+    pub fn footprints(&self) -> Vec<egui::Rect> {
+        self.snarl
+            .nodes_pos()
+            .map(|(pos, node)| egui::Rect::from_min_size(pos, self.footprint(node)))
+            .collect()
+    }
+
+    fn footprint(&self, node: &ViewNode) -> egui::Vec2 {
+        footprint(&self.rows, node)
+    }
+
+    /// A free place for a new node of footprint `size` near `around` (graph space):
+    /// `around` itself if nothing stands there, else the nearest free spot on rings of
+    /// growing radius.
+    #[must_use]
+    pub fn free_spot(&self, around: Pos2, size: egui::Vec2) -> Pos2 {
+        let taken = self.footprints();
+        let free = |p: Pos2| {
+            let r = egui::Rect::from_min_size(p, size).expand(12.0);
+            !taken.iter().any(|t| t.intersects(r))
+        };
+        for ring in 0..40 {
+            let steps = if ring == 0 { 1 } else { 8 * ring };
+            for k in 0..steps {
+                let a = std::f32::consts::TAU * k as f32 / steps as f32;
+                let p = around + egui::vec2(a.cos(), a.sin()) * (60.0 * ring as f32);
+                if free(p) {
+                    return p;
+                }
+            }
+        }
+        around
+    }
+
+    /// Where the pin of `port` on `node` was drawn last frame, on screen: an input of the
+    /// node when `input`, else an output. For driving the graph as a pointer does.
+    #[must_use]
+    pub fn pin_rect(&self, node: &ViewNode, port: &str, input: bool) -> Option<egui::Rect> {
+        // Pins are drawn in the graph's own layer; its transform takes them to the screen.
+        crate::preview::lock(&self.pins)
+            .get(&(node.clone(), port.to_owned(), input))
+            .map(|r| self.to_global.mul_rect(*r))
     }
 
     /// Asks the next frame to bring `nodes` into view (all nodes when empty).
@@ -151,7 +250,17 @@ impl GraphView {
             .collect();
         self.snarl = Snarl::new();
         self.ids.clear();
+        self.rows.clear();
         let graph = &doc.graph;
+        for node in &graph.nodes {
+            let rows = node.input_ports().len().max(node.output_ports().len());
+            self.rows.insert(ViewNode::Node(node.id), rows);
+        }
+        self.rows.insert(ViewNode::Pbr, PBR_PORTS.len() + 1);
+        for name in graph.strands.keys() {
+            self.rows
+                .insert(ViewNode::Layer(name.clone()), STRAND_PORTS.len());
+        }
         let mut right = 0.0f32;
         for (k, node) in graph.nodes.iter().enumerate() {
             let key = ViewNode::Node(node.id);
@@ -167,11 +276,14 @@ impl GraphView {
         let outputs: Vec<ViewNode> = std::iter::once(ViewNode::Pbr)
             .chain(graph.strands.keys().map(|n| ViewNode::Layer(n.clone())))
             .collect();
-        for (k, key) in outputs.into_iter().enumerate() {
+        // The outputs in a column right of the graph, each below the last one whole.
+        let mut below = 40.0;
+        for key in outputs {
             let pos = previous
                 .get(&key)
                 .copied()
-                .unwrap_or_else(|| default_position(k * 2, right + 320.0));
+                .unwrap_or_else(|| Pos2::new(right + 320.0, below));
+            below = below.max(pos.y + footprint(&self.rows, &key).y + 40.0);
             let id = self.snarl.insert_node(pos, key.clone());
             self.ids.insert(key, id);
         }
@@ -239,6 +351,8 @@ impl GraphView {
             thumbs,
             centre: self.centre,
             to_global: self.to_global,
+            pins: self.pins.clone(),
+            rows: &self.rows,
         };
         let response = SnarlWidget::new()
             .id(widget_id())
@@ -321,9 +435,20 @@ struct Viewer<'a> {
     thumbs: &'a HashMap<NodeId, egui::TextureHandle>,
     centre: Pos2,
     to_global: egui::emath::TSTransform,
+    pins: Pins,
+    rows: &'a HashMap<ViewNode, usize>,
 }
 
 impl Viewer<'_> {
+    /// `info`, noting where it is drawn as pin `port` of `node`.
+    fn noted(&self, node: ViewNode, port: &str, input: bool, info: PinInfo) -> NotedPin {
+        NotedPin {
+            info,
+            key: (node, port.to_owned(), input),
+            pins: self.pins.clone(),
+        }
+    }
+
     fn input_info(&self, node: &ViewNode, k: usize) -> Option<InputInfo> {
         let graph = &self.doc.graph;
         match node {
@@ -491,7 +616,7 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
     ) -> impl SnarlPin + 'static {
         let key = snarl[pin.id.node].clone();
         let Some(info) = self.input_info(&key, pin.id.input) else {
-            return PinInfo::circle();
+            return self.noted(key, "", true, PinInfo::circle());
         };
         ui.label(&info.name);
         match info.current {
@@ -502,9 +627,10 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
             }
             _ => {}
         }
-        PinInfo::circle()
+        let pin = PinInfo::circle()
             .with_fill(type_color(info.ty))
-            .with_wire_color(type_color(info.ty))
+            .with_wire_color(type_color(info.ty));
+        self.noted(key, &info.name, true, pin)
     }
 
     fn show_output(
@@ -516,12 +642,13 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
         let key = snarl[pin.id.node].clone();
         match self.output_of(&key, pin.id.output) {
             Some((_, ty, name)) => {
-                ui.label(name);
-                PinInfo::circle()
+                ui.label(&name);
+                let pin = PinInfo::circle()
                     .with_fill(type_color(ty))
-                    .with_wire_color(type_color(ty))
+                    .with_wire_color(type_color(ty));
+                self.noted(key, &name, false, pin)
             }
-            None => PinInfo::circle(),
+            None => self.noted(key, "", false, PinInfo::circle()),
         }
     }
 
@@ -633,18 +760,24 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
         let Some(keys) = self.frame.take() else {
             return;
         };
-        let positions: Vec<Pos2> = if keys.is_empty() {
-            snarl.nodes_pos().map(|(p, _)| p).collect()
+        let rects: Vec<egui::Rect> = if keys.is_empty() {
+            snarl
+                .nodes_pos()
+                .map(|(p, n)| egui::Rect::from_min_size(p, footprint(self.rows, n)))
+                .collect()
         } else {
             keys.iter()
-                .filter_map(|k| self.ids.get(k))
-                .filter_map(|id| snarl.get_node_info(*id).map(|n| n.pos))
+                .filter_map(|k| Some((k, self.ids.get(k)?)))
+                .filter_map(|(k, id)| {
+                    let pos = snarl.get_node_info(*id)?.pos;
+                    Some(egui::Rect::from_min_size(pos, footprint(self.rows, k)))
+                })
                 .collect()
         };
-        if positions.is_empty() {
+        let Some(bounds) = rects.iter().copied().reduce(egui::Rect::union) else {
             return;
-        }
-        let bounds = egui::Rect::from_points(&positions).expand2(egui::vec2(120.0, 80.0));
+        };
+        let bounds = bounds.expand(30.0);
         let rect = self.rect;
         let scale = (rect.width() / bounds.width().max(1.0))
             .min(rect.height() / bounds.height().max(1.0))

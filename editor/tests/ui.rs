@@ -507,6 +507,46 @@ fn a_strand_layer_is_authored_from_file_new_to_a_preview_through_the_ui_alone() 
     harness.state_mut().undo();
     harness.run_steps(2);
     assert_eq!(harness.state().session().doc().graph.strands.len(), 1);
+    // A field wired into the layer's density by dragging a wire from the Noise's pin to
+    // the layer node's, as a pointer does.
+    let noise = add_from_library(&mut harness, "Noise");
+    harness.key_press(egui::Key::F); // frame the graph: every pin on screen
+    harness.run_steps(3);
+    let layer = tuft_editor::graph_view::ViewNode::Layer(names[0].clone());
+    let view = harness.state().graph_view();
+    let from = view
+        .pin_rect(
+            &tuft_editor::graph_view::ViewNode::Node(noise),
+            "out",
+            false,
+        )
+        .expect("the noise's output pin is drawn")
+        .center();
+    let to = view
+        .pin_rect(&layer, "density", true)
+        .expect("the layer's density pin is drawn")
+        .center();
+    harness.hover_at(from);
+    harness.run_steps(1);
+    harness.drag_at(from);
+    harness.run_steps(1);
+    for k in 1..=8 {
+        harness.hover_at(from + (to - from) * (k as f32 / 8.0));
+        harness.run_steps(1);
+    }
+    harness.drop_at(to);
+    harness.run_steps(2);
+    assert_eq!(
+        harness.state().session().doc().graph.strands[&names[0]].density,
+        tuft_graph::Input::Link(OutRef::new(noise, "out")),
+        "the wire reached the layer's density"
+    );
+    settle(&mut harness);
+    let thinned = drawn(&harness, &names[0]);
+    assert!(
+        thinned > 100,
+        "the noise still lets strands grow: {thinned}"
+    );
     // A node selected shows its parameters; Esc goes back to the layers.
     harness.get_by_label("Noise").click();
     harness.run_steps(2);

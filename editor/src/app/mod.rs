@@ -253,6 +253,12 @@ impl Editor {
         &self.session
     }
 
+    /// The graph widget's state (where its pins were drawn).
+    #[must_use]
+    pub fn graph_view(&self) -> &GraphView {
+        &self.graph
+    }
+
     /// The latest validation.
     #[must_use]
     pub fn report(&self) -> &Report {
@@ -383,18 +389,11 @@ impl Editor {
 
     /// Adds a node of `kind` and selects it; returns its id.
     pub fn add_node(&mut self, kind: &str) -> Option<NodeId> {
-        // At the centre of the view, stepped aside from any node already there.
+        // At the centre of the view, or the nearest place free of other nodes.
         let c = self.graph.centre;
-        let mut pos = [c.x - 60.0, c.y - 40.0];
-        let doc = self.session.doc();
-        while doc
-            .layout
-            .values()
-            .any(|p| (p[0] - pos[0]).abs() < 60.0 && (p[1] - pos[1]).abs() < 40.0)
-        {
-            pos[0] += 30.0;
-            pos[1] += 30.0;
-        }
+        let size = egui::vec2(crate::graph_view::NODE_WIDTH, 200.0);
+        let p = self.graph.free_spot(c - size / 2.0, size);
+        let pos = [p.x, p.y];
         let mut added = None;
         self.edit(None, |d| {
             if let Some(id) = d.graph.add_node(kind) {
