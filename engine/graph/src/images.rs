@@ -395,6 +395,21 @@ mod tests {
     }
 
     #[test]
+    fn a_jpeg_reads_like_a_png() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("photo.jpg");
+        image::RgbImage::from_pixel(16, 16, image::Rgb([200, 120, 40]))
+            .save(&path)
+            .unwrap();
+        let t = load(&path).unwrap().sample([0.5, 0.5]);
+        // JPEG is lossy: within a couple of codes of what was written.
+        for (got, want) in t[LINEAR_RGB].iter().zip([200.0f32, 120.0, 40.0]) {
+            let want = srgb_to_linear(want / 255.0);
+            assert!((got - want).abs() < 0.02, "{got} vs {want}");
+        }
+    }
+
+    #[test]
     fn a_file_is_read_again_when_it_changes() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("mask.png");
