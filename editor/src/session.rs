@@ -51,6 +51,13 @@ impl Session {
         }
     }
 
+    /// Continues the generations of a session this one replaces: the workers drop work
+    /// older than the newest generation they have seen, so a replacing document must
+    /// count on from there, not from 1.
+    pub fn continue_after(&mut self, previous: u64) {
+        self.generation = self.generation.max(previous.saturating_add(1));
+    }
+
     /// Opens `path`.
     ///
     /// # Errors

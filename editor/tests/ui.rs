@@ -722,3 +722,109 @@ fn the_curve_node_gets_a_point_from_the_inspector_and_the_gradient_its_parameter
     settle(&mut harness);
     assert!(harness.state().thumbnails().textures().contains_key(&id));
 }
+
+/// Opens File and clicks New, declining to save the work before.
+fn file_new(harness: &mut Harness<'static, Editor>) {
+    harness.get_by_label("File").click();
+    harness.run_steps(2);
+    harness.get_by_label_contains("New").click();
+    harness.run_steps(2);
+    if harness.state().session().is_dirty() {
+        harness.get_by_label("Don't Save").click();
+        harness.run_steps(2);
+    }
+}
+
+#[test]
+fn thumbnails_follow_the_new_document_after_file_new() {
+    // Regression: a new document's generations restarted at 1, below what the thumbnail
+    // worker had seen, so its requests were dropped as stale and the new nodes kept no
+    // thumbnail.
+    let mut harness = editor(bare(), None);
+    for _ in 0..4 {
+        add_from_library(&mut harness, "Wave");
+    }
+    settle(&mut harness);
+    let before = harness.state().session().generation();
+    file_new(&mut harness);
+    assert!(harness.state().session().doc().graph.nodes.is_empty());
+    assert!(harness.state().session().generation() > before);
+    let id = add_from_library(&mut harness, "Voronoi");
+    settle(&mut harness);
+    assert_eq!(
+        harness.state().thumbnails().shown,
+        harness.state().session().generation()
+    );
+    assert!(harness.state().thumbnails().textures().contains_key(&id));
+}
+
+#[test]
+fn ctrl_y_redoes_like_ctrl_shift_z() {
+    let mut harness = editor(bare(), None);
+    add_from_library(&mut harness, "Wave");
+    harness.key_press(egui::Key::Escape); // the canvas, not a text field, has the keys
+    harness.run_steps(1);
+    harness.state_mut().undo();
+    harness.run_steps(1);
+    assert!(harness.state().session().doc().graph.nodes.is_empty());
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Y);
+    harness.run_steps(2);
+    assert_eq!(harness.state().session().doc().graph.nodes.len(), 1);
+}
+
+#[test]
+fn a_file_from_the_command_line_is_recent_and_named_in_the_title() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("meadow.ron");
+    tuft_graph::io::save(&Document::new(MaterialGraph::new("meadow")), &path).unwrap();
+    let mut harness = editor_on(&path, &dir.path().join("autosave"));
+    assert_eq!(harness.state().recent().first(), Some(&path));
+    assert_eq!(harness.state().window_title(), "meadow.ron — Tuft");
+    harness.state_mut().add_node("Wave");
+    assert_eq!(harness.state().window_title(), "meadow.ron • — Tuft");
+    // The viewport is told on the next frame.
+    let mut told = false;
+    for _ in 0..3 {
+        harness.step();
+        told |= harness
+            .output()
+            .viewport_output
+            .values()
+            .flat_map(|v| &v.commands)
+            .any(|c| matches!(c, egui::ViewportCommand::Title(t) if t == "meadow.ron • — Tuft"));
+    }
+    assert!(told, "the window title follows the unsaved mark");
+}
+
+#[test]
+fn the_orbit_camera_stays_above_the_plane() {
+    let mut harness = editor(bare(), None);
+    harness.get_by_value("sphere").click();
+    harness.run_steps(2);
+    harness.get_by_label("plane").click();
+    harness.run_steps(2);
+    assert_eq!(
+        harness.state().preview().kind,
+        tuft_render::SurfaceKind::Plane
+    );
+    // Drag the preview far upward: on a sphere the camera would go below the equator.
+    let centre = egui::pos2(1180.0, 350.0);
+    harness.hover_at(centre);
+    harness.run_steps(1);
+    harness.drag_at(centre);
+    harness.run_steps(1);
+    for k in 1..=10 {
+        harness.hover_at(centre - egui::vec2(0.0, 30.0 * k as f32));
+        harness.run_steps(1);
+    }
+    harness.drop_at(centre - egui::vec2(0.0, 300.0));
+    harness.run_steps(1);
+    // The drag took the camera all the way down (it acted), and no lower than the plane
+    // allows.
+    let pitch = harness.state().preview().view.camera.pitch;
+    assert_eq!(
+        pitch,
+        tuft_render::SurfaceKind::Plane.min_pitch(),
+        "pitch {pitch}"
+    );
+}

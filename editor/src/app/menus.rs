@@ -16,6 +16,8 @@ pub const UNDO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key
 /// Redo.
 pub const REDO: KeyboardShortcut =
     KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::Z);
+/// Redo, as Windows and Linux programs also spell it.
+pub const REDO_Y: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Y);
 /// Save.
 pub const SAVE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::S);
 /// Save As.
@@ -42,7 +44,7 @@ impl Editor {
         }
         let (redo, undo, save_as, save, open, new, dup, del, frame) = ctx.input_mut(|i| {
             (
-                i.consume_shortcut(&REDO),
+                i.consume_shortcut(&REDO) || i.consume_shortcut(&REDO_Y),
                 i.consume_shortcut(&UNDO),
                 i.consume_shortcut(&SAVE_AS),
                 i.consume_shortcut(&SAVE),
@@ -330,10 +332,10 @@ impl Editor {
                     Pending::Open(p) => self.open_now(&p),
                     Pending::Recover(i) => self.recover_now(i),
                     Pending::Quit => {
-                        self.session = Session::new(
+                        self.replace_session(Session::new(
                             self.session.doc().clone(),
                             self.session.path().map(Path::to_owned),
-                        );
+                        ));
                         self.release_slot();
                         ctx.send_viewport_cmd(egui::ViewportCommand::Close);
                     }

@@ -168,6 +168,8 @@ pub struct Editor {
     last_edit: Option<String>,
     /// The generation thumbnails were last asked for.
     thumbs_requested: u64,
+    /// The window title last sent to the viewport.
+    title: String,
     /// UI-thread CPU time of recent frames, milliseconds.
     frame_ms: Vec<f32>,
 }
@@ -242,7 +244,12 @@ impl Editor {
             last_edit: None,
             thumbs_requested: 0,
             frame_ms: Vec::new(),
+            title: String::new(),
         };
+        // A file opened from the command line is one the user opened.
+        if let Some(path) = editor.session.path().map(Path::to_owned) {
+            editor.remember(&path);
+        }
         editor.after_change();
         editor
     }
@@ -257,6 +264,29 @@ impl Editor {
     #[must_use]
     pub fn graph_view(&self) -> &GraphView {
         &self.graph
+    }
+
+    /// Recently opened files, newest first.
+    #[must_use]
+    pub fn recent(&self) -> &[PathBuf] {
+        &self.recent
+    }
+
+    /// The window's title: the file (or the material's name for a document never saved),
+    /// a dot while there are unsaved changes, then the application.
+    #[must_use]
+    pub fn window_title(&self) -> String {
+        let name = self.session.path().map_or_else(
+            || format!("{} (not saved)", self.session.doc().graph.name),
+            |p| {
+                p.file_name().map_or_else(
+                    || p.display().to_string(),
+                    |n| n.to_string_lossy().into_owned(),
+                )
+            },
+        );
+        let dirty = if self.session.is_dirty() { " •" } else { "" };
+        format!("{name}{dirty} — Tuft")
     }
 
     /// The latest validation.
@@ -552,11 +582,19 @@ impl Editor {
         self.open_now(path);
     }
 
+    /// Puts `session` in place of the current one, its generations counting on from the
+    /// current one's (the workers ignore a generation older than one they have seen:
+    /// thumbnails and previews after New or Open stayed those of the document before).
+    pub(super) fn replace_session(&mut self, mut session: Session) {
+        session.continue_after(self.session.generation());
+        self.session = session;
+    }
+
     fn open_now(&mut self, path: &Path) {
         match Session::open(path) {
             Ok(session) => {
                 self.release_slot();
-                self.session = session;
+                self.replace_session(session);
                 self.selected = None;
                 self.validated_for = 0;
                 self.graph = GraphView::new();
@@ -588,10 +626,10 @@ impl Editor {
 
     fn new_document(&mut self) {
         self.release_slot();
-        self.session = Session::new(
+        self.replace_session(Session::new(
             Document::new(tuft_graph::MaterialGraph::new("untitled")),
             None,
-        );
+        ));
         self.selected = None;
         self.validated_for = 0;
         self.graph = GraphView::new();
@@ -695,6 +733,11 @@ impl eframe::App for Editor {
             self.pending = Some(Pending::Quit);
         }
         self.shortcuts(&ctx);
+        let title = self.window_title();
+        if title != self.title {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
+            self.title = title;
+        }
         egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui));
         egui::Panel::bottom("status").show(ui, |ui| self.status_bar(ui));
         egui::Panel::bottom("diagnostics")

@@ -134,6 +134,8 @@ impl Editor {
                     }
                 });
             if before != self.preview.kind {
+                let cam = &mut self.preview.view.camera;
+                *cam = cam.kept_above(self.preview.kind);
                 self.preview
                     .request(self.session.generation(), &self.session.doc().graph);
             }
@@ -223,7 +225,8 @@ impl Editor {
             let d = resp.drag_delta();
             let cam = &mut self.preview.view.camera;
             cam.yaw -= d.x / 600.0;
-            cam.pitch = (cam.pitch + d.y / 600.0).clamp(-0.24, 0.24);
+            cam.pitch += d.y / 600.0;
+            *cam = cam.kept_above(self.preview.kind);
         }
         if resp.hovered() {
             let scroll = ui.input(|i| i.smooth_scroll_delta.y);

@@ -79,7 +79,7 @@ impl Editor {
         let orphan = self.orphans.remove(i);
         self.release_slot();
         let label = orphan.label();
-        self.session = Session::recovered(orphan.document, orphan.source.clone());
+        self.replace_session(Session::recovered(orphan.document, orphan.source.clone()));
         self.slot = Some((orphan.slot, orphan.source));
         self.selected = None;
         self.validated_for = 0;

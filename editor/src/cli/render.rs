@@ -107,12 +107,14 @@ fn render(graph: &tuft_graph::MaterialGraph, out: &Path, o: &Options) -> anyhow:
     let mut scene = Scene::new(material, o.surface);
     let mut offscreen = Offscreen::new()?;
     let view = View {
+        // Below the plane there is nothing to see: the eye is kept above it.
         camera: Camera {
             yaw: o.yaw,
             pitch: o.pitch,
             distance_m: o.distance_m,
             ..Camera::default()
-        },
+        }
+        .kept_above(o.surface),
         width: o.width,
         height: o.height,
         level: o.level,

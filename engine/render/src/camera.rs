@@ -42,6 +42,14 @@ impl Camera {
         )
     }
 
+    /// The same camera with its pitch inside what `surface` allows (see
+    /// [`crate::SurfaceKind::min_pitch`]).
+    #[must_use]
+    pub fn kept_above(mut self, surface: crate::SurfaceKind) -> Self {
+        self.pitch = self.pitch.clamp(surface.min_pitch(), 0.24);
+        self
+    }
+
     /// The eye position for a surface reaching `reach_m` from the origin toward the camera.
     #[must_use]
     pub fn eye(&self, reach_m: f32) -> Vec3 {
@@ -75,5 +83,24 @@ impl Camera {
     pub fn px_per_m(&self, distance_m: f32, height_px: f32) -> f32 {
         let half = 0.5 * self.fov_y.clamp(0.01, 0.45) * std::f32::consts::TAU;
         height_px / (2.0 * distance_m.max(1e-3) * half.tan())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::SurfaceKind;
+
+    #[test]
+    fn over_the_plane_the_eye_stays_above_the_ground() {
+        let under = Camera {
+            pitch: -0.2,
+            ..Camera::default()
+        };
+        let kept = under.kept_above(SurfaceKind::Plane);
+        assert!(kept.eye(0.0).y > 0.0, "{:?}", kept.eye(0.0));
+        assert!(under.eye(0.0).y < 0.0);
+        // A sphere is seen from below as well.
+        assert_eq!(under.kept_above(SurfaceKind::Sphere).pitch, -0.2);
     }
 }

@@ -26,6 +26,17 @@ impl SurfaceKind {
         }
     }
 
+    /// The lowest camera pitch (turns) the orbit may take around this surface: on the
+    /// plane the eye stays above the ground (the material is on one side only); a sphere
+    /// or a box is seen from anywhere.
+    #[must_use]
+    pub const fn min_pitch(self) -> f32 {
+        match self {
+            Self::Plane => 0.01,
+            Self::Sphere | Self::Box => -0.24,
+        }
+    }
+
     /// The surface for a material whose repeat is `repeat_m`, and how far it reaches from
     /// the origin toward the camera (its radius, or half the box).
     #[must_use]
