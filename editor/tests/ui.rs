@@ -828,3 +828,12 @@ fn the_orbit_camera_stays_above_the_plane() {
         "pitch {pitch}"
     );
 }
+
+#[test]
+fn the_ui_font_draws_the_arrows_the_diagnostics_and_tooltips_use() {
+    // Regression: ← and → rendered as empty boxes (Ubuntu Light has neither).
+    let mut harness = editor(bare(), None);
+    harness.run_steps(1);
+    let font = egui::FontId::proportional(14.0);
+    assert!(harness.ctx.fonts_mut(|f| f.has_glyphs(&font, "← → × …")));
+}

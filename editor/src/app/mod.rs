@@ -182,6 +182,25 @@ impl std::fmt::Debug for Editor {
     }
 }
 
+/// egui's fonts with its monospace face (Hack, already shipped with egui under its own
+/// licence) as the last fallback of the proportional one: Ubuntu Light has no arrows,
+/// and the diagnostics' paths (`pbr.base_color ← Mix#4.b`), the level switches
+/// (`level 0 → level 1`) and the tooltips use them.
+#[must_use]
+pub fn fonts() -> egui::FontDefinitions {
+    let mut fonts = egui::FontDefinitions::default();
+    if let Some(mono) = fonts
+        .families
+        .get(&egui::FontFamily::Monospace)
+        .and_then(|m| m.first().cloned())
+        && let Some(prop) = fonts.families.get_mut(&egui::FontFamily::Proportional)
+        && !prop.contains(&mono)
+    {
+        prop.push(mono);
+    }
+    fonts
+}
+
 impl Editor {
     /// An editor on `session`; `autosave` is the folder where each window keeps its
     /// unsaved work (and where the work of windows that are gone is looked for at start).
@@ -194,6 +213,7 @@ impl Editor {
         if let Some(rs) = cc.wgpu_render_state.as_ref() {
             crate::preview::install(rs);
         }
+        cc.egui_ctx.set_fonts(fonts());
         let recent = cc
             .storage
             .and_then(|s| s.get_string("recent"))
