@@ -837,3 +837,100 @@ fn the_ui_font_draws_the_arrows_the_diagnostics_and_tooltips_use() {
     let font = egui::FontId::proportional(14.0);
     assert!(harness.ctx.fonts_mut(|f| f.has_glyphs(&font, "← → × …")));
 }
+
+#[test]
+fn the_canvas_menu_searches_the_vocabulary_and_adds_at_the_pointer() {
+    let mut harness = editor(bare(), None);
+    let at = egui::pos2(400.0, 600.0);
+    harness.hover_at(at);
+    harness.run_steps(1);
+    harness.event(egui::Event::PointerButton {
+        pos: at,
+        button: egui::PointerButton::Secondary,
+        pressed: true,
+        modifiers: egui::Modifiers::NONE,
+    });
+    harness.event(egui::Event::PointerButton {
+        pos: at,
+        button: egui::PointerButton::Secondary,
+        pressed: false,
+        modifiers: egui::Modifiers::NONE,
+    });
+    harness.run_steps(2);
+    // The search box has the keys: typing narrows the list.
+    harness
+        .get_all_by_role(egui::accesskit::Role::TextInput)
+        .find(|n| n.is_focused())
+        .expect("the menu's search box is focused")
+        .type_text("voro");
+    harness.run_steps(2);
+    // The library lists both; the menu only what matches.
+    assert_eq!(harness.get_all_by_label("Noise").count(), 1);
+    assert_eq!(harness.get_all_by_label("Voronoi").count(), 2);
+    harness.get_all_by_label("Voronoi").last().unwrap().click();
+    harness.run_steps(2);
+    let doc = harness.state().session().doc();
+    assert_eq!(doc.graph.nodes.len(), 1);
+    assert_eq!(doc.graph.nodes[0].kind, "Voronoi");
+    // Where the pointer was, not where the library's click puts a node.
+    let p = doc.layout[&doc.graph.nodes[0].id];
+    let on_screen = harness
+        .state()
+        .graph_view()
+        .to_screen(egui::pos2(p[0], p[1]));
+    assert!(on_screen.distance(at) < 12.0, "{on_screen:?} vs {at:?}");
+}
+
+#[test]
+fn a_wire_dropped_on_the_canvas_offers_the_nodes_that_fit_and_wires_the_one_chosen() {
+    let mut harness = editor(bare(), None);
+    let noise = add_from_library(&mut harness, "Noise");
+    harness.key_press(egui::Key::F);
+    harness.run_steps(3);
+    let from = harness
+        .state()
+        .graph_view()
+        .pin_rect(
+            &tuft_editor::graph_view::ViewNode::Node(noise),
+            "out",
+            false,
+        )
+        .expect("the noise's output pin is drawn")
+        .center();
+    let to = from + egui::vec2(140.0, 120.0);
+    harness.hover_at(from);
+    harness.run_steps(1);
+    harness.drag_at(from);
+    harness.run_steps(1);
+    for k in 1..=6 {
+        harness.hover_at(from + (to - from) * (k as f32 / 6.0));
+        harness.run_steps(1);
+    }
+    // Released over empty canvas (the pointer stays there, as a hand's does).
+    harness.event(egui::Event::PointerButton {
+        pos: to,
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: egui::Modifiers::NONE,
+    });
+    harness.run_steps(2);
+    // Only nodes with an input for a number are offered: Levels (in the library and the
+    // menu), not the Noise (in the library only).
+    assert_eq!(harness.get_all_by_label("Levels").count(), 2);
+    assert_eq!(harness.get_all_by_label("Noise").count(), 1);
+    harness.get_all_by_label("Levels").last().unwrap().click();
+    harness.run_steps(2);
+    let graph = &harness.state().session().doc().graph;
+    let levels = graph
+        .nodes
+        .iter()
+        .find(|n| n.kind == "Levels")
+        .expect("a Levels node was added");
+    assert_eq!(
+        levels.inputs.get("in"),
+        Some(&tuft_graph::Input::Link(OutRef::new(noise, "out")))
+    );
+    // One edit: undo takes the node and its wire away together.
+    harness.state_mut().undo();
+    assert_eq!(harness.state().session().doc().graph.nodes.len(), 1);
+}

@@ -3,6 +3,7 @@
 //! be undone), re-validates at once, and queues a preview rebuild and fresh thumbnails on
 //! worker threads; the UI thread only draws.
 
+mod files;
 mod layer_inspector;
 mod menus;
 mod panels;
@@ -286,29 +287,6 @@ impl Editor {
         &self.graph
     }
 
-    /// Recently opened files, newest first.
-    #[must_use]
-    pub fn recent(&self) -> &[PathBuf] {
-        &self.recent
-    }
-
-    /// The window's title: the file (or the material's name for a document never saved),
-    /// a dot while there are unsaved changes, then the application.
-    #[must_use]
-    pub fn window_title(&self) -> String {
-        let name = self.session.path().map_or_else(
-            || format!("{} (not saved)", self.session.doc().graph.name),
-            |p| {
-                p.file_name().map_or_else(
-                    || p.display().to_string(),
-                    |n| n.to_string_lossy().into_owned(),
-                )
-            },
-        );
-        let dirty = if self.session.is_dirty() { " •" } else { "" };
-        format!("{name}{dirty} — Tuft")
-    }
-
     /// The latest validation.
     #[must_use]
     pub fn report(&self) -> &Report {
@@ -434,6 +412,40 @@ impl Editor {
         if added.is_some() {
             self.selected = added;
         }
+        added
+    }
+
+    /// Adds a node of `kind` at `pos` wired to a dropped `wire`, in one edit (one undo
+    /// step), and selects it; returns its id.
+    pub fn add_wired(
+        &mut self,
+        kind: &str,
+        pos: [f32; 2],
+        wire: &crate::graph_view::Wire,
+    ) -> Option<NodeId> {
+        use crate::graph_view::Wire;
+        let port = tuft_graph::nodes::find(kind).and_then(|k| wire.port_on(k))?;
+        let mut added = None;
+        self.edit(None, |d| {
+            let Some(id) = d.graph.add_node(kind) else {
+                return;
+            };
+            d.layout.insert(id, pos);
+            let linked = match wire {
+                Wire::From(out, _) => d.graph.connect(
+                    out.clone(),
+                    &InRef::Node {
+                        node: id,
+                        port: port.to_owned(),
+                    },
+                ),
+                Wire::To(to, _) => d.graph.connect(tuft_graph::OutRef::new(id, port), to),
+            };
+            if linked.is_ok() {
+                added = Some(id);
+            }
+        });
+        self.selected = added.or(self.selected);
         added
     }
 
@@ -575,93 +587,6 @@ impl Editor {
         self.after_change();
     }
 
-    /// Saves (to `path` for Save As); a failure is reported and the old file stays.
-    pub fn save(&mut self, path: Option<&Path>) -> bool {
-        match self.session.save(path) {
-            Ok(saved) => {
-                self.remember(&saved);
-                self.message = Some((format!("Saved {}", saved.display()), false));
-                if let Some((slot, _)) = &self.slot {
-                    slot.clear();
-                }
-                true
-            }
-            Err(e) => {
-                self.message = Some((format!("Not saved: {e}"), true));
-                false
-            }
-        }
-    }
-
-    /// Opens `path` (asking first when there are unsaved changes).
-    pub fn open(&mut self, path: &Path) {
-        if self.session.is_dirty() {
-            self.pending = Some(Pending::Open(path.to_owned()));
-            return;
-        }
-        self.open_now(path);
-    }
-
-    /// Puts `session` in place of the current one, its generations counting on from the
-    /// current one's (the workers ignore a generation older than one they have seen:
-    /// thumbnails and previews after New or Open stayed those of the document before).
-    pub(super) fn replace_session(&mut self, mut session: Session) {
-        session.continue_after(self.session.generation());
-        self.session = session;
-    }
-
-    fn open_now(&mut self, path: &Path) {
-        match Session::open(path) {
-            Ok(session) => {
-                self.release_slot();
-                self.replace_session(session);
-                self.selected = None;
-                self.validated_for = 0;
-                self.graph = GraphView::new();
-                self.remember(path);
-                self.message = Some((format!("Opened {}", path.display()), false));
-                self.after_change();
-            }
-            Err(e) => self.message = Some((format!("{}: {e}", path.display()), true)),
-        }
-    }
-
-    /// A new document, after asking about unsaved changes.
-    fn request_new(&mut self) {
-        if self.session.is_dirty() {
-            self.pending = Some(Pending::New);
-        } else {
-            self.new_document();
-        }
-    }
-
-    /// Saves to the document's file, or asks where when it has none.
-    fn save_or_ask(&mut self) {
-        if self.session.path().is_some() {
-            self.save(None);
-        } else {
-            self.save_as_dialog();
-        }
-    }
-
-    fn new_document(&mut self) {
-        self.release_slot();
-        self.replace_session(Session::new(
-            Document::new(tuft_graph::MaterialGraph::new("untitled")),
-            None,
-        ));
-        self.selected = None;
-        self.validated_for = 0;
-        self.graph = GraphView::new();
-        self.after_change();
-    }
-
-    fn remember(&mut self, path: &Path) {
-        self.recent.retain(|p| p != path);
-        self.recent.insert(0, path.to_owned());
-        self.recent.truncate(10);
-    }
-
     fn apply(&mut self, actions: Vec<Action>) {
         for action in actions {
             match action {
@@ -675,6 +600,9 @@ impl Editor {
                 Action::Remove(id) => self.delete(&[id]),
                 Action::Add(kind, pos) => {
                     self.add_node_at(kind, pos);
+                }
+                Action::AddWired(kind, pos, wire) => {
+                    self.add_wired(kind, pos, &wire);
                 }
                 Action::AddLayer => {
                     self.add_layer();

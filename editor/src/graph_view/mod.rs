@@ -4,10 +4,9 @@
 //! alone.
 
 use egui::{Color32, Pos2, Ui};
-use egui_snarl::ui::{PinInfo, PinWireInfo, SnarlPin, SnarlStyle, SnarlViewer, SnarlWidget};
+use egui_snarl::ui::{AnyPins, PinInfo, SnarlPin, SnarlStyle, SnarlViewer, SnarlWidget};
 use egui_snarl::{InPin, OutPin, Snarl};
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
 use tuft_graph::graph::PBR_PORTS;
 use tuft_graph::layer::STRAND_PORTS;
 use tuft_graph::value::{PortType, Value};
@@ -39,6 +38,8 @@ pub enum Action {
     Remove(NodeId),
     /// Add a node of this kind at this graph position (dropped from the library).
     Add(&'static str, [f32; 2]),
+    /// Add a node of this kind at this graph position, wired to a dropped wire's pin.
+    AddWired(&'static str, [f32; 2], Wire),
     /// Add a strand layer under a free name.
     AddLayer,
     /// Add a copy of this strand layer.
@@ -48,6 +49,12 @@ pub enum Action {
     /// Clear the selection (a click on empty canvas): the inspector shows the layers.
     Deselect,
 }
+
+mod geometry;
+mod menus;
+pub use geometry::NODE_WIDTH;
+use geometry::{NotedPin, Pins, footprint};
+pub use menus::Wire;
 
 /// What a strand layer is, in one line (the library, the canvas menu).
 pub const LAYER_DOC: &str = "A named strand layer: an output whose ports (density, length, \
@@ -98,50 +105,6 @@ pub fn type_color(ty: PortType) -> Color32 {
         PortType::Color => Color32::from_rgb(235, 160, 60),
     }
 }
-
-/// Where each pin was drawn, by (node, port name, whether an input).
-type Pins = Arc<Mutex<HashMap<(ViewNode, String, bool), egui::Rect>>>;
-
-/// A pin that notes where it was drawn, then draws as `info` says.
-struct NotedPin {
-    info: PinInfo,
-    key: (ViewNode, String, bool),
-    pins: Pins,
-}
-
-impl SnarlPin for NotedPin {
-    fn pin_rect(&self, x: f32, y0: f32, y1: f32, size: f32) -> egui::Rect {
-        self.info.pin_rect(x, y0, y1, size)
-    }
-
-    fn draw(
-        self,
-        snarl_style: &SnarlStyle,
-        style: &egui::Style,
-        rect: egui::Rect,
-        painter: &egui::Painter,
-    ) -> PinWireInfo {
-        crate::preview::lock(&self.pins).insert(self.key, rect);
-        self.info.draw(snarl_style, style, rect, painter)
-    }
-}
-
-/// The size a node takes (see [`GraphView::footprints`]).
-fn footprint(rows: &HashMap<ViewNode, usize>, node: &ViewNode) -> egui::Vec2 {
-    let rows = rows.get(node).copied().unwrap_or(4) as f32;
-    // Title, rows of ports, and a graph node's thumbnail.
-    let thumb = if matches!(node, ViewNode::Node(_)) {
-        70.0
-    } else {
-        0.0
-    };
-    // Measured on the editor's own window: a 40-point title, 21 points a row and a
-    // 15-point margin.
-    egui::vec2(NODE_WIDTH, 55.0 + 21.0 * rows + thumb)
-}
-
-/// A node's width as the estimate of its footprint takes it.
-pub const NODE_WIDTH: f32 = 200.0;
 
 /// Where a node without a stored position goes: a column per kind of node.
 fn default_position(k: usize, column: f32) -> Pos2 {
@@ -201,6 +164,12 @@ impl GraphView {
             }
         }
         around
+    }
+
+    /// Where graph position `pos` was on screen, as last drawn.
+    #[must_use]
+    pub fn to_screen(&self, pos: Pos2) -> Pos2 {
+        self.to_global * pos
     }
 
     /// Where the pin of `port` on `node` was drawn last frame, on screen: an input of the
@@ -712,15 +681,23 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
         true
     }
 
-    fn show_graph_menu(&mut self, _pos: Pos2, ui: &mut Ui, _snarl: &mut Snarl<ViewNode>) {
-        if ui
-            .button("Add strand layer")
-            .on_hover_text(LAYER_DOC)
-            .clicked()
-        {
-            self.actions.push(Action::AddLayer);
-            ui.close();
-        }
+    fn show_graph_menu(&mut self, pos: Pos2, ui: &mut Ui, _snarl: &mut Snarl<ViewNode>) {
+        self.add_menu(pos, ui, None);
+    }
+
+    fn has_dropped_wire_menu(&mut self, src: AnyPins<'_>, snarl: &mut Snarl<ViewNode>) -> bool {
+        self.dropped_wire(&src, snarl).is_some()
+    }
+
+    fn show_dropped_wire_menu(
+        &mut self,
+        pos: Pos2,
+        ui: &mut Ui,
+        src: AnyPins<'_>,
+        snarl: &mut Snarl<ViewNode>,
+    ) {
+        let wire = self.dropped_wire(&src, snarl);
+        self.add_menu(pos, ui, wire.as_ref());
     }
 
     fn show_node_menu(

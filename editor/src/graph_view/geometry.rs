@@ -1,0 +1,51 @@
+//! Where the widget's things are: each node's footprint (estimated from its rows of
+//! ports) and the pins, which note where they were drawn.
+
+use super::ViewNode;
+use egui_snarl::ui::{PinInfo, PinWireInfo, SnarlPin, SnarlStyle};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// Where each pin was drawn, by (node, port name, whether an input).
+pub(super) type Pins = Arc<Mutex<HashMap<(ViewNode, String, bool), egui::Rect>>>;
+
+/// A pin that notes where it was drawn, then draws as `info` says.
+pub(super) struct NotedPin {
+    pub(super) info: PinInfo,
+    pub(super) key: (ViewNode, String, bool),
+    pub(super) pins: Pins,
+}
+
+impl SnarlPin for NotedPin {
+    fn pin_rect(&self, x: f32, y0: f32, y1: f32, size: f32) -> egui::Rect {
+        self.info.pin_rect(x, y0, y1, size)
+    }
+
+    fn draw(
+        self,
+        snarl_style: &SnarlStyle,
+        style: &egui::Style,
+        rect: egui::Rect,
+        painter: &egui::Painter,
+    ) -> PinWireInfo {
+        crate::preview::lock(&self.pins).insert(self.key, rect);
+        self.info.draw(snarl_style, style, rect, painter)
+    }
+}
+
+/// The size a node takes (see [`GraphView::footprints`]).
+pub(super) fn footprint(rows: &HashMap<ViewNode, usize>, node: &ViewNode) -> egui::Vec2 {
+    let rows = rows.get(node).copied().unwrap_or(4) as f32;
+    // Title, rows of ports, and a graph node's thumbnail.
+    let thumb = if matches!(node, ViewNode::Node(_)) {
+        70.0
+    } else {
+        0.0
+    };
+    // Measured on the editor's own window: a 40-point title, 21 points a row and a
+    // 15-point margin.
+    egui::vec2(NODE_WIDTH, 55.0 + 21.0 * rows + thumb)
+}
+
+/// A node's width as the estimate of its footprint takes it.
+pub const NODE_WIDTH: f32 = 200.0;
