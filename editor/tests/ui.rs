@@ -50,6 +50,19 @@ fn roughness() -> InRef {
     InRef::Sink(Sink::Pbr("roughness".into()))
 }
 
+/// Presses at `from` and moves the pointer to `to` in steps, a frame each, as a hand
+/// drags a wire (the caller releases it).
+fn drag_wire(harness: &mut Harness<'static, Editor>, from: egui::Pos2, to: egui::Pos2) {
+    harness.hover_at(from);
+    harness.run_steps(1);
+    harness.drag_at(from);
+    harness.run_steps(1);
+    for k in 1..=8 {
+        harness.hover_at(from + (to - from) * (k as f32 / 8.0));
+        harness.run_steps(1);
+    }
+}
+
 /// Clicks `kind` in the library; the new node is selected and of that kind.
 fn add_from_library(harness: &mut Harness<'static, Editor>, kind: &str) -> tuft_graph::NodeId {
     harness.get_by_label(kind).click();
@@ -526,14 +539,7 @@ fn a_strand_layer_is_authored_from_file_new_to_a_preview_through_the_ui_alone() 
         .pin_rect(&layer, "density", true)
         .expect("the layer's density pin is drawn")
         .center();
-    harness.hover_at(from);
-    harness.run_steps(1);
-    harness.drag_at(from);
-    harness.run_steps(1);
-    for k in 1..=8 {
-        harness.hover_at(from + (to - from) * (k as f32 / 8.0));
-        harness.run_steps(1);
-    }
+    drag_wire(&mut harness, from, to);
     harness.drop_at(to);
     harness.run_steps(2);
     assert_eq!(
@@ -898,14 +904,7 @@ fn a_wire_dropped_on_the_canvas_offers_the_nodes_that_fit_and_wires_the_one_chos
         .expect("the noise's output pin is drawn")
         .center();
     let to = from + egui::vec2(140.0, 120.0);
-    harness.hover_at(from);
-    harness.run_steps(1);
-    harness.drag_at(from);
-    harness.run_steps(1);
-    for k in 1..=6 {
-        harness.hover_at(from + (to - from) * (k as f32 / 6.0));
-        harness.run_steps(1);
-    }
+    drag_wire(&mut harness, from, to);
     // Released over empty canvas (the pointer stays there, as a hand's does).
     harness.event(egui::Event::PointerButton {
         pos: to,
