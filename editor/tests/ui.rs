@@ -933,3 +933,22 @@ fn a_wire_dropped_on_the_canvas_offers_the_nodes_that_fit_and_wires_the_one_chos
     harness.state_mut().undo();
     assert_eq!(harness.state().session().doc().graph.nodes.len(), 1);
 }
+
+#[test]
+fn the_level_overlay_has_a_legend() {
+    let doc = tuft_graph::io::from_str(tuft_editor::app::LAWN_PRESET).unwrap();
+    let mut harness = editor(doc, None);
+    assert!(harness.query_by_label("relief").is_none(), "no legend yet");
+    harness.get_by_label("Level overlay").click();
+    harness.run_steps(2);
+    // The lawn's layers have three levels each: every colour of the overlay is named.
+    for name in ["level 0", "level 1", "level 2", "cards", "relief"] {
+        harness.get_by_label(name);
+    }
+    harness.get_by_label("Level overlay").click();
+    harness.run_steps(2);
+    assert!(
+        harness.query_by_label("relief").is_none(),
+        "the legend goes with it"
+    );
+}

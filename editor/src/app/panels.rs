@@ -236,6 +236,9 @@ impl Editor {
             }
         }
         self.preview.show(ui, rect);
+        if self.preview.view.overlay {
+            self.overlay_legend(ui, rect);
+        }
         if !self.preview.has_scene() || self.preview.building.is_some() {
             ui.painter().text(
                 rect.left_top() + egui::vec2(8.0, 8.0),
@@ -248,6 +251,48 @@ impl Editor {
                 egui::FontId::proportional(14.0),
                 egui::Color32::WHITE,
             );
+        }
+    }
+
+    /// What the level overlay's colours mean, in the preview's lower left corner: each
+    /// strand level the layers have, then cards and relief.
+    fn overlay_legend(&self, ui: &mut egui::Ui, preview: egui::Rect) {
+        let levels = self
+            .session
+            .doc()
+            .graph
+            .strands
+            .values()
+            .map(|l| l.levels.keep.len())
+            .max()
+            .unwrap_or(1);
+        let reps: Vec<Rep> = (0..levels)
+            .map(Rep::Strands)
+            .chain([Rep::Cards, Rep::Relief])
+            .collect();
+        let row = ui.spacing().interact_size.y + ui.spacing().item_spacing.y;
+        let size = egui::vec2(92.0, 12.0 + row * reps.len() as f32);
+        let rect =
+            egui::Rect::from_min_size(preview.left_bottom() + egui::vec2(8.0, -8.0 - size.y), size);
+        ui.painter()
+            .rect_filled(rect, 4.0, egui::Color32::from_black_alpha(170));
+        let mut legend = ui.new_child(
+            egui::UiBuilder::new()
+                .max_rect(rect.shrink(4.0))
+                .layout(egui::Layout::top_down(egui::Align::Min)),
+        );
+        for rep in reps {
+            let [r, g, b, _] = tuft_render::overlay_color(rep);
+            legend.horizontal(|ui| {
+                let (swatch, _) =
+                    ui.allocate_exact_size(egui::vec2(12.0, 12.0), egui::Sense::hover());
+                ui.painter().rect_filled(
+                    swatch,
+                    2.0,
+                    egui::Color32::from(egui::Rgba::from_rgb(r, g, b)),
+                );
+                ui.label(egui::RichText::new(rep.to_string()).color(egui::Color32::WHITE));
+            });
         }
     }
 

@@ -47,5 +47,6 @@ pub use plan::{LevelMode, Rep};
 pub use renderer::{GpuScene, Renderer};
 pub use scene::{
     FrameBudget, FramePlan, FrameStats, Planted, Planting, Reuse, Scene, SurfaceKind, View, Wind,
+    overlay_color,
 };
 pub use target::Target;
