@@ -952,3 +952,13 @@ fn the_level_overlay_has_a_legend() {
         "the legend goes with it"
     );
 }
+
+#[test]
+fn the_status_bar_shows_the_interval_between_frames_not_only_the_ui_code() {
+    // The harness steps its clock a quarter second a frame: that is the interval the
+    // user would see, whatever the UI code itself took.
+    let mut harness = editor(bare(), None);
+    harness.run_steps(6);
+    assert_eq!(harness.state().frame_interval_ms(), Some(250.0));
+    harness.get_by_label_contains("frame 250 ms (UI ");
+}

@@ -173,6 +173,9 @@ pub struct Editor {
     title: String,
     /// UI-thread CPU time of recent frames, milliseconds.
     frame_ms: Vec<f32>,
+    /// The interval between recent frames as egui measured it, milliseconds: what the
+    /// user sees (the UI code, the preview's rendering and presenting together).
+    interval_ms: Vec<f32>,
 }
 
 impl std::fmt::Debug for Editor {
@@ -265,6 +268,7 @@ impl Editor {
             last_edit: None,
             thumbs_requested: 0,
             frame_ms: Vec::new(),
+            interval_ms: Vec::new(),
             title: String::new(),
         };
         // A file opened from the command line is one the user opened.
@@ -340,6 +344,12 @@ impl Editor {
         self.preview.plant_now();
         self.request_thumbnails_when_due();
         self.thumbs.wait(ctx, self.session.generation(), limit);
+    }
+
+    /// The median interval between the recent frames, milliseconds.
+    #[must_use]
+    pub fn frame_interval_ms(&self) -> Option<f32> {
+        tuft_strands::num::median(self.interval_ms.iter().copied())
     }
 
     /// UI-thread CPU time of the recent frames (`App::ui`), milliseconds, oldest first.
@@ -743,6 +753,10 @@ impl eframe::App for Editor {
         self.frame_ms.push(start.elapsed().as_secs_f32() * 1e3);
         if self.frame_ms.len() > 120 {
             self.frame_ms.remove(0);
+        }
+        self.interval_ms.push(ctx.input(|i| i.unstable_dt) * 1e3);
+        if self.interval_ms.len() > 60 {
+            self.interval_ms.remove(0);
         }
     }
 
