@@ -1,0 +1,182 @@
+//! Files: saving, autosave and recovery, New, recent files and the window title.
+
+use super::*;
+
+#[test]
+fn a_saved_graph_reopens_the_same_and_a_failed_save_keeps_the_old_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("meadow.ron");
+    let mut harness = editor(bare(), None);
+    let id = harness
+        .state_mut()
+        .add_node("Voronoi")
+        .expect("Voronoi exists");
+    assert!(harness.state_mut().save(Some(&path)));
+    let reopened = Session::open(&path).expect("reopens");
+    assert_eq!(reopened.doc(), harness.state().session().doc());
+    assert!(!harness.state().session().is_dirty());
+    // The next save cannot create its temporary file beside the target: it fails, says
+    // so, and the file on disk is the one saved before.
+    let old = std::fs::read(&path).unwrap();
+    harness.state_mut().delete(&[id]);
+    let tmp = dir
+        .path()
+        .join(format!(".meadow.ron.{}.tmp", std::process::id()));
+    std::fs::create_dir(&tmp).unwrap();
+    assert!(!harness.state_mut().save(None));
+    harness.run_steps(1);
+    assert!(
+        harness
+            .state()
+            .message()
+            .is_some_and(|m| m.starts_with("Not saved"))
+    );
+    harness.get_by_label_contains("Not saved");
+    assert_eq!(std::fs::read(&path).unwrap(), old);
+    assert!(harness.state().session().is_dirty(), "the edit is not lost");
+}
+
+#[test]
+fn work_autosaved_before_a_crash_is_offered_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let autosave = dir.path().join("autosave");
+    let edited = {
+        let mut harness = editor(bare(), Some(autosave.clone()));
+        harness.state_mut().add_node("Wave");
+        harness.state_mut().autosave_now();
+        // The process dies here: no on_exit, no save.
+        harness.state().session().doc().clone()
+    };
+    let mut harness = editor(bare(), Some(autosave.clone()));
+    assert!(harness.state().offers_recovery());
+    harness.get_by_label("Recover").click();
+    harness.run_steps(2);
+    assert_eq!(harness.state().session().doc().graph, edited.graph);
+    assert!(!harness.state().offers_recovery());
+}
+
+#[test]
+fn two_editors_killed_on_two_files_each_get_their_own_work_back() {
+    // Regression: every window shared one autosave file, so a second editor offered the
+    // first one's lawn while opening the fur, and Recover then Save wrote the lawn into
+    // the fur's file.
+    let dir = tempfile::tempdir().unwrap();
+    let autosave = dir.path().join("autosave");
+    let (lawn, fur) = (dir.path().join("lawn.ron"), dir.path().join("fur.ron"));
+    tuft_graph::io::save(&Document::new(MaterialGraph::new("lawn")), &lawn).unwrap();
+    tuft_graph::io::save(&Document::new(MaterialGraph::new("fur")), &fur).unwrap();
+    let fur_on_disk = std::fs::read(&fur).unwrap();
+    let mut a = editor_on(&lawn, &autosave);
+    let mut b = editor_on(&fur, &autosave);
+    a.state_mut().add_node("Wave");
+    b.state_mut().add_node("Voronoi");
+    b.state_mut().add_node("Noise");
+    a.state_mut().autosave_now();
+    b.state_mut().autosave_now();
+    let (lawn_edit, fur_edit) = (
+        a.state().session().doc().clone(),
+        b.state().session().doc().clone(),
+    );
+    // Neither window offers the other's work while both live.
+    assert!(!a.state().offers_recovery() && !b.state().offers_recovery());
+    drop((a, b)); // both killed: no on_exit, no save
+    let mut on_lawn = editor_on(&lawn, &autosave);
+    let offered = on_lawn.state().offered();
+    assert_eq!(offered.len(), 2, "{offered:?}");
+    // The lawn's own work first, each with its own file.
+    assert_eq!(offered[0].0, Some(lawn.as_path()));
+    assert_eq!(offered[0].1, &lawn_edit);
+    assert_eq!(offered[1].0, Some(fur.as_path()));
+    assert_eq!(offered[1].1, &fur_edit);
+    // A window opened meanwhile finds nothing to offer: the first holds both.
+    assert!(!editor_on(&fur, &autosave).state().offers_recovery());
+    on_lawn.state_mut().recover_at(0);
+    assert_eq!(on_lawn.state().session().doc(), &lawn_edit);
+    assert_eq!(on_lawn.state().session().path(), Some(lawn.as_path()));
+    // The fur's work opens as the fur (after the lawn's unsaved work is dealt with).
+    assert!(on_lawn.state_mut().save(None));
+    on_lawn.state_mut().recover_at(0);
+    assert_eq!(on_lawn.state().session().path(), Some(fur.as_path()));
+    assert_eq!(on_lawn.state().session().doc(), &fur_edit);
+    assert!(on_lawn.state().session().is_dirty());
+    assert_eq!(
+        std::fs::read(&fur).unwrap(),
+        fur_on_disk,
+        "nothing written yet"
+    );
+    assert_eq!(tuft_graph::io::load(&lawn).unwrap(), lawn_edit);
+}
+
+#[test]
+fn unsaved_work_asks_for_the_autosave_frame_without_input() {
+    // Regression: autosave ran only when a frame ran, so an edit sat unsaved until the
+    // mouse moved. With unsaved work the editor asks for a frame when it falls due.
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = editor(bare(), Some(dir.path().join("autosave")));
+    harness.state_mut().add_node("Wave");
+    let ctx = harness.ctx.clone();
+    harness.state_mut().wait_for_workers(&ctx);
+    harness.run_steps(3);
+    assert!(harness.ctx.has_requested_repaint(), "no frame is due");
+}
+
+#[test]
+fn thumbnails_follow_the_new_document_after_file_new() {
+    // Regression: a new document's generations restarted at 1, below what the thumbnail
+    // worker had seen, so its requests were dropped as stale and the new nodes kept no
+    // thumbnail.
+    let mut harness = editor(bare(), None);
+    for _ in 0..4 {
+        add_from_library(&mut harness, "Wave");
+    }
+    settle(&mut harness);
+    let before = harness.state().session().generation();
+    file_new(&mut harness);
+    assert!(harness.state().session().doc().graph.nodes.is_empty());
+    assert!(harness.state().session().generation() > before);
+    let id = add_from_library(&mut harness, "Voronoi");
+    settle(&mut harness);
+    assert_eq!(
+        harness.state().thumbnails().shown,
+        harness.state().session().generation()
+    );
+    assert!(harness.state().thumbnails().textures().contains_key(&id));
+}
+
+#[test]
+fn ctrl_y_redoes_like_ctrl_shift_z() {
+    let mut harness = editor(bare(), None);
+    add_from_library(&mut harness, "Wave");
+    harness.key_press(egui::Key::Escape); // the canvas, not a text field, has the keys
+    harness.run_steps(1);
+    harness.state_mut().undo();
+    harness.run_steps(1);
+    assert!(harness.state().session().doc().graph.nodes.is_empty());
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Y);
+    harness.run_steps(2);
+    assert_eq!(harness.state().session().doc().graph.nodes.len(), 1);
+}
+
+#[test]
+fn a_file_from_the_command_line_is_recent_and_named_in_the_title() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("meadow.ron");
+    tuft_graph::io::save(&Document::new(MaterialGraph::new("meadow")), &path).unwrap();
+    let mut harness = editor_on(&path, &dir.path().join("autosave"));
+    assert_eq!(harness.state().recent().first(), Some(&path));
+    assert_eq!(harness.state().window_title(), "meadow.ron — Tuft");
+    harness.state_mut().add_node("Wave");
+    assert_eq!(harness.state().window_title(), "meadow.ron • — Tuft");
+    // The viewport is told on the next frame.
+    let mut told = false;
+    for _ in 0..3 {
+        harness.step();
+        told |= harness
+            .output()
+            .viewport_output
+            .values()
+            .flat_map(|v| &v.commands)
+            .any(|c| matches!(c, egui::ViewportCommand::Title(t) if t == "meadow.ron • — Tuft"));
+    }
+    assert!(told, "the window title follows the unsaved mark");
+}

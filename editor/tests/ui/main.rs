@@ -1,0 +1,118 @@
+//! The editor driven as a user drives it, through egui_kittest: by labels, clicks and
+//! keys, on a software wgpu adapter.
+
+use egui_kittest::kittest::Queryable as _;
+use egui_kittest::{Harness, SnapshotOptions};
+use std::path::PathBuf;
+use tuft_editor::app::Editor;
+use tuft_editor::session::Session;
+use tuft_graph::value::Value;
+use tuft_graph::{Document, InRef, MaterialGraph, OutRef, ParamValue, Sink};
+
+mod files;
+mod graph;
+mod layers;
+mod nodes;
+mod preview;
+
+/// A material with a surface and no strands: quick to preview.
+pub fn bare() -> Document {
+    Document::new(MaterialGraph::new("bare"))
+}
+
+pub fn editor(doc: Document, autosave: Option<PathBuf>) -> Harness<'static, Editor> {
+    let mut harness = Harness::builder()
+        .with_size([1440.0, 900.0])
+        .wgpu()
+        .build_eframe(move |cc| Editor::new(cc, Session::new(doc, None), autosave));
+    settle(&mut harness);
+    harness
+}
+
+/// Lets the workers finish and the UI draw what they made, the preview's tiles planted
+/// (the UI thread plants a budget per frame).
+pub fn settle(harness: &mut Harness<'static, Editor>) {
+    let ctx = harness.ctx.clone();
+    harness.state_mut().wait_for_workers(&ctx);
+    harness.run_steps(3);
+    for _ in 0..500 {
+        if harness.state().preview().stats.tiles_pending == 0 {
+            break;
+        }
+        harness.step();
+    }
+    assert_eq!(
+        harness.state().preview().stats.tiles_pending,
+        0,
+        "planting finished"
+    );
+}
+
+pub fn base_color() -> InRef {
+    InRef::Sink(Sink::Pbr("base_color".into()))
+}
+
+pub fn roughness() -> InRef {
+    InRef::Sink(Sink::Pbr("roughness".into()))
+}
+
+/// Presses at `from` and moves the pointer to `to` in steps, a frame each, as a hand
+/// drags a wire (the caller releases it).
+pub fn drag_wire(harness: &mut Harness<'static, Editor>, from: egui::Pos2, to: egui::Pos2) {
+    harness.hover_at(from);
+    harness.run_steps(1);
+    harness.drag_at(from);
+    harness.run_steps(1);
+    for k in 1..=8 {
+        harness.hover_at(from + (to - from) * (k as f32 / 8.0));
+        harness.run_steps(1);
+    }
+}
+
+/// Clicks `kind` in the library; the new node is selected and of that kind.
+pub fn add_from_library(harness: &mut Harness<'static, Editor>, kind: &str) -> tuft_graph::NodeId {
+    harness.get_by_label(kind).click();
+    harness.run_steps(2);
+    let id = harness
+        .state()
+        .selected()
+        .expect("the new node is selected");
+    let added = harness
+        .state()
+        .session()
+        .doc()
+        .graph
+        .node(id)
+        .map(|n| n.kind.clone());
+    assert_eq!(added.as_deref(), Some(kind));
+    id
+}
+
+pub fn editor_on(path: &std::path::Path, autosave: &std::path::Path) -> Harness<'static, Editor> {
+    let (path, autosave) = (path.to_owned(), autosave.to_owned());
+    let mut harness = Harness::builder()
+        .with_size([1440.0, 900.0])
+        .wgpu()
+        .build_eframe(move |cc| Editor::new(cc, Session::open(&path).unwrap(), Some(autosave)));
+    settle(&mut harness);
+    harness
+}
+
+pub fn tuft_tests_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_owned()
+}
+
+/// Opens File and clicks New, declining to save the work before.
+pub fn file_new(harness: &mut Harness<'static, Editor>) {
+    harness.get_by_label("File").click();
+    harness.run_steps(2);
+    harness.get_by_label_contains("New").click();
+    harness.run_steps(2);
+    if harness.state().session().is_dirty() {
+        harness.get_by_label("Don't Save").click();
+        harness.run_steps(2);
+    }
+}

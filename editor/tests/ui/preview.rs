@@ -1,0 +1,156 @@
+//! The window and the preview: surfaces, levels, the camera, the overlay, the status bar.
+
+use super::*;
+
+#[test]
+fn the_main_window_on_the_lawn() {
+    let doc = tuft_graph::io::from_str(tuft_editor::app::LAWN_PRESET).unwrap();
+    let mut harness = editor(doc, None);
+    harness.run_steps(3);
+    // With nothing selected the inspector shows the layers, each with its survivor view.
+    assert_eq!(
+        harness.get_all_by_label_contains("Survivors:").count(),
+        3,
+        "one per layer"
+    );
+    assert!(
+        harness
+            .state()
+            .thumbnails()
+            .survivors()
+            .contains_key("blades")
+    );
+    // Software adapters differ a little between GL/llvmpipe and Vulkan/lavapipe, and the
+    // preview's strands are a pixel wide: compare with a tolerance.
+    harness.snapshot_options(
+        "main_window_lawn",
+        &SnapshotOptions::new()
+            .threshold(4.0)
+            .max_failed_pixels(25_000),
+    );
+}
+
+#[test]
+fn the_levels_side_by_side_draw_every_representation() {
+    let doc = tuft_graph::io::from_str(tuft_editor::app::LAWN_PRESET).unwrap();
+    let mut harness = editor(doc, None);
+    harness.get_by_label("Levels side by side").click();
+    settle(&mut harness);
+    // Every layer of the lawn has three levels: five views (three levels, cards, relief),
+    // the first of them at level 0 everywhere it is planted.
+    assert!(harness.state().preview().side_by_side);
+    let stats = &harness.state().preview().stats;
+    assert!(
+        stats.layers.iter().all(|l| l
+            .reps
+            .iter()
+            .all(|(r, _)| *r == tuft_render::Rep::Strands(0))),
+        "{stats:?}"
+    );
+}
+
+#[test]
+fn every_preset_survives_every_surface_chosen_in_the_preview() {
+    // Regression: the fur on the plane or the box crashed the editor (one tile's buffer
+    // was larger than the device allows).
+    for name in ["lawn", "fur", "moss"] {
+        let path = tuft_tests_root().join(format!("presets/{name}.ron"));
+        let doc = tuft_graph::io::load(&path).unwrap();
+        let mut harness = editor(doc, None);
+        for (from, to) in [("sphere", "plane"), ("plane", "box"), ("box", "sphere")] {
+            harness.get_by_value(from).click();
+            harness.run_steps(2);
+            harness.get_by_label(to).click();
+            harness.run_steps(2);
+            settle(&mut harness);
+            let preview = harness.state().preview();
+            assert_eq!(preview.kind.name(), to, "{name}");
+            assert!(
+                preview.error.is_none(),
+                "{name} on {to}: {:?}",
+                preview.error
+            );
+            assert!(
+                preview.stats.tiles_visible > 0 && preview.stats.triangles() > 0,
+                "{name} on {to}: {:?}",
+                preview.stats
+            );
+            let budget = tuft_render::FrameBudget::default();
+            assert!(
+                preview.stats.triangles() <= budget.triangles,
+                "{name} on {to}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_orbit_camera_stays_above_the_plane() {
+    let mut harness = editor(bare(), None);
+    harness.get_by_value("sphere").click();
+    harness.run_steps(2);
+    harness.get_by_label("plane").click();
+    harness.run_steps(2);
+    assert_eq!(
+        harness.state().preview().kind,
+        tuft_render::SurfaceKind::Plane
+    );
+    // Drag the preview far upward: on a sphere the camera would go below the equator.
+    let centre = egui::pos2(1180.0, 350.0);
+    harness.hover_at(centre);
+    harness.run_steps(1);
+    harness.drag_at(centre);
+    harness.run_steps(1);
+    for k in 1..=10 {
+        harness.hover_at(centre - egui::vec2(0.0, 30.0 * k as f32));
+        harness.run_steps(1);
+    }
+    harness.drop_at(centre - egui::vec2(0.0, 300.0));
+    harness.run_steps(1);
+    // The drag took the camera all the way down (it acted), and no lower than the plane
+    // allows.
+    let pitch = harness.state().preview().view.camera.pitch;
+    assert_eq!(
+        pitch,
+        tuft_render::SurfaceKind::Plane.min_pitch(),
+        "pitch {pitch}"
+    );
+}
+
+#[test]
+fn the_ui_font_draws_the_arrows_the_diagnostics_and_tooltips_use() {
+    // Regression: ← and → rendered as empty boxes (Ubuntu Light has neither).
+    let mut harness = editor(bare(), None);
+    harness.run_steps(1);
+    let font = egui::FontId::proportional(14.0);
+    assert!(harness.ctx.fonts_mut(|f| f.has_glyphs(&font, "← → × …")));
+}
+
+#[test]
+fn the_level_overlay_has_a_legend() {
+    let doc = tuft_graph::io::from_str(tuft_editor::app::LAWN_PRESET).unwrap();
+    let mut harness = editor(doc, None);
+    assert!(harness.query_by_label("relief").is_none(), "no legend yet");
+    harness.get_by_label("Level overlay").click();
+    harness.run_steps(2);
+    // The lawn's layers have three levels each: every colour of the overlay is named.
+    for name in ["level 0", "level 1", "level 2", "cards", "relief"] {
+        harness.get_by_label(name);
+    }
+    harness.get_by_label("Level overlay").click();
+    harness.run_steps(2);
+    assert!(
+        harness.query_by_label("relief").is_none(),
+        "the legend goes with it"
+    );
+}
+
+#[test]
+fn the_status_bar_shows_the_interval_between_frames_not_only_the_ui_code() {
+    // The harness steps its clock a quarter second a frame: that is the interval the
+    // user would see, whatever the UI code itself took.
+    let mut harness = editor(bare(), None);
+    harness.run_steps(6);
+    assert_eq!(harness.state().frame_interval_ms(), Some(250.0));
+    harness.get_by_label_contains("frame 250 ms (UI ");
+}
