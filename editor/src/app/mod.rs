@@ -412,17 +412,7 @@ impl Editor {
 
     /// Adds a node of `kind` at graph position `pos` and selects it; returns its id.
     pub fn add_node_at(&mut self, kind: &str, pos: [f32; 2]) -> Option<NodeId> {
-        let mut added = None;
-        self.edit(None, |d| {
-            if let Some(id) = d.graph.add_node(kind) {
-                d.layout.insert(id, pos);
-                added = Some(id);
-            }
-        });
-        if added.is_some() {
-            self.selected = added;
-        }
-        added
+        self.place(kind, pos, None)
     }
 
     /// Adds a node of `kind` at `pos` wired to a dropped `wire`, in one edit (one undo
@@ -433,49 +423,43 @@ impl Editor {
         pos: [f32; 2],
         wire: &crate::graph_view::Wire,
     ) -> Option<NodeId> {
-        use crate::graph_view::Wire;
-        let port = tuft_graph::nodes::find(kind).and_then(|k| wire.port_on(k))?;
+        self.place(kind, pos, Some(wire))
+    }
+
+    /// Adds a node of `kind` and selects it; returns its id.
+    pub fn add_node(&mut self, kind: &str) -> Option<NodeId> {
+        // At the centre of the view, or the nearest place free of other nodes.
+        let size = egui::vec2(crate::graph_view::NODE_WIDTH, 200.0);
+        let p = self.graph.free_spot(self.graph.centre - size / 2.0, size);
+        let added = self.place(kind, [p.x, p.y], None);
+        if let Some(id) = added {
+            self.graph.frame(vec![ViewNode::Node(id)]);
+        }
+        added
+    }
+
+    /// The one path that adds a node: at `pos`, taking up `wire` if one was dropped,
+    /// in one edit; the new node is selected.
+    fn place(
+        &mut self,
+        kind: &str,
+        pos: [f32; 2],
+        wire: Option<&crate::graph_view::Wire>,
+    ) -> Option<NodeId> {
         let mut added = None;
         self.edit(None, |d| {
             let Some(id) = d.graph.add_node(kind) else {
                 return;
             };
             d.layout.insert(id, pos);
-            let linked = match wire {
-                Wire::From(out, _) => d.graph.connect(
-                    out.clone(),
-                    &InRef::Node {
-                        node: id,
-                        port: port.to_owned(),
-                    },
-                ),
-                Wire::To(to, _) => d.graph.connect(tuft_graph::OutRef::new(id, port), to),
-            };
-            if linked.is_ok() {
-                added = Some(id);
+            if let Some(w) = wire {
+                // The menu offered only kinds with a port that fits the wire.
+                let _ = w.join(&mut d.graph, id);
             }
+            added = Some(id);
         });
-        self.selected = added.or(self.selected);
-        added
-    }
-
-    /// Adds a node of `kind` and selects it; returns its id.
-    pub fn add_node(&mut self, kind: &str) -> Option<NodeId> {
-        // At the centre of the view, or the nearest place free of other nodes.
-        let c = self.graph.centre;
-        let size = egui::vec2(crate::graph_view::NODE_WIDTH, 200.0);
-        let p = self.graph.free_spot(c - size / 2.0, size);
-        let pos = [p.x, p.y];
-        let mut added = None;
-        self.edit(None, |d| {
-            if let Some(id) = d.graph.add_node(kind) {
-                d.layout.insert(id, pos);
-                added = Some(id);
-            }
-        });
-        if let Some(id) = added {
-            self.selected = Some(id);
-            self.graph.frame(vec![ViewNode::Node(id)]);
+        if added.is_some() {
+            self.selected = added;
         }
         added
     }

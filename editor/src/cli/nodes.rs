@@ -3,7 +3,6 @@
 //! descriptions the editor's library and inspector show.
 
 use serde_json::{Value, json};
-use std::collections::BTreeMap;
 use std::process::ExitCode;
 use tuft_graph::layer::STRAND_PORTS;
 use tuft_graph::node::{NodeKind, ParamDesc, ParamKind, Params};
@@ -32,11 +31,7 @@ fn param(p: &ParamDesc) -> Value {
 
 /// A node kind as data, its ports as a new node of the kind has them.
 fn kind(k: &dyn NodeKind) -> Value {
-    let defaults: BTreeMap<String, tuft_graph::ParamValue> = k
-        .params()
-        .iter()
-        .map(|p| (p.name.to_owned(), p.default_value()))
-        .collect();
+    let defaults = tuft_graph::node::default_params(k);
     let params = Params::new(&defaults, k.params());
     json!({
         "kind": k.name(),

@@ -6,10 +6,9 @@ use super::{Action, LAYER_DOC, ViewNode, Viewer};
 use egui::{Pos2, Ui};
 use egui_snarl::Snarl;
 use egui_snarl::ui::AnyPins;
-use std::collections::BTreeMap;
 use tuft_graph::node::{NodeKind, Params};
 use tuft_graph::value::PortType;
-use tuft_graph::{InRef, OutRef, ParamValue};
+use tuft_graph::{InRef, MaterialGraph, NodeId, OutRef};
 
 /// A wire dropped on the canvas, which the node added from the menu takes up.
 #[derive(Clone, Debug, PartialEq)]
@@ -24,11 +23,7 @@ impl Wire {
     /// The new node's port the wire joins, if a node of `kind` (as new) has one.
     #[must_use]
     pub fn port_on(&self, kind: &dyn NodeKind) -> Option<&'static str> {
-        let defaults: BTreeMap<String, ParamValue> = kind
-            .params()
-            .iter()
-            .map(|p| (p.name.to_owned(), p.default_value()))
-            .collect();
+        let defaults = tuft_graph::node::default_params(kind);
         let params = Params::new(&defaults, kind.params());
         match self {
             Self::From(_, ty) => kind
@@ -42,6 +37,33 @@ impl Wire {
                 .find(|o| ty.accepts(o.ty))
                 .map(|o| o.name),
         }
+    }
+}
+
+impl Wire {
+    /// Joins the wire to node `id` (of a kind the wire fits, [`Wire::port_on`]).
+    ///
+    /// # Errors
+    /// The node's kind has no port for the wire, or the graph refuses the link.
+    pub fn join(&self, graph: &mut MaterialGraph, id: NodeId) -> Result<(), String> {
+        let kind = graph
+            .node(id)
+            .and_then(|n| n.kind())
+            .ok_or_else(|| format!("no node #{}", id.0))?;
+        let port = self
+            .port_on(kind)
+            .ok_or_else(|| format!("{} has no port for this wire", kind.name()))?;
+        let linked = match self {
+            Self::From(out, _) => graph.connect(
+                out.clone(),
+                &InRef::Node {
+                    node: id,
+                    port: port.to_owned(),
+                },
+            ),
+            Self::To(to, _) => graph.connect(OutRef::new(id, port), to),
+        };
+        linked.map_err(|e| e.to_string())
     }
 }
 
@@ -132,7 +154,7 @@ mod tests {
         let noise = tuft_graph::nodes::find("Noise").unwrap();
         let levels = tuft_graph::nodes::find("Levels").unwrap();
         let combine = tuft_graph::nodes::find("Combine").unwrap();
-        let from_float = Wire::From(OutRef::new(tuft_graph::NodeId(1), "out"), PortType::Float);
+        let from_float = Wire::From(OutRef::new(NodeId(1), "out"), PortType::Float);
         assert_eq!(from_float.port_on(levels), Some("in"));
         // A generator without inputs takes no wire.
         assert_eq!(from_float.port_on(noise), None);

@@ -310,11 +310,7 @@ impl MaterialGraph {
     pub fn add_node(&mut self, kind: &str) -> Option<NodeId> {
         let k = nodes::find(kind)?;
         let id = self.fresh_id();
-        let params = k
-            .params()
-            .iter()
-            .map(|p| (p.name.to_owned(), p.default_value()))
-            .collect();
+        let params = crate::node::default_params(k);
         self.nodes.push(Node {
             id,
             kind: k.name().to_owned(),

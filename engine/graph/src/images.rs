@@ -24,6 +24,8 @@ pub struct Picture {
     height: usize,
     /// Rows top to bottom: linear r, g, b, grey, alpha.
     texels: Vec<[f32; 5]>,
+    /// Why it does not tile, measured once when decoded ([`Picture::seam`]).
+    seam: Option<String>,
 }
 
 /// Channels of [`Picture::sample`].
@@ -60,17 +62,14 @@ impl Picture {
                 ]
             })
             .collect();
-        Self {
+        let mut picture = Self {
             width,
             height,
             texels,
-        }
-    }
-
-    /// Width and height in texels.
-    #[must_use]
-    pub fn size(&self) -> (usize, usize) {
-        (self.width, self.height)
+            seam: None,
+        };
+        picture.seam = picture.measure_seam();
+        picture
     }
 
     /// The five channels at `uv`, bilinear between texel centres, wrapping at the edges
@@ -100,9 +99,14 @@ impl Picture {
 
     /// Why the picture does not tile, if it does not: its opposite edges differ by much
     /// more than neighbouring texels inside it do (measured on the grey value, the
-    /// linear colour and the alpha).
+    /// linear colour and the alpha, once, when the picture was decoded: validation asks
+    /// on every edit).
     #[must_use]
-    pub fn seam(&self) -> Option<String> {
+    pub fn seam(&self) -> Option<&str> {
+        self.seam.as_deref()
+    }
+
+    fn measure_seam(&self) -> Option<String> {
         let (w, h) = (self.width, self.height);
         if w < 2 || h < 2 {
             return None;

@@ -139,7 +139,7 @@ impl ParamDesc {
             ParamKind::Ramp => ParamValue::Ramp(default_ramp()),
             ParamKind::Text { default } => ParamValue::Text(default.to_owned()),
             ParamKind::File { .. } => ParamValue::Text(String::new()),
-            ParamKind::Curve => ParamValue::Curve(vec![[0.0, 0.0], [1.0, 1.0]]),
+            ParamKind::Curve => ParamValue::Curve(identity_curve()),
         }
     }
 
@@ -218,6 +218,21 @@ fn param_variant(v: &ParamValue) -> &'static str {
         ParamValue::Text(_) => "a Text",
         ParamValue::Curve(_) => "a Curve",
     }
+}
+
+/// The parameters a new node of `kind` holds: every one at its default.
+#[must_use]
+pub fn default_params(kind: &dyn NodeKind) -> BTreeMap<String, ParamValue> {
+    kind.params()
+        .iter()
+        .map(|p| (p.name.to_owned(), p.default_value()))
+        .collect()
+}
+
+/// The points of a curve that changes nothing: `(0, 0)` to `(1, 1)`.
+#[must_use]
+pub fn identity_curve() -> Vec<[f32; 2]> {
+    vec![[0.0, 0.0], [1.0, 1.0]]
 }
 
 /// The most points a curve parameter holds (a curve is drawn by hand).
@@ -422,7 +437,7 @@ impl<'a> Params<'a> {
             sorted.sort_by(|a, b| a[0].total_cmp(&b[0]));
             return Cow::Owned(sorted);
         }
-        Cow::Owned(vec![[0.0, 0.0], [1.0, 1.0]])
+        Cow::Owned(identity_curve())
     }
 
     /// A Text parameter.

@@ -457,22 +457,50 @@ fn scatter(evaluator: &Evaluator<'_>, layer: &StrandLayer, repeat_m: f32) -> Str
 }
 
 /// The groom fields at every root, held inside their ranges
-/// ([`tuft_strands::shape::Groom::clamped`]).
+/// ([`tuft_strands::shape::Groom::clamped`]). Ports fed by constants (the usual case)
+/// are read once, not evaluated at every root; a layer groomed by constants alone fills
+/// its columns with one value.
 fn groom(evaluator: &Evaluator<'_>, layer: &StrandLayer, domain: &Domain, set: &mut StrandSet) {
-    let inputs: Vec<(Input, PortType)> = [
+    let ports = [
         &layer.curl,
         &layer.curl_turns,
         &layer.frizz,
         &layer.tip_width,
         &layer.taper,
-    ]
-    .into_iter()
-    .map(|i| (i.clone(), PortType::Float))
-    .collect();
-    let fields = evaluator.eval_inputs(&inputs, domain);
-    let [curl, turns, frizz, tip, taper] =
-        <[Field; 5]>::try_from(fields).expect("five inputs give five fields");
+    ];
+    let linked: Vec<(Input, PortType)> = ports
+        .iter()
+        .filter(|i| i.link().is_some())
+        .map(|i| ((*i).clone(), PortType::Float))
+        .collect();
+    let mut fields = evaluator.eval_inputs(&linked, domain).into_iter();
+    let values: Vec<Result<f32, Field>> = ports
+        .iter()
+        .map(|i| match i {
+            Input::Const(v) => Ok(v.channels()[0]),
+            Input::Link(_) => Err(fields.next().expect("one field per linked port")),
+        })
+        .collect();
+    let groom_at = |k: usize| {
+        let v = |j: usize| match &values[j] {
+            Ok(x) => *x,
+            Err(f) => f.at(0, k),
+        };
+        Groom {
+            curl: [v(0), v(1)],
+            frizz: v(2),
+            taper: [v(3), v(4)],
+        }
+        .clamped()
+    };
     let n = set.len();
+    if linked.is_empty() {
+        let g = groom_at(0);
+        set.curl = vec![g.curl; n];
+        set.frizz = vec![g.frizz; n];
+        set.taper = vec![g.taper; n];
+        return;
+    }
     set.curl = vec![[0.0; 2]; n];
     set.frizz = vec![0.0; n];
     set.taper = vec![[0.0; 2]; n];
@@ -484,12 +512,7 @@ fn groom(evaluator: &Evaluator<'_>, layer: &StrandLayer, domain: &Domain, set: &
         .into_par_iter()
         .enumerate()
         .for_each(|(k, (curl_k, frizz_k, taper_k))| {
-            let g = Groom {
-                curl: [curl.at(0, k), turns.at(0, k)],
-                frizz: frizz.at(0, k),
-                taper: [tip.at(0, k), taper.at(0, k)],
-            }
-            .clamped();
+            let g = groom_at(k);
             (*curl_k, *frizz_k, *taper_k) = (g.curl, g.frizz, g.taper);
         });
 }

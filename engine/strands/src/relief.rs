@@ -17,7 +17,7 @@
 use crate::mesh::Shape;
 use crate::num::{fast_floor, wrap_index};
 use crate::set::StrandSet;
-use crate::shape::{Curve, facing};
+use crate::shape::facing;
 
 /// The planes of one splat, each `resolution²`, row-major, v growing down the rows.
 #[derive(Clone, Debug, PartialEq)]
@@ -207,7 +207,7 @@ fn deposit(
         return;
     }
     let r = shape.reach;
-    let curve = Curve::groomed(length, r, shape.bend, &shape.groom, shape.id);
+    let curve = shape.curve();
     let extent = r.length();
     // Half-texel steps along the reach; an upright strand is one sample.
     let samples = ((extent / (0.5 * texel_m)).ceil() as usize).clamp(1, 256);

@@ -127,6 +127,9 @@ struct Twist {
     across: [Vec3; 2],
     /// Curl radius in metres, turns, and the strand's own starting angle (turns).
     curl: [f32; 3],
+    /// Where the helix starts across the axis (at the starting angle), so the curl is
+    /// measured from the root.
+    start: Vec3,
     /// Frizz amplitude in metres, and two wobbles' frequencies and phases (turns).
     frizz: [f32; 5],
 }
@@ -161,9 +164,11 @@ impl Curve {
         let e1 = axis.any_orthonormal_vector();
         let e2 = axis.cross(e1);
         let h = |c: u32| unit_f32(hash(0, u64::from(id), c));
+        let phase = h(channel::CURL);
         curve.twist = Some(Twist {
             across: [e1, e2],
-            curl: [g.curl[0] * length, g.curl[1], h(channel::CURL)],
+            curl: [g.curl[0] * length, g.curl[1], phase],
+            start: (TAU * phase).cos() * e1 + (TAU * phase).sin() * e2,
             frizz: [
                 g.frizz * length,
                 1.5 + 1.5 * h(channel::FRIZZ),
@@ -193,8 +198,7 @@ impl Curve {
                 let r = radius * ramp * ramp * (3.0 - 2.0 * ramp);
                 let angle = TAU * (turns * t + phase);
                 // The helix is centred on the axis' side, so it starts at the root.
-                let curl =
-                    (angle.cos() - phase_cos(phase)) * e1 + (angle.sin() - phase_sin(phase)) * e2;
+                let curl = angle.cos() * e1 + angle.sin() * e2 - tw.start;
                 let [amp, f1, p1, f2, p2] = tw.frizz;
                 let a = amp * t * t;
                 let wobble = (TAU * (f1 * t + p1)).sin() * e1 * 0.6
@@ -204,14 +208,6 @@ impl Curve {
             }
         }
     }
-}
-
-fn phase_cos(phase: f32) -> f32 {
-    (TAU * phase).cos()
-}
-
-fn phase_sin(phase: f32) -> f32 {
-    (TAU * phase).sin()
 }
 
 /// The horizontal direction a strand's width spans (unit, in the root's tangent frame):

@@ -59,7 +59,7 @@ impl Shape {
     #[must_use]
     pub fn new(points: &[[f32; 2]]) -> Self {
         let points: Vec<[f32; 2]> = if points.is_empty() {
-            vec![[0.0, 0.0], [1.0, 1.0]]
+            crate::node::identity_curve()
         } else {
             points.to_vec()
         };

@@ -2,7 +2,7 @@
 //! an alpha.
 
 use crate::eval::NodeCtx;
-use crate::field::{Field, par_field};
+use crate::field::{Field, par_map};
 use crate::images::{ALPHA, GREY, LINEAR_RGB};
 use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
 use crate::nodes::count_param;
@@ -71,23 +71,30 @@ impl NodeKind for Image {
         };
         let tiles = p.float("tiles");
         let domain = ctx.domain();
-        let texel = |i: usize| picture.sample([domain.u[i] * tiles, domain.v[i] * tiles]);
-        let color = if ctx.wants(0) {
-            par_field(PortType::Color, n, |i| {
-                let t = texel(i);
-                [t[LINEAR_RGB.start], t[1], t[LINEAR_RGB.end - 1]]
-            })
-        } else {
-            Field::constant(PortType::Color.zero(), 0)
-        };
-        let one = |k: usize, wanted: bool| {
-            if wanted {
-                par_field(PortType::Float, n, |i| [texel(i)[k], 0.0, 0.0])
+        // Every wanted output from one bilinear sample per point.
+        let texels = par_map::<5>(n, |i| {
+            picture.sample([domain.u[i] * tiles, domain.v[i] * tiles])
+        });
+        let pick = |ty: PortType, channels: &[usize], wanted: bool| Field {
+            ty,
+            data: if wanted {
+                texels
+                    .chunks_exact(5)
+                    .flat_map(|t| channels.iter().map(|&c| t[c]))
+                    .collect()
             } else {
-                Field::constant(PortType::Float.zero(), 0)
-            }
+                Vec::new()
+            },
         };
-        vec![color, one(GREY, ctx.wants(1)), one(ALPHA, ctx.wants(2))]
+        vec![
+            pick(
+                PortType::Color,
+                &[LINEAR_RGB.start, LINEAR_RGB.start + 1, LINEAR_RGB.start + 2],
+                ctx.wants(0),
+            ),
+            pick(PortType::Float, &[GREY], ctx.wants(1)),
+            pick(PortType::Float, &[ALPHA], ctx.wants(2)),
+        ]
     }
 }
 

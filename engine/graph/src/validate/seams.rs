@@ -70,7 +70,7 @@ pub(super) fn infer_periods(
             if let Some(reason) = kind
                 .file(&params)
                 .and_then(|f| crate::images::open(graph, f).ok())
-                .and_then(|p| p.seam())
+                .and_then(|p| p.seam().map(str::to_owned))
             {
                 outputs.fill(Period::Broken { node: id, reason });
             }

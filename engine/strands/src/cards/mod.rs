@@ -22,7 +22,6 @@ use crate::mesh::{StrandVertex, TileMesh};
 use crate::num::{fast_floor, wrap_delta};
 use crate::placement::PlacedTile;
 use crate::set::StrandSet;
-use crate::shape::{Curve, reach};
 use glam::{Vec2, Vec3};
 use serde::{Deserialize, Serialize};
 
@@ -95,14 +94,12 @@ pub fn group(set: &StrandSet, clump_lattice: u32, repeat_m: f32, atlas_cells: u3
         .iter()
         .map(|&(_, i)| {
             let i = i as usize;
-            let r = reach(set.length[i], set.lean[i], set.tip_pull[i]);
+            let strand = crate::mesh::Shape::of(set, i);
             Member {
                 root: set.root_uv[i],
-                width: set.width[i],
-                height: Curve::groomed(set.length[i], r, set.bend[i], &set.groom(i), set.id[i])
-                    .at(1.0)
-                    .z,
-                reach: r,
+                width: strand.width,
+                height: strand.curve().at(1.0).z,
+                reach: strand.reach,
             }
         })
         .collect();
