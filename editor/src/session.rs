@@ -98,6 +98,7 @@ impl Session {
     pub fn edit(&mut self, change: impl FnOnce(&mut Document)) {
         let before = self.doc.clone();
         change(&mut self.doc);
+        self.doc.tidy_groups();
         if self.doc == before {
             return;
         }
@@ -114,6 +115,7 @@ impl Session {
     pub fn edit_merged(&mut self, change: impl FnOnce(&mut Document)) {
         let before = self.doc.clone();
         change(&mut self.doc);
+        self.doc.tidy_groups();
         if self.doc != before {
             self.redo.clear();
             self.generation += 1;

@@ -1,7 +1,7 @@
 //! Menus, keyboard shortcuts, file dialogs and the modal windows (recovery, unsaved
 //! changes, export progress).
 
-use super::{Clip, Editor, Pending};
+use super::{Editor, Pending};
 use crate::preview::lock;
 use crate::session::Session;
 use eframe::egui;
@@ -10,6 +10,7 @@ use std::path::Path;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 use tuft_graph::NodeId;
+use tuft_graph::clip::Clip;
 
 /// Undo.
 pub const UNDO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);

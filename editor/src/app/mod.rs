@@ -23,6 +23,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::{Duration, Instant};
+use tuft_graph::clip::Clip;
 use tuft_graph::{Document, InRef, Input, NodeId, ParamValue, Report};
 
 /// The lawn preset, built in so the editor opens on it from any working directory.
@@ -133,13 +134,6 @@ struct Export {
     cancel: Arc<AtomicBool>,
     done: std::sync::mpsc::Receiver<Result<usize, String>>,
     dir: PathBuf,
-}
-
-/// Nodes copied to the clipboard, as RON.
-#[derive(serde::Serialize, serde::Deserialize)]
-struct Clip {
-    nodes: Vec<tuft_graph::Node>,
-    layout: Vec<(NodeId, [f32; 2])>,
 }
 
 /// The editor's state.
@@ -511,56 +505,13 @@ impl Editor {
     }
 
     fn clip(&self, nodes: &[NodeId]) -> Clip {
-        let doc = self.session.doc();
-        Clip {
-            nodes: nodes
-                .iter()
-                .filter_map(|id| doc.graph.node(*id).cloned())
-                .collect(),
-            layout: nodes
-                .iter()
-                .filter_map(|id| doc.layout.get(id).map(|p| (*id, *p)))
-                .collect(),
-        }
+        self.session.doc().clip(nodes)
     }
 
     fn paste_clip(&mut self, clip: &Clip) {
-        if clip.nodes.is_empty() {
-            return;
-        }
         let mut first = None;
         self.edit(None, |d| {
-            let mut next = d.graph.fresh_id().0;
-            let map: std::collections::HashMap<NodeId, NodeId> = clip
-                .nodes
-                .iter()
-                .map(|n| {
-                    let id = NodeId(next);
-                    next += 1;
-                    (n.id, id)
-                })
-                .collect();
-            for node in &clip.nodes {
-                let mut copy = node.clone();
-                copy.id = map[&node.id];
-                for input in copy.inputs.values_mut() {
-                    if let Input::Link(out) = input {
-                        if let Some(new) = map.get(&out.node) {
-                            out.node = *new;
-                        } else if d.graph.node(out.node).is_none() {
-                            *input = Input::Const(tuft_graph::value::Value::Float(0.0));
-                        }
-                    }
-                }
-                let pos = clip
-                    .layout
-                    .iter()
-                    .find(|(id, _)| *id == node.id)
-                    .map_or([0.0, 0.0], |(_, p)| *p);
-                d.layout.insert(copy.id, [pos[0] + 40.0, pos[1] + 40.0]);
-                first.get_or_insert(copy.id);
-                d.graph.nodes.push(copy);
-            }
+            first = d.paste(clip, [40.0, 40.0]).first().copied()
         });
         if first.is_some() {
             self.selected = first;

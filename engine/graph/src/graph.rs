@@ -557,7 +557,7 @@ impl MaterialGraph {
         let to_ty = self
             .input_type(to)
             .ok_or_else(|| ConnectError::Missing(format!("{to_name} is not an input")))?;
-        if !to_ty.accepts(from_ty) {
+        if !to_ty.accepts(from_ty) && !self.adopts_type(to) {
             return Err(ConnectError::TypeMismatch {
                 from: from_name,
                 from_ty,
@@ -593,8 +593,27 @@ impl MaterialGraph {
     /// The reason the link is refused; the graph is unchanged then.
     pub fn connect(&mut self, from: OutRef, to: &InRef) -> Result<(), ConnectError> {
         self.check_connect(&from, to)?;
+        if self.adopts_type(to)
+            && let Some(ty) = self.output_type(&from)
+            && let InRef::Node { node, .. } = to
+            && let Some(n) = self.node_mut(*node)
+        {
+            let name = match ty {
+                PortType::Float => "float",
+                PortType::Vec2 => "vec2",
+                PortType::Color => "color",
+            };
+            n.params
+                .insert("type".to_owned(), ParamValue::Choice(name.to_owned()));
+        }
         self.set_input(to, Input::Link(from));
         Ok(())
+    }
+
+    /// Whether `to` takes the type of whatever is linked into it (a Reroute's input).
+    fn adopts_type(&self, to: &InRef) -> bool {
+        matches!(to, InRef::Node { node, .. }
+            if self.node(*node).is_some_and(|n| n.kind == nodes::reroute::NAME))
     }
 
     /// Sets what feeds `to` without checks (a constant, or a link already checked).

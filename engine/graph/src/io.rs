@@ -24,6 +24,12 @@ pub struct Document {
     /// Editor position of each node, in graph-view units.
     #[serde(default)]
     pub layout: BTreeMap<NodeId, [f32; 2]>,
+    /// Node groups ([`crate::groups`]); none in files written before groups.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub groups: Vec<crate::groups::Group>,
+    /// Frames behind nodes ([`crate::groups`]); none in files written before frames.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub frames: Vec<crate::groups::Frame>,
 }
 
 impl Document {
@@ -33,6 +39,8 @@ impl Document {
         Self {
             graph,
             layout: BTreeMap::new(),
+            groups: Vec::new(),
+            frames: Vec::new(),
         }
     }
 }
@@ -124,11 +132,14 @@ pub fn from_str(text: &str) -> Result<Document, LoadError> {
             return Err(LoadError::BadVersion { found });
         }
     }
-    ron::from_str::<Document>(text).map_err(|e| LoadError::Parse {
+    let mut doc = ron::from_str::<Document>(text).map_err(|e| LoadError::Parse {
         line: e.span.start.line,
         col: e.span.start.col,
         message: e.code.to_string(),
-    })
+    })?;
+    // A hand-edited file may name members that are not there.
+    doc.tidy_groups();
+    Ok(doc)
 }
 
 /// Reads a graph file; the graph's [`MaterialGraph::folder`] is the file's folder.
@@ -342,10 +353,8 @@ mod tests {
     fn round_trip_is_lossless() {
         let mut g = MaterialGraph::new("rt");
         let n = g.add_node("Noise").unwrap();
-        let doc = Document {
-            graph: g,
-            layout: BTreeMap::from([(n, [12.5, -3.0])]),
-        };
+        let mut doc = Document::new(g);
+        doc.layout.insert(n, [12.5, -3.0]);
         let text = to_string(&doc).unwrap();
         assert_eq!(from_str(&text).unwrap(), doc);
     }

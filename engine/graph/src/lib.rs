@@ -31,11 +31,13 @@
 
 pub mod bake;
 pub mod cache;
+pub mod clip;
 pub mod diag;
 pub mod eval;
 pub mod field;
 pub mod gltf;
 pub mod graph;
+pub mod groups;
 pub mod images;
 pub mod io;
 pub mod layer;

@@ -21,6 +21,7 @@ mod math;
 mod mix;
 mod noise;
 mod parameter;
+pub mod reroute;
 mod shape;
 mod split;
 mod strand_relief;
@@ -50,6 +51,7 @@ pub static ALL: &[&dyn NodeKind] = &[
     &curve::Curve,
     &combine::Combine,
     &split::Split,
+    &reroute::Reroute,
     &direction::Direction,
     &warp::Warp,
     &blur::Blur,
