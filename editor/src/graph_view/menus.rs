@@ -2,7 +2,8 @@
 //! vocabulary (right-click on the canvas), and the same menu, filtered to the nodes that
 //! fit, when a wire is dropped on empty canvas — the new node comes wired to it.
 
-use super::{Action, LAYER_DOC, ViewNode, Viewer};
+use super::viewer::Viewer;
+use super::{Action, LAYER_DOC, ViewNode};
 use egui::{Pos2, Ui};
 use egui_snarl::Snarl;
 use egui_snarl::ui::AnyPins;

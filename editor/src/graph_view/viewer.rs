@@ -1,0 +1,428 @@
+//! The widget's side of the graph view: what each node shows (title, pins, inline
+//! constants, thumbnail, menus) and what each gesture on it asks for.
+
+use super::geometry::{NotedPin, Pins, footprint};
+use super::{Action, ViewNode, type_color};
+use egui::{Color32, Pos2, Ui};
+use egui_snarl::ui::{AnyPins, PinInfo, SnarlPin, SnarlViewer};
+use egui_snarl::{InPin, OutPin, Snarl};
+use std::collections::HashMap;
+use tuft_graph::graph::PBR_PORTS;
+use tuft_graph::layer::STRAND_PORTS;
+use tuft_graph::value::{PortType, Value};
+use tuft_graph::{Document, InRef, Input, NodeId, OutRef, Report, Sink};
+
+pub(super) fn pbr_index(port: &str) -> Option<usize> {
+    PBR_PORTS
+        .iter()
+        .position(|(p, _)| *p == port)
+        .or_else(|| (port == "normal").then_some(PBR_PORTS.len()))
+}
+
+/// One input of a widget node: where it ends in the graph, its type, and what it holds.
+pub(super) struct InputInfo {
+    pub(super) to: InRef,
+    pub(super) name: String,
+    pub(super) ty: PortType,
+    pub(super) current: Input,
+    pub(super) range: (f32, f32),
+}
+
+/// A material output's port as a widget input: what it holds now (`fallback` when the
+/// graph does not say).
+fn sink_info(
+    graph: &tuft_graph::MaterialGraph,
+    sink: Sink,
+    name: &str,
+    ty: PortType,
+    fallback: Value,
+) -> InputInfo {
+    let current = graph
+        .sinks()
+        .into_iter()
+        .find(|(s, _)| *s == sink)
+        .map_or(Input::Const(fallback), |(_, i)| i);
+    InputInfo {
+        to: InRef::Sink(sink),
+        name: name.to_owned(),
+        ty,
+        current,
+        range: (0.0, 1.0),
+    }
+}
+
+pub(super) struct Viewer<'a> {
+    pub(super) doc: &'a Document,
+    pub(super) report: &'a Report,
+    pub(super) actions: Vec<Action>,
+    pub(super) frame: Option<Vec<ViewNode>>,
+    pub(super) rect: egui::Rect,
+    pub(super) ids: &'a HashMap<ViewNode, egui_snarl::NodeId>,
+    pub(super) thumbs: &'a HashMap<NodeId, egui::TextureHandle>,
+    pub(super) centre: Pos2,
+    pub(super) to_global: egui::emath::TSTransform,
+    pub(super) pins: Pins,
+    pub(super) rows: &'a HashMap<ViewNode, usize>,
+}
+
+impl Viewer<'_> {
+    /// `info`, noting where it is drawn as pin `port` of `node`.
+    fn noted(&self, node: ViewNode, port: &str, input: bool, info: PinInfo) -> NotedPin {
+        NotedPin {
+            info,
+            key: (node, port.to_owned(), input),
+            pins: self.pins.clone(),
+        }
+    }
+
+    pub(super) fn input_info(&self, node: &ViewNode, k: usize) -> Option<InputInfo> {
+        let graph = &self.doc.graph;
+        match node {
+            ViewNode::Node(id) => {
+                let n = graph.node(*id)?;
+                let port = n.input_ports().into_iter().nth(k)?;
+                Some(InputInfo {
+                    to: InRef::Node {
+                        node: *id,
+                        port: port.name.to_owned(),
+                    },
+                    name: port.name.to_owned(),
+                    ty: port.ty,
+                    current: n.input(&port),
+                    range: port.range,
+                })
+            }
+            ViewNode::Pbr => {
+                let (name, ty) = PBR_PORTS
+                    .get(k)
+                    .copied()
+                    .or((k == PBR_PORTS.len()).then_some(("normal", PortType::Color)))?;
+                Some(sink_info(
+                    graph,
+                    Sink::Pbr(name.to_owned()),
+                    name,
+                    ty,
+                    Value::Float(0.0),
+                ))
+            }
+            ViewNode::Layer(layer) => {
+                let port = STRAND_PORTS.get(k)?;
+                let sink = Sink::Strand {
+                    layer: layer.clone(),
+                    port: port.name.to_owned(),
+                };
+                Some(sink_info(graph, sink, port.name, port.ty, port.default))
+            }
+        }
+    }
+
+    pub(super) fn output_of(
+        &self,
+        node: &ViewNode,
+        k: usize,
+    ) -> Option<(OutRef, PortType, String)> {
+        let ViewNode::Node(id) = node else {
+            return None;
+        };
+        let out = self
+            .doc
+            .graph
+            .node(*id)?
+            .output_ports()
+            .into_iter()
+            .nth(k)?;
+        Some((OutRef::new(*id, out.name), out.ty, out.name.to_owned()))
+    }
+}
+
+/// An inline editor for an unlinked input's constant; returns the new value if edited.
+fn constant_editor(ui: &mut Ui, value: Value, range: (f32, f32)) -> Option<Value> {
+    let speed = ((range.1 - range.0).abs() / 200.0).max(1e-3);
+    match value {
+        Value::Float(mut x) => ui
+            .add(egui::DragValue::new(&mut x).speed(speed))
+            .changed()
+            .then_some(Value::Float(x)),
+        Value::Vec2(mut v) => {
+            let a = ui
+                .add(egui::DragValue::new(&mut v[0]).speed(speed))
+                .changed();
+            let b = ui
+                .add(egui::DragValue::new(&mut v[1]).speed(speed))
+                .changed();
+            (a || b).then_some(Value::Vec2(v))
+        }
+        Value::Color(mut c) => ui
+            .color_edit_button_rgb(&mut c)
+            .changed()
+            .then_some(Value::Color(c)),
+    }
+}
+
+impl SnarlViewer<ViewNode> for Viewer<'_> {
+    fn title(&mut self, node: &ViewNode) -> String {
+        match node {
+            ViewNode::Node(id) => self
+                .doc
+                .graph
+                .node(*id)
+                .map_or_else(|| format!("#{}", id.0), |n| n.label()),
+            ViewNode::Pbr => "PBR output".to_owned(),
+            ViewNode::Layer(name) => format!("Strand layer {name}"),
+        }
+    }
+
+    fn show_header(
+        &mut self,
+        node: egui_snarl::NodeId,
+        _inputs: &[InPin],
+        _outputs: &[OutPin],
+        ui: &mut Ui,
+        snarl: &mut Snarl<ViewNode>,
+    ) {
+        let key = snarl[node].clone();
+        let title = self.title(&key);
+        ui.horizontal(|ui| {
+            if let ViewNode::Node(id) = key {
+                let problems: Vec<String> =
+                    self.report.for_node(id).map(ToString::to_string).collect();
+                if !problems.is_empty() {
+                    ui.colored_label(
+                        Color32::from_rgb(230, 90, 80),
+                        format!("⚠ {}", problems.len()),
+                    )
+                    .on_hover_text(problems.join("\n"));
+                }
+                let doc = self
+                    .doc
+                    .graph
+                    .node(id)
+                    .and_then(|n| n.kind())
+                    .map_or("", |k| k.doc());
+                if ui
+                    .add(
+                        egui::Label::new(egui::RichText::new(title).strong())
+                            .sense(egui::Sense::click()),
+                    )
+                    .on_hover_text(doc)
+                    .clicked()
+                {
+                    self.actions.push(Action::Select(id));
+                }
+            } else {
+                ui.label(egui::RichText::new(title).strong());
+            }
+        });
+    }
+
+    fn inputs(&mut self, node: &ViewNode) -> usize {
+        match node {
+            ViewNode::Node(id) => self
+                .doc
+                .graph
+                .node(*id)
+                .map_or(0, |n| n.input_ports().len()),
+            ViewNode::Pbr => PBR_PORTS.len() + 1,
+            ViewNode::Layer(_) => STRAND_PORTS.len(),
+        }
+    }
+
+    fn outputs(&mut self, node: &ViewNode) -> usize {
+        match node {
+            ViewNode::Node(id) => self
+                .doc
+                .graph
+                .node(*id)
+                .map_or(0, |n| n.output_ports().len()),
+            ViewNode::Pbr | ViewNode::Layer(_) => 0,
+        }
+    }
+
+    fn show_input(
+        &mut self,
+        pin: &InPin,
+        ui: &mut Ui,
+        snarl: &mut Snarl<ViewNode>,
+    ) -> impl SnarlPin + 'static {
+        let key = snarl[pin.id.node].clone();
+        let Some(info) = self.input_info(&key, pin.id.input) else {
+            return self.noted(key, "", true, PinInfo::circle());
+        };
+        ui.label(&info.name);
+        match info.current {
+            Input::Const(value) if pin.remotes.is_empty() => {
+                if let Some(v) = constant_editor(ui, value, info.range) {
+                    self.actions.push(Action::SetConst(info.to.clone(), v));
+                }
+            }
+            _ => {}
+        }
+        let pin = PinInfo::circle()
+            .with_fill(type_color(info.ty))
+            .with_wire_color(type_color(info.ty));
+        self.noted(key, &info.name, true, pin)
+    }
+
+    fn show_output(
+        &mut self,
+        pin: &OutPin,
+        ui: &mut Ui,
+        snarl: &mut Snarl<ViewNode>,
+    ) -> impl SnarlPin + 'static {
+        let key = snarl[pin.id.node].clone();
+        match self.output_of(&key, pin.id.output) {
+            Some((_, ty, name)) => {
+                ui.label(&name);
+                let pin = PinInfo::circle()
+                    .with_fill(type_color(ty))
+                    .with_wire_color(type_color(ty));
+                self.noted(key, &name, false, pin)
+            }
+            None => self.noted(key, "", false, PinInfo::circle()),
+        }
+    }
+
+    fn connect(&mut self, from: &OutPin, to: &InPin, snarl: &mut Snarl<ViewNode>) {
+        let (a, b) = (snarl[from.id.node].clone(), snarl[to.id.node].clone());
+        if let (Some((out, _, _)), Some(info)) = (
+            self.output_of(&a, from.id.output),
+            self.input_info(&b, to.id.input),
+        ) {
+            self.actions.push(Action::Connect(out, info.to));
+        }
+    }
+
+    fn disconnect(&mut self, _from: &OutPin, to: &InPin, snarl: &mut Snarl<ViewNode>) {
+        let b = snarl[to.id.node].clone();
+        if let Some(info) = self.input_info(&b, to.id.input) {
+            self.actions.push(Action::Disconnect(info.to));
+        }
+    }
+
+    fn drop_inputs(&mut self, pin: &InPin, snarl: &mut Snarl<ViewNode>) {
+        let b = snarl[pin.id.node].clone();
+        if let Some(info) = self.input_info(&b, pin.id.input) {
+            self.actions.push(Action::Disconnect(info.to));
+        }
+    }
+
+    fn drop_outputs(&mut self, pin: &OutPin, snarl: &mut Snarl<ViewNode>) {
+        for remote in &pin.remotes {
+            let b = snarl[remote.node].clone();
+            if let Some(info) = self.input_info(&b, remote.input) {
+                self.actions.push(Action::Disconnect(info.to));
+            }
+        }
+    }
+
+    fn has_body(&mut self, node: &ViewNode) -> bool {
+        matches!(node, ViewNode::Node(id) if self.thumbs.contains_key(id))
+    }
+
+    fn show_body(
+        &mut self,
+        node: egui_snarl::NodeId,
+        _inputs: &[InPin],
+        _outputs: &[OutPin],
+        ui: &mut Ui,
+        snarl: &mut Snarl<ViewNode>,
+    ) {
+        if let ViewNode::Node(id) = &snarl[node]
+            && let Some(tex) = self.thumbs.get(id)
+        {
+            ui.image((tex.id(), egui::vec2(48.0, 48.0)));
+        }
+    }
+
+    fn has_node_menu(&mut self, node: &ViewNode) -> bool {
+        matches!(node, ViewNode::Node(_) | ViewNode::Layer(_))
+    }
+
+    fn has_graph_menu(&mut self, _pos: Pos2, _snarl: &mut Snarl<ViewNode>) -> bool {
+        true
+    }
+
+    fn show_graph_menu(&mut self, pos: Pos2, ui: &mut Ui, _snarl: &mut Snarl<ViewNode>) {
+        self.add_menu(pos, ui, None);
+    }
+
+    fn has_dropped_wire_menu(&mut self, src: AnyPins<'_>, snarl: &mut Snarl<ViewNode>) -> bool {
+        self.dropped_wire(&src, snarl).is_some()
+    }
+
+    fn show_dropped_wire_menu(
+        &mut self,
+        pos: Pos2,
+        ui: &mut Ui,
+        src: AnyPins<'_>,
+        snarl: &mut Snarl<ViewNode>,
+    ) {
+        let wire = self.dropped_wire(&src, snarl);
+        self.add_menu(pos, ui, wire.as_ref());
+    }
+
+    fn show_node_menu(
+        &mut self,
+        node: egui_snarl::NodeId,
+        _inputs: &[InPin],
+        _outputs: &[OutPin],
+        ui: &mut Ui,
+        snarl: &mut Snarl<ViewNode>,
+    ) {
+        match &snarl[node] {
+            ViewNode::Node(id) => {
+                if ui.button("Delete").clicked() {
+                    self.actions.push(Action::Remove(*id));
+                    ui.close();
+                }
+            }
+            ViewNode::Layer(name) => {
+                if ui.button("Duplicate layer").clicked() {
+                    self.actions.push(Action::DuplicateLayer(name.clone()));
+                    ui.close();
+                }
+                if ui.button("Delete layer").clicked() {
+                    self.actions.push(Action::RemoveLayer(name.clone()));
+                    ui.close();
+                }
+            }
+            ViewNode::Pbr => {}
+        }
+    }
+
+    fn current_transform(
+        &mut self,
+        to_global: &mut egui::emath::TSTransform,
+        snarl: &mut Snarl<ViewNode>,
+    ) {
+        let Some(keys) = self.frame.take() else {
+            return;
+        };
+        let rects: Vec<egui::Rect> = if keys.is_empty() {
+            snarl
+                .nodes_pos()
+                .map(|(p, n)| egui::Rect::from_min_size(p, footprint(self.rows, n)))
+                .collect()
+        } else {
+            keys.iter()
+                .filter_map(|k| Some((k, self.ids.get(k)?)))
+                .filter_map(|(k, id)| {
+                    let pos = snarl.get_node_info(*id)?.pos;
+                    Some(egui::Rect::from_min_size(pos, footprint(self.rows, k)))
+                })
+                .collect()
+        };
+        let Some(bounds) = rects.iter().copied().reduce(egui::Rect::union) else {
+            return;
+        };
+        let bounds = bounds.expand(30.0);
+        let rect = self.rect;
+        let scale = (rect.width() / bounds.width().max(1.0))
+            .min(rect.height() / bounds.height().max(1.0))
+            .clamp(0.2, 1.0);
+        let translation = rect.center().to_vec2() - bounds.center().to_vec2() * scale;
+        *to_global = egui::emath::TSTransform::new(translation, scale);
+        self.centre = to_global.inverse() * self.rect.center();
+        self.to_global = *to_global;
+    }
+}
