@@ -16,3 +16,4 @@ pub mod material;
 pub mod preview;
 pub mod session;
 pub mod thumbs;
+pub mod workers;

@@ -5,7 +5,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 use tuft_graph::cache::SetCache;
 use tuft_graph::{Evaluator, MaterialGraph};
@@ -106,89 +106,69 @@ impl std::fmt::Debug for Preview {
     }
 }
 
-/// The mutex's guard, whether or not a thread panicked holding it.
-pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(PoisonError::into_inner)
-}
+pub(crate) use crate::workers::lock;
 
 impl Preview {
     /// Starts the rebuild worker; it keeps the strand sets it scatters in `sets`, and
     /// takes from there any a layer the edit did not touch would scatter again.
     #[must_use]
     pub fn new(sets: Arc<SetCache>) -> Self {
-        let (jobs, job_rx) = channel::<Job>();
         let (result_tx, results) = channel::<Built>();
         let latest = Arc::new(AtomicU64::new(0));
         let worker_latest = latest.clone();
-        std::thread::Builder::new()
-            .name("tuft preview".into())
-            .spawn(move || {
-                crate::app::lower_this_threads_priority();
-                // The last scene's layers, for the next edit to take over where unchanged.
-                let mut reuse = Reuse::default();
-                while let Ok(mut job) = job_rx.recv() {
-                    // Only the newest queued edit is worth building.
-                    while let Ok(newer) = job_rx.try_recv() {
-                        job = newer;
-                    }
-                    if job.generation < worker_latest.load(Ordering::Acquire) {
-                        continue;
-                    }
-                    let start = Instant::now();
-                    // A newer edit makes this build stale: stop at the next stage.
-                    let stale = || job.generation < worker_latest.load(Ordering::Acquire);
-                    let evaluator = Evaluator::with_cache(&job.graph, sets.clone());
-                    let Some(scene) = build_scene(&evaluator, job.kind, &job.view, &reuse, &stale)
-                    else {
-                        continue;
-                    };
-                    if let Ok(scene) = &scene {
-                        reuse = scene.reuse();
-                    }
-                    // A newer edit arrived meanwhile: this one is stale, drop it.
-                    if job.generation < worker_latest.load(Ordering::Acquire) {
-                        continue;
-                    }
-                    let built = Built {
-                        generation: job.generation,
-                        scene,
-                        ms: start.elapsed().as_secs_f64() * 1e3,
-                    };
-                    if result_tx.send(built).is_err() {
-                        break;
-                    }
-                }
-            })
-            .ok();
+        // The last scene's layers, for the next edit to take over where unchanged.
+        let mut reuse = Reuse::default();
+        let jobs = crate::workers::newest_job_worker("tuft preview", move |job: Job| {
+            if job.generation < worker_latest.load(Ordering::Acquire) {
+                return true;
+            }
+            let start = Instant::now();
+            // A newer edit makes this build stale: stop at the next stage.
+            let stale = || job.generation < worker_latest.load(Ordering::Acquire);
+            let evaluator = Evaluator::with_cache(&job.graph, sets.clone());
+            let Some(scene) = build_scene(&evaluator, job.kind, &job.view, &reuse, &stale) else {
+                return true;
+            };
+            if let Ok(scene) = &scene {
+                reuse = scene.reuse();
+            }
+            // A newer edit arrived meanwhile: this one is stale, drop it.
+            if job.generation < worker_latest.load(Ordering::Acquire) {
+                return true;
+            }
+            let built = Built {
+                generation: job.generation,
+                scene,
+                ms: start.elapsed().as_secs_f64() * 1e3,
+            };
+            result_tx.send(built).is_ok()
+        });
         let scene: Arc<Mutex<Option<Scene>>> = Arc::new(Mutex::new(None));
         let (plant, plant_rx) = channel::<()>();
         let planter_scene = scene.clone();
         let landed = Arc::new(AtomicU64::new(0));
         let (planter_latest, planter_landed) = (latest.clone(), landed.clone());
-        std::thread::Builder::new()
-            .name("tuft planting".into())
-            .spawn(move || {
-                crate::app::lower_this_threads_priority();
-                while plant_rx.recv().is_ok() {
-                    while plant_rx.try_recv().is_ok() {}
-                    // Take the work out under the lock, plant without it, put it back.
-                    // A scene an edit is about to replace is not worth planting: the
-                    // rebuild gets the cores (the UI asks again once it lands).
-                    while planter_latest.load(Ordering::Acquire)
-                        <= planter_landed.load(Ordering::Acquire)
-                    {
-                        let work = lock(&planter_scene)
-                            .as_ref()
-                            .and_then(|s| s.planting(PLANT_PER_ROUND));
-                        let Some(work) = work else { break };
-                        let planted = work.run();
-                        if let Some(s) = lock(&planter_scene).as_mut() {
-                            s.install(planted);
-                        }
+        crate::workers::spawn("tuft planting", move || {
+            crate::workers::lower_this_threads_priority();
+            while plant_rx.recv().is_ok() {
+                while plant_rx.try_recv().is_ok() {}
+                // Take the work out under the lock, plant without it, put it back.
+                // A scene an edit is about to replace is not worth planting: the
+                // rebuild gets the cores (the UI asks again once it lands).
+                while planter_latest.load(Ordering::Acquire)
+                    <= planter_landed.load(Ordering::Acquire)
+                {
+                    let work = lock(&planter_scene)
+                        .as_ref()
+                        .and_then(|s| s.planting(PLANT_PER_ROUND));
+                    let Some(work) = work else { break };
+                    let planted = work.run();
+                    if let Some(s) = lock(&planter_scene).as_mut() {
+                        s.install(planted);
                     }
                 }
-            })
-            .ok();
+            }
+        });
         Self {
             scene,
             jobs,
@@ -255,7 +235,7 @@ impl Preview {
                 let old = lock(&self.scene).replace(scene);
                 // Freeing a lawn's tile buffers takes longer than a frame: not here.
                 if let Some(old) = old {
-                    std::thread::spawn(move || drop(old));
+                    crate::workers::spawn("tuft freeing", move || drop(old));
                 }
                 self.error = None;
                 true

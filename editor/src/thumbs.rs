@@ -185,29 +185,17 @@ impl Thumbnails {
     /// preview's worker leaves them) instead of scattering them again.
     #[must_use]
     pub fn new(sets: Arc<SetCache>) -> Self {
-        let (jobs, job_rx) = channel::<Job>();
         let (tx, results) = channel();
         let latest = Arc::new(AtomicU64::new(0));
         let worker_latest = latest.clone();
-        std::thread::Builder::new()
-            .name("tuft thumbnails".into())
-            .spawn(move || {
-                crate::app::lower_this_threads_priority();
-                let mut known = KnownReports::new();
-                while let Ok(mut job) = job_rx.recv() {
-                    while let Ok(newer) = job_rx.try_recv() {
-                        job = newer;
-                    }
-                    let stale = || job.generation < worker_latest.load(Ordering::Acquire);
-                    let Some(drawn) = draw_all(&job.graph, &sets, &mut known, &stale) else {
-                        continue;
-                    };
-                    if tx.send((job.generation, drawn)).is_err() {
-                        break;
-                    }
-                }
-            })
-            .ok();
+        let mut known = KnownReports::new();
+        let jobs = crate::workers::newest_job_worker("tuft thumbnails", move |job: Job| {
+            let stale = || job.generation < worker_latest.load(Ordering::Acquire);
+            match draw_all(&job.graph, &sets, &mut known, &stale) {
+                Some(drawn) => tx.send((job.generation, drawn)).is_ok(),
+                None => true,
+            }
+        });
         Self {
             jobs,
             latest,

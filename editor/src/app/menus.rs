@@ -2,8 +2,8 @@
 //! changes, export progress).
 
 use super::{Editor, Pending};
-use crate::preview::lock;
 use crate::session::Session;
+use crate::workers::lock;
 use eframe::egui;
 use egui::{Key, KeyboardShortcut, Modifiers};
 use std::path::Path;

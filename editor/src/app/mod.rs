@@ -14,9 +14,10 @@ pub use menus::*;
 
 use crate::autosave::{Autosaves, Orphan, Slot};
 use crate::graph_view::{Action, GraphView, ViewNode};
-use crate::preview::{Preview, lock};
+use crate::preview::Preview;
 use crate::session::Session;
 use crate::thumbs::Thumbnails;
+use crate::workers::lock;
 use anyhow::Context as _;
 use eframe::egui;
 use std::path::{Path, PathBuf};
@@ -31,18 +32,6 @@ pub const LAWN_PRESET: &str = include_str!("../../../presets/lawn.ron");
 
 /// How often unsaved work is written to the autosave file.
 pub const AUTOSAVE_EVERY: Duration = Duration::from_secs(30);
-
-/// Lowers the calling thread's scheduling priority (Unix `nice`), so a worker shares
-/// the cores with the UI thread without taking its turns: on two cores, a rebuild's two
-/// pool threads and the UI thread otherwise preempt each other mid-frame.
-pub fn lower_this_threads_priority() {
-    #[cfg(unix)]
-    // SAFETY: `nice` only changes this thread's scheduling priority; it touches no memory.
-    #[allow(unsafe_code)]
-    unsafe {
-        let _ = libc::nice(10);
-    }
-}
 
 /// Tells the C allocator (glibc's) to keep freed memory in the process instead of
 /// handing it back to the kernel. A rebuild allocates and frees the same hundred-odd megabytes on every
@@ -62,17 +51,9 @@ pub fn keep_freed_memory() {
     }
 }
 
-/// Makes every thread of the rayon pool (which evaluates graphs for the workers) run at
-/// a lower priority than the UI thread. Call before anything uses the pool.
-pub fn lower_worker_priority() {
-    let _ = rayon::ThreadPoolBuilder::new()
-        .start_handler(|_| lower_this_threads_priority())
-        .build_global();
-}
-
 /// Opens the editor on `file`, or on the lawn preset.
 pub fn run(file: Option<&Path>) -> anyhow::Result<()> {
-    lower_worker_priority();
+    crate::workers::lower_worker_priority();
     let session = match file {
         Some(path) => {
             Session::open(path).with_context(|| format!("cannot open {}", path.display()))?
@@ -511,7 +492,7 @@ impl Editor {
     fn paste_clip(&mut self, clip: &Clip) {
         let mut first = None;
         self.edit(None, |d| {
-            first = d.paste(clip, [40.0, 40.0]).first().copied()
+            first = d.paste(clip, [40.0, 40.0]).first().copied();
         });
         if first.is_some() {
             self.selected = first;
@@ -568,7 +549,7 @@ impl Editor {
         let cancel = Arc::new(AtomicBool::new(false));
         let (tx, done) = std::sync::mpsc::channel();
         let (p, s, c, out) = (progress.clone(), stage.clone(), cancel.clone(), dir.clone());
-        std::thread::spawn(move || {
+        crate::workers::spawn("tuft export", move || {
             let evaluator = tuft_graph::Evaluator::new(&graph);
             let result = tuft_graph::bake::write_baked_set_cancellable(
                 &evaluator,

@@ -28,7 +28,7 @@ impl SnarlPin for NotedPin {
         rect: egui::Rect,
         painter: &egui::Painter,
     ) -> PinWireInfo {
-        crate::preview::lock(&self.pins).insert(self.key, rect);
+        crate::workers::lock(&self.pins).insert(self.key, rect);
         self.info.draw(snarl_style, style, rect, painter)
     }
 }

@@ -179,7 +179,7 @@ impl GraphView {
     #[must_use]
     pub fn pin_rect(&self, node: &ViewNode, port: &str, input: bool) -> Option<egui::Rect> {
         // Pins are drawn in the graph's own layer; its transform takes them to the screen.
-        crate::preview::lock(&self.pins)
+        crate::workers::lock(&self.pins)
             .get(&(node.clone(), port.to_owned(), input))
             .map(|r| self.to_global.mul_rect(*r))
     }
