@@ -11,6 +11,8 @@
 pub mod app;
 pub mod autosave;
 pub mod cli;
+pub mod command;
+pub mod file_dialogs;
 pub mod graph_view;
 pub mod material;
 pub mod preview;

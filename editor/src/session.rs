@@ -125,7 +125,15 @@ impl Session {
     /// Moves a node in the layout without a history step per frame of a drag: the layout
     /// is saved with the file but is not part of the material.
     pub fn set_position(&mut self, node: tuft_graph::NodeId, pos: [f32; 2]) {
-        self.doc.layout.insert(node, pos);
+        self.arrange(|d| {
+            d.layout.insert(node, pos);
+        });
+    }
+
+    /// Changes where things stand (nodes, group nodes, frames) without a history step:
+    /// every frame of a drag would be one otherwise. Anything else is an [`Session::edit`].
+    pub fn arrange(&mut self, change: impl FnOnce(&mut Document)) {
+        change(&mut self.doc);
     }
 
     /// Whether there is an edit to undo.

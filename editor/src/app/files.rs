@@ -1,9 +1,12 @@
-//! The document's life as files: saving, opening, New, recovery replacing the session,
-//! the recent files and the window's title.
+//! The document's life as files: choosing them (a dialog off the UI thread, or the
+//! editor's own prompt where none can be shown), saving, opening, New, recovery replacing
+//! the session, the recent files and the window's title.
 
 use super::{Editor, Pending};
+use crate::file_dialogs::{Dialogs, Purpose};
 use crate::graph_view::GraphView;
 use crate::session::Session;
+use eframe::egui;
 use std::path::{Path, PathBuf};
 use tuft_graph::Document;
 
@@ -96,7 +99,113 @@ impl Editor {
         if self.session.path().is_some() {
             self.save(None);
         } else {
-            self.save_as_dialog();
+            let name = format!(
+                "{}.ron",
+                tuft_graph::bake::file_stem(&self.session.doc().graph.name)
+            );
+            self.choose(Purpose::SaveAs(name));
+        }
+    }
+
+    /// How files are chosen from now on (a scripted answer in tests).
+    pub fn set_dialogs(&mut self, dialogs: Dialogs) {
+        self.dialogs = dialogs;
+    }
+
+    /// Whether a file dialog is open on its worker.
+    #[must_use]
+    pub fn choosing(&self) -> bool {
+        self.asking.is_some()
+    }
+
+    /// Whether the editor's own path prompt is showing (no dialog could be).
+    #[must_use]
+    pub fn prompting(&self) -> bool {
+        self.path_prompt.is_some()
+    }
+
+    /// Starts choosing a file for `purpose`: the system's dialog on a worker, or, where
+    /// none can be shown, the editor's own prompt with a message saying why.
+    pub(super) fn choose(&mut self, purpose: Purpose) {
+        if self.asking.is_some() {
+            self.message = Some(("A file dialog is already open".to_owned(), true));
+            return;
+        }
+        match self.dialogs.ask(purpose.clone()) {
+            Ok(asking) => {
+                self.message = Some((format!("{}…", purpose.title()), false));
+                self.asking = Some(asking);
+            }
+            Err(why) => {
+                self.message = Some((format!("{why}: type the path instead"), true));
+                let start = match &purpose {
+                    Purpose::SaveAs(name) => name.clone(),
+                    _ => String::new(),
+                };
+                self.path_prompt = Some((purpose, start));
+            }
+        }
+    }
+
+    /// Takes a dialog's answer once there is one.
+    pub(super) fn poll_dialog(&mut self) {
+        let Some(answer) = self.asking.as_ref().and_then(|a| a.answer()) else {
+            return;
+        };
+        let Some(asking) = self.asking.take() else {
+            return;
+        };
+        match answer {
+            Some(path) => self.chosen(asking.purpose().clone(), &path),
+            None => self.message = None,
+        }
+    }
+
+    /// Goes on with what a file was chosen for.
+    fn chosen(&mut self, purpose: Purpose, path: &Path) {
+        match purpose {
+            Purpose::Open => self.open(path),
+            Purpose::SaveAs(_) => {
+                self.save(Some(path));
+            }
+            Purpose::Export => self.start_export(path.to_owned()),
+            Purpose::File { node, param, .. } => {
+                let folder = self.session.doc().graph.folder.clone();
+                let relative = tuft_graph::images::relative_to(folder.get(), path);
+                self.set_param(node, &param, tuft_graph::ParamValue::Text(relative));
+            }
+        }
+    }
+
+    /// The editor's own path prompt, where no file dialog can be shown.
+    pub(super) fn path_prompt_window(&mut self, ctx: &egui::Context) {
+        let Some((purpose, mut text)) = self.path_prompt.take() else {
+            return;
+        };
+        let mut answer = None;
+        egui::Window::new(purpose.title())
+            .collapsible(false)
+            .resizable(false)
+            .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+            .show(ctx, |ui| {
+                ui.label("No file dialog can be shown here. Type the path:");
+                let field = ui.add(egui::TextEdit::singleline(&mut text).desired_width(420.0));
+                let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                ui.horizontal(|ui| {
+                    if ui.button("OK").clicked() || enter {
+                        answer = Some(true);
+                    }
+                    if ui.button("Cancel").clicked() {
+                        answer = Some(false);
+                    }
+                });
+            });
+        match answer {
+            Some(true) if !text.trim().is_empty() => {
+                self.chosen(purpose, Path::new(text.trim()));
+            }
+            Some(_) => {}
+            None => self.path_prompt = Some((purpose, text)),
         }
     }
 

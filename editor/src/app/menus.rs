@@ -2,6 +2,7 @@
 //! changes, export progress).
 
 use super::{Editor, Pending};
+use crate::command::Command;
 use crate::session::Session;
 use crate::workers::lock;
 use eframe::egui;
@@ -10,7 +11,6 @@ use std::path::Path;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 use tuft_graph::NodeId;
-use tuft_graph::clip::Clip;
 
 /// Undo.
 pub const UNDO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);
@@ -35,74 +35,95 @@ pub const DELETE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key:
 /// Frame all nodes.
 pub const FRAME_ALL: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::F);
 
+/// Select every node in view.
+pub const SELECT_ALL: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::A);
+/// Group the selection.
+pub const GROUP: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::G);
+/// Ungroup the selected group (or the open one).
+pub const UNGROUP: KeyboardShortcut =
+    KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::G);
+/// Frame the selection in a titled box.
+pub const ADD_FRAME: KeyboardShortcut = KeyboardShortcut::new(Modifiers::SHIFT, Key::F);
+
 impl Editor {
     pub(super) fn shortcuts(&mut self, ctx: &egui::Context) {
         if ctx.egui_wants_keyboard_input() {
             return;
         }
         if ctx.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Escape)) {
-            self.deselect();
-        }
-        let (redo, undo, save_as, save, open, new, dup, del, frame) = ctx.input_mut(|i| {
-            (
-                i.consume_shortcut(&REDO) || i.consume_shortcut(&REDO_Y),
-                i.consume_shortcut(&UNDO),
-                i.consume_shortcut(&SAVE_AS),
-                i.consume_shortcut(&SAVE),
-                i.consume_shortcut(&OPEN),
-                i.consume_shortcut(&NEW),
-                i.consume_shortcut(&DUPLICATE),
-                i.consume_shortcut(&DELETE),
-                i.consume_shortcut(&FRAME_ALL),
-            )
-        });
-        if redo {
-            self.redo();
-        } else if undo {
-            self.undo();
-        }
-        if save_as {
-            self.save_as_dialog();
-        } else if save {
-            self.save_or_ask();
-        }
-        if open {
-            self.open_dialog();
-        }
-        if new {
-            self.request_new();
+            if self.graph.open_group().is_some() && self.selected.is_none() {
+                self.queue.push(Command::CloseGroup);
+            }
+            self.graph.clear_selection();
+            self.queue.push(Command::Deselect);
         }
         let selection = self.selection(ctx);
-        if dup && !selection.is_empty() {
-            self.duplicate(&selection);
+        let some = !selection.is_empty();
+        let ungroup = self.group_to_ungroup(ctx);
+        // Most specific first: Ctrl+Shift+Z before Ctrl+Z, Shift+F before F. A shortcut
+        // whose command has nothing to act on is still taken (it does nothing).
+        let table: Vec<(&[KeyboardShortcut], Option<Command>)> = vec![
+            (&[REDO, REDO_Y], Some(Command::Redo)),
+            (&[UNDO], Some(Command::Undo)),
+            (&[SAVE_AS], Some(Command::SaveAs)),
+            (&[SAVE], Some(Command::Save)),
+            (&[OPEN], Some(Command::Open)),
+            (&[NEW], Some(Command::New)),
+            (&[SELECT_ALL], Some(Command::SelectAll)),
+            (&[UNGROUP], ungroup.map(Command::Ungroup)),
+            (&[GROUP], some.then(|| Command::Group(selection.clone()))),
+            (
+                &[DUPLICATE],
+                some.then(|| Command::Duplicate(selection.clone())),
+            ),
+            (&[DELETE], some.then(|| Command::Delete(selection.clone()))),
+            (&[ADD_FRAME], Some(Command::AddFrame)),
+            (&[FRAME_ALL], Some(Command::FrameAll)),
+        ];
+        for (keys, command) in table {
+            if ctx.input_mut(|i| keys.iter().any(|k| i.consume_shortcut(k)))
+                && let Some(c) = command
+            {
+                self.queue.push(c);
+            }
         }
-        if del && !selection.is_empty() {
-            self.delete(&selection);
-        }
-        if frame {
-            self.graph.frame(Vec::new());
+        // Space or Tab over the canvas opens the canvas menu where the pointer is.
+        if let Some(at) = ctx.pointer_hover_pos()
+            && self.graph.canvas_contains(at)
+            && !self.graph.menu_open()
+            && ctx.input_mut(|i| {
+                i.consume_key(Modifiers::NONE, Key::Space)
+                    | i.consume_key(Modifiers::NONE, Key::Tab)
+            })
+        {
+            self.graph.open_menu(at);
         }
         // Copy and paste travel as text on the system clipboard.
         let events = ctx.input(|i| i.events.clone());
         for e in events {
             match e {
                 egui::Event::Copy if !selection.is_empty() => {
-                    if let Ok(text) = ron::to_string(&self.clip(&selection)) {
-                        ctx.copy_text(text);
-                    }
+                    self.queue.push(Command::Copy(selection.clone()));
                 }
-                egui::Event::Paste(text) => {
-                    if let Ok(clip) = ron::from_str::<Clip>(&text) {
-                        self.paste_clip(&clip);
-                    }
-                }
+                egui::Event::Paste(text) => self.queue.push(Command::Paste(text)),
                 _ => {}
             }
         }
     }
 
+    /// The group Ungroup acts on: a selected group node's, or the open one.
+    fn group_to_ungroup(&self, ctx: &egui::Context) -> Option<u32> {
+        let doc = self.session.doc();
+        self.selection(ctx)
+            .first()
+            .and_then(|id| doc.group_of(*id))
+            .filter(|_| self.graph.open_group().is_none())
+            .map(|g| g.id)
+            .or(self.graph.open_group())
+    }
+
     pub(super) fn selection(&self, ctx: &egui::Context) -> Vec<NodeId> {
-        let mut s = self.graph.selected(ctx);
+        let mut s = self.graph.selected(ctx, self.session.doc());
         if s.is_empty()
             && let Some(id) = self.selected
         {
@@ -111,145 +132,80 @@ impl Editor {
         s
     }
 
-    pub(super) fn open_dialog(&mut self) {
-        if let Some(path) = rfd::FileDialog::new()
-            .add_filter("Tuft graph", &["ron"])
-            .pick_file()
+    /// A menu entry that asks for `command` when clicked (greyed out without one).
+    fn item(&mut self, ui: &mut egui::Ui, label: &str, keys: &str, command: Option<Command>) {
+        if ui
+            .add_enabled(
+                command.is_some(),
+                egui::Button::new(label).shortcut_text(keys),
+            )
+            .clicked()
+            && let Some(c) = command
         {
-            self.open(&path);
-        }
-    }
-
-    pub(super) fn save_as_dialog(&mut self) {
-        let name = format!(
-            "{}.ron",
-            tuft_graph::bake::file_stem(&self.session.doc().graph.name)
-        );
-        if let Some(path) = rfd::FileDialog::new()
-            .add_filter("Tuft graph", &["ron"])
-            .set_file_name(name)
-            .save_file()
-        {
-            self.save(Some(&path));
+            self.queue.push(c);
+            ui.close();
         }
     }
 
     pub(super) fn menu_bar(&mut self, ui: &mut egui::Ui) {
         let ctx = ui.ctx().clone();
+        let keys = |k: &KeyboardShortcut| ctx.format_shortcut(k);
         egui::MenuBar::new().ui(ui, |ui| {
             ui.menu_button("File", |ui| {
-                if ui
-                    .add(egui::Button::new("New").shortcut_text(ctx.format_shortcut(&NEW)))
-                    .clicked()
-                {
-                    self.request_new();
-                }
-                if ui
-                    .add(egui::Button::new("Open…").shortcut_text(ctx.format_shortcut(&OPEN)))
-                    .clicked()
-                {
-                    self.open_dialog();
-                }
+                self.item(ui, "New", &keys(&NEW), Some(Command::New));
+                self.item(ui, "Open…", &keys(&OPEN), Some(Command::Open));
                 ui.menu_button("Open Recent", |ui| {
                     if self.recent.is_empty() {
                         ui.label("Nothing yet");
                     }
                     for path in self.recent.clone() {
-                        if ui.button(path.display().to_string()).clicked() {
-                            self.open(&path);
-                        }
+                        let label = path.display().to_string();
+                        self.item(ui, &label, "", Some(Command::OpenPath(path)));
                     }
                 });
                 ui.separator();
-                if ui
-                    .add(egui::Button::new("Save").shortcut_text(ctx.format_shortcut(&SAVE)))
-                    .clicked()
-                {
-                    self.save_or_ask();
-                }
-                if ui
-                    .add(egui::Button::new("Save As…").shortcut_text(ctx.format_shortcut(&SAVE_AS)))
-                    .clicked()
-                {
-                    self.save_as_dialog();
-                }
+                self.item(ui, "Save", &keys(&SAVE), Some(Command::Save));
+                self.item(ui, "Save As…", &keys(&SAVE_AS), Some(Command::SaveAs));
                 ui.separator();
-                if ui
-                    .add_enabled(
-                        self.export.is_none(),
-                        egui::Button::new("Export Baked Set…"),
-                    )
-                    .clicked()
-                    && let Some(dir) = rfd::FileDialog::new().pick_folder()
-                {
-                    self.start_export(dir);
-                }
+                let idle = self.export.is_none();
+                self.item(ui, "Export Baked Set…", "", idle.then_some(Command::Export));
                 ui.separator();
                 if ui.button("Quit").clicked() {
                     ctx.send_viewport_cmd(egui::ViewportCommand::Close);
                 }
             });
             ui.menu_button("Edit", |ui| {
-                if ui
-                    .add_enabled(
-                        self.session.can_undo(),
-                        egui::Button::new("Undo").shortcut_text(ctx.format_shortcut(&UNDO)),
-                    )
-                    .clicked()
-                {
-                    self.undo();
-                }
-                if ui
-                    .add_enabled(
-                        self.session.can_redo(),
-                        egui::Button::new("Redo").shortcut_text(ctx.format_shortcut(&REDO)),
-                    )
-                    .clicked()
-                {
-                    self.redo();
-                }
+                let undo = self.session.can_undo().then_some(Command::Undo);
+                self.item(ui, "Undo", &keys(&UNDO), undo);
+                let redo = self.session.can_redo().then_some(Command::Redo);
+                self.item(ui, "Redo", &keys(&REDO), redo);
                 ui.separator();
                 let selection = self.selection(&ctx);
-                if ui
-                    .add_enabled(
-                        !selection.is_empty(),
-                        egui::Button::new("Duplicate")
-                            .shortcut_text(ctx.format_shortcut(&DUPLICATE)),
-                    )
-                    .clicked()
-                {
-                    self.duplicate(&selection);
-                }
-                if ui
-                    .add_enabled(
-                        !selection.is_empty(),
-                        egui::Button::new("Delete").shortcut_text(ctx.format_shortcut(&DELETE)),
-                    )
-                    .clicked()
-                {
-                    self.delete(&selection);
-                }
-                if ui
-                    .add_enabled(
-                        !selection.is_empty(),
-                        egui::Button::new("Copy").shortcut_text("Ctrl+C"),
-                    )
-                    .clicked()
-                    && let Ok(text) = ron::to_string(&self.clip(&selection))
-                {
-                    ctx.copy_text(text);
-                }
+                let any = !selection.is_empty();
+                self.item(
+                    ui,
+                    "Select All",
+                    &keys(&SELECT_ALL),
+                    Some(Command::SelectAll),
+                );
+                let dup = any.then(|| Command::Duplicate(selection.clone()));
+                self.item(ui, "Duplicate", &keys(&DUPLICATE), dup);
+                let del = any.then(|| Command::Delete(selection.clone()));
+                self.item(ui, "Delete", &keys(&DELETE), del);
+                let copy = any.then(|| Command::Copy(selection.clone()));
+                self.item(ui, "Copy", "Ctrl+C", copy);
                 ui.label("Paste: Ctrl+V");
                 ui.separator();
-                if ui
-                    .add(
-                        egui::Button::new("Frame All")
-                            .shortcut_text(ctx.format_shortcut(&FRAME_ALL)),
-                    )
-                    .clicked()
-                {
-                    self.graph.frame(Vec::new());
-                }
+                let group = any.then_some(Command::Group(selection));
+                self.item(ui, "Group", &keys(&GROUP), group);
+                let ungroup = self.group_to_ungroup(&ctx).map(Command::Ungroup);
+                self.item(ui, "Ungroup", &keys(&UNGROUP), ungroup);
+                self.item(ui, "Add Frame", &keys(&ADD_FRAME), Some(Command::AddFrame));
+                ui.separator();
+                self.item(ui, "Frame All", &keys(&FRAME_ALL), Some(Command::FrameAll));
+            });
+            ui.menu_button("Help", |ui| {
+                self.item(ui, "About Tuft", "", Some(Command::About));
             });
             ui.separator();
             let title = self.session.path().map_or_else(

@@ -3,6 +3,8 @@
 //! be undone), re-validates at once, and queues a preview rebuild and fresh thumbnails on
 //! worker threads; the UI thread only draws.
 
+mod about;
+mod edits;
 mod files;
 mod layer_inspector;
 mod menus;
@@ -13,7 +15,9 @@ mod recovery;
 pub use menus::*;
 
 use crate::autosave::{Autosaves, Orphan, Slot};
-use crate::graph_view::{Action, GraphView, ViewNode};
+use crate::command::Command;
+use crate::file_dialogs::{Asking, Dialogs, Purpose};
+use crate::graph_view::GraphView;
 use crate::preview::Preview;
 use crate::session::Session;
 use crate::thumbs::Thumbnails;
@@ -24,8 +28,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::{Duration, Instant};
-use tuft_graph::clip::Clip;
-use tuft_graph::{Document, InRef, Input, NodeId, ParamValue, Report};
+use tuft_graph::{Document, NodeId, Report};
 
 /// The lawn preset, built in so the editor opens on it from any working directory.
 pub const LAWN_PRESET: &str = include_str!("../../../presets/lawn.ron");
@@ -146,6 +149,18 @@ pub struct Editor {
     thumbs_requested: u64,
     /// The window title last sent to the viewport.
     title: String,
+    /// What the menus and shortcuts asked for this frame, carried out with the graph
+    /// view's commands.
+    queue: Vec<Command>,
+    /// How files are chosen.
+    dialogs: Dialogs,
+    /// A file dialog open on its worker.
+    asking: Option<Asking>,
+    /// The editor's own path prompt (where no dialog can be shown): what for, and the
+    /// path typed so far.
+    path_prompt: Option<(Purpose, String)>,
+    /// Whether Help › About is showing.
+    about: bool,
     /// UI-thread CPU time of recent frames, milliseconds.
     frame_ms: Vec<f32>,
     /// The interval between recent frames as egui measured it, milliseconds: what the
@@ -159,6 +174,19 @@ impl std::fmt::Debug for Editor {
             .field("session", &self.session)
             .finish_non_exhaustive()
     }
+}
+
+/// How long a press may last and still be a click, as a hand makes one (egui's own
+/// figure).
+pub const CLICK_SECONDS: f64 = 0.8;
+
+/// Keeps a click a click when frames are slow: egui stamps a press and its release with
+/// the times of the frames that saw them, so a release up to one frame interval after the
+/// hand let go still counts (a heavy preview frame of a second otherwise turned every
+/// click into a long press, and it was lost).
+fn keep_slow_clicks(ctx: &egui::Context) {
+    let interval = f64::from(ctx.input(|i| i.unstable_dt)).clamp(0.0, 5.0);
+    ctx.options_mut(|o| o.input_options.max_click_duration = CLICK_SECONDS + interval);
 }
 
 /// egui's fonts with its monospace face (Hack, already shipped with egui under its own
@@ -242,6 +270,11 @@ impl Editor {
             export: None,
             last_edit: None,
             thumbs_requested: 0,
+            queue: Vec::new(),
+            dialogs: Dialogs::probe(),
+            asking: None,
+            path_prompt: None,
+            about: false,
             frame_ms: Vec::new(),
             interval_ms: Vec::new(),
             title: String::new(),
@@ -373,175 +406,6 @@ impl Editor {
         }
     }
 
-    /// Applies one edit (merged with the previous one when both carry the same `key`:
-    /// a drag is one undo step).
-    fn edit(&mut self, key: Option<String>, change: impl FnOnce(&mut Document)) {
-        if key.is_some() && key == self.last_edit && self.session.can_undo() {
-            self.session.edit_merged(change);
-        } else {
-            self.session.edit(change);
-        }
-        self.last_edit = key;
-        self.after_change();
-    }
-
-    /// Adds a node of `kind` at graph position `pos` and selects it; returns its id.
-    pub fn add_node_at(&mut self, kind: &str, pos: [f32; 2]) -> Option<NodeId> {
-        self.place(kind, pos, None)
-    }
-
-    /// Adds a node of `kind` at `pos` wired to a dropped `wire`, in one edit (one undo
-    /// step), and selects it; returns its id.
-    pub fn add_wired(
-        &mut self,
-        kind: &str,
-        pos: [f32; 2],
-        wire: &crate::graph_view::Wire,
-    ) -> Option<NodeId> {
-        self.place(kind, pos, Some(wire))
-    }
-
-    /// Adds a node of `kind` and selects it; returns its id.
-    pub fn add_node(&mut self, kind: &str) -> Option<NodeId> {
-        // At the centre of the view, or the nearest place free of other nodes.
-        let size = egui::vec2(crate::graph_view::NODE_WIDTH, 200.0);
-        let p = self.graph.free_spot(self.graph.centre - size / 2.0, size);
-        let added = self.place(kind, [p.x, p.y], None);
-        if let Some(id) = added {
-            self.graph.frame(vec![ViewNode::Node(id)]);
-        }
-        added
-    }
-
-    /// The one path that adds a node: at `pos`, taking up `wire` if one was dropped,
-    /// in one edit; the new node is selected.
-    fn place(
-        &mut self,
-        kind: &str,
-        pos: [f32; 2],
-        wire: Option<&crate::graph_view::Wire>,
-    ) -> Option<NodeId> {
-        let mut added = None;
-        self.edit(None, |d| {
-            let Some(id) = d.graph.add_node(kind) else {
-                return;
-            };
-            d.layout.insert(id, pos);
-            if let Some(w) = wire {
-                // The menu offered only kinds with a port that fits the wire.
-                let _ = w.join(&mut d.graph, id);
-            }
-            added = Some(id);
-        });
-        if added.is_some() {
-            self.selected = added;
-        }
-        added
-    }
-
-    /// Connects `from` to `to` as the graph view does: refused with its reason when the
-    /// types differ or the link would close a cycle.
-    pub fn connect(&mut self, from: tuft_graph::OutRef, to: &InRef) -> bool {
-        if let Err(e) = self.session.doc().graph.check_connect(&from, to) {
-            self.graph.refusal = Some(format!("Refused: {e}"));
-            return false;
-        }
-        self.graph.refusal = None;
-        self.edit(None, |d| {
-            let _ = d.graph.connect(from, to);
-        });
-        true
-    }
-
-    /// Sets an unlinked input's constant (one undo step per input while dragging).
-    pub fn set_constant(&mut self, to: &InRef, value: tuft_graph::value::Value) {
-        let key = format!("const {to:?}");
-        self.edit(Some(key), |d| d.graph.set_input(to, Input::Const(value)));
-    }
-
-    /// Sets a node's parameter (one undo step per parameter while dragging).
-    pub fn set_param(&mut self, node: NodeId, name: &str, value: ParamValue) {
-        let key = format!("param {} {name}", node.0);
-        self.edit(Some(key), |d| {
-            if let Some(n) = d.graph.node_mut(node) {
-                n.params.insert(name.to_owned(), value);
-            }
-        });
-    }
-
-    /// Deletes nodes.
-    pub fn delete(&mut self, nodes: &[NodeId]) {
-        self.edit(None, |d| {
-            for id in nodes {
-                d.graph.remove_node(*id);
-                d.layout.remove(id);
-            }
-        });
-    }
-
-    /// Duplicates nodes (their links to other nodes kept), selecting the first copy.
-    pub fn duplicate(&mut self, nodes: &[NodeId]) {
-        let clip = self.clip(nodes);
-        self.paste_clip(&clip);
-    }
-
-    fn clip(&self, nodes: &[NodeId]) -> Clip {
-        self.session.doc().clip(nodes)
-    }
-
-    fn paste_clip(&mut self, clip: &Clip) {
-        let mut first = None;
-        self.edit(None, |d| {
-            first = d.paste(clip, [40.0, 40.0]).first().copied();
-        });
-        if first.is_some() {
-            self.selected = first;
-        }
-    }
-
-    /// Undoes the last edit.
-    pub fn undo(&mut self) {
-        self.session.undo();
-        self.last_edit = None;
-        self.after_change();
-    }
-
-    /// Redoes the last undone edit.
-    pub fn redo(&mut self) {
-        self.session.redo();
-        self.last_edit = None;
-        self.after_change();
-    }
-
-    fn apply(&mut self, actions: Vec<Action>) {
-        for action in actions {
-            match action {
-                Action::Connect(from, to) => {
-                    self.connect(from, &to);
-                }
-                // An unlinked input falls back to its port's default (the engine's rule).
-                Action::Disconnect(to) => self.edit(None, |d| d.graph.disconnect(&to)),
-                Action::SetConst(to, value) => self.set_constant(&to, value),
-                Action::Select(id) => self.selected = Some(id),
-                Action::Remove(id) => self.delete(&[id]),
-                Action::Add(kind, pos) => {
-                    self.add_node_at(kind, pos);
-                }
-                Action::AddWired(kind, pos, wire) => {
-                    self.add_wired(kind, pos, &wire);
-                }
-                Action::AddLayer => {
-                    self.add_layer();
-                }
-                Action::DuplicateLayer(name) => {
-                    self.duplicate_layer(&name);
-                }
-                Action::RemoveLayer(name) => self.delete_layer(&name),
-                Action::Deselect => self.deselect(),
-            }
-        }
-    }
-
     fn start_export(&mut self, dir: PathBuf) {
         let graph = self.session.doc().graph.clone();
         let progress = Arc::new(AtomicU32::new(0));
@@ -577,6 +441,7 @@ impl eframe::App for Editor {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let start = Instant::now();
         let ctx = ui.ctx().clone();
+        keep_slow_clicks(&ctx);
         if self.preview.poll() {
             ctx.request_repaint();
         }
@@ -597,7 +462,7 @@ impl eframe::App for Editor {
             .into_iter()
             .find(|p| p.extension().is_some_and(|e| e == "ron"))
         {
-            self.open(&path);
+            self.queue.push(Command::OpenPath(path));
         }
         if ctx.input(|i| i.viewport().close_requested())
             && self.session.is_dirty()
@@ -637,25 +502,39 @@ impl eframe::App for Editor {
                     });
                 egui::CentralPanel::default().show(ui, |ui| self.preview_panel(ui));
             });
+        let mut commands = Vec::new();
         egui::CentralPanel::default().show(ui, |ui| {
-            let actions = self.graph.show(
+            commands = self.graph.show(
                 ui,
                 self.session.doc(),
                 self.session.generation(),
                 &self.report,
                 self.thumbs.textures(),
+                self.selected,
             );
-            if !actions.is_empty() {
-                ui.ctx().request_repaint();
-            }
-            self.apply(actions);
         });
+        // Where things were dragged, before any command moves them further.
         for (id, pos) in self.graph.positions() {
             if self.session.doc().layout.get(&id) != Some(&pos) {
                 self.session.set_position(id, pos);
             }
         }
+        for (g, pos) in self.graph.group_positions() {
+            self.session.arrange(|d| {
+                if let Some(group) = d.groups.iter_mut().find(|x| x.id == g) {
+                    group.pos = pos;
+                }
+            });
+        }
+        commands.append(&mut self.queue);
+        if !commands.is_empty() {
+            ctx.request_repaint();
+        }
+        self.run_all(&ctx, commands);
+        self.poll_dialog();
         self.dialogs(&ctx);
+        self.path_prompt_window(&ctx);
+        self.about_window(&ctx);
         // Autosave on a timer, not on input: with unsaved work the next frame is asked
         // for when the autosave falls due, whether or not anything moves.
         if self.session.is_dirty() {

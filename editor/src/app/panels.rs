@@ -2,6 +2,8 @@
 //! strand layers), preview, diagnostics and status bar.
 
 use super::Editor;
+use super::param_editors::ParamEdit;
+use crate::command::Command;
 use crate::graph_view::{DraggedKind, ViewNode};
 use eframe::egui;
 use tuft_graph::{NodeId, ParamValue};
@@ -76,8 +78,6 @@ impl Editor {
         ui.strong(node.label());
         ui.label(kind.doc());
         let mut changes: Vec<(String, ParamValue)> = Vec::new();
-        let folder = self.session.doc().graph.folder.clone();
-        let folder = folder.get();
         egui::Grid::new("params").num_columns(2).show(ui, |ui| {
             for desc in kind.params() {
                 ui.label(desc.name).on_hover_text(desc.doc);
@@ -86,9 +86,13 @@ impl Editor {
                     .get(desc.name)
                     .cloned()
                     .unwrap_or_else(|| desc.default_value());
-                if let Some(v) = super::param_editors::param_editor(ui, desc.kind, current, folder)
-                {
-                    changes.push((desc.name.to_owned(), v));
+                match super::param_editors::param_editor(ui, desc.kind, current) {
+                    Some(ParamEdit::Value(v)) => changes.push((desc.name.to_owned(), v)),
+                    Some(ParamEdit::ChooseFile) => {
+                        self.queue
+                            .push(Command::ChooseFile(id, desc.name.to_owned()));
+                    }
+                    None => {}
                 }
                 ui.end_row();
             }

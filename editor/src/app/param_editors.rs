@@ -2,18 +2,30 @@
 //! stops, a file with a chooser, and the curve editor.
 
 use eframe::egui;
-use std::path::Path;
 use tuft_graph::ParamValue;
 use tuft_graph::node::{MAX_CURVE_POINTS, ParamKind, RampStop};
 
-/// An editor for one parameter; returns the new value if edited. `folder` is the graph
-/// file's folder, which a chosen file's path is written relative to.
+/// What an editor asks for.
+pub(super) enum ParamEdit {
+    /// This value.
+    Value(ParamValue),
+    /// A file chosen in a dialog (which runs off the UI thread).
+    ChooseFile,
+}
+
+/// An editor for one parameter; returns what was asked for, if anything.
 pub(super) fn param_editor(
     ui: &mut egui::Ui,
     kind: ParamKind,
     current: ParamValue,
-    folder: Option<&Path>,
-) -> Option<ParamValue> {
+) -> Option<ParamEdit> {
+    if let (ParamKind::File { .. }, ParamValue::Text(t)) = (kind, &current) {
+        return file_editor(ui, t.clone());
+    }
+    value_editor(ui, kind, current).map(ParamEdit::Value)
+}
+
+fn value_editor(ui: &mut egui::Ui, kind: ParamKind, current: ParamValue) -> Option<ParamValue> {
     match (kind, current) {
         (ParamKind::Float { min, max, .. }, ParamValue::Float(mut x)) => ui
             .add(egui::Slider::new(&mut x, min..=max).clamping(egui::SliderClamping::Never))
@@ -38,9 +50,6 @@ pub(super) fn param_editor(
             .text_edit_singleline(&mut t)
             .changed()
             .then_some(ParamValue::Text(t)),
-        (ParamKind::File { extensions }, ParamValue::Text(t)) => {
-            file_editor(ui, extensions, t, folder).map(ParamValue::Text)
-        }
         (ParamKind::Ramp, ParamValue::Ramp(stops)) => ramp_editor(ui, stops).map(ParamValue::Ramp),
         (ParamKind::Curve, ParamValue::Curve(points)) => {
             curve_editor(ui, points).map(ParamValue::Curve)
@@ -49,29 +58,19 @@ pub(super) fn param_editor(
     }
 }
 
-/// The path as text, and a button that opens a file dialog.
-fn file_editor(
-    ui: &mut egui::Ui,
-    extensions: &[&str],
-    mut path: String,
-    folder: Option<&Path>,
-) -> Option<String> {
+/// The path as text (relative to the graph file's folder), and a button that asks for a
+/// file dialog.
+fn file_editor(ui: &mut egui::Ui, mut path: String) -> Option<ParamEdit> {
     ui.vertical(|ui| {
-        let mut changed = ui
+        let typed = ui
             .add(egui::TextEdit::singleline(&mut path).hint_text("no file"))
             .on_hover_text("Relative to the graph file's folder")
             .changed();
         if ui.button("Choose…").clicked() {
-            let mut dialog = rfd::FileDialog::new().add_filter("Image", extensions);
-            if let Some(f) = folder {
-                dialog = dialog.set_directory(f);
-            }
-            if let Some(file) = dialog.pick_file() {
-                path = tuft_graph::images::relative_to(folder, &file);
-                changed = true;
-            }
+            Some(ParamEdit::ChooseFile)
+        } else {
+            typed.then_some(ParamEdit::Value(ParamValue::Text(path)))
         }
-        changed.then_some(path)
     })
     .inner
 }

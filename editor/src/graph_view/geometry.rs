@@ -49,3 +49,16 @@ pub(super) fn footprint(rows: &HashMap<ViewNode, usize>, node: &ViewNode) -> egu
 
 /// A node's width as the estimate of its footprint takes it.
 pub const NODE_WIDTH: f32 = 200.0;
+
+/// The size node `node` takes, from the document (for a node not drawn yet).
+#[must_use]
+pub fn footprint_of(node: &ViewNode, doc: &tuft_graph::Document) -> egui::Vec2 {
+    let rows = match node {
+        ViewNode::Node(id) => doc
+            .graph
+            .node(*id)
+            .map_or(0, |n| n.input_ports().len().max(n.output_ports().len())),
+        _ => 4,
+    };
+    footprint(&HashMap::from([(node.clone(), rows)]), node)
+}

@@ -3,7 +3,8 @@
 //! fit, when a wire is dropped on empty canvas — the new node comes wired to it.
 
 use super::viewer::Viewer;
-use super::{Action, LAYER_DOC, ViewNode};
+use super::{LAYER_DOC, ViewNode};
+use crate::command::Command;
 use egui::{Pos2, Ui};
 use egui_snarl::Snarl;
 use egui_snarl::ui::AnyPins;
@@ -24,6 +25,13 @@ impl Wire {
     /// The new node's port the wire joins, if a node of `kind` (as new) has one.
     #[must_use]
     pub fn port_on(&self, kind: &dyn NodeKind) -> Option<&'static str> {
+        // A reroute takes any wire: it takes the wire's type.
+        if kind.name() == tuft_graph::nodes::reroute::NAME {
+            return Some(match self {
+                Self::From(..) => "in",
+                Self::To(..) => "out",
+            });
+        }
         let defaults = tuft_graph::node::default_params(kind);
         let params = Params::new(&defaults, kind.params());
         match self {
@@ -62,7 +70,12 @@ impl Wire {
                     port: port.to_owned(),
                 },
             ),
-            Self::To(to, _) => graph.connect(OutRef::new(id, port), to),
+            Self::To(to, ty) => {
+                if kind.name() == tuft_graph::nodes::reroute::NAME {
+                    graph.set_node_type(id, *ty);
+                }
+                graph.connect(OutRef::new(id, port), to)
+            }
         };
         linked.map_err(|e| e.to_string())
     }
@@ -106,7 +119,7 @@ impl Viewer<'_> {
         let mut chosen = None;
         if wire.is_none() && matches("Strand layer", LAYER_DOC) {
             if ui.button("Strand layer").on_hover_text(LAYER_DOC).clicked() {
-                self.actions.push(Action::AddLayer);
+                self.actions.push(Command::AddLayer);
                 chosen = Some(());
             }
             ui.separator();
@@ -130,8 +143,8 @@ impl Viewer<'_> {
                     if ui.button(kind.name()).on_hover_text(kind.doc()).clicked() {
                         let at = [pos.x, pos.y];
                         self.actions.push(match wire {
-                            Some(w) => Action::AddWired(kind.name(), at, w.clone()),
-                            None => Action::Add(kind.name(), at),
+                            Some(w) => Command::AddWired(kind.name(), at, w.clone()),
+                            None => Command::Add(kind.name(), at),
                         });
                         chosen = Some(());
                     }

@@ -1,16 +1,17 @@
 //! The node graph on screen (egui-snarl). The widget's model is rebuilt from the engine's
-//! graph whenever the document changes; every gesture on it becomes an [`Action`] the
+//! graph whenever the document changes; every gesture on it becomes a [`Command`] the
 //! editor applies to the document (and so to the history), never a change to the widget
 //! alone.
 
+use crate::command::Command;
 use egui::{Color32, Pos2, Ui};
 use egui_snarl::Snarl;
 use egui_snarl::ui::{SnarlStyle, SnarlWidget};
 use std::collections::HashMap;
 use tuft_graph::graph::PBR_PORTS;
 use tuft_graph::layer::STRAND_PORTS;
-use tuft_graph::value::{PortType, Value};
-use tuft_graph::{Document, InRef, Input, NodeId, OutRef, Report, Sink};
+use tuft_graph::value::PortType;
+use tuft_graph::{Document, Input, NodeId, OutRef, Report, Sink};
 
 /// What a node of the widget stands for.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -21,39 +22,19 @@ pub enum ViewNode {
     Pbr,
     /// A strand layer's ports.
     Layer(String),
+    /// A node group, collapsed: the member ports its edge crosses.
+    Group(u32),
+    /// A frame's title bar (dragging it moves the frame and what stands inside).
+    Frame(usize),
+    /// A frame's bottom-right corner (dragging it resizes the frame).
+    FrameCorner(usize),
 }
 
-/// A change the user asked for in the graph view.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Action {
-    /// Link an output to an input.
-    Connect(OutRef, InRef),
-    /// Unlink an input (it falls back to its constant).
-    Disconnect(InRef),
-    /// Set an unlinked input's constant.
-    SetConst(InRef, Value),
-    /// Select a node.
-    Select(NodeId),
-    /// Delete a node.
-    Remove(NodeId),
-    /// Add a node of this kind at this graph position (dropped from the library).
-    Add(&'static str, [f32; 2]),
-    /// Add a node of this kind at this graph position, wired to a dropped wire's pin.
-    AddWired(&'static str, [f32; 2], Wire),
-    /// Add a strand layer under a free name.
-    AddLayer,
-    /// Add a copy of this strand layer.
-    DuplicateLayer(String),
-    /// Delete this strand layer.
-    RemoveLayer(String),
-    /// Clear the selection (a click on empty canvas): the inspector shows the layers.
-    Deselect,
-}
-
+mod arrange;
 mod geometry;
 mod menus;
 mod viewer;
-pub use geometry::NODE_WIDTH;
+pub use geometry::{NODE_WIDTH, footprint_of};
 use geometry::{Pins, footprint};
 pub use menus::Wire;
 use viewer::{Viewer, pbr_index};
@@ -83,6 +64,31 @@ pub struct GraphView {
     pins: Pins,
     /// Each node's rows of ports (the larger of inputs and outputs), for its footprint.
     rows: HashMap<ViewNode, usize>,
+    /// The group whose inside is shown (`None`: the top level).
+    open: Option<u32>,
+    /// Every node, selected by Select All, while the widget's own selection stays what
+    /// it was then (the widget's selection cannot be set from outside).
+    all: Option<SelectAll>,
+    /// Where the canvas menu was opened from the keyboard (screen), and the graph
+    /// position new nodes go to.
+    menu_at: Option<(Pos2, Pos2)>,
+    /// Whether the next frame puts the widget's nodes where the document says (after a
+    /// frame moved what stands inside it).
+    reposition: bool,
+    /// Whether the view has been framed since it was made (the first framing keeps the
+    /// text readable).
+    framed_once: bool,
+    /// The canvas on screen, as last drawn.
+    canvas: egui::Rect,
+}
+
+/// A Select All in force.
+#[derive(Clone, Debug)]
+struct SelectAll {
+    /// The widget's own selection when it was made.
+    widget: Vec<egui_snarl::NodeId>,
+    /// Every node it selects.
+    nodes: Vec<egui_snarl::NodeId>,
 }
 
 impl std::fmt::Debug for GraphView {
@@ -127,6 +133,12 @@ impl GraphView {
             to_global: egui::emath::TSTransform::IDENTITY,
             pins: Pins::default(),
             rows: HashMap::new(),
+            open: None,
+            all: None,
+            menu_at: None,
+            reposition: false,
+            framed_once: false,
+            canvas: egui::Rect::NOTHING,
         }
     }
 
@@ -189,14 +201,18 @@ impl GraphView {
         self.frame = Some(nodes);
     }
 
-    /// The graph nodes selected in the widget.
+    /// The graph nodes selected in the widget (a selected group stands for its members).
     #[must_use]
-    pub fn selected(&self, ctx: &egui::Context) -> Vec<NodeId> {
-        egui_snarl::ui::get_selected_nodes(widget_id(), ctx)
+    pub fn selected(&self, ctx: &egui::Context, doc: &Document) -> Vec<NodeId> {
+        self.selected_in_widget(ctx)
             .into_iter()
-            .filter_map(|id| match self.snarl.get_node(id) {
-                Some(ViewNode::Node(n)) => Some(*n),
-                _ => None,
+            .flat_map(|id| match self.snarl.get_node(id) {
+                Some(ViewNode::Node(n)) => vec![*n],
+                Some(ViewNode::Group(g)) => doc
+                    .group(*g)
+                    .map(|g| g.members.iter().copied().collect())
+                    .unwrap_or_default(),
+                _ => Vec::new(),
             })
             .collect()
     }
@@ -222,18 +238,23 @@ impl GraphView {
         self.snarl = Snarl::new();
         self.ids.clear();
         self.rows.clear();
+        if self.open.is_some_and(|g| doc.group(g).is_none()) {
+            self.open = None;
+        }
+        let level = self.open;
         let graph = &doc.graph;
-        for node in &graph.nodes {
+        // The nodes of this level: those in the open group, or those in none.
+        let shown: Vec<&tuft_graph::Node> = graph
+            .nodes
+            .iter()
+            .filter(|n| doc.group_of(n.id).map(|g| g.id) == level)
+            .collect();
+        for node in &shown {
             let rows = node.input_ports().len().max(node.output_ports().len());
             self.rows.insert(ViewNode::Node(node.id), rows);
         }
-        self.rows.insert(ViewNode::Pbr, PBR_PORTS.len() + 1);
-        for name in graph.strands.keys() {
-            self.rows
-                .insert(ViewNode::Layer(name.clone()), STRAND_PORTS.len());
-        }
         let mut right = 0.0f32;
-        for (k, node) in graph.nodes.iter().enumerate() {
+        for (k, node) in shown.iter().enumerate() {
             let key = ViewNode::Node(node.id);
             let pos = doc
                 .layout
@@ -241,56 +262,125 @@ impl GraphView {
                 .map(|p| Pos2::new(p[0], p[1]))
                 .unwrap_or_else(|| default_position(k % 6, 40.0 + 240.0 * (k / 6) as f32));
             right = right.max(pos.x);
-            let id = self.snarl.insert_node(pos, key.clone());
-            self.ids.insert(key, id);
+            self.insert(key, pos);
         }
-        let outputs: Vec<ViewNode> = std::iter::once(ViewNode::Pbr)
-            .chain(graph.strands.keys().map(|n| ViewNode::Layer(n.clone())))
-            .collect();
-        // The outputs in a column right of the graph, each below the last one whole.
-        let mut below = 40.0;
-        for key in outputs {
-            let pos = previous
-                .get(&key)
-                .copied()
-                .unwrap_or_else(|| Pos2::new(right + 320.0, below));
-            below = below.max(pos.y + footprint(&self.rows, &key).y + 40.0);
-            let id = self.snarl.insert_node(pos, key.clone());
-            self.ids.insert(key, id);
+        for (k, frame) in doc.frames_in(level) {
+            let pos = Pos2::new(frame.pos[0], frame.pos[1]);
+            self.rows.insert(ViewNode::Frame(k), 0);
+            self.insert(ViewNode::Frame(k), pos);
+            let corner = pos + egui::vec2(frame.size[0], frame.size[1]) - arrange::CORNER;
+            self.rows.insert(ViewNode::FrameCorner(k), 0);
+            self.insert(ViewNode::FrameCorner(k), corner);
         }
-        // Wires, from the engine's links.
+        if level.is_none() {
+            for g in &doc.groups {
+                let key = ViewNode::Group(g.id);
+                self.rows
+                    .insert(key.clone(), g.inputs.len().max(g.outputs.len()) + 1);
+                right = right.max(g.pos[0]);
+                self.insert(key, Pos2::new(g.pos[0], g.pos[1]));
+            }
+            self.rows.insert(ViewNode::Pbr, PBR_PORTS.len() + 1);
+            for name in graph.strands.keys() {
+                self.rows
+                    .insert(ViewNode::Layer(name.clone()), STRAND_PORTS.len());
+            }
+            let outputs: Vec<ViewNode> = std::iter::once(ViewNode::Pbr)
+                .chain(graph.strands.keys().map(|n| ViewNode::Layer(n.clone())))
+                .collect();
+            // The outputs in a column right of the graph, each below the last one whole.
+            let mut below = 40.0;
+            for key in outputs {
+                let pos = previous
+                    .get(&key)
+                    .copied()
+                    .unwrap_or_else(|| Pos2::new(right + 320.0, below));
+                below = below.max(pos.y + footprint(&self.rows, &key).y + 40.0);
+                self.insert(key, pos);
+            }
+        }
+        // Wires, from the engine's links, between whatever stands for each end here.
         for node in &graph.nodes {
-            for (k, port) in node.input_ports().iter().enumerate() {
-                if let Input::Link(from) = node.input(port) {
-                    self.wire(doc, &from, &ViewNode::Node(node.id), k);
+            for port in node.input_ports() {
+                if let Input::Link(from) = node.input(&port)
+                    && let Some((to, k)) = self.view_input(doc, node, port.name)
+                {
+                    self.wire(doc, &from, &to, k);
                 }
             }
         }
-        for (sink, input) in graph.sinks() {
-            let Input::Link(from) = input else { continue };
-            let (key, k) = match &sink {
-                Sink::Pbr(p) => (ViewNode::Pbr, pbr_index(p)),
-                Sink::Strand { layer, port } => (
-                    ViewNode::Layer(layer.clone()),
-                    STRAND_PORTS.iter().position(|s| s.name == port),
-                ),
-                Sink::PbrExtra(_) => continue,
-            };
-            if let Some(k) = k {
-                self.wire(doc, &from, &key, k);
+        if level.is_none() {
+            for (sink, input) in graph.sinks() {
+                let Input::Link(from) = input else { continue };
+                let (key, k) = match &sink {
+                    Sink::Pbr(p) => (ViewNode::Pbr, pbr_index(p)),
+                    Sink::Strand { layer, port } => (
+                        ViewNode::Layer(layer.clone()),
+                        STRAND_PORTS.iter().position(|s| s.name == port),
+                    ),
+                    Sink::PbrExtra(_) => continue,
+                };
+                if let Some(k) = k {
+                    self.wire(doc, &from, &key, k);
+                }
             }
         }
     }
 
+    fn insert(&mut self, key: ViewNode, pos: Pos2) {
+        let id = self.snarl.insert_node(pos, key.clone());
+        self.ids.insert(key, id);
+    }
+
+    /// What stands for input `port` of `node` in this view, and its pin's index: the
+    /// node itself, or (at the top level) its group's pin.
+    fn view_input(
+        &self,
+        doc: &Document,
+        node: &tuft_graph::Node,
+        port: &str,
+    ) -> Option<(ViewNode, usize)> {
+        let key = ViewNode::Node(node.id);
+        if self.ids.contains_key(&key) {
+            let k = node.input_ports().iter().position(|p| p.name == port)?;
+            return Some((key, k));
+        }
+        let g = doc.group_of(node.id)?;
+        let k = g
+            .inputs
+            .iter()
+            .position(|p| p.node == node.id && p.port == port)?;
+        Some((ViewNode::Group(g.id), k))
+    }
+
+    /// What stands for output `from` in this view, and its pin's index.
+    fn view_output(&self, doc: &Document, from: &OutRef) -> Option<(ViewNode, usize)> {
+        let key = ViewNode::Node(from.node);
+        if self.ids.contains_key(&key) {
+            let node = doc.graph.node(from.node)?;
+            let k = node
+                .output_ports()
+                .iter()
+                .position(|o| o.name == from.port)?;
+            return Some((key, k));
+        }
+        let g = doc.group_of(from.node)?;
+        let k = g
+            .outputs
+            .iter()
+            .position(|p| p.node == from.node && p.port == from.port)?;
+        Some((ViewNode::Group(g.id), k))
+    }
+
     fn wire(&mut self, doc: &Document, from: &OutRef, to: &ViewNode, input: usize) {
-        let Some(node) = doc.graph.node(from.node) else {
+        let Some((source, output)) = self.view_output(doc, from) else {
             return;
         };
-        let Some(output) = node.output_ports().iter().position(|o| o.name == from.port) else {
+        // A link inside a collapsed group is not drawn at the top level.
+        if &source == to {
             return;
-        };
-        let (Some(&a), Some(&b)) = (self.ids.get(&ViewNode::Node(from.node)), self.ids.get(to))
-        else {
+        }
+        let (Some(&a), Some(&b)) = (self.ids.get(&source), self.ids.get(to)) else {
             return;
         };
         self.snarl.connect(
@@ -299,7 +389,8 @@ impl GraphView {
         );
     }
 
-    /// Draws the graph and returns what the user asked for.
+    /// Draws the graph and returns what the user asked for. `highlight` is the node the
+    /// inspector shows.
     pub fn show(
         &mut self,
         ui: &mut Ui,
@@ -307,16 +398,28 @@ impl GraphView {
         generation: u64,
         report: &Report,
         thumbs: &HashMap<NodeId, egui::TextureHandle>,
-    ) -> Vec<Action> {
+        highlight: Option<NodeId>,
+    ) -> Vec<Command> {
+        let mut commands = Vec::new();
         if self.built_for != generation {
             self.rebuild(doc);
             self.built_for = generation;
         }
+        if self.open.is_some() {
+            self.group_bar(ui, doc, &mut commands);
+        }
+        if std::mem::take(&mut self.reposition) {
+            self.place_from(doc);
+        }
+        let before = self.node_positions();
+        self.canvas = ui.available_rect_before_wrap();
+        let selected = self.selected_in_widget(ui.ctx());
         let mut viewer = Viewer {
             doc,
             report,
             actions: Vec::new(),
             frame: self.frame.take(),
+            readable: !self.framed_once,
             rect: ui.available_rect_before_wrap(),
             ids: &self.ids,
             thumbs,
@@ -324,32 +427,77 @@ impl GraphView {
             to_global: self.to_global,
             pins: self.pins.clone(),
             rows: &self.rows,
+            level: self.open,
+            highlight,
+            selected,
         };
-        let response = SnarlWidget::new()
-            .id(widget_id())
-            .style(SnarlStyle::new())
-            .show(&mut self.snarl, &mut viewer, ui);
+        let response = SnarlWidget::new().id(widget_id()).style(style()).show(
+            &mut self.snarl,
+            &mut viewer,
+            ui,
+        );
+        if viewer.frame.is_none() && !self.framed_once {
+            self.framed_once = true;
+        }
+        if let Some((screen, at)) = self.menu_at {
+            let area = egui::Area::new(widget_id().with("keyboard menu"))
+                .order(egui::Order::Foreground)
+                .fixed_pos(screen)
+                .show(ui.ctx(), |ui| {
+                    egui::Frame::popup(ui.style()).show(ui, |ui| {
+                        ui.set_max_width(220.0);
+                        viewer.add_menu(at, ui, None);
+                    });
+                });
+            let escape = ui.input(|i| i.key_pressed(egui::Key::Escape));
+            if !viewer.actions.is_empty() || escape || area.response.clicked_elsewhere() {
+                self.menu_at = None;
+            }
+        }
         self.centre = viewer.centre;
         self.to_global = viewer.to_global;
-        let mut actions = viewer.actions;
+        commands.append(&mut viewer.actions);
+        self.after_drag(ui.ctx(), doc, &before, &mut commands);
         // A click on the canvas itself (nodes and pins take their own clicks).
         if response.clicked() {
-            actions.push(Action::Deselect);
+            self.all = None;
+            commands.push(Command::Deselect);
         }
         if let Some(kind) = response.dnd_release_payload::<DraggedKind>()
             && let Some(at) = ui.ctx().pointer_interact_pos()
         {
             let p = self.to_global.inverse() * at;
-            actions.push(Action::Add(kind.0, [p.x - 60.0, p.y - 20.0]));
+            commands.push(Command::Add(kind.0, [p.x - 60.0, p.y - 20.0]));
         }
-        for a in &actions {
-            if let Action::Connect(..) | Action::Disconnect(..) = a {
+        for a in &commands {
+            if let Command::Connect(..) | Command::Disconnect(..) = a {
                 self.refusal = None;
             }
         }
-        actions
+        commands
+    }
+
+    /// Whether screen position `screen` is on the canvas, as last drawn.
+    #[must_use]
+    pub fn canvas_contains(&self, screen: Pos2) -> bool {
+        self.canvas.contains(screen)
     }
 }
+
+/// The widget's look: a selection that shows (the default outline is faint).
+fn style() -> SnarlStyle {
+    let mut style = SnarlStyle::new();
+    style.select_style = Some(egui_snarl::ui::SelectionStyle {
+        margin: egui::Margin::same(4),
+        rounding: egui::CornerRadius::same(6),
+        fill: Color32::from_rgba_unmultiplied(90, 150, 255, 40),
+        stroke: egui::Stroke::new(2.0, SELECTED),
+    });
+    style
+}
+
+/// The outline of a selected node.
+pub(super) const SELECTED: Color32 = Color32::from_rgb(110, 170, 255);
 
 impl Default for GraphView {
     fn default() -> Self {

@@ -2,7 +2,8 @@
 //! constants, thumbnail, menus) and what each gesture on it asks for.
 
 use super::geometry::{NotedPin, Pins, footprint};
-use super::{Action, ViewNode, type_color};
+use super::{ViewNode, type_color};
+use crate::command::Command;
 use egui::{Color32, Pos2, Ui};
 use egui_snarl::ui::{AnyPins, PinInfo, SnarlPin, SnarlViewer};
 use egui_snarl::{InPin, OutPin, Snarl};
@@ -11,6 +12,9 @@ use tuft_graph::graph::PBR_PORTS;
 use tuft_graph::layer::STRAND_PORTS;
 use tuft_graph::value::{PortType, Value};
 use tuft_graph::{Document, InRef, Input, NodeId, OutRef, Report, Sink};
+
+/// The smallest zoom at which node titles and port names read on opening.
+pub(super) const READABLE: f32 = 0.6;
 
 pub(super) fn pbr_index(port: &str) -> Option<usize> {
     PBR_PORTS
@@ -54,7 +58,7 @@ fn sink_info(
 pub(super) struct Viewer<'a> {
     pub(super) doc: &'a Document,
     pub(super) report: &'a Report,
-    pub(super) actions: Vec<Action>,
+    pub(super) actions: Vec<Command>,
     pub(super) frame: Option<Vec<ViewNode>>,
     pub(super) rect: egui::Rect,
     pub(super) ids: &'a HashMap<ViewNode, egui_snarl::NodeId>,
@@ -63,6 +67,14 @@ pub(super) struct Viewer<'a> {
     pub(super) to_global: egui::emath::TSTransform,
     pub(super) pins: Pins,
     pub(super) rows: &'a HashMap<ViewNode, usize>,
+    /// Whether framing keeps text readable (the first framing of a view).
+    pub(super) readable: bool,
+    /// The group whose inside is shown.
+    pub(super) level: Option<u32>,
+    /// The node the inspector shows.
+    pub(super) highlight: Option<NodeId>,
+    /// The widget nodes selected (Select All's included).
+    pub(super) selected: Vec<egui_snarl::NodeId>,
 }
 
 impl Viewer<'_> {
@@ -92,6 +104,25 @@ impl Viewer<'_> {
                     range: port.range,
                 })
             }
+            ViewNode::Group(g) => {
+                let exposed = self.doc.group(*g)?.inputs.get(k)?;
+                let n = graph.node(exposed.node)?;
+                let port = n
+                    .input_ports()
+                    .into_iter()
+                    .find(|p| p.name == exposed.port)?;
+                Some(InputInfo {
+                    to: InRef::Node {
+                        node: exposed.node,
+                        port: port.name.to_owned(),
+                    },
+                    name: format!("{}.{}", n.label(), port.name),
+                    ty: port.ty,
+                    current: n.input(&port),
+                    range: port.range,
+                })
+            }
+            ViewNode::Frame(_) | ViewNode::FrameCorner(_) => None,
             ViewNode::Pbr => {
                 let (name, ty) = PBR_PORTS
                     .get(k)
@@ -121,17 +152,38 @@ impl Viewer<'_> {
         node: &ViewNode,
         k: usize,
     ) -> Option<(OutRef, PortType, String)> {
-        let ViewNode::Node(id) = node else {
-            return None;
-        };
-        let out = self
-            .doc
-            .graph
-            .node(*id)?
-            .output_ports()
-            .into_iter()
-            .nth(k)?;
-        Some((OutRef::new(*id, out.name), out.ty, out.name.to_owned()))
+        match node {
+            ViewNode::Node(id) => {
+                let out = self
+                    .doc
+                    .graph
+                    .node(*id)?
+                    .output_ports()
+                    .into_iter()
+                    .nth(k)?;
+                Some((OutRef::new(*id, out.name), out.ty, out.name.to_owned()))
+            }
+            ViewNode::Group(g) => {
+                let exposed = self.doc.group(*g)?.outputs.get(k)?;
+                let n = self.doc.graph.node(exposed.node)?;
+                let out = n
+                    .output_ports()
+                    .into_iter()
+                    .find(|o| o.name == exposed.port)?;
+                Some((
+                    OutRef::new(exposed.node, out.name),
+                    out.ty,
+                    format!("{}.{}", n.label(), out.name),
+                ))
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether `node` is a Reroute (drawn as a dot).
+    fn is_reroute(&self, node: &ViewNode) -> bool {
+        matches!(node, ViewNode::Node(id)
+            if self.doc.graph.node(*id).is_some_and(|n| n.kind == tuft_graph::nodes::reroute::NAME))
     }
 }
 
@@ -169,7 +221,61 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
                 .map_or_else(|| format!("#{}", id.0), |n| n.label()),
             ViewNode::Pbr => "PBR output".to_owned(),
             ViewNode::Layer(name) => format!("Strand layer {name}"),
+            ViewNode::Group(g) => self
+                .doc
+                .group(*g)
+                .map_or_else(|| format!("Group {g}"), |g| format!("Group: {}", g.name)),
+            ViewNode::Frame(k) => self
+                .doc
+                .frames
+                .get(*k)
+                .map_or_else(String::new, |f| f.title.clone()),
+            ViewNode::FrameCorner(_) => "↘".to_owned(),
         }
+    }
+
+    fn node_frame(
+        &mut self,
+        default: egui::Frame,
+        node: egui_snarl::NodeId,
+        _inputs: &[InPin],
+        _outputs: &[OutPin],
+        snarl: &Snarl<ViewNode>,
+    ) -> egui::Frame {
+        let key = &snarl[node];
+        let frame = match key {
+            ViewNode::Frame(_) | ViewNode::FrameCorner(_) => default
+                .fill(Color32::from_rgb(52, 72, 105))
+                .stroke(egui::Stroke::new(1.0, Color32::from_rgb(90, 125, 180))),
+            ViewNode::Group(_) => default
+                .fill(Color32::from_rgb(48, 58, 48))
+                .stroke(egui::Stroke::new(1.5, Color32::from_rgb(120, 170, 110))),
+            _ if self.is_reroute(key) => default.inner_margin(egui::Margin::same(2)),
+            _ => default,
+        };
+        // The node the inspector shows, and a Select All, outlined like the widget's own
+        // selection.
+        let inspected = matches!(key, ViewNode::Node(id) if Some(*id) == self.highlight);
+        if inspected || self.selected.contains(&node) {
+            frame.stroke(egui::Stroke::new(2.0, super::SELECTED))
+        } else {
+            frame
+        }
+    }
+
+    fn draw_background(
+        &mut self,
+        background: Option<&egui_snarl::ui::BackgroundPattern>,
+        viewport: &egui::Rect,
+        snarl_style: &egui_snarl::ui::SnarlStyle,
+        style: &egui::Style,
+        painter: &egui::Painter,
+        _snarl: &Snarl<ViewNode>,
+    ) {
+        if let Some(background) = background {
+            background.draw(viewport, snarl_style, style, painter);
+        }
+        super::GraphView::paint_frames(self.doc, self.level, painter);
     }
 
     fn show_header(
@@ -181,6 +287,12 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
         snarl: &mut Snarl<ViewNode>,
     ) {
         let key = snarl[node].clone();
+        if self.is_reroute(&key) {
+            // A dot: the wire passes through; its menu deletes it.
+            ui.label("•")
+                .on_hover_text("Reroute: a dot a wire passes through");
+            return;
+        }
         let title = self.title(&key);
         ui.horizontal(|ui| {
             if let ViewNode::Node(id) = key {
@@ -207,7 +319,18 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
                     .on_hover_text(doc)
                     .clicked()
                 {
-                    self.actions.push(Action::Select(id));
+                    self.actions.push(Command::Select(id));
+                }
+            } else if let ViewNode::Group(g) = key {
+                if ui
+                    .add(
+                        egui::Label::new(egui::RichText::new(title).strong())
+                            .sense(egui::Sense::click()),
+                    )
+                    .on_hover_text("A node group: double-click, or Open, to edit its inside")
+                    .double_clicked()
+                {
+                    self.actions.push(Command::OpenGroup(g));
                 }
             } else {
                 ui.label(egui::RichText::new(title).strong());
@@ -224,6 +347,8 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
                 .map_or(0, |n| n.input_ports().len()),
             ViewNode::Pbr => PBR_PORTS.len() + 1,
             ViewNode::Layer(_) => STRAND_PORTS.len(),
+            ViewNode::Group(g) => self.doc.group(*g).map_or(0, |g| g.inputs.len()),
+            ViewNode::Frame(_) | ViewNode::FrameCorner(_) => 0,
         }
     }
 
@@ -234,7 +359,8 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
                 .graph
                 .node(*id)
                 .map_or(0, |n| n.output_ports().len()),
-            ViewNode::Pbr | ViewNode::Layer(_) => 0,
+            ViewNode::Group(g) => self.doc.group(*g).map_or(0, |g| g.outputs.len()),
+            ViewNode::Pbr | ViewNode::Layer(_) | ViewNode::Frame(_) | ViewNode::FrameCorner(_) => 0,
         }
     }
 
@@ -248,12 +374,25 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
         let Some(info) = self.input_info(&key, pin.id.input) else {
             return self.noted(key, "", true, PinInfo::circle());
         };
-        ui.label(&info.name);
+        let reroute = self.is_reroute(&key);
+        if !reroute {
+            ui.label(&info.name);
+        }
         match info.current {
-            Input::Const(value) if pin.remotes.is_empty() => {
+            Input::Const(value) if pin.remotes.is_empty() && !reroute => {
                 if let Some(v) = constant_editor(ui, value, info.range) {
-                    self.actions.push(Action::SetConst(info.to.clone(), v));
+                    self.actions.push(Command::SetConst(info.to.clone(), v));
                 }
+            }
+            // Linked from a node this view does not show (outside the open group).
+            Input::Link(from) if pin.remotes.is_empty() => {
+                let source = self
+                    .doc
+                    .graph
+                    .node(from.node)
+                    .map_or_else(|| format!("#{}", from.node), tuft_graph::Node::label);
+                ui.label(egui::RichText::new(format!("← {source}.{}", from.port)).weak())
+                    .on_hover_text("Linked from outside this group");
             }
             _ => {}
         }
@@ -272,7 +411,9 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
         let key = snarl[pin.id.node].clone();
         match self.output_of(&key, pin.id.output) {
             Some((_, ty, name)) => {
-                ui.label(&name);
+                if !self.is_reroute(&key) {
+                    ui.label(&name);
+                }
                 let pin = PinInfo::circle()
                     .with_fill(type_color(ty))
                     .with_wire_color(type_color(ty));
@@ -288,21 +429,21 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
             self.output_of(&a, from.id.output),
             self.input_info(&b, to.id.input),
         ) {
-            self.actions.push(Action::Connect(out, info.to));
+            self.actions.push(Command::Connect(out, info.to));
         }
     }
 
     fn disconnect(&mut self, _from: &OutPin, to: &InPin, snarl: &mut Snarl<ViewNode>) {
         let b = snarl[to.id.node].clone();
         if let Some(info) = self.input_info(&b, to.id.input) {
-            self.actions.push(Action::Disconnect(info.to));
+            self.actions.push(Command::Disconnect(info.to));
         }
     }
 
     fn drop_inputs(&mut self, pin: &InPin, snarl: &mut Snarl<ViewNode>) {
         let b = snarl[pin.id.node].clone();
         if let Some(info) = self.input_info(&b, pin.id.input) {
-            self.actions.push(Action::Disconnect(info.to));
+            self.actions.push(Command::Disconnect(info.to));
         }
     }
 
@@ -310,13 +451,17 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
         for remote in &pin.remotes {
             let b = snarl[remote.node].clone();
             if let Some(info) = self.input_info(&b, remote.input) {
-                self.actions.push(Action::Disconnect(info.to));
+                self.actions.push(Command::Disconnect(info.to));
             }
         }
     }
 
     fn has_body(&mut self, node: &ViewNode) -> bool {
-        matches!(node, ViewNode::Node(id) if self.thumbs.contains_key(id))
+        match node {
+            ViewNode::Node(id) => self.thumbs.contains_key(id) && !self.is_reroute(node),
+            ViewNode::Group(_) => true,
+            _ => false,
+        }
     }
 
     fn show_body(
@@ -327,15 +472,27 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
         ui: &mut Ui,
         snarl: &mut Snarl<ViewNode>,
     ) {
-        if let ViewNode::Node(id) = &snarl[node]
-            && let Some(tex) = self.thumbs.get(id)
-        {
-            ui.image((tex.id(), egui::vec2(48.0, 48.0)));
+        match &snarl[node] {
+            ViewNode::Node(id) => {
+                if let Some(tex) = self.thumbs.get(id) {
+                    ui.image((tex.id(), egui::vec2(48.0, 48.0)));
+                }
+            }
+            ViewNode::Group(g) => {
+                let members = self.doc.group(*g).map_or(0, |g| g.members.len());
+                ui.vertical(|ui| {
+                    ui.label(egui::RichText::new(format!("{members} nodes inside")).weak());
+                    if ui.button("Open").clicked() {
+                        self.actions.push(Command::OpenGroup(*g));
+                    }
+                });
+            }
+            _ => {}
         }
     }
 
     fn has_node_menu(&mut self, node: &ViewNode) -> bool {
-        matches!(node, ViewNode::Node(_) | ViewNode::Layer(_))
+        !matches!(node, ViewNode::Pbr | ViewNode::FrameCorner(_))
     }
 
     fn has_graph_menu(&mut self, _pos: Pos2, _snarl: &mut Snarl<ViewNode>) -> bool {
@@ -372,21 +529,57 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
         match &snarl[node] {
             ViewNode::Node(id) => {
                 if ui.button("Delete").clicked() {
-                    self.actions.push(Action::Remove(*id));
+                    self.actions.push(Command::Delete(vec![*id]));
                     ui.close();
                 }
             }
             ViewNode::Layer(name) => {
                 if ui.button("Duplicate layer").clicked() {
-                    self.actions.push(Action::DuplicateLayer(name.clone()));
+                    self.actions.push(Command::DuplicateLayer(name.clone()));
                     ui.close();
                 }
                 if ui.button("Delete layer").clicked() {
-                    self.actions.push(Action::RemoveLayer(name.clone()));
+                    self.actions.push(Command::RemoveLayer(name.clone()));
                     ui.close();
                 }
             }
-            ViewNode::Pbr => {}
+            ViewNode::Group(g) => {
+                let g = *g;
+                if ui.button("Open").clicked() {
+                    self.actions.push(Command::OpenGroup(g));
+                    ui.close();
+                }
+                if let Some(group) = self.doc.group(g) {
+                    let mut name = group.name.clone();
+                    ui.horizontal(|ui| {
+                        ui.label("Name");
+                        if ui.text_edit_singleline(&mut name).changed() {
+                            self.actions.push(Command::RenameGroup(g, name));
+                        }
+                    });
+                }
+                if ui.button("Ungroup").clicked() {
+                    self.actions.push(Command::Ungroup(g));
+                    ui.close();
+                }
+            }
+            ViewNode::Frame(k) => {
+                let k = *k;
+                if let Some(frame) = self.doc.frames.get(k) {
+                    let mut title = frame.title.clone();
+                    ui.horizontal(|ui| {
+                        ui.label("Title");
+                        if ui.text_edit_singleline(&mut title).changed() {
+                            self.actions.push(Command::RenameFrame(k, title));
+                        }
+                    });
+                }
+                if ui.button("Remove frame").clicked() {
+                    self.actions.push(Command::RemoveFrame(k));
+                    ui.close();
+                }
+            }
+            ViewNode::Pbr | ViewNode::FrameCorner(_) => {}
         }
     }
 
@@ -399,9 +592,16 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
             return;
         };
         let rects: Vec<egui::Rect> = if keys.is_empty() {
+            let frames = self.doc.frames_in(self.level).map(|(_, f)| {
+                egui::Rect::from_min_size(
+                    Pos2::new(f.pos[0], f.pos[1]),
+                    egui::vec2(f.size[0], f.size[1]),
+                )
+            });
             snarl
                 .nodes_pos()
                 .map(|(p, n)| egui::Rect::from_min_size(p, footprint(self.rows, n)))
+                .chain(frames)
                 .collect()
         } else {
             keys.iter()
@@ -417,10 +617,21 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
         };
         let bounds = bounds.expand(30.0);
         let rect = self.rect;
-        let scale = (rect.width() / bounds.width().max(1.0))
+        let fit = (rect.width() / bounds.width().max(1.0))
             .min(rect.height() / bounds.height().max(1.0))
             .clamp(0.2, 1.0);
-        let translation = rect.center().to_vec2() - bounds.center().to_vec2() * scale;
+        // A view just opened keeps its text readable: when the whole graph would need
+        // a smaller zoom, it shows the graph's start (top left) at a zoom that reads,
+        // and F frames everything.
+        let translation;
+        let scale;
+        if self.readable && fit < READABLE {
+            scale = READABLE;
+            translation = rect.min.to_vec2() - bounds.min.to_vec2() * scale;
+        } else {
+            scale = fit;
+            translation = rect.center().to_vec2() - bounds.center().to_vec2() * scale;
+        }
         *to_global = egui::emath::TSTransform::new(translation, scale);
         self.centre = to_global.inverse() * self.rect.center();
         self.to_global = *to_global;

@@ -596,8 +596,16 @@ impl MaterialGraph {
         if self.adopts_type(to)
             && let Some(ty) = self.output_type(&from)
             && let InRef::Node { node, .. } = to
-            && let Some(n) = self.node_mut(*node)
         {
+            self.set_node_type(*node, ty);
+        }
+        self.set_input(to, Input::Link(from));
+        Ok(())
+    }
+
+    /// Sets the `type` parameter of a node that works on any port type (a Reroute).
+    pub fn set_node_type(&mut self, node: NodeId, ty: PortType) {
+        if let Some(n) = self.node_mut(node) {
             let name = match ty {
                 PortType::Float => "float",
                 PortType::Vec2 => "vec2",
@@ -606,8 +614,6 @@ impl MaterialGraph {
             n.params
                 .insert("type".to_owned(), ParamValue::Choice(name.to_owned()));
         }
-        self.set_input(to, Input::Link(from));
-        Ok(())
     }
 
     /// Whether `to` takes the type of whatever is linked into it (a Reroute's input).

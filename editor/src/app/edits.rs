@@ -1,0 +1,337 @@
+//! The one path every change takes: [`Editor::run`] carries out a [`Command`] from any
+//! control (the graph view, the menus, the shortcuts), and every change to the document
+//! inside it goes through [`Editor::edit`] into the session's history.
+
+use super::Editor;
+use crate::command::Command;
+use crate::file_dialogs::Purpose;
+use crate::graph_view::ViewNode;
+use eframe::egui;
+use tuft_graph::clip::Clip;
+use tuft_graph::groups::Frame;
+use tuft_graph::{Document, InRef, Input, NodeId, ParamValue};
+
+impl Editor {
+    /// Carries out `command`.
+    pub fn run(&mut self, ctx: &egui::Context, command: Command) {
+        match command {
+            Command::Connect(from, to) => {
+                self.connect(from, &to);
+            }
+            // An unlinked input falls back to its port's default (the engine's rule).
+            Command::Disconnect(to) => self.edit(None, |d| d.graph.disconnect(&to)),
+            Command::SetConst(to, value) => self.set_constant(&to, value),
+            Command::Select(id) => self.selected = Some(id),
+            Command::Deselect => self.deselect(),
+            Command::SelectAll => self.graph.select_all(ctx),
+            Command::Add(kind, pos) => {
+                self.add_node_at(kind, pos);
+            }
+            Command::AddWired(kind, pos, wire) => {
+                self.add_wired(kind, pos, &wire);
+            }
+            Command::Delete(nodes) => self.delete(&nodes),
+            Command::Duplicate(nodes) => self.duplicate(&nodes),
+            Command::Copy(nodes) => {
+                if let Ok(text) = ron::to_string(&self.clip(&nodes)) {
+                    ctx.copy_text(text);
+                }
+            }
+            Command::Paste(text) => match ron::from_str::<Clip>(&text) {
+                Ok(clip) => self.paste_clip(&clip),
+                Err(_) => {
+                    self.message = Some(("The clipboard holds no Tuft nodes".to_owned(), true));
+                }
+            },
+            Command::AddLayer => {
+                self.add_layer();
+            }
+            Command::DuplicateLayer(name) => {
+                self.duplicate_layer(&name);
+            }
+            Command::RemoveLayer(name) => self.delete_layer(&name),
+            Command::Group(nodes) => {
+                self.group(&nodes);
+            }
+            Command::Ungroup(g) => self.ungroup(g),
+            Command::RenameGroup(g, name) => self.edit(Some(format!("group name {g}")), |d| {
+                if let Some(group) = d.groups.iter_mut().find(|x| x.id == g) {
+                    group.name = name;
+                }
+            }),
+            Command::OpenGroup(g) => {
+                self.graph.set_open_group(Some(g));
+                self.selected = None;
+            }
+            Command::CloseGroup => self.graph.set_open_group(None),
+            Command::AddFrame => self.add_frame(ctx),
+            Command::MoveFrame(k, delta) => {
+                self.session.arrange(|d| d.move_frame(k, delta));
+                self.graph.reposition();
+            }
+            Command::ResizeFrame(k, size) => {
+                self.session.arrange(|d| {
+                    if let Some(f) = d.frames.get_mut(k) {
+                        f.size = size;
+                    }
+                });
+                self.graph.reposition();
+            }
+            Command::RenameFrame(k, title) => self.edit(Some(format!("frame title {k}")), |d| {
+                if let Some(f) = d.frames.get_mut(k) {
+                    f.title = title;
+                }
+            }),
+            Command::RemoveFrame(k) => self.edit(None, |d| {
+                if k < d.frames.len() {
+                    d.frames.remove(k);
+                }
+            }),
+            Command::FrameAll => self.graph.frame(Vec::new()),
+            Command::Undo => self.undo(),
+            Command::Redo => self.redo(),
+            Command::New => self.request_new(),
+            Command::Open => self.choose(Purpose::Open),
+            Command::OpenPath(path) => self.open(&path),
+            Command::Save => self.save_or_ask(),
+            Command::SaveAs => {
+                let name = format!(
+                    "{}.ron",
+                    tuft_graph::bake::file_stem(&self.session.doc().graph.name)
+                );
+                self.choose(Purpose::SaveAs(name));
+            }
+            Command::ChooseFile(node, param) => {
+                let graph = &self.session.doc().graph;
+                let extensions = graph
+                    .node(node)
+                    .and_then(|n| n.kind())
+                    .and_then(|k| k.params().iter().find(|p| p.name == param))
+                    .map(|p| match p.kind {
+                        tuft_graph::node::ParamKind::File { extensions } => {
+                            extensions.iter().map(|e| (*e).to_owned()).collect()
+                        }
+                        _ => Vec::new(),
+                    })
+                    .unwrap_or_default();
+                let folder = graph.folder.get().map(std::path::Path::to_owned);
+                self.choose(Purpose::File {
+                    node,
+                    param,
+                    extensions,
+                    folder,
+                });
+            }
+            Command::Export => {
+                if self.export.is_none() {
+                    self.choose(Purpose::Export);
+                }
+            }
+            Command::About => self.about = true,
+        }
+    }
+
+    /// Carries out `commands` in order.
+    pub fn run_all(&mut self, ctx: &egui::Context, commands: Vec<Command>) {
+        for c in commands {
+            self.run(ctx, c);
+        }
+    }
+
+    /// Collapses `nodes` into a group (one undoable edit); a refusal is reported.
+    pub fn group(&mut self, nodes: &[NodeId]) -> Option<u32> {
+        let mut made = None;
+        let name = format!("Group {}", self.session.doc().groups.len() + 1);
+        self.edit(None, |d| made = Some(d.make_group(nodes, &name)));
+        match made {
+            Some(Ok(id)) => {
+                self.graph.clear_selection();
+                self.message = Some((format!("Grouped {} nodes as “{name}”", nodes.len()), false));
+                Some(id)
+            }
+            Some(Err(e)) => {
+                self.message = Some((format!("Not grouped: {e}"), true));
+                None
+            }
+            None => None,
+        }
+    }
+
+    /// Dissolves group `g` (one undoable edit).
+    pub fn ungroup(&mut self, g: u32) {
+        if self.graph.open_group() == Some(g) {
+            self.graph.set_open_group(None);
+        }
+        self.edit(None, |d| {
+            d.ungroup(g);
+        });
+    }
+
+    /// Adds a frame around the selection, or in the middle of the view.
+    fn add_frame(&mut self, ctx: &egui::Context) {
+        let selection = self.selection(ctx);
+        let level = self.graph.open_group();
+        let around: Vec<egui::Rect> = selection
+            .iter()
+            .filter_map(|id| {
+                let p = self.session.doc().layout.get(id)?;
+                Some(egui::Rect::from_min_size(
+                    egui::pos2(p[0], p[1]),
+                    crate::graph_view::footprint_of(&ViewNode::Node(*id), self.session.doc()),
+                ))
+            })
+            .collect();
+        let rect = around.into_iter().reduce(egui::Rect::union).map_or_else(
+            || egui::Rect::from_center_size(self.graph.centre, egui::vec2(420.0, 300.0)),
+            |r| r.expand2(egui::vec2(30.0, 30.0)).with_min_y(r.min.y - 70.0),
+        );
+        self.edit(None, |d| {
+            d.frames.push(Frame {
+                title: "Frame".to_owned(),
+                pos: [rect.min.x, rect.min.y],
+                size: [rect.width(), rect.height()],
+                group: level,
+            });
+        });
+    }
+
+    /// Applies one edit (merged with the previous one when both carry the same `key`:
+    /// a drag is one undo step).
+    pub(super) fn edit(&mut self, key: Option<String>, change: impl FnOnce(&mut Document)) {
+        if key.is_some() && key == self.last_edit && self.session.can_undo() {
+            self.session.edit_merged(change);
+        } else {
+            self.session.edit(change);
+        }
+        self.last_edit = key;
+        self.after_change();
+    }
+
+    /// Adds a node of `kind` at graph position `pos` and selects it; returns its id.
+    pub fn add_node_at(&mut self, kind: &str, pos: [f32; 2]) -> Option<NodeId> {
+        self.place(kind, pos, None)
+    }
+
+    /// Adds a node of `kind` at `pos` wired to a dropped `wire`, in one edit (one undo
+    /// step), and selects it; returns its id.
+    pub fn add_wired(
+        &mut self,
+        kind: &str,
+        pos: [f32; 2],
+        wire: &crate::graph_view::Wire,
+    ) -> Option<NodeId> {
+        self.place(kind, pos, Some(wire))
+    }
+
+    /// Adds a node of `kind` and selects it; returns its id.
+    pub fn add_node(&mut self, kind: &str) -> Option<NodeId> {
+        // At the centre of the view, or the nearest place free of other nodes.
+        let size = egui::vec2(crate::graph_view::NODE_WIDTH, 200.0);
+        let p = self.graph.free_spot(self.graph.centre - size / 2.0, size);
+        let added = self.place(kind, [p.x, p.y], None);
+        if let Some(id) = added {
+            self.graph.frame(vec![ViewNode::Node(id)]);
+        }
+        added
+    }
+
+    /// The one path that adds a node: at `pos`, taking up `wire` if one was dropped,
+    /// in one edit; the new node is selected.
+    pub(super) fn place(
+        &mut self,
+        kind: &str,
+        pos: [f32; 2],
+        wire: Option<&crate::graph_view::Wire>,
+    ) -> Option<NodeId> {
+        let mut added = None;
+        self.edit(None, |d| {
+            let Some(id) = d.graph.add_node(kind) else {
+                return;
+            };
+            d.layout.insert(id, pos);
+            if let Some(w) = wire {
+                // The menu offered only kinds with a port that fits the wire.
+                let _ = w.join(&mut d.graph, id);
+            }
+            added = Some(id);
+        });
+        if added.is_some() {
+            self.selected = added;
+        }
+        added
+    }
+
+    /// Connects `from` to `to` as the graph view does: refused with its reason when the
+    /// types differ or the link would close a cycle.
+    pub fn connect(&mut self, from: tuft_graph::OutRef, to: &InRef) -> bool {
+        if let Err(e) = self.session.doc().graph.check_connect(&from, to) {
+            self.graph.refusal = Some(format!("Refused: {e}"));
+            return false;
+        }
+        self.graph.refusal = None;
+        self.edit(None, |d| {
+            let _ = d.graph.connect(from, to);
+        });
+        true
+    }
+
+    /// Sets an unlinked input's constant (one undo step per input while dragging).
+    pub fn set_constant(&mut self, to: &InRef, value: tuft_graph::value::Value) {
+        let key = format!("const {to:?}");
+        self.edit(Some(key), |d| d.graph.set_input(to, Input::Const(value)));
+    }
+
+    /// Sets a node's parameter (one undo step per parameter while dragging).
+    pub fn set_param(&mut self, node: NodeId, name: &str, value: ParamValue) {
+        let key = format!("param {} {name}", node.0);
+        self.edit(Some(key), |d| {
+            if let Some(n) = d.graph.node_mut(node) {
+                n.params.insert(name.to_owned(), value);
+            }
+        });
+    }
+
+    /// Deletes nodes.
+    pub fn delete(&mut self, nodes: &[NodeId]) {
+        self.edit(None, |d| {
+            for id in nodes {
+                d.graph.remove_node(*id);
+                d.layout.remove(id);
+            }
+        });
+    }
+
+    /// Duplicates nodes (their links to other nodes kept), selecting the first copy.
+    pub fn duplicate(&mut self, nodes: &[NodeId]) {
+        let clip = self.clip(nodes);
+        self.paste_clip(&clip);
+    }
+
+    pub(super) fn clip(&self, nodes: &[NodeId]) -> Clip {
+        self.session.doc().clip(nodes)
+    }
+
+    pub(super) fn paste_clip(&mut self, clip: &Clip) {
+        let mut first = None;
+        self.edit(None, |d| {
+            first = d.paste(clip, [40.0, 40.0]).first().copied();
+        });
+        if first.is_some() {
+            self.selected = first;
+        }
+    }
+
+    /// Undoes the last edit.
+    pub fn undo(&mut self) {
+        self.session.undo();
+        self.last_edit = None;
+        self.after_change();
+    }
+
+    /// Redoes the last undone edit.
+    pub fn redo(&mut self) {
+        self.session.redo();
+        self.last_edit = None;
+        self.after_change();
+    }
+}

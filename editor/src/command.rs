@@ -1,0 +1,86 @@
+//! Every change a user can ask for, whichever control asks: the graph view's gestures,
+//! the menus and the keyboard shortcuts all produce a [`Command`], and the editor carries
+//! each out in one place (`Editor::run`), so the same change made from a menu and on the
+//! canvas is one code path.
+
+use crate::graph_view::Wire;
+use std::path::PathBuf;
+use tuft_graph::value::Value;
+use tuft_graph::{InRef, NodeId, OutRef};
+
+/// A change or an action the user asked for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// Link an output to an input.
+    Connect(OutRef, InRef),
+    /// Unlink an input (it falls back to its constant).
+    Disconnect(InRef),
+    /// Set an unlinked input's constant.
+    SetConst(InRef, Value),
+    /// Show a node in the inspector.
+    Select(NodeId),
+    /// Clear the selection (a click on empty canvas): the inspector shows the layers.
+    Deselect,
+    /// Select every node in view.
+    SelectAll,
+    /// Add a node of this kind at this graph position.
+    Add(&'static str, [f32; 2]),
+    /// Add a node of this kind at this graph position, wired to a dropped wire's pin.
+    AddWired(&'static str, [f32; 2], Wire),
+    /// Delete nodes.
+    Delete(Vec<NodeId>),
+    /// Duplicate nodes, their links among themselves kept.
+    Duplicate(Vec<NodeId>),
+    /// Put nodes on the clipboard as text.
+    Copy(Vec<NodeId>),
+    /// Add the nodes in this clipboard text.
+    Paste(String),
+    /// Add a strand layer under a free name.
+    AddLayer,
+    /// Add a copy of this strand layer.
+    DuplicateLayer(String),
+    /// Delete this strand layer.
+    RemoveLayer(String),
+    /// Collapse nodes into a group node.
+    Group(Vec<NodeId>),
+    /// Dissolve a group; its nodes stay where they were inside it.
+    Ungroup(u32),
+    /// Rename a group.
+    RenameGroup(u32, String),
+    /// Show a group's inside in the graph view.
+    OpenGroup(u32),
+    /// Back from a group's inside to the top level.
+    CloseGroup,
+    /// Add a frame around the selection (or at the middle of the view).
+    AddFrame,
+    /// Move frame `k` by this much, and the nodes inside it.
+    MoveFrame(usize, [f32; 2]),
+    /// Give frame `k` this size.
+    ResizeFrame(usize, [f32; 2]),
+    /// Retitle frame `k`.
+    RenameFrame(usize, String),
+    /// Remove frame `k` (its nodes stay).
+    RemoveFrame(usize),
+    /// Bring every node into view.
+    FrameAll,
+    /// Undo the last edit.
+    Undo,
+    /// Redo the last undone edit.
+    Redo,
+    /// A new, empty document (asking about unsaved changes first).
+    New,
+    /// Choose a graph file to open.
+    Open,
+    /// Open this graph file (asking about unsaved changes first).
+    OpenPath(PathBuf),
+    /// Save to the document's file, or choose one.
+    Save,
+    /// Choose a file and save there.
+    SaveAs,
+    /// Choose the file a node's file parameter names (an Image's picture).
+    ChooseFile(NodeId, String),
+    /// Choose a folder and write the baked set there.
+    Export,
+    /// Show what Tuft is and the licences it ships under.
+    About,
+}
