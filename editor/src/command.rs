@@ -5,6 +5,7 @@
 
 use crate::graph_view::Wire;
 use std::path::PathBuf;
+use tuft_graph::groups::FrameContents;
 use tuft_graph::value::Value;
 use tuft_graph::{InRef, NodeId, OutRef};
 
@@ -53,8 +54,8 @@ pub enum Command {
     CloseGroup,
     /// Add a frame around the selection (or at the middle of the view).
     AddFrame,
-    /// Move frame `k` by this much, and the nodes inside it.
-    MoveFrame(usize, [f32; 2]),
+    /// Move frame `k` by this much, and what stood inside it when the drag began.
+    MoveFrame(usize, [f32; 2], FrameContents),
     /// Give frame `k` this size.
     ResizeFrame(usize, [f32; 2]),
     /// Retitle frame `k`.

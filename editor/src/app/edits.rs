@@ -65,8 +65,8 @@ impl Editor {
             }
             Command::CloseGroup => self.graph.set_open_group(None),
             Command::AddFrame => self.add_frame(ctx),
-            Command::MoveFrame(k, delta) => {
-                self.session.arrange(|d| d.move_frame(k, delta));
+            Command::MoveFrame(k, delta, contents) => {
+                self.session.arrange(|d| d.move_frame(k, delta, &contents));
                 self.graph.reposition();
             }
             Command::ResizeFrame(k, size) => {
@@ -244,11 +244,13 @@ impl Editor {
         wire: Option<&crate::graph_view::Wire>,
     ) -> Option<NodeId> {
         let mut added = None;
+        let open = self.graph.open_group();
         self.edit(None, |d| {
             let Some(id) = d.graph.add_node(kind) else {
                 return;
             };
             d.layout.insert(id, pos);
+            join_group(d, open, &[id]);
             if let Some(w) = wire {
                 // The menu offered only kinds with a port that fits the wire.
                 let _ = w.join(&mut d.graph, id);
@@ -313,8 +315,11 @@ impl Editor {
 
     pub(super) fn paste_clip(&mut self, clip: &Clip) {
         let mut first = None;
+        let open = self.graph.open_group();
         self.edit(None, |d| {
-            first = d.paste(clip, [40.0, 40.0]).first().copied();
+            let added = d.paste(clip, [40.0, 40.0]);
+            join_group(d, open, &added);
+            first = added.first().copied();
         });
         if first.is_some() {
             self.selected = first;
@@ -333,5 +338,12 @@ impl Editor {
         self.session.redo();
         self.last_edit = None;
         self.after_change();
+    }
+}
+
+/// Nodes added while a group is open are added inside it.
+fn join_group(d: &mut Document, open: Option<u32>, nodes: &[NodeId]) {
+    if let Some(g) = open.and_then(|g| d.groups.iter_mut().find(|x| x.id == g)) {
+        g.members.extend(nodes.iter().copied());
     }
 }

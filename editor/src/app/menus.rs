@@ -51,6 +51,10 @@ impl Editor {
             return;
         }
         if ctx.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Escape)) {
+            if self.graph.menu_open() {
+                self.graph.close_menu();
+                return;
+            }
             if self.graph.open_group().is_some() && self.selected.is_none() {
                 self.queue.push(Command::CloseGroup);
             }

@@ -176,19 +176,6 @@ impl std::fmt::Debug for Editor {
     }
 }
 
-/// How long a press may last and still be a click, as a hand makes one (egui's own
-/// figure).
-pub const CLICK_SECONDS: f64 = 0.8;
-
-/// Keeps a click a click when frames are slow: egui stamps a press and its release with
-/// the times of the frames that saw them, so a release up to one frame interval after the
-/// hand let go still counts (a heavy preview frame of a second otherwise turned every
-/// click into a long press, and it was lost).
-fn keep_slow_clicks(ctx: &egui::Context) {
-    let interval = f64::from(ctx.input(|i| i.unstable_dt)).clamp(0.0, 5.0);
-    ctx.options_mut(|o| o.input_options.max_click_duration = CLICK_SECONDS + interval);
-}
-
 /// egui's fonts with its monospace face (Hack, already shipped with egui under its own
 /// licence) as the last fallback of the proportional one: Ubuntu Light has no arrows,
 /// and the diagnostics' paths (`pbr.base_color ← Mix#4.b`), the level switches
@@ -441,7 +428,6 @@ impl eframe::App for Editor {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let start = Instant::now();
         let ctx = ui.ctx().clone();
-        keep_slow_clicks(&ctx);
         if self.preview.poll() {
             ctx.request_repaint();
         }

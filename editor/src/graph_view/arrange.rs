@@ -41,7 +41,7 @@ impl GraphView {
             .map(|(id, _, _)| id)
             .collect();
         self.all = Some(SelectAll {
-            widget: self.selected_in_widget(ctx),
+            widget: egui_snarl::ui::get_selected_nodes(widget_id(), ctx),
             nodes,
         });
     }
@@ -63,6 +63,11 @@ impl GraphView {
     /// Opens the canvas menu at screen position `at` (Space or Tab over the canvas).
     pub fn open_menu(&mut self, at: Pos2) {
         self.menu_at = Some((at, self.to_global.inverse() * at));
+    }
+
+    /// Closes the canvas menu opened from the keyboard.
+    pub fn close_menu(&mut self) {
+        self.menu_at = None;
     }
 
     /// Whether the canvas menu opened from the keyboard is showing.
@@ -158,7 +163,12 @@ impl GraphView {
                     if let Some(f) = doc.frames.get(*k) {
                         let delta = [now.x - f.pos[0], now.y - f.pos[1]];
                         if delta != [0.0, 0.0] {
-                            out.push(Command::MoveFrame(*k, delta));
+                            let contents = match &self.frame_drag {
+                                Some((dragged, c)) if dragged == k => c.clone(),
+                                _ => doc.frame_contents(*k),
+                            };
+                            self.frame_drag = Some((*k, contents.clone()));
+                            out.push(Command::MoveFrame(*k, delta, contents));
                             self.reposition = true;
                         }
                     }
@@ -177,6 +187,9 @@ impl GraphView {
                 }
                 _ => {}
             }
+        }
+        if !ctx.input(|i| i.pointer.any_down()) {
+            self.frame_drag = None;
         }
     }
 

@@ -80,6 +80,8 @@ pub struct GraphView {
     framed_once: bool,
     /// The canvas on screen, as last drawn.
     canvas: egui::Rect,
+    /// The frame being dragged and what stood inside it when the drag began.
+    frame_drag: Option<(usize, tuft_graph::groups::FrameContents)>,
 }
 
 /// A Select All in force.
@@ -139,6 +141,7 @@ impl GraphView {
             reposition: false,
             framed_once: false,
             canvas: egui::Rect::NOTHING,
+            frame_drag: None,
         }
     }
 
@@ -440,6 +443,8 @@ impl GraphView {
             self.framed_once = true;
         }
         if let Some((screen, at)) = self.menu_at {
+            // Read before the search box takes the key.
+            let escape = ui.input(|i| i.key_pressed(egui::Key::Escape));
             let area = egui::Area::new(widget_id().with("keyboard menu"))
                 .order(egui::Order::Foreground)
                 .fixed_pos(screen)
@@ -449,7 +454,6 @@ impl GraphView {
                         viewer.add_menu(at, ui, None);
                     });
                 });
-            let escape = ui.input(|i| i.key_pressed(egui::Key::Escape));
             if !viewer.actions.is_empty() || escape || area.response.clicked_elsewhere() {
                 self.menu_at = None;
             }

@@ -1,6 +1,7 @@
 //! Files: saving, autosave and recovery, New, recent files and the window title.
 
 use super::*;
+use tuft_editor::file_dialogs::Dialogs;
 
 #[test]
 fn a_saved_graph_reopens_the_same_and_a_failed_save_keeps_the_old_file() {
@@ -179,4 +180,113 @@ fn a_file_from_the_command_line_is_recent_and_named_in_the_title() {
             .any(|c| matches!(c, egui::ViewportCommand::Title(t) if t == "meadow.ron • — Tuft"));
     }
     assert!(told, "the window title follows the unsaved mark");
+}
+
+/// Clicks `item` in the File menu.
+fn file_menu(harness: &mut Harness<'static, Editor>, item: &str) {
+    harness.get_by_label("File").click();
+    harness.run_steps(2);
+    // Menu entries' labels carry their shortcuts.
+    harness.get_by_label_contains(item).click();
+    harness.run_steps(1);
+}
+
+#[test]
+fn open_runs_its_dialog_off_the_ui_thread_and_opens_the_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("moss.ron");
+    let mut doc = bare();
+    doc.graph.name = "moss".into();
+    tuft_graph::io::save(&doc, &path).unwrap();
+    let mut harness = editor(bare(), None);
+    harness
+        .state_mut()
+        .set_dialogs(Dialogs::Answer(Some(path.clone())));
+    file_menu(&mut harness, "Open…");
+    // The dialog's answer arrives from its worker on a later frame; the window draws on.
+    for _ in 0..200 {
+        if !harness.state().choosing() {
+            break;
+        }
+        harness.step();
+    }
+    assert!(!harness.state().choosing());
+    assert_eq!(harness.state().session().path(), Some(path.as_path()));
+    assert_eq!(harness.state().session().doc().graph.name, "moss");
+}
+
+#[test]
+fn where_no_dialog_can_be_shown_the_status_bar_says_so_and_a_typed_path_saves() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("typed.ron");
+    let mut harness = editor(bare(), None);
+    harness
+        .state_mut()
+        .set_dialogs(Dialogs::Unavailable("no desktop portal".into()));
+    file_menu(&mut harness, "Save As…");
+    harness.run_steps(1);
+    let message = harness.state().message().unwrap_or_default().to_owned();
+    assert!(message.contains("no desktop portal"), "{message}");
+    assert!(harness.state().prompting());
+    // The prompt suggests a file name; the path typed over it replaces it.
+    let field = harness
+        .get_all_by_role(egui::accesskit::Role::TextInput)
+        .find(|n| n.value().is_some_and(|v| v.ends_with(".ron")))
+        .unwrap();
+    field.click();
+    harness.run_steps(1);
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    harness.run_steps(1);
+    harness
+        .get_all_by_role(egui::accesskit::Role::TextInput)
+        .find(|n| n.is_focused())
+        .unwrap()
+        .type_text(&path.display().to_string());
+    harness.run_steps(1);
+    harness.get_by_label("OK").click();
+    harness.run_steps(2);
+    assert!(!harness.state().prompting());
+    assert!(path.is_file(), "saved where typed");
+    assert_eq!(harness.state().session().path(), Some(path.as_path()));
+}
+
+#[test]
+fn help_about_shows_the_licence_and_the_third_party_notices() {
+    let mut harness = editor(bare(), None);
+    harness.get_by_label("Help").click();
+    harness.run_steps(2);
+    harness.get_by_label_contains("About Tuft").click();
+    harness.run_steps(2);
+    assert!(harness.state().showing_about());
+    harness.get_by_label("Third-party notices");
+    harness.get_by_label_contains("Licensed under MIT OR Apache-2.0");
+    harness.get_by_label("# Third-party notices");
+}
+
+#[test]
+fn a_click_spread_over_slow_frames_still_clicks() {
+    // Frames a second apart, as a heavy preview can make them: the press lands in one,
+    // the release in a later one, two seconds on.
+    let mut harness = Harness::builder()
+        .with_size([1440.0, 900.0])
+        .with_step_dt(1.0)
+        .wgpu()
+        .build_eframe(|cc| Editor::new(cc, Session::new(bare(), None), None));
+    harness.run_steps(3);
+    let at = harness.get_by_label("Noise").rect().center();
+    harness.hover_at(at);
+    harness.run_steps(1);
+    for pressed in [true, false] {
+        harness.event(egui::Event::PointerButton {
+            pos: at,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+        harness.run_steps(1);
+    }
+    harness.run_steps(1);
+    let graph = &harness.state().session().doc().graph;
+    assert_eq!(graph.nodes.len(), 1, "the library's button took the click");
+    assert_eq!(graph.nodes[0].kind, "Noise");
 }

@@ -9,6 +9,7 @@ use tuft_editor::session::Session;
 use tuft_graph::value::Value;
 use tuft_graph::{Document, InRef, MaterialGraph, OutRef, ParamValue, Sink};
 
+mod arrange;
 mod files;
 mod graph;
 mod layers;

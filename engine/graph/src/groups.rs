@@ -230,11 +230,13 @@ impl Document {
             .filter(move |(_, f)| f.group == group)
     }
 
-    /// Moves frame `k` by `delta` and with it every node of its level whose position
-    /// lies inside it (and, at the top level, every group node).
-    pub fn move_frame(&mut self, k: usize, delta: [f32; 2]) {
-        let Some(frame) = self.frames.get(k).cloned() else {
-            return;
+    /// What stands inside frame `k` now: the nodes of its level whose position lies
+    /// inside it and, at the top level, the group nodes. A drag takes what stood inside
+    /// when it began, so a frame dragged over other nodes does not pick them up.
+    #[must_use]
+    pub fn frame_contents(&self, k: usize) -> FrameContents {
+        let Some(frame) = self.frames.get(k) else {
+            return FrameContents::default();
         };
         let inside = |p: [f32; 2]| {
             p[0] >= frame.pos[0]
@@ -242,29 +244,52 @@ impl Document {
                 && p[0] <= frame.pos[0] + frame.size[0]
                 && p[1] <= frame.pos[1] + frame.size[1]
         };
-        let level: Vec<NodeId> = self
+        let nodes = self
             .layout
-            .keys()
-            .copied()
-            .filter(|id| self.group_of(*id).map(|g| g.id) == frame.group)
+            .iter()
+            .filter(|(id, p)| self.group_of(**id).map(|g| g.id) == frame.group && inside(**p))
+            .map(|(id, _)| *id)
             .collect();
-        for id in level {
-            if let Some(p) = self.layout.get_mut(&id)
-                && inside(*p)
-            {
-                *p = [p[0] + delta[0], p[1] + delta[1]];
-            }
-        }
-        if frame.group.is_none() {
-            for g in &mut self.groups {
-                if inside(g.pos) {
-                    g.pos = [g.pos[0] + delta[0], g.pos[1] + delta[1]];
-                }
-            }
-        }
-        let f = &mut self.frames[k];
-        f.pos = [f.pos[0] + delta[0], f.pos[1] + delta[1]];
+        let groups = if frame.group.is_none() {
+            self.groups
+                .iter()
+                .filter(|g| inside(g.pos))
+                .map(|g| g.id)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        FrameContents { nodes, groups }
     }
+
+    /// Moves frame `k` by `delta`, and `contents` with it (see
+    /// [`Document::frame_contents`]).
+    pub fn move_frame(&mut self, k: usize, delta: [f32; 2], contents: &FrameContents) {
+        let Some(f) = self.frames.get_mut(k) else {
+            return;
+        };
+        let shift = |p: &mut [f32; 2]| *p = [p[0] + delta[0], p[1] + delta[1]];
+        shift(&mut f.pos);
+        for id in &contents.nodes {
+            if let Some(p) = self.layout.get_mut(id) {
+                shift(p);
+            }
+        }
+        for g in &mut self.groups {
+            if contents.groups.contains(&g.id) {
+                shift(&mut g.pos);
+            }
+        }
+    }
+}
+
+/// What a frame carries when it moves.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FrameContents {
+    /// Nodes.
+    pub nodes: Vec<NodeId>,
+    /// Group nodes.
+    pub groups: Vec<u32>,
 }
 
 #[cfg(test)]
@@ -376,7 +401,12 @@ mod tests {
             size: [150.0, 60.0],
             group: None,
         });
-        doc.move_frame(0, [5.0, 20.0]);
+        let contents = doc.frame_contents(0);
+        assert_eq!(contents.nodes, vec![uv, noise]);
+        doc.move_frame(0, [5.0, 20.0], &contents);
+        // Moved on over the ramp, the frame does not pick it up.
+        doc.move_frame(0, [150.0, 0.0], &contents);
+        doc.move_frame(0, [-150.0, 0.0], &contents);
         assert_eq!(doc.layout[&uv], [5.0, 20.0]);
         assert_eq!(doc.layout[&noise], [105.0, 20.0]);
         assert_eq!(doc.layout[&ramp], [200.0, 0.0], "outside the frame");

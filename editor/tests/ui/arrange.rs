@@ -1,0 +1,295 @@
+//! Arranging the graph as users of node editors do without thinking: Select All, frames
+//! that carry their nodes, groups collapsed and opened, the canvas menu from the keyboard.
+
+use super::*;
+use tuft_editor::graph_view::ViewNode;
+use tuft_graph::NodeId;
+use tuft_graph::groups::Frame;
+
+/// Noise → ColorRamp → base colour, laid out left to right.
+fn chain() -> (Document, NodeId, NodeId) {
+    let mut g = MaterialGraph::new("chain");
+    let noise = g.add_node("Noise").unwrap();
+    let ramp = g.add_node("ColorRamp").unwrap();
+    g.connect(
+        OutRef::new(noise, "out"),
+        &InRef::Node {
+            node: ramp,
+            port: "t".into(),
+        },
+    )
+    .unwrap();
+    g.connect(OutRef::new(ramp, "out"), &base_color()).unwrap();
+    let mut doc = Document::new(g);
+    doc.layout.insert(noise, [0.0, 0.0]);
+    doc.layout.insert(ramp, [320.0, 0.0]);
+    (doc, noise, ramp)
+}
+
+/// Drags from graph position `from` by `by` screen points, a frame a step.
+fn drag_title(harness: &mut Harness<'static, Editor>, from: [f32; 2], by: egui::Vec2) {
+    let start = harness
+        .state()
+        .graph_view()
+        .to_screen(egui::pos2(from[0] + 30.0, from[1] + 12.0));
+    drag_wire(harness, start, start + by);
+    harness.event(egui::Event::PointerButton {
+        pos: start + by,
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: egui::Modifiers::NONE,
+    });
+    harness.run_steps(3);
+}
+
+/// Clicks the widget labelled `label` inside the graph (whose layer is zoomed and
+/// panned: the widget's rectangle is in graph space).
+fn click_in_graph(harness: &mut Harness<'static, Editor>, label: &str) {
+    harness.run_steps(2);
+    let centre = harness.get_by_label(label).rect().center();
+    let at = harness.state().graph_view().to_screen(centre);
+    harness.hover_at(at);
+    harness.run_steps(1);
+    for pressed in [true, false] {
+        harness.event(egui::Event::PointerButton {
+            pos: at,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+    }
+    harness.run_steps(3);
+}
+
+fn moved(before: &Document, after: &Document, id: NodeId) -> [f32; 2] {
+    let (a, b) = (before.layout[&id], after.layout[&id]);
+    [b[0] - a[0], b[1] - a[1]]
+}
+
+#[test]
+fn select_all_takes_every_node_and_a_drag_moves_them_together() {
+    let (doc, noise, ramp) = chain();
+    let mut harness = editor(doc, None);
+    let before = harness.state().session().doc().clone();
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    harness.run_steps(2);
+    drag_title(&mut harness, before.layout[&noise], egui::vec2(0.0, 80.0));
+    let after = harness.state().session().doc().clone();
+    let (a, b) = (moved(&before, &after, noise), moved(&before, &after, ramp));
+    assert!(a[1] > 20.0, "the dragged node moved: {a:?}");
+    assert_eq!(a, b, "the other selected node moved with it");
+    // And Delete takes them all.
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    harness.run_steps(1);
+    harness.key_press(egui::Key::Delete);
+    harness.run_steps(2);
+    assert!(harness.state().session().doc().graph.nodes.is_empty());
+}
+
+#[test]
+fn a_frame_moves_the_nodes_inside_it_and_not_the_others() {
+    let (mut doc, noise, ramp) = chain();
+    doc.frames.push(Frame {
+        title: "Source".into(),
+        pos: [-40.0, -80.0],
+        size: [300.0, 260.0],
+        group: None,
+    });
+    let mut harness = editor(doc, None);
+    let before = harness.state().session().doc().clone();
+    drag_title(&mut harness, [-40.0, -80.0], egui::vec2(60.0, 0.0));
+    let after = harness.state().session().doc().clone();
+    let frame = [
+        after.frames[0].pos[0] - before.frames[0].pos[0],
+        after.frames[0].pos[1] - before.frames[0].pos[1],
+    ];
+    assert!(frame[0] > 20.0, "the frame moved: {frame:?}");
+    assert_eq!(moved(&before, &after, noise), frame, "its node with it");
+    assert_eq!(
+        moved(&before, &after, ramp),
+        [0.0, 0.0],
+        "the node outside stays"
+    );
+}
+
+#[test]
+fn shift_f_frames_the_selection_and_undo_takes_the_frame_away() {
+    let (doc, noise, _) = chain();
+    let mut harness = editor(doc, None);
+    let ctx = harness.ctx.clone();
+    harness
+        .state_mut()
+        .run(&ctx, tuft_editor::command::Command::Select(noise));
+    harness.key_press_modifiers(egui::Modifiers::SHIFT, egui::Key::F);
+    harness.run_steps(2);
+    let doc = harness.state().session().doc();
+    assert_eq!(doc.frames.len(), 1);
+    let (f, p) = (&doc.frames[0], doc.layout[&noise]);
+    assert!(
+        f.pos[0] < p[0] && f.pos[1] < p[1] && f.pos[0] + f.size[0] > p[0] + 100.0,
+        "{f:?} holds the noise at {p:?}"
+    );
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    harness.run_steps(2);
+    assert!(harness.state().session().doc().frames.is_empty());
+}
+
+#[test]
+fn a_group_collapses_opens_round_trips_and_undoes() {
+    let (doc, noise, ramp) = chain();
+    let graph_before = doc.graph.clone();
+    let mut harness = editor(doc, None);
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    harness.run_steps(1);
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::G);
+    harness.run_steps(3);
+    let doc = harness.state().session().doc().clone();
+    assert_eq!(doc.groups.len(), 1, "{:?}", harness.state().message());
+    let group = doc.groups[0].clone();
+    assert_eq!(group.members, [noise, ramp].into());
+    assert_eq!(
+        doc.graph, graph_before,
+        "grouping leaves the material alone"
+    );
+    // Collapsed: one node whose output pin carries the ramp's link to the surface.
+    let view = harness.state().graph_view();
+    assert!(
+        view.pin_rect(&ViewNode::Group(group.id), "ColorRamp#2.out", false)
+            .is_some(),
+        "the group node shows the ramp's output"
+    );
+    assert!(
+        view.positions().is_empty(),
+        "the members are inside: {:?}",
+        view.positions()
+    );
+    // Saved and read back: the same document.
+    let text = tuft_graph::io::to_string(&doc).unwrap();
+    assert_eq!(tuft_graph::io::from_str(&text).unwrap(), doc);
+    // Opened: the members are on the canvas, and a node added there joins the group.
+    click_in_graph(&mut harness, "Open");
+    assert_eq!(harness.state().graph_view().open_group(), Some(group.id));
+    let inside: Vec<NodeId> = harness
+        .state()
+        .graph_view()
+        .positions()
+        .into_iter()
+        .map(|(id, _)| id)
+        .collect();
+    assert!(
+        inside.contains(&noise) && inside.contains(&ramp),
+        "{inside:?}"
+    );
+    let levels = add_from_library(&mut harness, "Levels");
+    assert!(
+        harness.state().session().doc().groups[0]
+            .members
+            .contains(&levels)
+    );
+    harness.get_by_label("⏴ Top level").click();
+    harness.run_steps(2);
+    assert_eq!(harness.state().graph_view().open_group(), None);
+    // Undo the added node, then the grouping; redo brings the group back.
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    harness.run_steps(2);
+    assert!(harness.state().session().doc().groups.is_empty());
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Y);
+    harness.run_steps(2);
+    assert_eq!(harness.state().session().doc().groups.len(), 1);
+    // Ungrouped from its inside: the nodes are back at the top level.
+    click_in_graph(&mut harness, "Open");
+    harness.get_by_label("Ungroup").click();
+    harness.run_steps(2);
+    assert!(harness.state().session().doc().groups.is_empty());
+    assert_eq!(harness.state().graph_view().open_group(), None);
+    assert_eq!(harness.state().session().doc().graph, graph_before);
+}
+
+#[test]
+fn space_opens_the_canvas_menu_at_the_pointer_and_escape_closes_it() {
+    let mut harness = editor(bare(), None);
+    let at = egui::pos2(420.0, 560.0);
+    harness.hover_at(at);
+    harness.run_steps(1);
+    harness.key_press(egui::Key::Tab);
+    harness.run_steps(2);
+    assert!(harness.state().graph_view().menu_open(), "Tab opens it");
+    harness.key_press(egui::Key::Escape);
+    harness.run_steps(2);
+    assert!(
+        !harness.state().graph_view().menu_open(),
+        "Escape closes it"
+    );
+    harness.key_press(egui::Key::Space);
+    harness.run_steps(2);
+    harness
+        .get_all_by_role(egui::accesskit::Role::TextInput)
+        .find(|n| n.is_focused())
+        .expect("the menu's search box is focused")
+        .type_text("wave");
+    harness.run_steps(2);
+    harness.get_all_by_label("Wave").last().unwrap().click();
+    harness.run_steps(2);
+    let doc = harness.state().session().doc();
+    assert_eq!(doc.graph.nodes.len(), 1);
+    assert_eq!(doc.graph.nodes[0].kind, "Wave");
+    let p = doc.layout[&doc.graph.nodes[0].id];
+    let on_screen = harness
+        .state()
+        .graph_view()
+        .to_screen(egui::pos2(p[0], p[1]));
+    assert!(on_screen.distance(at) < 12.0, "{on_screen:?} vs {at:?}");
+    assert!(!harness.state().graph_view().menu_open());
+}
+
+#[test]
+fn a_reroute_dot_passes_a_wire_through_and_takes_its_type() {
+    let (doc, _, ramp) = chain();
+    let mut harness = editor(doc, None);
+    let dot = add_from_library(&mut harness, "Reroute");
+    let ctx = harness.ctx.clone();
+    harness.state_mut().run(
+        &ctx,
+        tuft_editor::command::Command::Connect(
+            OutRef::new(ramp, "out"),
+            InRef::Node {
+                node: dot,
+                port: "in".into(),
+            },
+        ),
+    );
+    harness.state_mut().run(
+        &ctx,
+        tuft_editor::command::Command::Connect(OutRef::new(dot, "out"), base_color()),
+    );
+    harness.run_steps(2);
+    assert_eq!(harness.state().refusal(), None);
+    let report = harness.state().report();
+    assert!(!report.has_errors(), "{:?}", report.diagnostics);
+    let graph = &harness.state().session().doc().graph;
+    assert_eq!(
+        graph.output_type(&OutRef::new(dot, "out")),
+        Some(tuft_graph::PortType::Color)
+    );
+}
+
+#[test]
+fn the_first_view_of_a_large_graph_is_readable_and_f_shows_it_all() {
+    let doc = tuft_graph::io::from_str(tuft_editor::app::LAWN_PRESET).unwrap();
+    let mut harness = editor(doc, None);
+    let view = harness.state().graph_view();
+    let a = view.to_screen(egui::pos2(0.0, 0.0));
+    let b = view.to_screen(egui::pos2(100.0, 0.0));
+    let zoom = (b.x - a.x) / 100.0;
+    assert!(zoom >= 0.59, "opened at zoom {zoom}");
+    harness.key_press(egui::Key::F);
+    harness.run_steps(3);
+    let view = harness.state().graph_view();
+    let zoom_all =
+        (view.to_screen(egui::pos2(100.0, 0.0)).x - view.to_screen(egui::pos2(0.0, 0.0)).x) / 100.0;
+    assert!(
+        zoom_all < zoom,
+        "F shows the whole lawn: {zoom_all} < {zoom}"
+    );
+}
