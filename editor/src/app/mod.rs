@@ -176,6 +176,21 @@ impl std::fmt::Debug for Editor {
     }
 }
 
+/// How long a press may last and still be a click, as a hand makes one (egui's own
+/// figure).
+pub const CLICK_SECONDS: f64 = 0.8;
+
+/// Keeps a click a click when frames are slow: egui stamps a press and its release with
+/// the times of the frames that saw them, and calls a press longer than 0.8 s a long
+/// press, not a click. With slow frames the stamps lag the hand by up to a frame each, so
+/// the limit is the hand's 0.8 s plus two frame intervals (frames of a second under a
+/// heavy preview otherwise lost every click whose press and release fell in different
+/// frames: `a_click_spread_over_slow_frames_still_clicks` fails without this).
+fn keep_slow_clicks(ctx: &egui::Context) {
+    let interval = f64::from(ctx.input(|i| i.unstable_dt)).clamp(0.0, 5.0);
+    ctx.options_mut(|o| o.input_options.max_click_duration = CLICK_SECONDS + 2.0 * interval);
+}
+
 /// egui's fonts with its monospace face (Hack, already shipped with egui under its own
 /// licence) as the last fallback of the proportional one: Ubuntu Light has no arrows,
 /// and the diagnostics' paths (`pbr.base_color ← Mix#4.b`), the level switches
@@ -428,6 +443,7 @@ impl eframe::App for Editor {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let start = Instant::now();
         let ctx = ui.ctx().clone();
+        keep_slow_clicks(&ctx);
         if self.preview.poll() {
             ctx.request_repaint();
         }
