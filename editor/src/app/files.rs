@@ -190,6 +190,10 @@ impl Editor {
             .show(ctx, |ui| {
                 ui.label("No file dialog can be shown here. Type the path:");
                 let field = ui.add(egui::TextEdit::singleline(&mut text).desired_width(420.0));
+                // The keys go to the path unless the user moved them elsewhere.
+                if ui.memory(|m| m.focused().is_none()) {
+                    field.request_focus();
+                }
                 let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
                 ui.horizontal(|ui| {
                     if ui.button("OK").clicked() || enter {

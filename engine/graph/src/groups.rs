@@ -96,8 +96,8 @@ impl Document {
         self.groups.iter().find(|g| g.id == id)
     }
 
-    /// Collapses `members` into a new group called `name`, standing where they stood on
-    /// average; returns its id. The material does not change.
+    /// Collapses `members` into a new group called `name`, standing where the member
+    /// nearest their middle stood; returns its id. The material does not change.
     ///
     /// # Errors
     /// No members, a member not in the graph, or one already in a group.
@@ -116,19 +116,27 @@ impl Document {
                 });
             }
         }
+        // Where the member nearest their middle stood: a spot the members leave free.
         let placed: Vec<[f32; 2]> = members
             .iter()
             .filter_map(|id| self.layout.get(id).copied())
             .collect();
         let n = placed.len().max(1) as f32;
-        let pos = placed
+        let sum = placed
             .iter()
             .fold([0.0, 0.0], |a, p| [a[0] + p[0], a[1] + p[1]]);
+        let mean = [sum[0] / n, sum[1] / n];
+        let d = |p: &[f32; 2]| (p[0] - mean[0]).powi(2) + (p[1] - mean[1]).powi(2);
+        let pos = placed
+            .iter()
+            .copied()
+            .min_by(|a, b| d(a).total_cmp(&d(b)))
+            .unwrap_or(mean);
         let id = self.groups.iter().map(|g| g.id + 1).max().unwrap_or(1);
         self.groups.push(Group {
             id,
             name: name.to_owned(),
-            pos: [pos[0] / n, pos[1] / n],
+            pos,
             members: members.iter().copied().collect(),
             inputs: Vec::new(),
             outputs: Vec::new(),
