@@ -180,6 +180,30 @@ impl Viewer<'_> {
         }
     }
 
+    /// A menu entry that asks for `command` and closes the menu.
+    fn menu_item(&mut self, ui: &mut Ui, label: &str, command: Command) {
+        if ui.button(label).clicked() {
+            self.actions.push(command);
+            ui.close();
+        }
+    }
+
+    /// A labelled text field whose every change asks for `rename(new text)`.
+    fn rename_row(
+        &mut self,
+        ui: &mut Ui,
+        label: &str,
+        mut text: String,
+        rename: impl FnOnce(String) -> Command,
+    ) {
+        ui.horizontal(|ui| {
+            ui.label(label);
+            if ui.text_edit_singleline(&mut text).changed() {
+                self.actions.push(rename(text));
+            }
+        });
+    }
+
     /// Whether `node` is a Reroute (drawn as a dot).
     fn is_reroute(&self, node: &ViewNode) -> bool {
         matches!(node, ViewNode::Node(id)
@@ -526,58 +550,26 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
         ui: &mut Ui,
         snarl: &mut Snarl<ViewNode>,
     ) {
-        match &snarl[node] {
-            ViewNode::Node(id) => {
-                if ui.button("Delete").clicked() {
-                    self.actions.push(Command::Delete(vec![*id]));
-                    ui.close();
-                }
-            }
+        match snarl[node].clone() {
+            ViewNode::Node(id) => self.menu_item(ui, "Delete", Command::Delete(vec![id])),
             ViewNode::Layer(name) => {
-                if ui.button("Duplicate layer").clicked() {
-                    self.actions.push(Command::DuplicateLayer(name.clone()));
-                    ui.close();
-                }
-                if ui.button("Delete layer").clicked() {
-                    self.actions.push(Command::RemoveLayer(name.clone()));
-                    ui.close();
-                }
+                self.menu_item(ui, "Duplicate layer", Command::DuplicateLayer(name.clone()));
+                self.menu_item(ui, "Delete layer", Command::RemoveLayer(name));
             }
             ViewNode::Group(g) => {
-                let g = *g;
-                if ui.button("Open").clicked() {
-                    self.actions.push(Command::OpenGroup(g));
-                    ui.close();
-                }
+                self.menu_item(ui, "Open", Command::OpenGroup(g));
                 if let Some(group) = self.doc.group(g) {
-                    let mut name = group.name.clone();
-                    ui.horizontal(|ui| {
-                        ui.label("Name");
-                        if ui.text_edit_singleline(&mut name).changed() {
-                            self.actions.push(Command::RenameGroup(g, name));
-                        }
-                    });
+                    let name = group.name.clone();
+                    self.rename_row(ui, "Name", name, |n| Command::RenameGroup(g, n));
                 }
-                if ui.button("Ungroup").clicked() {
-                    self.actions.push(Command::Ungroup(g));
-                    ui.close();
-                }
+                self.menu_item(ui, "Ungroup", Command::Ungroup(g));
             }
             ViewNode::Frame(k) => {
-                let k = *k;
                 if let Some(frame) = self.doc.frames.get(k) {
-                    let mut title = frame.title.clone();
-                    ui.horizontal(|ui| {
-                        ui.label("Title");
-                        if ui.text_edit_singleline(&mut title).changed() {
-                            self.actions.push(Command::RenameFrame(k, title));
-                        }
-                    });
+                    let title = frame.title.clone();
+                    self.rename_row(ui, "Title", title, |t| Command::RenameFrame(k, t));
                 }
-                if ui.button("Remove frame").clicked() {
-                    self.actions.push(Command::RemoveFrame(k));
-                    ui.close();
-                }
+                self.menu_item(ui, "Remove frame", Command::RemoveFrame(k));
             }
             ViewNode::Pbr | ViewNode::FrameCorner(_) => {}
         }

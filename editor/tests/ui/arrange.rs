@@ -223,23 +223,7 @@ fn space_opens_the_canvas_menu_at_the_pointer_and_escape_closes_it() {
     );
     harness.key_press(egui::Key::Space);
     harness.run_steps(2);
-    harness
-        .get_all_by_role(egui::accesskit::Role::TextInput)
-        .find(|n| n.is_focused())
-        .expect("the menu's search box is focused")
-        .type_text("wave");
-    harness.run_steps(2);
-    harness.get_all_by_label("Wave").last().unwrap().click();
-    harness.run_steps(2);
-    let doc = harness.state().session().doc();
-    assert_eq!(doc.graph.nodes.len(), 1);
-    assert_eq!(doc.graph.nodes[0].kind, "Wave");
-    let p = doc.layout[&doc.graph.nodes[0].id];
-    let on_screen = harness
-        .state()
-        .graph_view()
-        .to_screen(egui::pos2(p[0], p[1]));
-    assert!(on_screen.distance(at) < 12.0, "{on_screen:?} vs {at:?}");
+    choose_in_canvas_menu(&mut harness, "wave", "Wave", at);
     assert!(!harness.state().graph_view().menu_open());
 }
 

@@ -117,3 +117,31 @@ pub fn file_new(harness: &mut Harness<'static, Editor>) {
         harness.run_steps(2);
     }
 }
+
+/// Types `search` into the focused canvas menu and clicks `kind` in it; the one node of
+/// the graph is then of that kind and stands where the menu was opened (`at`).
+pub fn choose_in_canvas_menu(
+    harness: &mut Harness<'static, Editor>,
+    search: &str,
+    kind: &str,
+    at: egui::Pos2,
+) {
+    harness
+        .get_all_by_role(egui::accesskit::Role::TextInput)
+        .find(|n| n.is_focused())
+        .expect("the menu's search box is focused")
+        .type_text(search);
+    harness.run_steps(2);
+    // The library lists the kind too; the menu's entry is the last.
+    harness.get_all_by_label(kind).last().unwrap().click();
+    harness.run_steps(2);
+    let doc = harness.state().session().doc();
+    assert_eq!(doc.graph.nodes.len(), 1);
+    assert_eq!(doc.graph.nodes[0].kind, kind);
+    let p = doc.layout[&doc.graph.nodes[0].id];
+    let on_screen = harness
+        .state()
+        .graph_view()
+        .to_screen(egui::pos2(p[0], p[1]));
+    assert!(on_screen.distance(at) < 12.0, "{on_screen:?} vs {at:?}");
+}
