@@ -99,21 +99,14 @@ impl Document {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::graph::{InRef, MaterialGraph, OutRef};
+    use crate::graph::{MaterialGraph, OutRef};
     use crate::value::Value;
 
     fn noise_into_ramp() -> (Document, NodeId, NodeId) {
         let mut g = MaterialGraph::new("t");
         let noise = g.add_node("Noise").unwrap();
         let ramp = g.add_node("ColorRamp").unwrap();
-        g.connect(
-            OutRef::new(noise, "out"),
-            &InRef::Node {
-                node: ramp,
-                port: "t".into(),
-            },
-        )
-        .unwrap();
+        crate::nodes::testing::link(&mut g, noise, "out", ramp, "t");
         let mut doc = Document::new(g);
         doc.layout.insert(noise, [0.0, 0.0]);
         doc.layout.insert(ramp, [200.0, 0.0]);

@@ -311,14 +311,7 @@ mod tests {
         let uv = g.add_node("UV").unwrap();
         let noise = g.add_node("Noise").unwrap();
         let ramp = g.add_node("ColorRamp").unwrap();
-        g.connect(
-            OutRef::new(noise, "out"),
-            &InRef::Node {
-                node: ramp,
-                port: "t".into(),
-            },
-        )
-        .unwrap();
+        crate::nodes::testing::link(&mut g, noise, "out", ramp, "t");
         g.connect(
             OutRef::new(ramp, "out"),
             &InRef::Sink(Sink::Pbr("base_color".into())),

@@ -45,7 +45,7 @@ impl NodeKind for Reroute {
 
 #[cfg(test)]
 mod tests {
-    use crate::graph::{InRef, OutRef};
+    use crate::graph::OutRef;
     use crate::nodes::testing::*;
     use crate::value::PortType;
 
@@ -54,23 +54,9 @@ mod tests {
         let (mut g, reroute) = single("Reroute", &[], &[]);
         let ramp = g.add_node("ColorRamp").unwrap();
         let noise = g.add_node("Noise").unwrap();
-        g.connect(
-            OutRef::new(noise, "out"),
-            &InRef::Node {
-                node: ramp,
-                port: "t".into(),
-            },
-        )
-        .unwrap();
+        link(&mut g, noise, "out", ramp, "t");
         // A colour into a float reroute: the reroute becomes a colour reroute.
-        g.connect(
-            OutRef::new(ramp, "out"),
-            &InRef::Node {
-                node: reroute,
-                port: "in".into(),
-            },
-        )
-        .unwrap();
+        link(&mut g, ramp, "out", reroute, "in");
         assert_eq!(
             g.output_type(&OutRef::new(reroute, "out")),
             Some(PortType::Color)
