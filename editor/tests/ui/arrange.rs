@@ -276,4 +276,11 @@ fn the_first_view_of_a_large_graph_is_readable_and_f_shows_it_all() {
         zoom_all < zoom,
         "F shows the whole lawn: {zoom_all} < {zoom}"
     );
+    // Every node whole on the canvas, the rightmost (the layers' outputs) included.
+    for rect in view.footprints() {
+        for corner in [rect.left_top(), rect.right_bottom()] {
+            let on_screen = view.to_screen(corner);
+            assert!(view.canvas_contains(on_screen), "{rect:?} is cut off");
+        }
+    }
 }
