@@ -8,6 +8,9 @@
 //! - [`material`]: a graph evaluated into what the preview renderer draws — the one
 //!   place that knows both the graph and the renderer.
 
+/// The lawn preset, built in so the editor opens on it from any working directory.
+pub const LAWN_PRESET: &str = include_str!("../../presets/lawn.ron");
+
 pub mod app;
 pub mod autosave;
 pub mod cli;

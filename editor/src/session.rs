@@ -208,7 +208,7 @@ mod tests {
     use super::*;
 
     fn session() -> Session {
-        let doc = tuft_graph::io::from_str(crate::app::LAWN_PRESET).expect("lawn parses");
+        let doc = tuft_graph::io::from_str(crate::LAWN_PRESET).expect("lawn parses");
         Session::new(doc, None)
     }
 

@@ -30,8 +30,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 use tuft_graph::{Document, NodeId, Report};
 
-/// The lawn preset, built in so the editor opens on it from any working directory.
-pub const LAWN_PRESET: &str = include_str!("../../../presets/lawn.ron");
+pub use crate::LAWN_PRESET;
 
 /// How often unsaved work is written to the autosave file.
 pub const AUTOSAVE_EVERY: Duration = Duration::from_secs(30);
