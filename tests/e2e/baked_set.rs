@@ -4,6 +4,7 @@
 use tuft_graph::{Evaluator, bake};
 use tuft_strands::manifest::Manifest;
 use tuft_strands::mesh::{Profile, level_mesh, repeat_tiles};
+use tuft_tests::glb::Glb;
 use tuft_tests::root;
 
 /// Bakes moss (the smallest preset) into a temporary folder.
@@ -25,9 +26,10 @@ fn the_manifest_names_every_file_of_the_set() {
     let (dir, graph) = baked_moss();
     let m = manifest(dir.path());
     assert_eq!(m.repeat_m, graph.repeat_m);
-    assert_eq!(m.maps.len(), 6);
+    assert_eq!(m.maps.len(), 7);
     let mut named: Vec<String> = m.maps.values().cloned().collect();
     named.push(m.strands.clone());
+    named.push(m.ground.clone());
     for layer in &m.layers {
         assert_eq!(layer.meshes.len(), layer.levels.keep.len());
         assert_eq!(layer.level_reports.len(), layer.levels.keep.len());
@@ -56,19 +58,15 @@ fn the_manifest_names_every_file_of_the_set() {
 }
 
 #[test]
-fn the_gltf_meshes_read_back_with_their_counts() {
+fn the_gltf_meshes_read_back_with_their_counts_and_materials() {
     let (dir, _) = baked_moss();
     let m = manifest(dir.path());
     for layer in &m.layers {
         for (level_idx, file) in layer.meshes.iter().enumerate() {
-            let (doc, buffers, _) =
-                gltf::import(dir.path().join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
-            let mesh = doc.meshes().next().unwrap();
-            let prim = mesh.primitives().next().unwrap();
-            assert_eq!(prim.mode(), gltf::mesh::Mode::Triangles);
-            let reader = prim.reader(|b| Some(&buffers[b.index()]));
-            let positions: Vec<[f32; 3]> = reader.read_positions().unwrap().collect();
-            let indices: Vec<u32> = reader.read_indices().unwrap().into_u32().collect();
+            let glb = Glb::read(&dir.path().join(file));
+            assert_eq!(glb.json["extensionsRequired"][0], "KHR_mesh_quantization");
+            let positions = glb.positions(0);
+            let indices = glb.indices(0);
             let strands = layer.level_reports[level_idx].strands;
             assert_eq!(
                 positions.len(),
@@ -81,14 +79,75 @@ fn the_gltf_meshes_read_back_with_their_counts() {
                 "{file}"
             );
             assert!(indices.iter().all(|&i| (i as usize) < positions.len()));
-            assert!(reader.read_normals().is_some() && reader.read_tex_coords(0).is_some());
-            assert!(reader.read_colors(0).is_some());
+            for attribute in ["NORMAL", "TEXCOORD_0", "COLOR_0", "_WIND", "_RANK"] {
+                let values = glb
+                    .attribute(0, attribute)
+                    .unwrap_or_else(|| panic!("{attribute}"));
+                assert_eq!(values.len(), positions.len(), "{file} {attribute}");
+            }
+            let material = glb.material(0);
             assert_eq!(
-                doc.materials().next().unwrap().double_sided(),
-                matches!(layer.profile, Profile::Ribbon { .. })
+                material["doubleSided"].as_bool(),
+                Some(matches!(layer.profile, Profile::Ribbon { .. }))
             );
         }
+        // Cards wear their atlas, alpha-masked at the layer's cutoff; the textures exist
+        // and decode.
+        let glb = Glb::read(&dir.path().join(&layer.cards.mesh));
+        assert!(glb.attribute(0, "_WIND").is_some() && glb.attribute(0, "_RANK").is_some());
+        let material = glb.material(0);
+        assert_eq!(material["alphaMode"], "MASK");
+        let cutoff = material["alphaCutoff"].as_f64().unwrap() as f32;
+        assert!((cutoff - layer.cards.settings.alpha_cutoff).abs() < 1e-6);
+        let color = glb.texture_uri(&material["pbrMetallicRoughness"]["baseColorTexture"]);
+        let normal = glb.texture_uri(&material["normalTexture"]);
+        assert_eq!(color, layer.cards.atlas_color[0]);
+        assert_eq!(normal, layer.cards.atlas_normal[0]);
+        for uri in [color, normal] {
+            image::open(dir.path().join(&uri)).unwrap_or_else(|e| panic!("{uri}: {e}"));
+        }
     }
+    // The ground wears the maps, occlusion-roughness-metallic packed in one texture.
+    let glb = Glb::read(&dir.path().join(&m.ground));
+    let material = glb.material(0);
+    let pbr = &material["pbrMetallicRoughness"];
+    assert_eq!(
+        glb.texture_uri(&pbr["baseColorTexture"]),
+        m.maps["base_color"]
+    );
+    assert_eq!(
+        glb.texture_uri(&material["normalTexture"]),
+        m.maps["normal"]
+    );
+    let orm = glb.texture_uri(&pbr["metallicRoughnessTexture"]);
+    assert_eq!(orm, m.maps["orm"]);
+    assert_eq!(glb.texture_uri(&material["occlusionTexture"]), orm);
+    let packed = image::open(dir.path().join(&orm)).unwrap().to_rgb8();
+    let grey = |map: &str| {
+        image::open(dir.path().join(&m.maps[map]))
+            .unwrap()
+            .to_luma8()
+    };
+    let (occlusion, roughness, metallic) = (grey("occlusion"), grey("roughness"), grey("metallic"));
+    for (x, y, p) in packed.enumerate_pixels().step_by(97) {
+        assert_eq!(
+            p.0,
+            [
+                occlusion.get_pixel(x, y).0[0],
+                roughness.get_pixel(x, y).0[0],
+                metallic.get_pixel(x, y).0[0]
+            ],
+            "ORM at ({x}, {y})"
+        );
+    }
+    // One repeat, flat, as wide as the material's repeat.
+    let ground = glb.positions(0);
+    let span = ground
+        .iter()
+        .map(|p| p[0])
+        .fold(f32::NEG_INFINITY, f32::max)
+        - ground.iter().map(|p| p[0]).fold(f32::INFINITY, f32::min);
+    assert!((span - m.repeat_m).abs() < 1e-4, "{span}");
 }
 
 #[test]
@@ -134,18 +193,30 @@ fn the_runtime_meshes_the_same_triangles_as_the_graph_path() {
                 "{} level {level_idx}: indices differ",
                 layer.name
             );
-            // And the glTF the bake wrote holds those very positions.
-            let (doc, buffers, _) =
-                gltf::import(dir.path().join(&layer.meshes[level_idx])).unwrap();
-            let prim = doc.meshes().next().unwrap().primitives().next().unwrap();
-            let reader = prim.reader(|b| Some(&buffers[b.index()]));
-            let positions: Vec<[f32; 3]> = reader.read_positions().unwrap().collect();
-            let expected: Vec<[f32; 3]> = runtime.vertices.iter().map(|v| v.position).collect();
+            // And the glTF the bake wrote holds those positions, quantised: within
+            // 0.1 mm of the floats, its indices and ranks exactly.
+            let glb = Glb::read(&dir.path().join(&layer.meshes[level_idx]));
+            let positions = glb.positions(0);
+            assert_eq!(positions.len(), runtime.vertices.len());
+            let worst = positions
+                .iter()
+                .zip(&runtime.vertices)
+                .flat_map(|(p, v)| (0..3).map(move |k| (p[k] - v.position[k]).abs()))
+                .fold(0.0f32, f32::max);
             assert!(
-                positions == expected,
-                "{} level {level_idx}: glTF positions differ",
+                worst < 1e-4,
+                "{} level {level_idx}: a position is {worst} m off",
                 layer.name
             );
+            assert!(glb.indices(0) == runtime.indices);
+            let ranks: Vec<f32> = glb
+                .attribute(0, "_RANK")
+                .unwrap()
+                .iter()
+                .map(|r| r[0])
+                .collect();
+            let expected: Vec<f32> = runtime.vertices.iter().map(|v| v.rank).collect();
+            assert!(ranks == expected, "{} level {level_idx}: ranks", layer.name);
         }
     }
 }

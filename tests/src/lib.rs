@@ -1,6 +1,7 @@
 //! Helpers shared by the end-to-end tests.
 
 pub mod fuzz;
+pub mod glb;
 
 use std::path::{Path, PathBuf};
 

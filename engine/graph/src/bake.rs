@@ -14,6 +14,7 @@
 use crate::diag::Diagnostic;
 use crate::eval::Evaluator;
 use crate::field::Domain;
+use crate::gltf::{Encoding, StrandMaterial};
 use crate::graph::{Input, MaterialGraph};
 use crate::nodes::normals_from_height;
 use crate::scatter::ScatterError;
@@ -31,14 +32,18 @@ pub const MAX_RESOLUTION: usize = crate::limits::MAX_MAP_RESOLUTION;
 const BAND_POINTS: usize = 1 << 20;
 
 /// The six maps, in the order they are written.
-pub const MAP_NAMES: [&str; 6] = [
+pub const MAP_NAMES: [&str; 7] = [
     "base_color",
     "normal",
     "roughness",
     "metallic",
     "occlusion",
     "height",
+    "orm",
 ];
+
+/// Quads per side of the ground mesh (one repeat).
+pub const GROUND_CELLS: u32 = 16;
 
 /// Why a bake failed.
 #[derive(Debug, thiserror::Error)]
@@ -290,9 +295,15 @@ pub fn write_baked_set_cancellable(
             );
             let file = mesh_name(&stem, name, level_idx);
             let path = out.join(&file);
-            let double_sided = matches!(layer.profile, crate::layer::Profile::Ribbon { .. });
-            let glb =
-                crate::gltf::encode_glb(&mesh, &format!("{name} level {level_idx}"), double_sided);
+            let material = StrandMaterial::Strands {
+                double_sided: matches!(layer.profile, crate::layer::Profile::Ribbon { .. }),
+            };
+            let glb = crate::gltf::encode_glb(
+                &mesh,
+                &format!("{name} level {level_idx}"),
+                &material,
+                Encoding::Quantized,
+            );
             write_into_set(&path, &glb)?;
             written.push(path);
             meshes.push(file);
@@ -312,6 +323,20 @@ pub fn write_baked_set_cancellable(
             cards,
         });
     }
+    let ground = format!("{stem}_ground.glb");
+    let path = out.join(&ground);
+    let maps_uri = |m: &str| format!("{stem}_{m}.png");
+    let glb = crate::gltf::encode_ground(
+        graph.repeat_m,
+        GROUND_CELLS,
+        &crate::gltf::GroundMaps {
+            base_color: maps_uri("base_color"),
+            normal: maps_uri("normal"),
+            orm: maps_uri("orm"),
+        },
+    );
+    write_into_set(&path, &glb)?;
+    written.push(path);
     let manifest = tuft_strands::manifest::Manifest {
         version: tuft_strands::manifest::MANIFEST_VERSION,
         name: graph.name.clone(),
@@ -323,6 +348,7 @@ pub fn write_baked_set_cancellable(
         height_range_m: graph.pbr.height_range_m,
         normal_convention: "tangent space, OpenGL (+Y up the image)".to_owned(),
         strands: format!("{stem}.strands"),
+        ground,
         layers,
     };
     progress("manifest", 1.0)?;
@@ -366,6 +392,7 @@ fn check_set(
     }
     let mut named: Vec<&str> = manifest.maps.values().map(String::as_str).collect();
     named.push(&manifest.strands);
+    named.push(&manifest.ground);
     for layer in &manifest.layers {
         named.extend(layer.meshes.iter().map(String::as_str));
         named.push(&layer.cards.mesh);
@@ -429,7 +456,17 @@ fn write_cards(
     let mesh_file = format!("{layer_stem}_cards.glb");
     let path = dir.join(&mesh_file);
     let mesh = cards::card_mesh(&group, repeat_m, settings.atlas_cells);
-    let glb = crate::gltf::encode_glb(&mesh, &format!("{name} cards"), true);
+    let material = StrandMaterial::Cards {
+        color: color_files.first().cloned().unwrap_or_default(),
+        normal: normal_files.first().cloned().unwrap_or_default(),
+        alpha_cutoff: settings.alpha_cutoff,
+    };
+    let glb = crate::gltf::encode_glb(
+        &mesh,
+        &format!("{name} cards"),
+        &material,
+        Encoding::Quantized,
+    );
     write_into_set(&path, &glb)?;
     written.push(path);
     Ok(tuft_strands::manifest::CardsManifest {
@@ -544,6 +581,16 @@ pub fn encode_maps(maps: &PbrMaps) -> Result<Vec<Vec<u8>>, image::ImageError> {
             "normal" => png(&|w| {
                 rgb(size, &maps.normal, |c| 0.5 + 0.5 * c).write_to(w, image::ImageFormat::Png)
             }),
+            // Occlusion, roughness, metallic in R, G, B: glTF's packing.
+            "orm" => {
+                let data: Vec<u8> = (0..maps.occlusion.len())
+                    .flat_map(|i| {
+                        [maps.occlusion[i], maps.roughness[i], maps.metallic[i]].map(to_u8)
+                    })
+                    .collect();
+                let img = image::RgbImage::from_raw(size, size, data).expect("three per texel");
+                png(&|w| img.write_to(w, image::ImageFormat::Png))
+            }
             "height" => {
                 let data: Vec<u16> = maps
                     .height

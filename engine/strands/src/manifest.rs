@@ -31,6 +31,10 @@ pub struct Manifest {
     pub normal_convention: String,
     /// The strand file's name.
     pub strands: String,
+    /// The ground mesh's file: one repeat wearing the PBR maps (sets baked before it
+    /// have none).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub ground: String,
     /// The strand layers, in strand-file order.
     pub layers: Vec<LayerManifest>,
 }

@@ -1,0 +1,60 @@
+//! glTF binary (`.glb`) files of a baked set: each strand level, each layer's cards and the
+//! ground, every one with a glTF 2.0 material.
+//!
+//! Strand and card meshes are triangles with `POSITION`, `NORMAL`, `TEXCOORD_0` (along
+//! the strand, across it), `COLOR_0` (linear RGB), and the custom `_WIND` (0 at the root,
+//! 1 at the tip) and `_RANK`; indices are u32. By default ([`Encoding::Quantized`]) they are
+//! stored as KHR_mesh_quantization allows: positions as 16-bit integers across the mesh's
+//! bounds (the node's scale and translation restore metres), normals as 8-bit, texture
+//! coordinates, colours and the wind as normalised integers; `_RANK` stays a float, so a
+//! level's cut lands on the same strands. [`Encoding::Float`] writes 32-bit floats.
+//!
+//! Materials: strands wear their vertex colour, double-sided for ribbons; cards wear the
+//! layer's atlas (colour and normal), alpha-masked at the card settings' cutoff; the ground
+//! wears the PBR maps, with occlusion, roughness and metallic packed into one ORM texture
+//! (R, G, B) as glTF defines it. Textures are the set's own PNGs, named by relative URI.
+
+mod builder;
+mod strands;
+
+pub use builder::Glb;
+pub use strands::{Encoding, StrandMaterial};
+
+use tuft_strands::mesh::LevelMesh;
+
+/// Encodes `mesh` as a glTF binary on its own, wearing `material`.
+#[must_use]
+pub fn encode_glb(
+    mesh: &LevelMesh,
+    name: &str,
+    material: &StrandMaterial,
+    encoding: Encoding,
+) -> Vec<u8> {
+    let mut glb = Glb::default();
+    let m = glb.material(material);
+    let tangents = matches!(material, StrandMaterial::Cards { .. });
+    let node = glb.strand_node(mesh, name, m, encoding, tangents);
+    glb.finish(&[node])
+}
+
+/// The ground: one repeat of the material, `cells × cells` quads centred on the origin
+/// (Y up, as the strand meshes), wearing the PBR maps named by `maps` (relative URIs of
+/// the base colour, normal and ORM textures).
+#[must_use]
+pub fn encode_ground(repeat_m: f32, cells: u32, maps: &GroundMaps) -> Vec<u8> {
+    let mut glb = Glb::default();
+    let material = glb.material(&StrandMaterial::Ground(maps.clone()));
+    let node = glb.grid_node(repeat_m, cells.max(1), material);
+    glb.finish(&[node])
+}
+
+/// The relative URIs of the textures the ground wears.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GroundMaps {
+    /// sRGB base colour.
+    pub base_color: String,
+    /// Tangent-space normal, OpenGL convention (+Y up the image), as glTF's.
+    pub normal: String,
+    /// Occlusion (R), roughness (G), metallic (B).
+    pub orm: String,
+}

@@ -1,0 +1,141 @@
+//! A reader of the `.glb` files a bake writes, as a game's importer reads them: the JSON
+//! chunk, accessors of any component type (normalised integers read as KHR_mesh_quantization
+//! and the core spec say), and each node's translation and scale applied to positions. The
+//! `gltf` crate refuses KHR_mesh_quantization, so the tests read the files themselves.
+
+use serde_json::Value;
+use std::path::Path;
+
+/// A glTF binary: its JSON document and binary chunk.
+#[derive(Debug)]
+pub struct Glb {
+    /// The document.
+    pub json: Value,
+    bin: Vec<u8>,
+}
+
+impl Glb {
+    /// Reads `path`.
+    ///
+    /// # Panics
+    /// When the file is not a glTF binary (tests want to know at once).
+    #[must_use]
+    pub fn read(path: &Path) -> Self {
+        let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert_eq!(&bytes[0..4], b"glTF", "{}", path.display());
+        let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()) as usize;
+        assert_eq!(word(4), 2, "glTF version");
+        assert_eq!(word(8), bytes.len(), "the header's length is the file's");
+        let json_len = word(12);
+        assert_eq!(&bytes[16..20], b"JSON");
+        let json: Value = serde_json::from_slice(&bytes[20..20 + json_len]).unwrap();
+        let at = 20 + json_len;
+        let bin_len = word(at);
+        assert_eq!(&bytes[at + 4..at + 8], b"BIN\0");
+        let bin = bytes[at + 8..at + 8 + bin_len].to_vec();
+        Self { json, bin }
+    }
+
+    /// Accessor `k` as rows of floats (normalised integers scaled to `[0, 1]` or
+    /// `[-1, 1]`; other integers as their values).
+    #[must_use]
+    pub fn accessor(&self, k: usize) -> Vec<Vec<f32>> {
+        let a = &self.json["accessors"][k];
+        let view = &self.json["bufferViews"][a["bufferView"].as_u64().unwrap() as usize];
+        let n = match a["type"].as_str().unwrap() {
+            "SCALAR" => 1,
+            "VEC2" => 2,
+            "VEC3" => 3,
+            _ => 4,
+        };
+        let component = a["componentType"].as_u64().unwrap();
+        let size = match component {
+            5120 | 5121 => 1,
+            5122 | 5123 => 2,
+            _ => 4,
+        };
+        let normalized = a["normalized"].as_bool().unwrap_or(false);
+        let stride = view["byteStride"].as_u64().map_or(n * size, |s| s as usize);
+        let start = view["byteOffset"].as_u64().unwrap_or(0) as usize
+            + a["byteOffset"].as_u64().unwrap_or(0) as usize;
+        let count = a["count"].as_u64().unwrap() as usize;
+        (0..count)
+            .map(|i| {
+                (0..n)
+                    .map(|c| {
+                        let at = start + i * stride + c * size;
+                        let b = &self.bin[at..at + size];
+                        let raw = match component {
+                            5120 => f32::from(b[0] as i8),
+                            5121 => f32::from(b[0]),
+                            5122 => f32::from(i16::from_le_bytes([b[0], b[1]])),
+                            5123 => f32::from(u16::from_le_bytes([b[0], b[1]])),
+                            5125 => u32::from_le_bytes(b.try_into().unwrap()) as f32,
+                            _ => f32::from_le_bytes(b.try_into().unwrap()),
+                        };
+                        match (normalized, component) {
+                            (true, 5120) => (raw / 127.0).max(-1.0),
+                            (true, 5121) => raw / 255.0,
+                            (true, 5122) => (raw / 32767.0).max(-1.0),
+                            (true, 5123) => raw / 65535.0,
+                            _ => raw,
+                        }
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The first primitive of the mesh node `node` shows.
+    fn primitive(&self, node: usize) -> &Value {
+        let mesh = self.json["nodes"][node]["mesh"].as_u64().unwrap() as usize;
+        &self.json["meshes"][mesh]["primitives"][0]
+    }
+
+    /// Attribute `name` of node `node`'s mesh, if it has it.
+    #[must_use]
+    pub fn attribute(&self, node: usize, name: &str) -> Option<Vec<Vec<f32>>> {
+        let k = self.primitive(node)["attributes"][name].as_u64()?;
+        Some(self.accessor(k as usize))
+    }
+
+    /// Node `node`'s positions in metres: the node's scale, then its translation.
+    #[must_use]
+    pub fn positions(&self, node: usize) -> Vec<[f32; 3]> {
+        let n = &self.json["nodes"][node];
+        let get = |key: &str, default: f32| -> [f32; 3] {
+            std::array::from_fn(|k| n[key][k].as_f64().map_or(default, |x| x as f32))
+        };
+        let (scale, translation) = (get("scale", 1.0), get("translation", 0.0));
+        self.attribute(node, "POSITION")
+            .unwrap()
+            .iter()
+            .map(|p| std::array::from_fn(|k| p[k] * scale[k] + translation[k]))
+            .collect()
+    }
+
+    /// Node `node`'s triangle indices.
+    #[must_use]
+    pub fn indices(&self, node: usize) -> Vec<u32> {
+        let k = self.primitive(node)["indices"].as_u64().unwrap() as usize;
+        self.accessor(k).iter().map(|r| r[0] as u32).collect()
+    }
+
+    /// The material node `node`'s mesh wears.
+    #[must_use]
+    pub fn material(&self, node: usize) -> &Value {
+        let k = self.primitive(node)["material"].as_u64().unwrap() as usize;
+        &self.json["materials"][k]
+    }
+
+    /// The URI of the image texture `texture` shows.
+    #[must_use]
+    pub fn texture_uri(&self, texture: &Value) -> String {
+        let t = texture["index"].as_u64().unwrap() as usize;
+        let image = self.json["textures"][t]["source"].as_u64().unwrap() as usize;
+        self.json["images"][image]["uri"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    }
+}
