@@ -1,6 +1,7 @@
 //! The baked set: glTF meshes that read back, and a runtime that meshes the manifest and
 //! strand file to exactly the triangles the graph path wrote.
 
+use tuft_graph::gltf::Encoding;
 use tuft_graph::{Evaluator, bake};
 use tuft_strands::manifest::Manifest;
 use tuft_strands::mesh::{Profile, level_mesh, repeat_tiles};
@@ -9,11 +10,28 @@ use tuft_tests::root;
 
 /// Bakes moss (the smallest preset) into a temporary folder.
 fn baked_moss() -> (tempfile::TempDir, tuft_graph::MaterialGraph) {
+    baked_moss_as(Encoding::default())
+}
+
+/// Bakes moss with its meshes stored as `encoding` says.
+fn baked_moss_as(encoding: Encoding) -> (tempfile::TempDir, tuft_graph::MaterialGraph) {
     let graph = tuft_graph::io::load(&root().join("presets/moss.ron"))
         .unwrap()
         .graph;
     let dir = tempfile::tempdir().unwrap();
-    bake::write_baked_set(&Evaluator::new(&graph), dir.path(), 64, &mut |_, _| {}).unwrap();
+    let options = bake::BakeOptions {
+        resolution: 64,
+        encoding,
+    };
+    let cancel = std::sync::atomic::AtomicBool::new(false);
+    bake::write_baked_set_with(
+        &Evaluator::new(&graph),
+        dir.path(),
+        &options,
+        &mut |_, _| {},
+        &cancel,
+    )
+    .unwrap();
     (dir, graph)
 }
 
@@ -45,6 +63,12 @@ fn the_manifest_names_every_file_of_the_set() {
         }
     }
     named.push("manifest.ron".into());
+    named.push("manifest.json".into());
+    // The JSON manifest says what the RON one says.
+    let json: Manifest =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("manifest.json")).unwrap())
+            .unwrap();
+    assert_eq!(json, m);
     let mut present: Vec<String> = std::fs::read_dir(dir.path())
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
@@ -152,7 +176,14 @@ fn the_gltf_meshes_read_back_with_their_counts_and_materials() {
 
 #[test]
 fn the_runtime_meshes_the_same_triangles_as_the_graph_path() {
-    let (dir, graph) = baked_moss();
+    for encoding in [Encoding::Quantized, Encoding::Meshopt] {
+        runtime_matches_the_graph_path(encoding);
+    }
+}
+
+/// The parity test for meshes stored as `encoding` says.
+fn runtime_matches_the_graph_path(encoding: Encoding) {
+    let (dir, graph) = baked_moss_as(encoding);
     let m = manifest(dir.path());
     // The runtime: the manifest and the strand file, no graph.
     let file =
@@ -205,10 +236,16 @@ fn the_runtime_meshes_the_same_triangles_as_the_graph_path() {
                 .fold(0.0f32, f32::max);
             assert!(
                 worst < 1e-4,
-                "{} level {level_idx}: a position is {worst} m off",
+                "{} level {level_idx} ({encoding:?}): a position is {worst} m off",
                 layer.name
             );
-            assert!(glb.indices(0) == runtime.indices);
+            // The same triangles, each with its winding (meshoptimizer's index codec may
+            // start a triangle at another of its corners).
+            assert!(
+                triangles(&glb.indices(0)) == triangles(&runtime.indices),
+                "{} level {level_idx} ({encoding:?}): triangles",
+                layer.name
+            );
             let ranks: Vec<f32> = glb
                 .attribute(0, "_RANK")
                 .unwrap()
@@ -219,6 +256,17 @@ fn the_runtime_meshes_the_same_triangles_as_the_graph_path() {
             assert!(ranks == expected, "{} level {level_idx}: ranks", layer.name);
         }
     }
+}
+
+/// Each triangle turned to start at its smallest index, keeping its winding.
+fn triangles(indices: &[u32]) -> Vec<[u32; 3]> {
+    indices
+        .chunks_exact(3)
+        .map(|t| {
+            let k = (0..3).min_by_key(|&k| t[k]).unwrap_or(0);
+            [t[k], t[(k + 1) % 3], t[(k + 2) % 3]]
+        })
+        .collect()
 }
 
 #[test]
@@ -307,7 +355,7 @@ fn a_bake_over_an_earlier_set_replaces_it_whole_or_not_at_all() {
     assert!(
         after
             .keys()
-            .all(|k| k == "manifest.ron" || k.starts_with("moss_two"))
+            .all(|k| k.starts_with("manifest.") || k.starts_with("moss_two"))
     );
     assert!(manifest(&dest).name == "moss two");
 }

@@ -2,6 +2,7 @@
 //! chunk, accessors of any component type (normalised integers read as KHR_mesh_quantization
 //! and the core spec say), and each node's translation and scale applied to positions. The
 //! `gltf` crate refuses KHR_mesh_quantization, so the tests read the files themselves.
+//! Views compressed with EXT_meshopt_compression are decoded with meshoptimizer's decoder.
 
 use serde_json::Value;
 use std::path::Path;
@@ -11,7 +12,8 @@ use std::path::Path;
 pub struct Glb {
     /// The document.
     pub json: Value,
-    bin: Vec<u8>,
+    /// Each buffer view's bytes, decompressed.
+    views: Vec<Vec<u8>>,
 }
 
 impl Glb {
@@ -32,8 +34,14 @@ impl Glb {
         let at = 20 + json_len;
         let bin_len = word(at);
         assert_eq!(&bytes[at + 4..at + 8], b"BIN\0");
-        let bin = bytes[at + 8..at + 8 + bin_len].to_vec();
-        Self { json, bin }
+        let bin = &bytes[at + 8..at + 8 + bin_len];
+        let views = json["bufferViews"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| view_bytes(v, bin))
+            .collect();
+        Self { json, views }
     }
 
     /// Accessor `k` as rows of floats (normalised integers scaled to `[0, 1]` or
@@ -56,15 +64,15 @@ impl Glb {
         };
         let normalized = a["normalized"].as_bool().unwrap_or(false);
         let stride = view["byteStride"].as_u64().map_or(n * size, |s| s as usize);
-        let start = view["byteOffset"].as_u64().unwrap_or(0) as usize
-            + a["byteOffset"].as_u64().unwrap_or(0) as usize;
+        let data = &self.views[a["bufferView"].as_u64().unwrap() as usize];
+        let start = a["byteOffset"].as_u64().unwrap_or(0) as usize;
         let count = a["count"].as_u64().unwrap() as usize;
         (0..count)
             .map(|i| {
                 (0..n)
                     .map(|c| {
                         let at = start + i * stride + c * size;
-                        let b = &self.bin[at..at + size];
+                        let b = &data[at..at + size];
                         let raw = match component {
                             5120 => f32::from(b[0] as i8),
                             5121 => f32::from(b[0]),
@@ -137,5 +145,41 @@ impl Glb {
             .as_str()
             .unwrap()
             .to_owned()
+    }
+}
+
+/// The bytes of buffer view `view` over binary chunk `bin`, decoded when compressed.
+fn view_bytes(view: &Value, bin: &[u8]) -> Vec<u8> {
+    let slice = |v: &Value| {
+        let at = v["byteOffset"].as_u64().unwrap_or(0) as usize;
+        &bin[at..at + v["byteLength"].as_u64().unwrap() as usize]
+    };
+    let Some(ext) = view["extensions"].get("EXT_meshopt_compression") else {
+        return slice(view).to_vec();
+    };
+    let (count, stride) = (
+        ext["count"].as_u64().unwrap() as usize,
+        ext["byteStride"].as_u64().unwrap() as usize,
+    );
+    let packed = slice(ext);
+    match (ext["mode"].as_str().unwrap(), stride) {
+        ("TRIANGLES", 4) => meshopt::decode_index_buffer::<u32>(packed, count)
+            .unwrap()
+            .iter()
+            .flat_map(|i| i.to_le_bytes())
+            .collect(),
+        ("ATTRIBUTES", 4) => meshopt::decode_vertex_buffer::<[u8; 4]>(packed, count)
+            .unwrap()
+            .concat(),
+        ("ATTRIBUTES", 8) => meshopt::decode_vertex_buffer::<[u8; 8]>(packed, count)
+            .unwrap()
+            .concat(),
+        ("ATTRIBUTES", 12) => meshopt::decode_vertex_buffer::<[u8; 12]>(packed, count)
+            .unwrap()
+            .concat(),
+        ("ATTRIBUTES", 16) => meshopt::decode_vertex_buffer::<[u8; 16]>(packed, count)
+            .unwrap()
+            .concat(),
+        (mode, stride) => panic!("meshopt mode {mode} with stride {stride}"),
     }
 }

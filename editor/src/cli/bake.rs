@@ -5,12 +5,12 @@ use std::path::Path;
 use std::process::ExitCode;
 use tuft_graph::bake;
 
-pub fn run(file: &Path, out: &Path, resolution: usize, force: bool) -> ExitCode {
+pub fn run(file: &Path, out: &Path, options: &bake::BakeOptions, force: bool) -> ExitCode {
     let doc = match super::load_checked(file, "baked", force) {
         Ok(doc) => doc,
         Err(code) => return code,
     };
-    match bake_into(&doc.graph, out, resolution) {
+    match bake_into(&doc.graph, out, options) {
         Ok(written) => {
             for path in written {
                 out!("{}", path.display());
@@ -27,7 +27,7 @@ pub fn run(file: &Path, out: &Path, resolution: usize, force: bool) -> ExitCode 
 fn bake_into(
     graph: &tuft_graph::MaterialGraph,
     out: &Path,
-    resolution: usize,
+    options: &bake::BakeOptions,
 ) -> anyhow::Result<Vec<std::path::PathBuf>> {
     // Hidden automatically when stderr is not a terminal.
     let bar = ProgressBar::new(1000).with_style(
@@ -36,10 +36,12 @@ fn bake_into(
             .progress_chars("=> "),
     );
     let evaluator = tuft_graph::Evaluator::new(graph);
-    let written = bake::write_baked_set(&evaluator, out, resolution, &mut |stage, f| {
+    let cancel = std::sync::atomic::AtomicBool::new(false);
+    let mut progress = |stage: &str, f: f32| {
         bar.set_message(stage.to_owned());
         bar.set_position((f * 1000.0) as u64);
-    })?;
+    };
+    let written = bake::write_baked_set_with(&evaluator, out, options, &mut progress, &cancel)?;
     for d in evaluator.diagnostics() {
         bar.suspend(|| eprintln!("{d}"));
     }

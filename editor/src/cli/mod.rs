@@ -70,6 +70,10 @@ pub enum Command {
         /// Map resolution in texels.
         #[arg(long, default_value_t = tuft_graph::bake::DEFAULT_RESOLUTION, value_parser = numbers::resolution)]
         resolution: usize,
+        /// How the glTF meshes store vertices: none (32-bit floats), quantize
+        /// (KHR_mesh_quantization) or meshopt (quantised, then EXT_meshopt_compression).
+        #[arg(long, default_value = "quantize", value_parser = compression)]
+        compress: tuft_graph::gltf::Encoding,
         /// Bake even when validation finds errors.
         #[arg(long)]
         force: bool,
@@ -182,6 +186,11 @@ pub(crate) fn load_checked(
     Ok(doc)
 }
 
+/// A `--compress` name, or the valid ones.
+fn compression(name: &str) -> Result<tuft_graph::gltf::Encoding, String> {
+    tuft_graph::gltf::Encoding::from_name(name)
+}
+
 /// Runs one subcommand and returns its exit status.
 pub fn run(command: Command) -> ExitCode {
     match command {
@@ -191,8 +200,15 @@ pub fn run(command: Command) -> ExitCode {
             file,
             out,
             resolution,
+            compress,
             force,
-        } => bake::run(&file, &out, resolution, force),
+        } => {
+            let options = tuft_graph::bake::BakeOptions {
+                resolution,
+                encoding: compress,
+            };
+            bake::run(&file, &out, &options, force)
+        }
         Command::Bench {
             json,
             runs,

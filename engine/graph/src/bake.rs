@@ -226,6 +226,24 @@ pub fn write_baked_set(
     )
 }
 
+/// How a set is baked beyond the graph.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BakeOptions {
+    /// Map resolution in texels.
+    pub resolution: usize,
+    /// How the glTF meshes store their vertices.
+    pub encoding: Encoding,
+}
+
+impl Default for BakeOptions {
+    fn default() -> Self {
+        Self {
+            resolution: DEFAULT_RESOLUTION,
+            encoding: Encoding::default(),
+        }
+    }
+}
+
 /// As [`write_baked_set`], stopping with [`BakeError::Cancelled`] at the next stage once
 /// `cancel` is set. The set is written into a staging folder beside `dir`, read back,
 /// and swapped in whole ([`crate::staging`]): cancelled, failed or killed, `dir` keeps
@@ -240,6 +258,28 @@ pub fn write_baked_set_cancellable(
     progress: &mut dyn FnMut(&str, f32),
     cancel: &AtomicBool,
 ) -> Result<Vec<PathBuf>, BakeError> {
+    let options = BakeOptions {
+        resolution,
+        ..BakeOptions::default()
+    };
+    write_baked_set_with(evaluator, dir, &options, progress, cancel)
+}
+
+/// As [`write_baked_set_cancellable`], baked as `options` say.
+///
+/// # Errors
+/// As [`write_baked_set_cancellable`].
+pub fn write_baked_set_with(
+    evaluator: &Evaluator<'_>,
+    dir: &Path,
+    options: &BakeOptions,
+    progress: &mut dyn FnMut(&str, f32),
+    cancel: &AtomicBool,
+) -> Result<Vec<PathBuf>, BakeError> {
+    let BakeOptions {
+        resolution,
+        encoding,
+    } = *options;
     let mut progress = |stage: &str, f: f32| -> Result<(), BakeError> {
         progress(stage, f);
         if cancel.load(std::sync::atomic::Ordering::Relaxed) {
@@ -302,13 +342,20 @@ pub fn write_baked_set_cancellable(
                 &mesh,
                 &format!("{name} level {level_idx}"),
                 &material,
-                Encoding::Quantized,
+                encoding,
             );
             write_into_set(&path, &glb)?;
             written.push(path);
             meshes.push(file);
         }
-        let cards = write_cards(set, layer, graph.repeat_m, out, &stem, name, &mut written)?;
+        let cards = write_cards(
+            set,
+            layer,
+            graph.repeat_m,
+            (out, &stem, name),
+            encoding,
+            &mut written,
+        )?;
         layers.push(tuft_strands::manifest::LayerManifest {
             name: name.clone(),
             profile: layer.profile,
@@ -358,6 +405,11 @@ pub fn write_baked_set_cancellable(
             .map_err(|e| fail(&path, e.to_string()))?;
     write_into_set(&path, text.as_bytes())?;
     written.push(path);
+    // The same, for engines and tools that read JSON.
+    let path = out.join("manifest.json");
+    let json = serde_json::to_string_pretty(&manifest).map_err(|e| fail(&path, e.to_string()))?;
+    write_into_set(&path, json.as_bytes())?;
+    written.push(path);
     progress("checking", 1.0)?;
     check_set(out, &strands, &manifest)?;
     staging.commit().map_err(|e| fail(dir, e.to_string()))?;
@@ -390,6 +442,13 @@ fn check_set(
             "reads back different from what was written".into(),
         ));
     }
+    let path = out.join("manifest.json");
+    let text = std::fs::read_to_string(&path).map_err(|e| bad(path.clone(), e.to_string()))?;
+    let read: tuft_strands::manifest::Manifest =
+        serde_json::from_str(&text).map_err(|e| bad(path.clone(), e.to_string()))?;
+    if &read != manifest {
+        return Err(bad(path, "says other than manifest.ron".into()));
+    }
     let mut named: Vec<&str> = manifest.maps.values().map(String::as_str).collect();
     named.push(&manifest.strands);
     named.push(&manifest.ground);
@@ -419,9 +478,8 @@ fn write_cards(
     set: &StrandSet,
     layer: &crate::layer::StrandLayer,
     repeat_m: f32,
-    dir: &Path,
-    stem: &str,
-    name: &str,
+    (dir, stem, name): (&Path, &str, &str),
+    encoding: Encoding,
     written: &mut Vec<PathBuf>,
 ) -> Result<tuft_strands::manifest::CardsManifest, BakeError> {
     use tuft_strands::cards;
@@ -461,12 +519,7 @@ fn write_cards(
         normal: normal_files.first().cloned().unwrap_or_default(),
         alpha_cutoff: settings.alpha_cutoff,
     };
-    let glb = crate::gltf::encode_glb(
-        &mesh,
-        &format!("{name} cards"),
-        &material,
-        Encoding::Quantized,
-    );
+    let glb = crate::gltf::encode_glb(&mesh, &format!("{name} cards"), &material, encoding);
     write_into_set(&path, &glb)?;
     written.push(path);
     Ok(tuft_strands::manifest::CardsManifest {

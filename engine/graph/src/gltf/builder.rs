@@ -16,6 +16,47 @@ pub struct Glb {
     pub(super) textures: Vec<String>,
     pub(super) extensions_used: Vec<&'static str>,
     pub(super) extensions_required: Vec<&'static str>,
+    /// Whether views are compressed (EXT_meshopt_compression).
+    pub(super) compress: bool,
+    /// Bytes of the uncompressed fallback buffer the compressed views stand in.
+    pub(super) fallback: usize,
+}
+
+fn align(bin: &mut Vec<u8>) {
+    while !bin.len().is_multiple_of(4) {
+        bin.push(0);
+    }
+}
+
+/// `bytes` compressed by meshoptimizer with the mode EXT_meshopt_compression names:
+/// vertex attributes of `element` bytes, or u32 triangle indices. `None` where the data
+/// does not fit a mode (then it is stored plain).
+fn meshopt_encode(bytes: &[u8], element: usize, target: u32) -> Option<(Vec<u8>, &'static str)> {
+    if target == INDICES {
+        let indices: Vec<u32> = bytes
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        if indices.len() % 3 != 0 {
+            return None;
+        }
+        let vertices = indices.iter().max().map_or(0, |&m| m as usize + 1);
+        return meshopt::encode_index_buffer(&indices, vertices)
+            .ok()
+            .map(|p| (p, "TRIANGLES"));
+    }
+    if element == 0 || element % 4 != 0 || element > 256 || bytes.len() % element != 0 {
+        return None;
+    }
+    // The encoder takes typed vertices; the element sizes used here are 4 to 16 bytes.
+    let packed = match element {
+        4 => meshopt::encode_vertex_buffer(bytemuck::cast_slice::<u8, [u8; 4]>(bytes)),
+        8 => meshopt::encode_vertex_buffer(bytemuck::cast_slice::<u8, [u8; 8]>(bytes)),
+        12 => meshopt::encode_vertex_buffer(bytemuck::cast_slice::<u8, [u8; 12]>(bytes)),
+        16 => meshopt::encode_vertex_buffer(bytemuck::cast_slice::<u8, [u8; 16]>(bytes)),
+        _ => return None,
+    };
+    packed.ok().map(|p| (p, "ATTRIBUTES"))
 }
 
 /// `ARRAY_BUFFER`: vertex attributes.
@@ -32,22 +73,44 @@ pub(super) mod component {
 }
 
 impl Glb {
-    /// Appends `bytes` as a buffer view (4-byte aligned), with `stride` between elements
-    /// when given; returns its index.
-    pub(super) fn view(&mut self, bytes: &[u8], stride: Option<usize>, target: u32) -> usize {
-        while !self.bin.len().is_multiple_of(4) {
-            self.bin.push(0);
+    /// Appends `bytes`, elements of `element` bytes each, as a buffer view (4-byte
+    /// aligned); returns its index. Vertex views state their stride. When compressing,
+    /// the bytes are stored compressed by meshoptimizer (attributes, or triangles for
+    /// indices) and the view reads them through EXT_meshopt_compression from the
+    /// fallback buffer, which holds no data.
+    pub(super) fn view(&mut self, bytes: &[u8], element: usize, target: u32) -> usize {
+        let mut view = json!({"byteLength": bytes.len(), "target": target});
+        if target == VERTICES {
+            view["byteStride"] = json!(element);
         }
-        let mut view = json!({
-            "buffer": 0,
-            "byteOffset": self.bin.len(),
-            "byteLength": bytes.len(),
-            "target": target,
-        });
-        if let Some(s) = stride {
-            view["byteStride"] = json!(s);
+        let compressed = self
+            .compress
+            .then(|| meshopt_encode(bytes, element, target))
+            .flatten();
+        if let Some((packed, mode)) = compressed {
+            align(&mut self.bin);
+            view["buffer"] = json!(1);
+            view["byteOffset"] = json!(self.fallback);
+            self.fallback += bytes.len().next_multiple_of(4);
+            let mut extension = json!({
+                "buffer": 0,
+                "byteOffset": self.bin.len(),
+                "byteLength": packed.len(),
+                "byteStride": element,
+                "count": bytes.len() / element,
+                "mode": mode,
+            });
+            if mode == "TRIANGLES" {
+                extension["byteStride"] = json!(4);
+            }
+            view["extensions"] = json!({"EXT_meshopt_compression": extension});
+            self.bin.extend_from_slice(&packed);
+        } else {
+            align(&mut self.bin);
+            view["buffer"] = json!(0);
+            view["byteOffset"] = json!(self.bin.len());
+            self.bin.extend_from_slice(bytes);
         }
-        self.bin.extend_from_slice(bytes);
         self.views.push(view);
         self.views.len() - 1
     }
@@ -113,8 +176,13 @@ impl Glb {
     /// The `.glb` bytes of a document whose scene holds nodes `roots`.
     #[must_use]
     pub fn finish(mut self, roots: &[usize]) -> Vec<u8> {
-        while !self.bin.len().is_multiple_of(4) {
-            self.bin.push(0);
+        align(&mut self.bin);
+        let mut buffers = vec![json!({"byteLength": self.bin.len()})];
+        if self.fallback > 0 {
+            buffers.push(json!({
+                "byteLength": self.fallback,
+                "extensions": {"EXT_meshopt_compression": {"fallback": true}},
+            }));
         }
         let mut document = json!({
             "asset": {"version": "2.0", "generator": "Tuft"},
@@ -123,7 +191,7 @@ impl Glb {
             "nodes": self.nodes,
             "meshes": self.meshes,
             "materials": self.materials,
-            "buffers": [{"byteLength": self.bin.len()}],
+            "buffers": buffers,
             "bufferViews": self.views,
             "accessors": self.accessors,
         });

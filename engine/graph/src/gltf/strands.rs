@@ -17,6 +17,33 @@ pub enum Encoding {
     /// wind as 16-bit normalised integers; `_RANK` as a float.
     #[default]
     Quantized,
+    /// As [`Encoding::Quantized`], every buffer view then compressed by meshoptimizer
+    /// (EXT_meshopt_compression, lossless over the quantised bytes).
+    Meshopt,
+}
+
+impl Encoding {
+    /// Every encoding, by the name the command line takes.
+    pub const NAMES: [(&str, Self); 3] = [
+        ("none", Self::Float),
+        ("quantize", Self::Quantized),
+        ("meshopt", Self::Meshopt),
+    ];
+
+    /// The encoding called `name`, or a message listing the valid names.
+    ///
+    /// # Errors
+    /// An unknown name.
+    pub fn from_name(name: &str) -> Result<Self, String> {
+        Self::NAMES
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, e)| *e)
+            .ok_or_else(|| {
+                let valid: Vec<&str> = Self::NAMES.iter().map(|(n, _)| *n).collect();
+                format!("no compression {name:?}: use one of {}", valid.join(", "))
+            })
+    }
 }
 
 /// What a mesh wears.
@@ -109,12 +136,16 @@ impl Glb {
         let v = &mesh.vertices;
         let (position, transform) = match encoding {
             Encoding::Float => (self.floats(v.iter().map(|x| x.position), true), None),
-            Encoding::Quantized => {
+            Encoding::Quantized | Encoding::Meshopt => {
                 let (accessor, min, extent) = self.positions_u16(mesh);
                 (accessor, Some((min, extent)))
             }
         };
-        let quantized = encoding == Encoding::Quantized;
+        let quantized = encoding != Encoding::Float;
+        if encoding == Encoding::Meshopt {
+            self.compress = true;
+            self.uses("EXT_meshopt_compression", true);
+        }
         let normal = if quantized {
             self.unit_i8(v.iter().map(|x| x.normal))
         } else {
@@ -211,7 +242,7 @@ impl Glb {
             .flatten()
             .flat_map(|x| x.to_le_bytes())
             .collect();
-        let view = self.view(&bytes, None, VERTICES);
+        let view = self.view(&bytes, 4 * N, VERTICES);
         let range = bounds.then(|| min_max(&values));
         self.accessor(view, component::FLOAT, false, values.len(), kind(N), range)
     }
@@ -236,7 +267,7 @@ impl Glb {
             }
             bytes.resize(bytes.len() + stride - 2 * N, 0);
         }
-        let view = self.view(&bytes, Some(stride), VERTICES);
+        let view = self.view(&bytes, stride, VERTICES);
         self.accessor(
             view,
             component::UNSIGNED_SHORT,
@@ -255,7 +286,7 @@ impl Glb {
             bytes.extend(t.map(|x| (x.clamp(-1.0, 1.0) * 127.0).round() as i8 as u8));
             count += 1;
         }
-        let view = self.view(&bytes, Some(4), VERTICES);
+        let view = self.view(&bytes, 4, VERTICES);
         self.accessor(view, component::BYTE, true, count, "VEC4", None)
     }
 
@@ -270,7 +301,7 @@ impl Glb {
             bytes.push(0);
             count += 1;
         }
-        let view = self.view(&bytes, Some(4), VERTICES);
+        let view = self.view(&bytes, 4, VERTICES);
         self.accessor(view, component::BYTE, true, count, "VEC3", None)
     }
 
@@ -294,7 +325,7 @@ impl Glb {
             }
             bytes.extend([0, 0]);
         }
-        let view = self.view(&bytes, Some(8), VERTICES);
+        let view = self.view(&bytes, 8, VERTICES);
         let bounds = (!positions.is_empty()).then(|| {
             (
                 lo.iter().map(|&x| f32::from(x)).collect(),
@@ -314,7 +345,7 @@ impl Glb {
 
     fn indices(&mut self, indices: &[u32]) -> usize {
         let bytes: Vec<u8> = indices.iter().flat_map(|i| i.to_le_bytes()).collect();
-        let view = self.view(&bytes, None, INDICES);
+        let view = self.view(&bytes, 4, INDICES);
         self.accessor(
             view,
             component::UNSIGNED_INT,
