@@ -1,10 +1,10 @@
-//! The PBR bake of the presets: six maps that wrap seamlessly.
+//! The PBR bake of the presets: maps that wrap seamlessly.
 
 use tuft_graph::bake::{self, MAP_NAMES};
 use tuft_tests::{presets, wrap_and_interior_steps};
 
 #[test]
-fn every_preset_bakes_six_maps_that_wrap_seamlessly() {
+fn every_preset_bakes_maps_that_wrap_seamlessly() {
     let dir = tempfile::tempdir().unwrap();
     for path in presets() {
         let doc = tuft_graph::io::load(&path).unwrap();
@@ -24,7 +24,7 @@ fn every_preset_bakes_six_maps_that_wrap_seamlessly() {
             );
             let expected_depth = if map == "height" {
                 image::ColorType::L16
-            } else if matches!(map, "base_color" | "normal") {
+            } else if matches!(map, "base_color" | "normal" | "orm") {
                 image::ColorType::Rgb8
             } else {
                 image::ColorType::L8

@@ -31,7 +31,7 @@ pub const MAX_RESOLUTION: usize = crate::limits::MAX_MAP_RESOLUTION;
 /// Points evaluated at once; larger bakes go in bands of rows to bound memory.
 const BAND_POINTS: usize = 1 << 20;
 
-/// The six maps, in the order they are written.
+/// The maps, in the order they are written.
 pub const MAP_NAMES: [&str; 7] = [
     "base_color",
     "normal",
@@ -205,7 +205,7 @@ pub fn mesh_name(stem: &str, layer: &str, level_idx: usize) -> String {
     format!("{stem}_{}_lod{level_idx}.glb", file_stem(layer))
 }
 
-/// Everything `tuft bake` writes into `dir`: the six maps, the strand file, a glTF mesh
+/// Everything `tuft bake` writes into `dir`: the maps, the strand file, a glTF mesh
 /// per layer and level (one repeat on a plane), and `manifest.ron` naming them all with
 /// every setting the runtime needs. `progress` hears a stage name and a fraction.
 ///
@@ -615,7 +615,7 @@ pub fn map_path(dir: &Path, stem: &str, map: &str) -> PathBuf {
     dir.join(format!("{stem}_{map}.png"))
 }
 
-/// The six maps encoded as PNG, in [`MAP_NAMES`] order.
+/// The maps encoded as PNG, in [`MAP_NAMES`] order.
 ///
 /// # Errors
 /// When a map cannot be encoded.
@@ -669,7 +669,7 @@ pub fn encode_maps(maps: &PbrMaps) -> Result<Vec<Vec<u8>>, image::ImageError> {
         .collect()
 }
 
-/// Writes the six maps into `dir` as `<stem>_<map>.png` (files of a set being written:
+/// Writes the maps into `dir` as `<stem>_<map>.png` (files of a set being written:
 /// see [`write_into_set`]); returns their paths in [`MAP_NAMES`] order.
 ///
 /// # Errors

@@ -37,7 +37,7 @@ fn meshopt_encode(bytes: &[u8], element: usize, target: u32) -> Option<(Vec<u8>,
             .chunks_exact(4)
             .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
-        if indices.len() % 3 != 0 {
+        if !indices.len().is_multiple_of(3) {
             return None;
         }
         let vertices = indices.iter().max().map_or(0, |&m| m as usize + 1);
@@ -45,7 +45,11 @@ fn meshopt_encode(bytes: &[u8], element: usize, target: u32) -> Option<(Vec<u8>,
             .ok()
             .map(|p| (p, "TRIANGLES"));
     }
-    if element == 0 || element % 4 != 0 || element > 256 || bytes.len() % element != 0 {
+    if element == 0
+        || !element.is_multiple_of(4)
+        || element > 256
+        || !bytes.len().is_multiple_of(element)
+    {
         return None;
     }
     // The encoder takes typed vertices; the element sizes used here are 4 to 16 bytes.
