@@ -359,3 +359,41 @@ fn a_bake_over_an_earlier_set_replaces_it_whole_or_not_at_all() {
     );
     assert!(manifest(&dest).name == "moss two");
 }
+
+#[test]
+fn the_manifest_carries_the_switches_the_preview_uses() {
+    use tuft_strands::switches::{REFERENCE_FOV_TURNS, REFERENCE_HEIGHT_PX};
+    let (dir, _) = baked_moss();
+    let m = manifest(dir.path());
+    let scene = crate::render::scene("moss", 64);
+    let camera = tuft_render::Camera {
+        fov_y: REFERENCE_FOV_TURNS,
+        ..tuft_render::Camera::default()
+    };
+    for layer in &m.layers {
+        let switches = layer
+            .switches
+            .as_ref()
+            .expect("a new set carries its switches");
+        let k = scene
+            .material()
+            .layers
+            .iter()
+            .position(|l| l.name == layer.name)
+            .unwrap();
+        let preview: Vec<f32> = scene
+            .switches(k, &camera, REFERENCE_HEIGHT_PX)
+            .iter()
+            .map(|s| s.2)
+            .collect();
+        assert_eq!(preview.len(), switches.reference_distances_m.len());
+        for (a, b) in preview.iter().zip(&switches.reference_distances_m) {
+            assert!(
+                (a - b).abs() <= 1e-4 * a.abs(),
+                "{}: {a} vs {b}",
+                layer.name
+            );
+        }
+        assert_eq!(switches.widen.len(), layer.levels.keep.len());
+    }
+}

@@ -348,7 +348,7 @@ pub fn write_baked_set_with(
             written.push(path);
             meshes.push(file);
         }
-        let cards = write_cards(
+        let (cards, switches) = write_cards(
             set,
             layer,
             graph.repeat_m,
@@ -368,6 +368,7 @@ pub fn write_baked_set_with(
             ),
             meshes,
             cards,
+            switches: Some(switches),
         });
     }
     let ground = format!("{stem}_ground.glb");
@@ -473,7 +474,8 @@ fn check_set(
     }
 }
 
-/// The card level of one layer: its atlas mips (colour and normal PNGs) and its mesh.
+/// The card level of one layer: its atlas mips (colour and normal PNGs) and its mesh;
+/// returns them named, with the layer's switch figures (which need the cards).
 fn write_cards(
     set: &StrandSet,
     layer: &crate::layer::StrandLayer,
@@ -481,7 +483,13 @@ fn write_cards(
     (dir, stem, name): (&Path, &str, &str),
     encoding: Encoding,
     written: &mut Vec<PathBuf>,
-) -> Result<tuft_strands::manifest::CardsManifest, BakeError> {
+) -> Result<
+    (
+        tuft_strands::manifest::CardsManifest,
+        tuft_strands::switches::Switches,
+    ),
+    BakeError,
+> {
     use tuft_strands::cards;
     let settings = &layer.cards;
     let fail = |path: &Path, message: String| BakeError::Write {
@@ -522,14 +530,16 @@ fn write_cards(
     let glb = crate::gltf::encode_glb(&mesh, &format!("{name} cards"), &material, encoding);
     write_into_set(&path, &glb)?;
     written.push(path);
-    Ok(tuft_strands::manifest::CardsManifest {
+    let switches = tuft_strands::switches::Switches::of(set, &layer.levels, &group);
+    let manifest = tuft_strands::manifest::CardsManifest {
         settings: settings.clone(),
         n_cards: group.len(),
         mesh: mesh_file,
         atlas_coverage: cards::coverage_per_mip(&atlas, settings.alpha_cutoff),
         atlas_color: color_files,
         atlas_normal: normal_files,
-    })
+    };
+    Ok((manifest, switches))
 }
 
 /// The path the strand file of material `stem` is written to in `dir`.

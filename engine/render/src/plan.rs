@@ -12,16 +12,7 @@
 //! complete, so the next representation starts exactly where the transition ended:
 //! nothing pops.
 
-/// A strand level is used while its widened strands are at least this many pixels wide.
-pub const SWITCH_PX: f32 = 1.0;
-
-/// Cards are used while a card is at least this many pixels tall: they carry the
-/// silhouette a bare surface would lose, for as long as there is one to carry.
-pub const CARD_SWITCH_PX: f32 = 1.0;
-
-/// The transition to the next representation takes the last half of each range: from
-/// `1.5 ×` the switch size down to the switch.
-pub const FADE_BAND: f32 = 0.5;
+pub use tuft_strands::switches::{CARD_SWITCH_PX, FADE_BAND, SWITCH_PX};
 
 /// How a tile of one layer is drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

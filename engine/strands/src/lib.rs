@@ -48,6 +48,7 @@ pub mod relief;
 pub mod set;
 pub mod shape;
 pub mod surface;
+pub mod switches;
 
 pub use set::StrandSet;
 

@@ -55,6 +55,10 @@ pub struct LayerManifest {
     pub meshes: Vec<String>,
     /// The card level.
     pub cards: CardsManifest,
+    /// Where the layer switches representation with distance, and the figures to work
+    /// it out for any view (sets baked before these were written have none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub switches: Option<crate::switches::Switches>,
 }
 
 /// The card level of a layer in a baked set.

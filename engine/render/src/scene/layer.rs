@@ -13,6 +13,9 @@ pub(crate) struct LayerShared {
     /// How far along its strands a point of a card's picture is, per unit of its height
     /// in the picture ([`along_scale`]).
     pub(super) card_along_scale: f32,
+    /// Where the layer switches representation (the figures a baked set's manifest
+    /// carries).
+    pub(super) switches: tuft_strands::switches::Switches,
     pub atlas: Atlas,
     /// The layer's cards over one repeat, as points to plant (`cards::card_points`).
     pub(super) cards: Vec<cards::Card>,
@@ -65,7 +68,8 @@ impl LayerShared {
             widen,
             width_m: median(set.width.iter().copied()).unwrap_or(0.0),
             card_height_m: median(cards.iter().map(|c| c.height)).unwrap_or(0.0),
-            card_along_scale: along_scale(set),
+            card_along_scale: tuft_strands::switches::along_scale(set),
+            switches: tuft_strands::switches::Switches::of(set, &layer.levels, &cards),
             atlas: cards::atlas(set, &cards, repeat_m, &layer.cards),
             card_placer: Placer::new(&card_points, surface),
             card_points,
@@ -87,29 +91,6 @@ impl LayerShared {
                 cards::build_card_tile(&self.cards, &placed, self.identity.cards.atlas_cells);
             CardTile { placed, mesh }
         })
-    }
-}
-
-/// A card's picture spans the tallest strand; a point at height `h` of it shows strands
-/// `h / length` of the way to their tips, on average over the strands (weighted by their
-/// area `width · length`) `h · tallest · E[1 / length]` = `h · tallest · Σ width /
-/// Σ width · length` in units of the picture. The card's shading reads "along" for the
-/// canopy's depth as its height times this (never below 1; the shader stops it at the
-/// tip), so the crown of a short strand is lit as a crown, as the strand itself is.
-pub(super) fn along_scale(set: &tuft_strands::StrandSet) -> f32 {
-    let tallest = set.length.iter().copied().fold(0.0f32, f32::max);
-    let (width, area) = set
-        .length
-        .iter()
-        .zip(&set.width)
-        .filter(|(l, _)| **l > 0.0)
-        .fold((0.0f64, 0.0f64), |(w, a), (&l, &wi)| {
-            (w + f64::from(wi), a + f64::from(wi * l))
-        });
-    if area > 0.0 {
-        (f64::from(tallest) * width / area).max(1.0) as f32
-    } else {
-        1.0
     }
 }
 

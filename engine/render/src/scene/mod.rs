@@ -226,30 +226,22 @@ impl Scene {
         let Some(layer) = self.layers.get(layer_idx) else {
             return Vec::new();
         };
-        let s = &layer.shared;
-        // px_per_m falls as 1 / distance: a size of `m` metres is `px` pixels at this.
-        let at = |m: f32, px: f32| m * camera.px_per_m(1.0, height_px) / px;
-        let last = s.widen.len() - 1;
-        let mut out: Vec<(Rep, Rep, f32)> = (0..last)
-            .map(|k| {
-                (
-                    Rep::Strands(k),
-                    Rep::Strands(k + 1),
-                    at(s.width_m * s.widen[k], crate::plan::SWITCH_PX),
-                )
+        let switches = layer
+            .shared
+            .switches
+            .distances(camera.px_per_m(1.0, height_px));
+        let to_cards = switches.iter().any(|(left, _)| left.is_none());
+        switches
+            .into_iter()
+            .map(|(left, d)| match left {
+                Some(k) if k + 1 < layer.shared.widen.len() => {
+                    (Rep::Strands(k), Rep::Strands(k + 1), d)
+                }
+                Some(k) if to_cards => (Rep::Strands(k), Rep::Cards, d),
+                Some(k) => (Rep::Strands(k), Rep::Relief, d),
+                None => (Rep::Cards, Rep::Relief, d),
             })
-            .collect();
-        let strands_end = at(s.width_m * s.widen[last], crate::plan::SWITCH_PX);
-        let cards_end = at(s.card_height_m, crate::plan::CARD_SWITCH_PX);
-        if cards_end > strands_end {
-            out.push((Rep::Strands(last), Rep::Cards, strands_end));
-            out.push((Rep::Cards, Rep::Relief, cards_end));
-        } else {
-            // Cards under a pixel tall where the last level leaves: it goes straight to
-            // the relief (as `plan::choose` does).
-            out.push((Rep::Strands(last), Rep::Relief, strands_end));
-        }
-        out
+            .collect()
     }
 
     /// Where layer `layer_idx`'s strands and cards blend toward the surface behind them,
