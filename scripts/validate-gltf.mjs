@@ -1,4 +1,4 @@
-// Runs the Khronos glTF validator over every .glb in the folders given, resolving the
+// Runs the Khronos glTF validator over every .glb and .gltf in the folders given, resolving the
 // textures they name beside them. Prints each file's counts and its errors and warnings;
 // exits 1 if any file has an error or a warning. Called by scripts/validate-baked-sets.
 // The validator is found in the folder named by GLTF_VALIDATOR_DIR (its npm prefix).
@@ -11,7 +11,7 @@ const { validateBytes } = require('gltf-validator');
 
 let bad = 0;
 for (const dir of process.argv.slice(2)) {
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.glb')).sort()) {
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.glb') || f.endsWith('.gltf')).sort()) {
     const report = await validateBytes(new Uint8Array(readFileSync(join(dir, file))), {
       uri: file,
       externalResourceFunction: (uri) =>

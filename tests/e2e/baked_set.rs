@@ -48,6 +48,7 @@ fn the_manifest_names_every_file_of_the_set() {
     let mut named: Vec<String> = m.maps.values().cloned().collect();
     named.push(m.strands.clone());
     named.push(m.ground.clone());
+    named.push(m.scene.clone());
     for layer in &m.layers {
         assert_eq!(layer.meshes.len(), layer.levels.keep.len());
         assert_eq!(layer.level_reports.len(), layer.levels.keep.len());
@@ -396,4 +397,77 @@ fn the_manifest_carries_the_switches_the_preview_uses() {
         }
         assert_eq!(switches.widen.len(), layer.levels.keep.len());
     }
+}
+
+#[test]
+fn the_scene_shows_every_part_without_a_second_copy() {
+    for encoding in [Encoding::Quantized, Encoding::Meshopt] {
+        let (dir, _) = baked_moss_as(encoding);
+        let m = manifest(dir.path());
+        let scene = Glb::read_gltf(&dir.path().join(&m.scene));
+        // Its buffers are the set's own .glb files: nothing is stored twice.
+        let size = std::fs::metadata(dir.path().join(&m.scene)).unwrap().len();
+        assert!(size < 200_000, "the scene is {size} bytes of JSON");
+        let ground = Glb::read(&dir.path().join(&m.ground));
+        assert_eq!(
+            scene.positions(scene.node_named("ground")),
+            ground.positions(0)
+        );
+        for layer in &m.layers {
+            let files: Vec<&String> = layer
+                .meshes
+                .iter()
+                .chain(std::iter::once(&layer.cards.mesh))
+                .collect();
+            let mut ids = Vec::new();
+            for (k, file) in files.iter().enumerate() {
+                let node = scene.node_named(&format!("{}_LOD{k}", layer.name));
+                ids.push(node);
+                let part = Glb::read(&dir.path().join(file));
+                assert!(
+                    scene.positions(node) == part.positions(0),
+                    "{file} ({encoding:?})"
+                );
+                assert!(scene.attribute(node, "_RANK") == part.attribute(0, "_RANK"));
+                assert_eq!(
+                    with_uris(&scene, scene.material(node)),
+                    with_uris(&part, part.material(0)),
+                    "{file}"
+                );
+            }
+            // The finest level names the coarser ones as its LODs, with coverages that
+            // fall.
+            let lod0 = &scene.json["nodes"][ids[0]];
+            let named: Vec<usize> = lod0["extensions"]["MSFT_lod"]["ids"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_u64().unwrap() as usize)
+                .collect();
+            assert_eq!(named, ids[1..]);
+            let coverage: Vec<f64> = lod0["extras"]["MSFT_screencoverage"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_f64().unwrap())
+                .collect();
+            assert!(coverage.windows(2).all(|w| w[0] >= w[1]), "{coverage:?}");
+        }
+    }
+}
+
+/// `material` with each texture reference's index replaced by the image's URI (indices
+/// differ between files that show the same pictures).
+fn with_uris(glb: &Glb, material: &serde_json::Value) -> serde_json::Value {
+    let mut out = material.clone();
+    if let Some(map) = out.as_object_mut() {
+        for (key, v) in map.iter_mut() {
+            if key.ends_with("Texture") {
+                *v = serde_json::json!(glb.texture_uri(v));
+            } else if v.is_object() {
+                *v = with_uris(glb, v);
+            }
+        }
+    }
+    out
 }

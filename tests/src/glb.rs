@@ -34,12 +34,39 @@ impl Glb {
         let at = 20 + json_len;
         let bin_len = word(at);
         assert_eq!(&bytes[at + 4..at + 8], b"BIN\0");
-        let bin = &bytes[at + 8..at + 8 + bin_len];
+        let bin = bytes[at + 8..at + 8 + bin_len].to_vec();
+        Self::with_buffers(json, &[bin])
+    }
+
+    /// Reads a `.gltf` (JSON) file, its buffers from the files their URIs name beside it
+    /// (a buffer without a URI, a compression fallback, holds nothing).
+    ///
+    /// # Panics
+    /// When the file or a buffer cannot be read.
+    #[must_use]
+    pub fn read_gltf(path: &Path) -> Self {
+        let text = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let json: Value = serde_json::from_slice(&text).unwrap();
+        let dir = path.parent().unwrap();
+        let buffers: Vec<Vec<u8>> = json["buffers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| {
+                b["uri"].as_str().map_or_else(Vec::new, |uri| {
+                    std::fs::read(dir.join(uri)).unwrap_or_else(|e| panic!("{uri}: {e}"))
+                })
+            })
+            .collect();
+        Self::with_buffers(json, &buffers)
+    }
+
+    fn with_buffers(json: Value, buffers: &[Vec<u8>]) -> Self {
         let views = json["bufferViews"]
             .as_array()
             .unwrap()
             .iter()
-            .map(|v| view_bytes(v, bin))
+            .map(|v| view_bytes(v, buffers))
             .collect();
         Self { json, views }
     }
@@ -92,6 +119,20 @@ impl Glb {
                     .collect()
             })
             .collect()
+    }
+
+    /// The node called `name`.
+    ///
+    /// # Panics
+    /// When there is none.
+    #[must_use]
+    pub fn node_named(&self, name: &str) -> usize {
+        self.json["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .position(|n| n["name"] == name)
+            .unwrap_or_else(|| panic!("no node {name}"))
     }
 
     /// The first primitive of the mesh node `node` shows.
@@ -148,9 +189,10 @@ impl Glb {
     }
 }
 
-/// The bytes of buffer view `view` over binary chunk `bin`, decoded when compressed.
-fn view_bytes(view: &Value, bin: &[u8]) -> Vec<u8> {
+/// The bytes of buffer view `view` over `buffers`, decoded when compressed.
+fn view_bytes(view: &Value, buffers: &[Vec<u8>]) -> Vec<u8> {
     let slice = |v: &Value| {
+        let bin = &buffers[v["buffer"].as_u64().unwrap_or(0) as usize];
         let at = v["byteOffset"].as_u64().unwrap_or(0) as usize;
         &bin[at..at + v["byteLength"].as_u64().unwrap() as usize]
     };

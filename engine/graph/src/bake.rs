@@ -397,8 +397,13 @@ pub fn write_baked_set_with(
         normal_convention: "tangent space, OpenGL (+Y up the image)".to_owned(),
         strands: format!("{stem}.strands"),
         ground,
+        scene: format!("{stem}.gltf"),
         layers,
     };
+    let path = out.join(&manifest.scene);
+    let scene = crate::gltf::scene_of_set(out, &manifest).map_err(|e| fail(&path, e))?;
+    write_into_set(&path, &scene)?;
+    written.push(path);
     progress("manifest", 1.0)?;
     let path = out.join("manifest.ron");
     let text =
@@ -453,6 +458,7 @@ fn check_set(
     let mut named: Vec<&str> = manifest.maps.values().map(String::as_str).collect();
     named.push(&manifest.strands);
     named.push(&manifest.ground);
+    named.push(&manifest.scene);
     for layer in &manifest.layers {
         named.extend(layer.meshes.iter().map(String::as_str));
         named.push(&layer.cards.mesh);

@@ -166,8 +166,8 @@ pub fn graph_problems(graph: &MaterialGraph) -> Vec<Diagnostic> {
     found
 }
 
-/// How many files a bake of `graph` writes: the maps, the strand file, the ground mesh
-/// and the manifest (RON and JSON), and per layer one mesh a level, the card mesh and
+/// How many files a bake of `graph` writes: the maps, the strand file, the ground mesh,
+/// the scene and the manifest (RON and JSON), and per layer one mesh a level, the card mesh and
 /// every mip of its two atlases.
 #[must_use]
 pub fn bake_files(graph: &MaterialGraph) -> u64 {
@@ -175,7 +175,7 @@ pub fn bake_files(graph: &MaterialGraph) -> u64 {
         let mips = u64::from(layer.cards.atlas_size.max(1).ilog2()) + 1;
         layer.levels.keep.len() as u64 + 1 + 2 * mips
     };
-    crate::bake::MAP_NAMES.len() as u64 + 4 + graph.strands.values().map(per_layer).sum::<u64>()
+    crate::bake::MAP_NAMES.len() as u64 + 5 + graph.strands.values().map(per_layer).sum::<u64>()
 }
 
 /// Whether a lattice of `cells` per side of the repeat is within [`MAX_LATTICE`];

@@ -35,6 +35,10 @@ pub struct Manifest {
     /// have none).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub ground: String,
+    /// The scene file (`.gltf`): the ground, every level and the cards at once, the
+    /// levels as LOD nodes (sets baked before it have none).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub scene: String,
     /// The strand layers, in strand-file order.
     pub layers: Vec<LayerManifest>,
 }

@@ -15,9 +15,11 @@
 //! (R, G, B) as glTF defines it. Textures are the set's own PNGs, named by relative URI.
 
 mod builder;
+mod scene;
 mod strands;
 
 pub use builder::Glb;
+pub use scene::{LayerParts, Part, encode_scene, scene_of_set};
 pub use strands::{Encoding, StrandMaterial};
 
 use tuft_strands::mesh::LevelMesh;

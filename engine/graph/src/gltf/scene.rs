@@ -1,0 +1,296 @@
+//! The set's scene: one glTF (`.gltf`, JSON) that shows the ground, every strand level and
+//! every layer's cards at once, without a second copy of their data. Each part's `.glb`
+//! is named as a buffer (a glTF buffer is any file's bytes), and the part's buffer views
+//! are moved onto its binary chunk inside that file. Levels are nodes named
+//! `<layer>_LOD<k>` (the cards the layer's last LOD), which Unity, Unreal and Godot read
+//! as LOD groups; the finest level carries MSFT_lod naming the coarser ones, and every
+//! level node says in its extras where it switches on the reference view.
+
+use serde_json::{Value, json};
+
+/// One `.glb` of the set, as written, with what the scene says of it.
+#[derive(Debug)]
+pub struct Part<'a> {
+    /// Its file name in the set (the URI the scene names).
+    pub file: &'a str,
+    /// Its bytes.
+    pub glb: &'a [u8],
+    /// The scene node's name.
+    pub name: String,
+    /// The node's extras.
+    pub extras: Value,
+}
+
+/// A layer's parts: its levels, finest first, then its cards; with the fraction of the
+/// reference view's height below which each is left for the next (MSFT_lod's screen
+/// coverage).
+#[derive(Debug)]
+pub struct LayerParts<'a> {
+    /// The layer's name.
+    pub name: String,
+    /// Levels then cards.
+    pub parts: Vec<Part<'a>>,
+    /// One coverage per part.
+    pub coverage: Vec<f32>,
+}
+
+/// The parts' glTF documents and where each one's binary chunk starts in its file.
+fn open(glb: &[u8]) -> Option<(Value, usize)> {
+    let word = |at: usize| -> Option<usize> {
+        Some(u32::from_le_bytes(glb.get(at..at + 4)?.try_into().ok()?) as usize)
+    };
+    let json_len = word(12)?;
+    let json: Value = serde_json::from_slice(glb.get(20..20 + json_len)?).ok()?;
+    Some((json, 20 + json_len + 8))
+}
+
+/// A merged document being filled.
+#[derive(Default)]
+struct Merged {
+    buffers: Vec<Value>,
+    views: Vec<Value>,
+    accessors: Vec<Value>,
+    meshes: Vec<Value>,
+    materials: Vec<Value>,
+    images: Vec<String>,
+    nodes: Vec<Value>,
+    used: Vec<String>,
+    required: Vec<String>,
+}
+
+impl Merged {
+    /// Takes in `part`'s mesh and material; returns the node showing it.
+    fn take(&mut self, part: &Part<'_>) -> Option<usize> {
+        let (doc, bin_start) = open(part.glb)?;
+        // Buffer 0 is the file itself; a compressed part's fallback buffer comes along.
+        let buffer_base = self.buffers.len();
+        self.buffers
+            .push(json!({"uri": part.file, "byteLength": part.glb.len()}));
+        for extra in doc["buffers"].as_array()?.iter().skip(1) {
+            self.buffers.push(extra.clone());
+        }
+        let view_base = self.views.len();
+        for view in doc["bufferViews"].as_array()? {
+            let mut v = view.clone();
+            let b = v["buffer"].as_u64()? as usize;
+            v["buffer"] = json!(buffer_base + b);
+            if b == 0 {
+                v["byteOffset"] = json!(v["byteOffset"].as_u64().unwrap_or(0) as usize + bin_start);
+            }
+            if let Some(ext) = v
+                .get_mut("extensions")
+                .and_then(|e| e.get_mut("EXT_meshopt_compression"))
+            {
+                ext["buffer"] = json!(buffer_base);
+                ext["byteOffset"] = json!(ext["byteOffset"].as_u64()? as usize + bin_start);
+            }
+            self.views.push(v);
+        }
+        let accessor_base = self.accessors.len();
+        for a in doc["accessors"].as_array()? {
+            let mut a = a.clone();
+            a["bufferView"] = json!(a["bufferView"].as_u64()? as usize + view_base);
+            self.accessors.push(a);
+        }
+        // Textures: one per image, images by URI shared across parts.
+        let mut texture_map = Vec::new();
+        if let Some(textures) = doc["textures"].as_array() {
+            for t in textures {
+                let image = t["source"].as_u64()? as usize;
+                let uri = doc["images"][image]["uri"].as_str()?.to_owned();
+                let k = self
+                    .images
+                    .iter()
+                    .position(|u| *u == uri)
+                    .unwrap_or_else(|| {
+                        self.images.push(uri);
+                        self.images.len() - 1
+                    });
+                texture_map.push(k);
+            }
+        }
+        let material_base = self.materials.len();
+        for m in doc["materials"].as_array()? {
+            let mut m = m.clone();
+            remap_textures(&mut m, &texture_map);
+            self.materials.push(m);
+        }
+        let mut mesh = doc["meshes"][0].clone();
+        for prim in mesh["primitives"].as_array_mut()? {
+            for (_, a) in prim["attributes"].as_object_mut()?.iter_mut() {
+                *a = json!(a.as_u64()? as usize + accessor_base);
+            }
+            prim["indices"] = json!(prim["indices"].as_u64()? as usize + accessor_base);
+            prim["material"] = json!(prim["material"].as_u64()? as usize + material_base);
+        }
+        self.meshes.push(mesh);
+        for list in ["extensionsUsed", "extensionsRequired"] {
+            for e in doc[list].as_array().into_iter().flatten() {
+                let name = e.as_str()?.to_owned();
+                let into = if list == "extensionsUsed" {
+                    &mut self.used
+                } else {
+                    &mut self.required
+                };
+                if !into.contains(&name) {
+                    into.push(name);
+                }
+            }
+        }
+        let mut node = doc["nodes"][0].clone();
+        node["mesh"] = json!(self.meshes.len() - 1);
+        node["name"] = json!(part.name);
+        node["extras"] = part.extras.clone();
+        self.nodes.push(node);
+        Some(self.nodes.len() - 1)
+    }
+}
+
+/// Replaces each texture reference's index in `material` by its place in `map`.
+fn remap_textures(material: &mut Value, map: &[usize]) {
+    if let Value::Object(m) = material {
+        for (key, v) in m.iter_mut() {
+            if key.ends_with("Texture") {
+                if let Some(i) = v.get("index").and_then(Value::as_u64) {
+                    v["index"] = json!(map.get(i as usize).copied().unwrap_or(0));
+                }
+            } else {
+                remap_textures(v, map);
+            }
+        }
+    }
+}
+
+/// The scene of a set called `name`: `ground` and every layer's parts, as `.gltf` text.
+/// `None` when a part is not a glTF binary this module wrote.
+#[must_use]
+pub fn encode_scene(name: &str, ground: &Part<'_>, layers: &[LayerParts<'_>]) -> Option<Vec<u8>> {
+    let mut m = Merged::default();
+    let mut roots = vec![m.take(ground)?];
+    for layer in layers {
+        let ids: Vec<usize> = layer
+            .parts
+            .iter()
+            .map(|p| m.take(p))
+            .collect::<Option<_>>()?;
+        let (&finest, coarser) = ids.split_first()?;
+        if !coarser.is_empty() {
+            m.nodes[finest]["extensions"] = json!({"MSFT_lod": {"ids": coarser}});
+            m.nodes[finest]["extras"]["MSFT_screencoverage"] = json!(layer.coverage);
+            if !m.used.iter().any(|e| e == "MSFT_lod") {
+                m.used.push("MSFT_lod".to_owned());
+            }
+        }
+        m.nodes.push(json!({"name": layer.name, "children": ids}));
+        roots.push(m.nodes.len() - 1);
+    }
+    m.nodes.push(json!({"name": name, "children": roots}));
+    let root = m.nodes.len() - 1;
+    let mut document = json!({
+        "asset": {"version": "2.0", "generator": "Tuft"},
+        "scene": 0,
+        "scenes": [{"name": name, "nodes": [root]}],
+        "nodes": m.nodes,
+        "meshes": m.meshes,
+        "materials": m.materials,
+        "buffers": m.buffers,
+        "bufferViews": m.views,
+        "accessors": m.accessors,
+    });
+    if !m.images.is_empty() {
+        document["samplers"] = json!([{
+            "magFilter": 9729, "minFilter": 9987, "wrapS": 10497, "wrapT": 10497,
+        }]);
+        document["images"] = m.images.iter().map(|uri| json!({"uri": uri})).collect();
+        document["textures"] = (0..m.images.len())
+            .map(|k| json!({"sampler": 0, "source": k}))
+            .collect();
+    }
+    if !m.used.is_empty() {
+        document["extensionsUsed"] = json!(m.used);
+    }
+    if !m.required.is_empty() {
+        document["extensionsRequired"] = json!(m.required);
+    }
+    serde_json::to_vec_pretty(&document).ok()
+}
+
+/// The scene of the set in folder `dir` that `manifest` describes (its `.glb` files
+/// already written there), as `.gltf` text.
+///
+/// # Errors
+/// A file the manifest names cannot be read, or is not a glTF binary this module wrote.
+pub fn scene_of_set(
+    dir: &std::path::Path,
+    manifest: &tuft_strands::manifest::Manifest,
+) -> Result<Vec<u8>, String> {
+    use tuft_strands::switches::{REFERENCE_FOV_TURNS, REFERENCE_HEIGHT_PX, px_per_m_at_1m};
+    let read = |file: &str| std::fs::read(dir.join(file)).map_err(|e| format!("{file}: {e}"));
+    let ground_bytes = read(&manifest.ground)?;
+    let ground = Part {
+        file: &manifest.ground,
+        glb: &ground_bytes,
+        name: "ground".to_owned(),
+        extras: json!({"repeat_m": manifest.repeat_m}),
+    };
+    let p = px_per_m_at_1m(REFERENCE_HEIGHT_PX, REFERENCE_FOV_TURNS);
+    // The share of the reference view's height a repeat covers at `d` metres.
+    let coverage = |d: f32| manifest.repeat_m * p / (d.max(1e-6) * REFERENCE_HEIGHT_PX);
+    // Every part's bytes first (the parts borrow them), in the order they are taken.
+    let mut files = Vec::new();
+    for layer in &manifest.layers {
+        for file in layer
+            .meshes
+            .iter()
+            .chain(std::iter::once(&layer.cards.mesh))
+        {
+            files.push(read(file)?);
+        }
+    }
+    let mut next = files.iter();
+    let mut layers = Vec::new();
+    for layer in &manifest.layers {
+        let distances = layer
+            .switches
+            .as_ref()
+            .map(|s| s.distances(p))
+            .unwrap_or_default();
+        let left =
+            |which: Option<usize>| distances.iter().find(|(w, _)| *w == which).map(|(_, d)| *d);
+        let mut parts = Vec::new();
+        let mut cover = Vec::new();
+        for (k, file) in layer.meshes.iter().enumerate() {
+            let d = left(Some(k));
+            parts.push(Part {
+                file,
+                glb: next.next().ok_or("missing part")?,
+                name: format!("{}_LOD{k}", layer.name),
+                extras: json!({
+                    "layer": layer.name, "level": k,
+                    "keep": layer.levels.keep.get(k),
+                    "widen": layer.levels.widen(k),
+                    "leaves_at_m_on_reference_view": d,
+                }),
+            });
+            cover.push(d.map_or(0.0, coverage));
+        }
+        let d = left(None);
+        parts.push(Part {
+            file: &layer.cards.mesh,
+            glb: next.next().ok_or("missing part")?,
+            name: format!("{}_LOD{}", layer.name, layer.meshes.len()),
+            extras: json!({
+                "layer": layer.name, "cards": true,
+                "leaves_at_m_on_reference_view": d,
+            }),
+        });
+        cover.push(d.map_or(0.0, coverage));
+        layers.push(LayerParts {
+            name: layer.name.clone(),
+            parts,
+            coverage: cover,
+        });
+    }
+    encode_scene(&manifest.name, &ground, &layers)
+        .ok_or_else(|| "a part is not a glTF binary of this set".to_owned())
+}
