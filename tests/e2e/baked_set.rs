@@ -22,6 +22,7 @@ fn baked_moss_as(encoding: Encoding) -> (tempfile::TempDir, tuft_graph::Material
     let options = bake::BakeOptions {
         resolution: 64,
         encoding,
+        ..bake::BakeOptions::default()
     };
     let cancel = std::sync::atomic::AtomicBool::new(false);
     bake::write_baked_set_with(
@@ -470,4 +471,61 @@ fn with_uris(glb: &Glb, material: &serde_json::Value) -> serde_json::Value {
         }
     }
     out
+}
+
+#[test]
+fn a_target_adds_the_maps_its_engine_wants_in_its_conventions() {
+    use tuft_graph::targets::Target;
+    let graph = tuft_graph::io::load(&root().join("presets/moss.ron"))
+        .unwrap()
+        .graph;
+    let cancel = std::sync::atomic::AtomicBool::new(false);
+    for target in [Target::Unity, Target::Unreal] {
+        let dir = tempfile::tempdir().unwrap();
+        let options = bake::BakeOptions {
+            resolution: 32,
+            target,
+            ..bake::BakeOptions::default()
+        };
+        bake::write_baked_set_with(
+            &Evaluator::new(&graph),
+            dir.path(),
+            &options,
+            &mut |_, _| {},
+            &cancel,
+        )
+        .unwrap();
+        let m = manifest(dir.path());
+        assert_eq!(m.target, target.name());
+        let open = |map: &str| {
+            image::open(dir.path().join(&m.maps[map])).unwrap_or_else(|e| panic!("{map}: {e}"))
+        };
+        match target {
+            Target::Unity => {
+                let mask = open("unity_mask").to_rgba8();
+                let (metallic, occlusion, roughness) = (
+                    open("metallic").to_luma8(),
+                    open("occlusion").to_luma8(),
+                    open("roughness").to_luma8(),
+                );
+                for (x, y, p) in mask.enumerate_pixels().step_by(37) {
+                    let r = roughness.get_pixel(x, y).0[0];
+                    assert_eq!(p.0[0], metallic.get_pixel(x, y).0[0]);
+                    assert_eq!(p.0[1], occlusion.get_pixel(x, y).0[0]);
+                    assert_eq!(p.0[2], 255, "no detail mask");
+                    // Smoothness is one minus roughness (each rounded once).
+                    assert!((i32::from(p.0[3]) - (255 - i32::from(r))).abs() <= 1);
+                }
+            }
+            _ => {
+                let (dx, gl) = (open("normal_directx").to_rgb8(), open("normal").to_rgb8());
+                for (x, y, p) in dx.enumerate_pixels().step_by(37) {
+                    let q = gl.get_pixel(x, y).0;
+                    assert_eq!(p.0[0], q[0]);
+                    assert!((i32::from(p.0[1]) - (255 - i32::from(q[1]))).abs() <= 1);
+                    assert_eq!(p.0[2], q[2]);
+                }
+            }
+        }
+    }
 }

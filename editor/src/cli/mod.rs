@@ -72,8 +72,12 @@ pub enum Command {
         resolution: usize,
         /// How the glTF meshes store vertices: none (32-bit floats), quantize
         /// (KHR_mesh_quantization) or meshopt (quantised, then EXT_meshopt_compression).
-        #[arg(long, default_value = "quantize", value_parser = compression)]
+        #[arg(long, default_value = "quantize", value_parser = tuft_graph::gltf::Encoding::from_name)]
         compress: tuft_graph::gltf::Encoding,
+        /// The engine the set is going to: gltf, godot, unity (adds the HDRP/URP mask
+        /// map) or unreal (adds a DirectX-style normal map).
+        #[arg(long, default_value = "gltf", value_parser = tuft_graph::targets::Target::from_name)]
+        target: tuft_graph::targets::Target,
         /// Bake even when validation finds errors.
         #[arg(long)]
         force: bool,
@@ -186,11 +190,6 @@ pub(crate) fn load_checked(
     Ok(doc)
 }
 
-/// A `--compress` name, or the valid ones.
-fn compression(name: &str) -> Result<tuft_graph::gltf::Encoding, String> {
-    tuft_graph::gltf::Encoding::from_name(name)
-}
-
 /// Runs one subcommand and returns its exit status.
 pub fn run(command: Command) -> ExitCode {
     match command {
@@ -201,11 +200,13 @@ pub fn run(command: Command) -> ExitCode {
             out,
             resolution,
             compress,
+            target,
             force,
         } => {
             let options = tuft_graph::bake::BakeOptions {
                 resolution,
                 encoding: compress,
+                target,
             };
             bake::run(&file, &out, &options, force)
         }

@@ -233,6 +233,8 @@ pub struct BakeOptions {
     pub resolution: usize,
     /// How the glTF meshes store their vertices.
     pub encoding: Encoding,
+    /// The engine the set is going to ([`crate::targets`]).
+    pub target: crate::targets::Target,
 }
 
 impl Default for BakeOptions {
@@ -240,6 +242,7 @@ impl Default for BakeOptions {
         Self {
             resolution: DEFAULT_RESOLUTION,
             encoding: Encoding::default(),
+            target: crate::targets::Target::default(),
         }
     }
 }
@@ -279,6 +282,7 @@ pub fn write_baked_set_with(
     let BakeOptions {
         resolution,
         encoding,
+        target,
     } = *options;
     let mut progress = |stage: &str, f: f32| -> Result<(), BakeError> {
         progress(stage, f);
@@ -316,6 +320,19 @@ pub fn write_baked_set_with(
         return Err(BakeError::Cancelled);
     }
     let mut written = write_maps(&maps, out, &stem)?;
+    let mut map_files: std::collections::BTreeMap<String, String> = MAP_NAMES
+        .iter()
+        .map(|m| ((*m).to_owned(), format!("{stem}_{m}.png")))
+        .collect();
+    let extra = target
+        .extra_maps(&maps)
+        .map_err(|e| fail(out, e.to_string()))?;
+    for (map, bytes) in extra {
+        let path = map_path(out, &stem, map);
+        write_into_set(&path, &bytes)?;
+        written.push(path);
+        map_files.insert(map.to_owned(), format!("{stem}_{map}.png"));
+    }
     let strands_file = strands_path(out, &stem);
     write_strand_file(&strands, &strands_file)?;
     written.push(strands_file.clone());
@@ -389,10 +406,8 @@ pub fn write_baked_set_with(
         version: tuft_strands::manifest::MANIFEST_VERSION,
         name: graph.name.clone(),
         repeat_m: graph.repeat_m,
-        maps: MAP_NAMES
-            .iter()
-            .map(|m| ((*m).to_owned(), format!("{stem}_{m}.png")))
-            .collect(),
+        maps: map_files,
+        target: target.name().to_owned(),
         height_range_m: graph.pbr.height_range_m,
         normal_convention: "tangent space, OpenGL (+Y up the image)".to_owned(),
         strands: format!("{stem}.strands"),
@@ -601,7 +616,7 @@ fn unit(n: [f32; 3]) -> [f32; 3] {
 
 pub use tuft_strands::num::linear_to_srgb;
 
-fn to_u8(x: f32) -> u8 {
+pub(crate) fn to_u8(x: f32) -> u8 {
     (x.clamp(0.0, 1.0) * 255.0 + 0.5) as u8
 }
 

@@ -48,6 +48,7 @@ pub mod nodes;
 pub mod period;
 pub mod scatter;
 pub mod staging;
+pub mod targets;
 pub mod validate;
 pub mod value;
 

@@ -175,7 +175,8 @@ pub fn bake_files(graph: &MaterialGraph) -> u64 {
         let mips = u64::from(layer.cards.atlas_size.max(1).ilog2()) + 1;
         layer.levels.keep.len() as u64 + 1 + 2 * mips
     };
-    crate::bake::MAP_NAMES.len() as u64 + 5 + graph.strands.values().map(per_layer).sum::<u64>()
+    // + 1: the map a target may add.
+    crate::bake::MAP_NAMES.len() as u64 + 6 + graph.strands.values().map(per_layer).sum::<u64>()
 }
 
 /// Whether a lattice of `cells` per side of the repeat is within [`MAX_LATTICE`];

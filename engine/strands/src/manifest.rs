@@ -25,6 +25,10 @@ pub struct Manifest {
     pub repeat_m: f32,
     /// PBR maps by role (`base_color`, `normal`, …) → file name.
     pub maps: BTreeMap<String, String>,
+    /// The engine the set was baked for (`gltf`, `godot`, `unity`, `unreal`), which
+    /// decides the maps beyond glTF's (sets baked before targets say nothing: glTF).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub target: String,
     /// How many metres a height of 1 in the height map stands for.
     pub height_range_m: f32,
     /// The normal map's tangent-space convention.

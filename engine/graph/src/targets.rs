@@ -1,0 +1,104 @@
+//! Engine targets: what a baked set adds for the engine it is going to. Every set holds
+//! the glTF maps (OpenGL normals, occlusion-roughness-metallic packed as glTF packs it),
+//! which the `.glb` files wear; a target adds the maps its engine wants in its own
+//! conventions, so they import with no manual step.
+//!
+//! | Target | Adds | Why |
+//! | --- | --- | --- |
+//! | `gltf` | nothing | glTF's own conventions |
+//! | `godot` | nothing | Godot reads glTF's normals (+Y) and ORM packing |
+//! | `unity` | `unity_mask`: R metallic, G occlusion, B detail mask (1), A smoothness | the mask map of Unity's HDRP and URP Lit |
+//! | `unreal` | `normal_directx`: the normal map with green flipped (−Y) | Unreal's normal maps are DirectX-style; its ORM packing is glTF's |
+
+use crate::bake::PbrMaps;
+
+/// The engine a set is baked for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Target {
+    /// Any glTF reader.
+    #[default]
+    Gltf,
+    /// Godot.
+    Godot,
+    /// Unity (HDRP or URP).
+    Unity,
+    /// Unreal Engine.
+    Unreal,
+}
+
+impl Target {
+    /// Every target, by the name the command line takes.
+    pub const NAMES: [(&str, Self); 4] = [
+        ("gltf", Self::Gltf),
+        ("godot", Self::Godot),
+        ("unity", Self::Unity),
+        ("unreal", Self::Unreal),
+    ];
+
+    /// The target's name.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        Self::NAMES
+            .iter()
+            .find(|(_, t)| *t == self)
+            .map_or("gltf", |(n, _)| n)
+    }
+
+    /// The target called `name`, or a message listing the valid names.
+    ///
+    /// # Errors
+    /// An unknown name.
+    pub fn from_name(name: &str) -> Result<Self, String> {
+        Self::NAMES
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, t)| *t)
+            .ok_or_else(|| {
+                let valid: Vec<&str> = Self::NAMES.iter().map(|(n, _)| *n).collect();
+                format!("no target {name:?}: use one of {}", valid.join(", "))
+            })
+    }
+
+    /// The maps this target adds to the glTF ones, by name, encoded as PNG.
+    ///
+    /// # Errors
+    /// When a map cannot be encoded.
+    pub fn extra_maps(
+        self,
+        maps: &PbrMaps,
+    ) -> Result<Vec<(&'static str, Vec<u8>)>, image::ImageError> {
+        let size = maps.resolution as u32;
+        let png = |img: image::DynamicImage| -> Result<Vec<u8>, image::ImageError> {
+            let mut out = std::io::Cursor::new(Vec::new());
+            img.write_to(&mut out, image::ImageFormat::Png)?;
+            Ok(out.into_inner())
+        };
+        match self {
+            Self::Gltf | Self::Godot => Ok(Vec::new()),
+            Self::Unity => {
+                let data: Vec<u8> = (0..maps.roughness.len())
+                    .flat_map(|i| {
+                        [
+                            maps.metallic[i],
+                            maps.occlusion[i],
+                            1.0,
+                            1.0 - maps.roughness[i],
+                        ]
+                        .map(crate::bake::to_u8)
+                    })
+                    .collect();
+                let img = image::RgbaImage::from_raw(size, size, data).expect("four per texel");
+                Ok(vec![("unity_mask", png(img.into())?)])
+            }
+            Self::Unreal => {
+                let data: Vec<u8> = maps
+                    .normal
+                    .iter()
+                    .flat_map(|n| [n[0], -n[1], n[2]].map(|c| crate::bake::to_u8(0.5 + 0.5 * c)))
+                    .collect();
+                let img = image::RgbImage::from_raw(size, size, data).expect("three per texel");
+                Ok(vec![("normal_directx", png(img.into())?)])
+            }
+        }
+    }
+}
