@@ -124,7 +124,7 @@ impl Editor {
             }
             Command::Export => {
                 if self.export.is_none() {
-                    self.choose(Purpose::Export);
+                    self.export_dialog_open();
                 }
             }
             Command::About => self.about = true,

@@ -168,7 +168,7 @@ impl Editor {
             Purpose::SaveAs(_) => {
                 self.save(Some(path));
             }
-            Purpose::Export => self.start_export(path.to_owned()),
+            Purpose::Export => self.export_folder_chosen(path),
             Purpose::File { node, param, .. } => {
                 let folder = self.session.doc().graph.folder.clone();
                 let relative = tuft_graph::images::relative_to(folder.get(), path);

@@ -5,6 +5,7 @@
 
 mod about;
 mod edits;
+mod export;
 mod files;
 mod layer_inspector;
 mod menus;
@@ -12,6 +13,7 @@ mod panels;
 mod param_editors;
 mod recovery;
 
+pub use export::ExportSettings;
 pub use menus::*;
 
 use crate::autosave::{Autosaves, Orphan, Slot};
@@ -21,12 +23,11 @@ use crate::graph_view::GraphView;
 use crate::preview::Preview;
 use crate::session::Session;
 use crate::thumbs::Thumbnails;
-use crate::workers::lock;
 use anyhow::Context as _;
 use eframe::egui;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32};
 use std::time::{Duration, Instant};
 use tuft_graph::{Document, NodeId, Report};
 
@@ -160,6 +161,10 @@ pub struct Editor {
     path_prompt: Option<(Purpose, String)>,
     /// Whether Help › About is showing.
     about: bool,
+    /// The export dialog's settings, remembered between exports and runs.
+    export_settings: ExportSettings,
+    /// Whether the export dialog is showing.
+    export_dialog: bool,
     /// UI-thread CPU time of recent frames, milliseconds.
     frame_ms: Vec<f32>,
     /// The interval between recent frames as egui measured it, milliseconds: what the
@@ -227,7 +232,15 @@ impl Editor {
             .and_then(|s| s.get_string("recent"))
             .and_then(|t| serde_json::from_str::<Vec<PathBuf>>(&t).ok())
             .unwrap_or_default();
-        Self::with_session(session, autosave, recent)
+        let mut editor = Self::with_session(session, autosave, recent);
+        if let Some(settings) = cc
+            .storage
+            .and_then(|s| s.get_string("export"))
+            .and_then(|t| serde_json::from_str::<ExportSettings>(&t).ok())
+        {
+            editor.export_settings = settings;
+        }
+        editor
     }
 
     /// An editor without a window's storage (tests).
@@ -276,6 +289,8 @@ impl Editor {
             asking: None,
             path_prompt: None,
             about: false,
+            export_settings: ExportSettings::default(),
+            export_dialog: false,
             frame_ms: Vec::new(),
             interval_ms: Vec::new(),
             title: String::new(),
@@ -406,36 +421,6 @@ impl Editor {
             self.selected = None;
         }
     }
-
-    fn start_export(&mut self, dir: PathBuf) {
-        let graph = self.session.doc().graph.clone();
-        let progress = Arc::new(AtomicU32::new(0));
-        let stage = Arc::new(std::sync::Mutex::new(String::from("starting")));
-        let cancel = Arc::new(AtomicBool::new(false));
-        let (tx, done) = std::sync::mpsc::channel();
-        let (p, s, c, out) = (progress.clone(), stage.clone(), cancel.clone(), dir.clone());
-        crate::workers::spawn("tuft export", move || {
-            let evaluator = tuft_graph::Evaluator::new(&graph);
-            let result = tuft_graph::bake::write_baked_set_cancellable(
-                &evaluator,
-                &out,
-                tuft_graph::bake::DEFAULT_RESOLUTION,
-                &mut |name, f| {
-                    *lock(&s) = name.to_owned();
-                    p.store((f * 1000.0) as u32, Ordering::Relaxed);
-                },
-                &c,
-            );
-            let _ = tx.send(result.map(|w| w.len()).map_err(|e| e.to_string()));
-        });
-        self.export = Some(Export {
-            progress,
-            stage,
-            cancel,
-            done,
-            dir,
-        });
-    }
 }
 
 impl eframe::App for Editor {
@@ -536,6 +521,7 @@ impl eframe::App for Editor {
         self.dialogs(&ctx);
         self.path_prompt_window(&ctx);
         self.about_window(&ctx);
+        self.export_window(&ctx);
         // Autosave on a timer, not on input: with unsaved work the next frame is asked
         // for when the autosave falls due, whether or not anything moves.
         if self.session.is_dirty() {
@@ -559,6 +545,9 @@ impl eframe::App for Editor {
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         if let Ok(text) = serde_json::to_string(&self.recent) {
             storage.set_string("recent", text);
+        }
+        if let Ok(text) = serde_json::to_string(&self.export_settings) {
+            storage.set_string("export", text);
         }
     }
 

@@ -290,3 +290,58 @@ fn a_click_spread_over_slow_frames_still_clicks() {
     assert_eq!(graph.nodes.len(), 1, "the library's button took the click");
     assert_eq!(graph.nodes[0].kind, "Noise");
 }
+
+#[test]
+fn the_export_dialog_takes_folder_resolution_compression_and_target() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("set");
+    let doc = tuft_graph::io::load(&tuft_tests_root().join("presets/moss.ron")).unwrap();
+    let mut harness = editor(doc, None);
+    harness
+        .state_mut()
+        .set_dialogs(Dialogs::Answer(Some(out.clone())));
+    file_menu(&mut harness, "Export Baked Set…");
+    harness.run_steps(2);
+    assert!(harness.state().exporting_dialog());
+    // The folder comes from the dialog, on its worker.
+    harness.get_by_label("Choose…").click();
+    for _ in 0..200 {
+        harness.step();
+        if !harness.state().choosing() {
+            break;
+        }
+    }
+    harness.run_steps(1);
+    assert_eq!(
+        harness.state().export_settings().folder,
+        out.display().to_string()
+    );
+    for (combo, option) in [("gltf", "unity"), ("1024 × 1024", "256 × 256")] {
+        harness.get_by_value(combo).click();
+        harness.run_steps(2);
+        harness.get_by_label(option).click();
+        harness.run_steps(2);
+    }
+    harness.get_by_label("Export").click();
+    harness.run_steps(1);
+    for _ in 0..2000 {
+        harness.step();
+        if harness
+            .state()
+            .message()
+            .is_some_and(|m| m.starts_with("Exported"))
+        {
+            break;
+        }
+    }
+    let message = harness.state().message().unwrap_or_default().to_owned();
+    assert!(message.starts_with("Exported"), "{message}");
+    let manifest: tuft_strands::manifest::Manifest =
+        ron::from_str(&std::fs::read_to_string(out.join("manifest.ron")).unwrap()).unwrap();
+    assert_eq!(manifest.target, "unity");
+    assert!(out.join(&manifest.maps["unity_mask"]).is_file());
+    let base = image::open(out.join(&manifest.maps["base_color"])).unwrap();
+    assert_eq!(base.width(), 256);
+    // Remembered for the next export.
+    assert_eq!(harness.state().export_settings().target, "unity");
+}

@@ -1,0 +1,188 @@
+//! Export Baked Set: the dialog that takes the folder (remembered between exports and
+//! runs), the map resolution, the mesh compression and the engine target, and the export
+//! itself on a worker with progress and Cancel.
+
+use super::{Editor, Export};
+use crate::file_dialogs::Purpose;
+use crate::workers::lock;
+use eframe::egui;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use tuft_graph::bake::BakeOptions;
+use tuft_graph::gltf::Encoding;
+use tuft_graph::targets::Target;
+
+/// What the export dialog holds.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ExportSettings {
+    /// The folder the set goes to (empty until chosen).
+    pub folder: String,
+    /// Map resolution.
+    pub resolution: usize,
+    /// Mesh compression, by its command-line name.
+    pub compress: String,
+    /// Engine target, by its command-line name.
+    pub target: String,
+}
+
+impl Default for ExportSettings {
+    fn default() -> Self {
+        Self {
+            folder: String::new(),
+            resolution: tuft_graph::bake::DEFAULT_RESOLUTION,
+            compress: "quantize".to_owned(),
+            target: "gltf".to_owned(),
+        }
+    }
+}
+
+impl ExportSettings {
+    /// The bake options these name (unknown names fall back to the defaults).
+    #[must_use]
+    pub fn options(&self) -> BakeOptions {
+        BakeOptions {
+            resolution: self.resolution,
+            encoding: Encoding::from_name(&self.compress).unwrap_or_default(),
+            target: Target::from_name(&self.target).unwrap_or_default(),
+        }
+    }
+}
+
+/// The map resolutions offered.
+const RESOLUTIONS: [usize; 6] = [256, 512, 1024, 2048, 4096, 8192];
+
+impl Editor {
+    /// The export dialog's settings (remembered between exports).
+    #[must_use]
+    pub fn export_settings(&self) -> &ExportSettings {
+        &self.export_settings
+    }
+
+    /// Opens the export dialog.
+    pub(super) fn export_dialog_open(&mut self) {
+        self.export_dialog = true;
+    }
+
+    /// Whether the export dialog is showing.
+    #[must_use]
+    pub fn exporting_dialog(&self) -> bool {
+        self.export_dialog
+    }
+
+    /// Takes a folder chosen for the export.
+    pub(super) fn export_folder_chosen(&mut self, dir: &std::path::Path) {
+        self.export_settings.folder = dir.display().to_string();
+    }
+
+    pub(super) fn export_window(&mut self, ctx: &egui::Context) {
+        if !self.export_dialog {
+            return;
+        }
+        let mut open = true;
+        let mut go = false;
+        let mut choose = false;
+        let s = &mut self.export_settings;
+        egui::Window::new("Export Baked Set")
+            .open(&mut open)
+            .collapsible(false)
+            .resizable(false)
+            .show(ctx, |ui| {
+                egui::Grid::new("export").num_columns(2).show(ui, |ui| {
+                    ui.label("Folder");
+                    ui.horizontal(|ui| {
+                        ui.add(egui::TextEdit::singleline(&mut s.folder).desired_width(300.0));
+                        choose = ui.button("Choose…").clicked();
+                    });
+                    ui.end_row();
+                    ui.label("Map resolution");
+                    egui::ComboBox::from_id_salt("export resolution")
+                        .selected_text(format!("{0} × {0}", s.resolution))
+                        .show_ui(ui, |ui| {
+                            for r in RESOLUTIONS {
+                                ui.selectable_value(&mut s.resolution, r, format!("{r} × {r}"));
+                            }
+                        });
+                    ui.end_row();
+                    ui.label("Meshes").on_hover_text(
+                        "none: 32-bit floats; quantize: KHR_mesh_quantization; meshopt: \
+                         quantised, then EXT_meshopt_compression",
+                    );
+                    choice(
+                        ui,
+                        "export compress",
+                        &mut s.compress,
+                        &Encoding::NAMES.map(|n| n.0),
+                    );
+                    ui.end_row();
+                    ui.label("Engine").on_hover_text(
+                        "unity adds the HDRP/URP mask map; unreal a DirectX-style normal map",
+                    );
+                    choice(
+                        ui,
+                        "export target",
+                        &mut s.target,
+                        &Target::NAMES.map(|n| n.0),
+                    );
+                    ui.end_row();
+                });
+                ui.horizontal(|ui| {
+                    let ready = !s.folder.trim().is_empty();
+                    go = ui.add_enabled(ready, egui::Button::new("Export")).clicked();
+                });
+            });
+        if choose {
+            self.choose(Purpose::Export);
+        }
+        if go {
+            let dir = PathBuf::from(self.export_settings.folder.trim());
+            self.export_dialog = false;
+            self.start_export(dir);
+        } else if !open {
+            self.export_dialog = false;
+        }
+    }
+
+    /// Writes the baked set into `dir` on a worker, as the export settings say.
+    pub(super) fn start_export(&mut self, dir: PathBuf) {
+        let graph = self.session.doc().graph.clone();
+        let options = self.export_settings.options();
+        let progress = Arc::new(AtomicU32::new(0));
+        let stage = Arc::new(std::sync::Mutex::new(String::from("starting")));
+        let cancel = Arc::new(AtomicBool::new(false));
+        let (tx, done) = std::sync::mpsc::channel();
+        let (p, s, c, out) = (progress.clone(), stage.clone(), cancel.clone(), dir.clone());
+        crate::workers::spawn("tuft export", move || {
+            let evaluator = tuft_graph::Evaluator::new(&graph);
+            let result = tuft_graph::bake::write_baked_set_with(
+                &evaluator,
+                &out,
+                &options,
+                &mut |name, f| {
+                    *lock(&s) = name.to_owned();
+                    p.store((f * 1000.0) as u32, Ordering::Relaxed);
+                },
+                &c,
+            );
+            let _ = tx.send(result.map(|w| w.len()).map_err(|e| e.to_string()));
+        });
+        self.export = Some(Export {
+            progress,
+            stage,
+            cancel,
+            done,
+            dir,
+        });
+    }
+}
+
+/// A drop-down of `options`, holding the chosen one in `value`.
+fn choice(ui: &mut egui::Ui, id: &str, value: &mut String, options: &[&str]) {
+    egui::ComboBox::from_id_salt(id)
+        .selected_text(value.as_str())
+        .show_ui(ui, |ui| {
+            for o in options {
+                ui.selectable_value(value, (*o).to_owned(), *o);
+            }
+        });
+}
