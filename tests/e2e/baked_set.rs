@@ -50,6 +50,7 @@ fn the_manifest_names_every_file_of_the_set() {
     named.push(m.strands.clone());
     named.push(m.ground.clone());
     named.push(m.scene.clone());
+    named.extend(m.textures_ktx2.values().cloned());
     for layer in &m.layers {
         assert_eq!(layer.meshes.len(), layer.levels.keep.len());
         assert_eq!(layer.level_reports.len(), layer.levels.keep.len());
@@ -58,6 +59,8 @@ fn the_manifest_names_every_file_of_the_set() {
         named.push(layer.cards.mesh.clone());
         named.extend(layer.cards.atlas_color.iter().cloned());
         named.extend(layer.cards.atlas_normal.iter().cloned());
+        named.push(layer.cards.atlas_color_ktx2.clone());
+        named.push(layer.cards.atlas_normal_ktx2.clone());
         assert!(layer.cards.n_cards > 0);
         let cov = &layer.cards.atlas_coverage;
         for c in cov.iter().take(6) {
@@ -527,5 +530,63 @@ fn a_target_adds_the_maps_its_engine_wants_in_its_conventions() {
                 }
             }
         }
+    }
+}
+
+#[test]
+fn ktx2_textures_hold_the_mip_chains_tuft_computed() {
+    use tuft_graph::ktx2::{VK_R8G8B8A8_SRGB, VK_R8G8B8A8_UNORM};
+    use tuft_tests::ktx2::Ktx2;
+    let (dir, _) = baked_moss();
+    let m = manifest(dir.path());
+    for layer in &m.layers {
+        let cards = &layer.cards;
+        for (file, pngs, format) in [
+            (
+                &cards.atlas_color_ktx2,
+                &cards.atlas_color,
+                VK_R8G8B8A8_SRGB,
+            ),
+            (
+                &cards.atlas_normal_ktx2,
+                &cards.atlas_normal,
+                VK_R8G8B8A8_UNORM,
+            ),
+        ] {
+            let ktx = Ktx2::read(&dir.path().join(file));
+            assert_eq!(ktx.vk_format, format, "{file}");
+            assert_eq!(ktx.mips.len(), pngs.len(), "{file}: the whole chain");
+            for (k, (mip, png)) in ktx.mips.iter().zip(pngs).enumerate() {
+                let img = image::open(dir.path().join(png)).unwrap().to_rgba8();
+                assert!(mip == img.as_raw(), "{file} mip {k} differs from {png}");
+            }
+        }
+        // The coverage the chain was built to keep, read from the KTX2 as an engine would.
+        let ktx = Ktx2::read(&dir.path().join(&cards.atlas_color_ktx2));
+        let cutoff = (cards.settings.alpha_cutoff * 255.0) as u8;
+        let coverage: Vec<f32> = ktx
+            .mips
+            .iter()
+            .map(|mip| {
+                let n = mip.len() / 4;
+                mip.chunks_exact(4).filter(|t| t[3] >= cutoff).count() as f32 / n as f32
+            })
+            .collect();
+        for (k, c) in coverage.iter().enumerate().take(6) {
+            assert!(
+                (c - coverage[0]).abs() <= 0.02,
+                "{} mip {k}: {coverage:?}",
+                layer.name
+            );
+        }
+    }
+    // The maps' mip 0 is the PNG, and the chain runs to one texel.
+    for (map, file) in &m.textures_ktx2 {
+        let ktx = Ktx2::read(&dir.path().join(file));
+        let png = image::open(dir.path().join(&m.maps[map]))
+            .unwrap()
+            .to_rgba8();
+        assert!(&ktx.mips[0] == png.as_raw(), "{map}");
+        assert_eq!(ktx.mips.len() as u32, ktx.side.ilog2() + 1, "{map}");
     }
 }

@@ -2,6 +2,7 @@
 
 pub mod fuzz;
 pub mod glb;
+pub mod ktx2;
 
 use std::path::{Path, PathBuf};
 

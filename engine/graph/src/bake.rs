@@ -324,6 +324,14 @@ pub fn write_baked_set_with(
         .iter()
         .map(|m| ((*m).to_owned(), format!("{stem}_{m}.png")))
         .collect();
+    let mut textures_ktx2 = std::collections::BTreeMap::new();
+    for (map, bytes) in crate::ktx2::map_textures(&maps) {
+        let file = format!("{stem}_{map}.ktx2");
+        let path = out.join(&file);
+        write_into_set(&path, &bytes)?;
+        written.push(path);
+        textures_ktx2.insert(map.to_owned(), file);
+    }
     let extra = target
         .extra_maps(&maps)
         .map_err(|e| fail(out, e.to_string()))?;
@@ -407,6 +415,7 @@ pub fn write_baked_set_with(
         name: graph.name.clone(),
         repeat_m: graph.repeat_m,
         maps: map_files,
+        textures_ktx2,
         target: target.name().to_owned(),
         height_range_m: graph.pbr.height_range_m,
         normal_convention: "tangent space, OpenGL (+Y up the image)".to_owned(),
@@ -474,11 +483,14 @@ fn check_set(
     named.push(&manifest.strands);
     named.push(&manifest.ground);
     named.push(&manifest.scene);
+    named.extend(manifest.textures_ktx2.values().map(String::as_str));
     for layer in &manifest.layers {
         named.extend(layer.meshes.iter().map(String::as_str));
         named.push(&layer.cards.mesh);
         named.extend(layer.cards.atlas_color.iter().map(String::as_str));
         named.extend(layer.cards.atlas_normal.iter().map(String::as_str));
+        named.push(&layer.cards.atlas_color_ktx2);
+        named.push(&layer.cards.atlas_normal_ktx2);
     }
     for file in named {
         let path = out.join(file);
@@ -540,6 +552,18 @@ fn write_cards(
             files.push(file);
         }
     }
+    let mut ktx2 = Vec::new();
+    for (mips, kind, srgb) in [
+        (&atlas.color, "color", true),
+        (&atlas.normal, "normal", false),
+    ] {
+        let file = format!("{layer_stem}_atlas_{kind}.ktx2");
+        let path = dir.join(&file);
+        let refs: Vec<&[u8]> = mips.iter().map(Vec::as_slice).collect();
+        write_into_set(&path, &crate::ktx2::encode(atlas.size, &refs, srgb))?;
+        written.push(path);
+        ktx2.push(file);
+    }
     let mesh_file = format!("{layer_stem}_cards.glb");
     let path = dir.join(&mesh_file);
     let mesh = cards::card_mesh(&group, repeat_m, settings.atlas_cells);
@@ -559,6 +583,8 @@ fn write_cards(
         atlas_coverage: cards::coverage_per_mip(&atlas, settings.alpha_cutoff),
         atlas_color: color_files,
         atlas_normal: normal_files,
+        atlas_normal_ktx2: ktx2.pop().unwrap_or_default(),
+        atlas_color_ktx2: ktx2.pop().unwrap_or_default(),
     };
     Ok((manifest, switches))
 }

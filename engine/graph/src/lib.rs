@@ -40,6 +40,7 @@ pub mod graph;
 pub mod groups;
 pub mod images;
 pub mod io;
+pub mod ktx2;
 pub mod layer;
 pub mod layer_edit;
 pub mod limits;

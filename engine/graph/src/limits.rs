@@ -167,16 +167,16 @@ pub fn graph_problems(graph: &MaterialGraph) -> Vec<Diagnostic> {
 }
 
 /// How many files a bake of `graph` writes: the maps, the strand file, the ground mesh,
-/// the scene and the manifest (RON and JSON), and per layer one mesh a level, the card mesh and
-/// every mip of its two atlases.
+/// the scene, the manifest (RON and JSON) and the maps as KTX2, and per layer one mesh a
+/// level, the card mesh, every mip of its two atlases and both atlases as KTX2.
 #[must_use]
 pub fn bake_files(graph: &MaterialGraph) -> u64 {
     let per_layer = |layer: &StrandLayer| -> u64 {
         let mips = u64::from(layer.cards.atlas_size.max(1).ilog2()) + 1;
-        layer.levels.keep.len() as u64 + 1 + 2 * mips
+        layer.levels.keep.len() as u64 + 1 + 2 * mips + 2
     };
-    // + 1: the map a target may add.
-    crate::bake::MAP_NAMES.len() as u64 + 6 + graph.strands.values().map(per_layer).sum::<u64>()
+    // + 1: the map a target may add; + 3: the maps as KTX2.
+    crate::bake::MAP_NAMES.len() as u64 + 9 + graph.strands.values().map(per_layer).sum::<u64>()
 }
 
 /// Whether a lattice of `cells` per side of the repeat is within [`MAX_LATTICE`];

@@ -25,6 +25,9 @@ pub struct Manifest {
     pub repeat_m: f32,
     /// PBR maps by role (`base_color`, `normal`, …) → file name.
     pub maps: BTreeMap<String, String>,
+    /// Maps with a mip chain as KTX2 files, by map name (`base_color`, `normal`, `orm`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub textures_ktx2: BTreeMap<String, String>,
     /// The engine the set was baked for (`gltf`, `godot`, `unity`, `unreal`), which
     /// decides the maps beyond glTF's (sets baked before targets say nothing: glTF).
     #[serde(default, skip_serializing_if = "String::is_empty")]
@@ -85,4 +88,10 @@ pub struct CardsManifest {
     pub atlas_normal: Vec<String>,
     /// Fraction of texels passing the alpha cutoff at each mip.
     pub atlas_coverage: Vec<f32>,
+    /// The colour atlas with its whole mip chain as one KTX2 file (sRGB, Zstandard).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub atlas_color_ktx2: String,
+    /// The normal atlas with its whole mip chain as one KTX2 file (linear, Zstandard).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub atlas_normal_ktx2: String,
 }

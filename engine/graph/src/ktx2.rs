@@ -1,0 +1,261 @@
+//! KTX2 textures: RGBA8 images with their whole mip chain, Zstandard-supercompressed, so
+//! an engine loads the chain Tuft computed (the card atlas's coverage-preserving mips)
+//! instead of regenerating it with a box filter.
+//!
+//! Layout (KTX 2.0): the 12-byte identifier; the header (`vkFormat`
+//! `R8G8B8A8_SRGB` (43) for colour or `R8G8B8A8_UNORM` (37) for data, `typeSize` 1, the
+//! mip 0 size, depth, layer and face counts 0, 0, 1, the level count, supercompression
+//! 2 = Zstandard); the index (data format descriptor, key/value data, no supercompression
+//! global data); the level index (offset, compressed and uncompressed lengths of each
+//! mip, mip 0 first); the data format descriptor (one basic block: RGBA, 8 bits a
+//! channel, sRGB or linear transfer, alpha straight); one key/value pair
+//! (`KTXwriter`); then the mips, smallest first, each compressed alone.
+
+/// `VK_FORMAT_R8G8B8A8_SRGB`.
+pub const VK_R8G8B8A8_SRGB: u32 = 43;
+/// `VK_FORMAT_R8G8B8A8_UNORM`.
+pub const VK_R8G8B8A8_UNORM: u32 = 37;
+
+/// The file identifier.
+pub const IDENTIFIER: [u8; 12] = [
+    0xAB, 0x4B, 0x54, 0x58, 0x20, 0x32, 0x30, 0xBB, 0x0D, 0x0A, 0x1A, 0x0A,
+];
+
+/// A KTX2 file of `mips` (mip 0 first, each `side >> k` square, RGBA8), sRGB colour when
+/// `srgb`, else linear data.
+///
+/// # Panics
+/// When a mip's length is not four bytes a texel of its side (a caller's bug).
+#[must_use]
+pub fn encode(side: u32, mips: &[&[u8]], srgb: bool) -> Vec<u8> {
+    for (k, mip) in mips.iter().enumerate() {
+        let s = (side >> k).max(1) as usize;
+        assert_eq!(mip.len(), s * s * 4, "mip {k} of a {side} texture");
+    }
+    let levels = mips.len() as u32;
+    let dfd = descriptor(srgb);
+    let kvd = key_value("KTXwriter", "Tuft");
+    let header_len = 12 + 9 * 4;
+    let index_len = 4 * 4 + 2 * 8;
+    let level_index_len = 24 * mips.len();
+    let dfd_offset = header_len + index_len + level_index_len;
+    let kvd_offset = dfd_offset + dfd.len();
+    let mut data_offset = kvd_offset + kvd.len();
+    data_offset = data_offset.next_multiple_of(8);
+    let compressed: Vec<Vec<u8>> = mips
+        .iter()
+        .map(|m| ruzstd::encoding::compress_to_vec(*m, ruzstd::encoding::CompressionLevel::Fastest))
+        .collect();
+    // Mips are stored smallest first.
+    let mut offsets = vec![0usize; mips.len()];
+    let mut at = data_offset;
+    for k in (0..mips.len()).rev() {
+        offsets[k] = at;
+        at += compressed[k].len();
+    }
+    let mut out = Vec::with_capacity(at);
+    out.extend_from_slice(&IDENTIFIER);
+    let format = if srgb {
+        VK_R8G8B8A8_SRGB
+    } else {
+        VK_R8G8B8A8_UNORM
+    };
+    for word in [format, 1, side, side, 0, 0, 1, levels, 2] {
+        out.extend_from_slice(&word.to_le_bytes());
+    }
+    for word in [
+        dfd_offset as u32,
+        dfd.len() as u32,
+        kvd_offset as u32,
+        kvd.len() as u32,
+    ] {
+        out.extend_from_slice(&word.to_le_bytes());
+    }
+    out.extend_from_slice(&0u64.to_le_bytes());
+    out.extend_from_slice(&0u64.to_le_bytes());
+    for k in 0..mips.len() {
+        for word in [offsets[k], compressed[k].len(), mips[k].len()] {
+            out.extend_from_slice(&(word as u64).to_le_bytes());
+        }
+    }
+    out.extend_from_slice(&dfd);
+    out.extend_from_slice(&kvd);
+    out.resize(data_offset, 0);
+    for k in (0..mips.len()).rev() {
+        out.extend_from_slice(&compressed[k]);
+    }
+    out
+}
+
+/// The data format descriptor of RGBA8: its total size, then one basic block.
+fn descriptor(srgb: bool) -> Vec<u8> {
+    let samples = 4u32;
+    let block_len = 24 + 16 * samples;
+    let mut d = Vec::new();
+    d.extend_from_slice(&(4 + block_len).to_le_bytes());
+    // Vendor 0 (Khronos), type 0 (basic), version 2, block size.
+    d.extend_from_slice(&0u32.to_le_bytes());
+    d.extend_from_slice(&(2u32 | (block_len << 16)).to_le_bytes());
+    // Colour model RGBSDA (1), primaries BT.709 (1), transfer sRGB (2) or linear (1),
+    // flags: alpha straight (0).
+    let transfer: u8 = if srgb { 2 } else { 1 };
+    d.extend_from_slice(&[1, 1, transfer, 0]);
+    // Texel block dimensions 1×1×1×1 (stored minus one), bytes per plane: 4 in plane 0.
+    d.extend_from_slice(&[0, 0, 0, 0]);
+    d.extend_from_slice(&[4, 0, 0, 0, 0, 0, 0, 0]);
+    for (channel, k) in [(0u8, 0u32), (1, 1), (2, 2), (15, 3)] {
+        // Bit offset, bit length − 1, channel (alpha 15 is linear even in sRGB).
+        let mut flags = channel;
+        if channel == 15 && srgb {
+            flags |= 0x40; // KHR_DF_SAMPLE_DATATYPE_LINEAR
+        }
+        d.extend_from_slice(&((k * 8) as u16).to_le_bytes());
+        d.push(7);
+        d.push(flags);
+        d.extend_from_slice(&[0, 0, 0, 0]); // sample position
+        d.extend_from_slice(&0u32.to_le_bytes()); // lower
+        d.extend_from_slice(&255u32.to_le_bytes()); // upper
+    }
+    d
+}
+
+/// One key/value pair, padded to four bytes.
+fn key_value(key: &str, value: &str) -> Vec<u8> {
+    let mut pair = Vec::new();
+    pair.extend_from_slice(key.as_bytes());
+    pair.push(0);
+    pair.extend_from_slice(value.as_bytes());
+    pair.push(0);
+    let mut out = (pair.len() as u32).to_le_bytes().to_vec();
+    out.extend_from_slice(&pair);
+    while !out.len().is_multiple_of(4) {
+        out.push(0);
+    }
+    out
+}
+
+/// A box-filtered mip chain of a tiling RGBA8 image of side `side` (a power of two),
+/// mip 0 first; with `normal`, each averaged texel's RGB is renormalised as a unit
+/// vector.
+#[must_use]
+pub fn box_chain(side: u32, mip0: Vec<u8>, normal: bool) -> Vec<Vec<u8>> {
+    let mut chain = vec![mip0];
+    let mut s = side as usize;
+    while s > 1 {
+        let prev = chain.last().expect("mip 0 is there");
+        let half = s / 2;
+        let mut next = vec![0u8; half * half * 4];
+        for y in 0..half {
+            for x in 0..half {
+                let mut sum = [0u32; 4];
+                for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+                    let i = ((2 * y + dy) * s + 2 * x + dx) * 4;
+                    for c in 0..4 {
+                        sum[c] += u32::from(prev[i + c]);
+                    }
+                }
+                let mut texel = sum.map(|v| ((v + 2) / 4) as u8);
+                if normal {
+                    let v: [f32; 3] = std::array::from_fn(|c| sum[c] as f32 / (4.0 * 127.5) - 1.0);
+                    let len = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt().max(1e-6);
+                    for c in 0..3 {
+                        texel[c] = crate::bake::to_u8(0.5 + 0.5 * v[c] / len);
+                    }
+                }
+                let o = (y * half + x) * 4;
+                next[o..o + 4].copy_from_slice(&texel);
+            }
+        }
+        chain.push(next);
+        s = half;
+    }
+    chain
+}
+
+/// The maps engines sample with mips, as KTX2 files by map name: `base_color` (sRGB),
+/// `normal` (renormalised down the chain) and `orm` (linear), each with a box-filtered
+/// chain (a map that is not a power of two keeps mip 0 alone).
+#[must_use]
+pub fn map_textures(maps: &crate::bake::PbrMaps) -> Vec<(&'static str, Vec<u8>)> {
+    use crate::bake::to_u8;
+    let side = maps.resolution as u32;
+    let rgba = |texel: &dyn Fn(usize) -> [f32; 3]| -> Vec<u8> {
+        (0..maps.resolution * maps.resolution)
+            .flat_map(|i| {
+                let [r, g, b] = texel(i).map(to_u8);
+                [r, g, b, 255]
+            })
+            .collect()
+    };
+    let srgb = tuft_strands::num::linear_to_srgb;
+    let base = rgba(&|i| maps.base_color[i].map(srgb));
+    let normal = rgba(&|i| maps.normal[i].map(|c| 0.5 + 0.5 * c));
+    let orm = rgba(&|i| [maps.occlusion[i], maps.roughness[i], maps.metallic[i]]);
+    [
+        ("base_color", base, true, false),
+        ("normal", normal, false, true),
+        ("orm", orm, false, false),
+    ]
+    .into_iter()
+    .map(|(name, mip0, is_srgb, is_normal)| {
+        let chain = if side.is_power_of_two() {
+            box_chain(side, mip0, is_normal)
+        } else {
+            vec![mip0]
+        };
+        let refs: Vec<&[u8]> = chain.iter().map(Vec::as_slice).collect();
+        (name, encode(side, &refs, is_srgb))
+    })
+    .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_names_its_format_levels_and_every_mip() {
+        let side = 8;
+        let chain = box_chain(
+            side,
+            (0..8 * 8 * 4).map(|i| (i % 251) as u8).collect(),
+            false,
+        );
+        assert_eq!(chain.len(), 4);
+        let refs: Vec<&[u8]> = chain.iter().map(Vec::as_slice).collect();
+        let file = encode(side, &refs, true);
+        assert_eq!(file[..12], IDENTIFIER);
+        let word = |at: usize| u32::from_le_bytes(file[at..at + 4].try_into().unwrap());
+        assert_eq!(word(12), VK_R8G8B8A8_SRGB);
+        assert_eq!((word(20), word(24), word(40)), (8, 8, 4));
+        assert_eq!(word(44), 2, "Zstandard");
+        // Each level decodes to its mip.
+        for (k, mip) in chain.iter().enumerate() {
+            let at = 80 + 24 * k;
+            let long = |a: usize| u64::from_le_bytes(file[a..a + 8].try_into().unwrap()) as usize;
+            let (offset, len, raw) = (long(at), long(at + 8), long(at + 16));
+            assert_eq!(raw, mip.len());
+            let mut d =
+                ruzstd::decoding::StreamingDecoder::new(&file[offset..offset + len]).unwrap();
+            let mut out = Vec::new();
+            std::io::Read::read_to_end(&mut d, &mut out).unwrap();
+            assert_eq!(&out, mip, "mip {k}");
+        }
+    }
+
+    #[test]
+    fn normals_stay_unit_down_the_chain() {
+        // Two opposite tilts average to straight up, not to a short vector.
+        let mut mip0 = Vec::new();
+        for k in 0..4 {
+            let x = if k % 2 == 0 { 0.6f32 } else { -0.6 };
+            let n = [x, 0.0, 0.8].map(|c| crate::bake::to_u8(0.5 + 0.5 * c));
+            mip0.extend([n[0], n[1], n[2], 255]);
+        }
+        let chain = box_chain(2, mip0, true);
+        let t = &chain[1];
+        let v: Vec<f32> = t[..3].iter().map(|&c| f32::from(c) / 127.5 - 1.0).collect();
+        let len = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+        assert!((len - 1.0).abs() < 0.02, "{v:?}");
+    }
+}
