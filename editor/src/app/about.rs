@@ -82,14 +82,18 @@ mod tests {
                 "{name} {version} is not in Cargo.lock: run scripts/third-party-notices"
             );
         }
-        // Nothing missing among the editor's own dependencies.
-        let manifest = include_str!("../../Cargo.toml");
-        let deps = manifest
-            .split("[dependencies]")
-            .nth(1)
-            .and_then(|s| s.split("\n[").next())
-            .unwrap_or_default();
-        for line in deps.lines() {
+        // Nothing missing among the dependencies of the crates the binary is made of.
+        let manifests = [
+            include_str!("../../Cargo.toml"),
+            include_str!("../../../engine/graph/Cargo.toml"),
+            include_str!("../../../engine/strands/Cargo.toml"),
+            include_str!("../../../engine/render/Cargo.toml"),
+        ];
+        let deps: Vec<&str> = manifests
+            .iter()
+            .filter_map(|m| m.split("[dependencies]").nth(1)?.split("\n[").next())
+            .collect();
+        for line in deps.iter().flat_map(|d| d.lines()) {
             let Some((dep, _)) = line.split_once(".workspace") else {
                 continue;
             };
