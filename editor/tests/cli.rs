@@ -113,7 +113,7 @@ fn validate_json_prints_one_object_per_file() {
 }
 
 #[test]
-fn bake_writes_six_maps_and_refuses_a_broken_graph() {
+fn bake_writes_the_maps_and_refuses_a_broken_graph() {
     let dir = tempfile::tempdir().unwrap();
     let out_dir = dir.path().join("fur");
     let out = tuft(&[
@@ -524,5 +524,28 @@ fn nodes_lists_the_vocabulary_from_the_descriptions_the_library_shows() {
             "{}",
             kind.name()
         );
+    }
+}
+
+#[test]
+fn bake_lists_the_valid_compressions_and_targets_for_an_unknown_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("set");
+    let lawn = preset("lawn");
+    for (flag, valid) in [
+        ("--compress", "none, quantize, meshopt"),
+        ("--target", "gltf, godot, unity, unreal"),
+    ] {
+        let result = tuft(&[
+            "bake",
+            lawn.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            flag,
+            "zip",
+        ]);
+        assert_eq!(result.status.code(), Some(2), "{flag}");
+        assert!(text(&result).contains(valid), "{flag}: {}", text(&result));
+        assert!(!out.exists(), "nothing is written");
     }
 }

@@ -15,20 +15,24 @@ fn baked_moss() -> (tempfile::TempDir, tuft_graph::MaterialGraph) {
 
 /// Bakes moss with its meshes stored as `encoding` says.
 fn baked_moss_as(encoding: Encoding) -> (tempfile::TempDir, tuft_graph::MaterialGraph) {
+    baked_moss_with(&bake::BakeOptions {
+        resolution: 64,
+        encoding,
+        ..bake::BakeOptions::default()
+    })
+}
+
+/// Bakes moss as `options` say.
+fn baked_moss_with(options: &bake::BakeOptions) -> (tempfile::TempDir, tuft_graph::MaterialGraph) {
     let graph = tuft_graph::io::load(&root().join("presets/moss.ron"))
         .unwrap()
         .graph;
     let dir = tempfile::tempdir().unwrap();
-    let options = bake::BakeOptions {
-        resolution: 64,
-        encoding,
-        ..bake::BakeOptions::default()
-    };
     let cancel = std::sync::atomic::AtomicBool::new(false);
     bake::write_baked_set_with(
         &Evaluator::new(&graph),
         dir.path(),
-        &options,
+        options,
         &mut |_, _| {},
         &cancel,
     )
@@ -479,25 +483,12 @@ fn with_uris(glb: &Glb, material: &serde_json::Value) -> serde_json::Value {
 #[test]
 fn a_target_adds_the_maps_its_engine_wants_in_its_conventions() {
     use tuft_graph::targets::Target;
-    let graph = tuft_graph::io::load(&root().join("presets/moss.ron"))
-        .unwrap()
-        .graph;
-    let cancel = std::sync::atomic::AtomicBool::new(false);
     for target in [Target::Unity, Target::Unreal] {
-        let dir = tempfile::tempdir().unwrap();
-        let options = bake::BakeOptions {
+        let (dir, _) = baked_moss_with(&bake::BakeOptions {
             resolution: 32,
             target,
             ..bake::BakeOptions::default()
-        };
-        bake::write_baked_set_with(
-            &Evaluator::new(&graph),
-            dir.path(),
-            &options,
-            &mut |_, _| {},
-            &cancel,
-        )
-        .unwrap();
+        });
         let m = manifest(dir.path());
         assert_eq!(m.target, target.name());
         let open = |map: &str| {

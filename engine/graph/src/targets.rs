@@ -12,6 +12,22 @@
 
 use crate::bake::PbrMaps;
 
+/// The value called `name` in `names`, or a message naming `what` and listing the valid
+/// names (the command line's choices).
+///
+/// # Errors
+/// An unknown name.
+pub(crate) fn by_name<T: Copy>(names: &[(&str, T)], name: &str, what: &str) -> Result<T, String> {
+    names
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, v)| *v)
+        .ok_or_else(|| {
+            let valid: Vec<&str> = names.iter().map(|(n, _)| *n).collect();
+            format!("no {what} {name:?}: use one of {}", valid.join(", "))
+        })
+}
+
 /// The engine a set is baked for.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Target {
@@ -49,14 +65,7 @@ impl Target {
     /// # Errors
     /// An unknown name.
     pub fn from_name(name: &str) -> Result<Self, String> {
-        Self::NAMES
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, t)| *t)
-            .ok_or_else(|| {
-                let valid: Vec<&str> = Self::NAMES.iter().map(|(n, _)| *n).collect();
-                format!("no target {name:?}: use one of {}", valid.join(", "))
-            })
+        by_name(&Self::NAMES, name, "target")
     }
 
     /// The maps this target adds to the glTF ones, by name, encoded as PNG.

@@ -22,6 +22,33 @@ pub struct Glb {
     pub(super) fallback: usize,
 }
 
+/// Adds to `document` one texture per image at the relative URIs `images` (with the
+/// repeating, mipmapped sampler every strand map wants) and the extensions it uses and
+/// requires.
+pub(super) fn images_and_extensions(
+    document: &mut Value,
+    images: &[String],
+    used: &[&str],
+    required: &[&str],
+) {
+    if !images.is_empty() {
+        // Strand maps tile: the sampler repeats, filtered with mips.
+        document["samplers"] = json!([{
+            "magFilter": 9729, "minFilter": 9987, "wrapS": 10497, "wrapT": 10497,
+        }]);
+        document["images"] = images.iter().map(|uri| json!({"uri": uri})).collect();
+        document["textures"] = (0..images.len())
+            .map(|k| json!({"sampler": 0, "source": k}))
+            .collect();
+    }
+    if !used.is_empty() {
+        document["extensionsUsed"] = json!(used);
+    }
+    if !required.is_empty() {
+        document["extensionsRequired"] = json!(required);
+    }
+}
+
 fn align(bin: &mut Vec<u8>) {
     while !bin.len().is_multiple_of(4) {
         bin.push(0);
@@ -199,26 +226,9 @@ impl Glb {
             "bufferViews": self.views,
             "accessors": self.accessors,
         });
-        if !self.textures.is_empty() {
-            // Strand maps tile: the sampler repeats, filtered with mips.
-            document["samplers"] = json!([{
-                "magFilter": 9729, "minFilter": 9987, "wrapS": 10497, "wrapT": 10497,
-            }]);
-            document["images"] = self
-                .textures
-                .iter()
-                .map(|uri| json!({"uri": uri}))
-                .collect();
-            document["textures"] = (0..self.textures.len())
-                .map(|k| json!({"sampler": 0, "source": k}))
-                .collect();
-        }
-        if !self.extensions_used.is_empty() {
-            document["extensionsUsed"] = json!(self.extensions_used);
-        }
-        if !self.extensions_required.is_empty() {
-            document["extensionsRequired"] = json!(self.extensions_required);
-        }
+        let used: Vec<&str> = self.extensions_used.clone();
+        let required: Vec<&str> = self.extensions_required.clone();
+        images_and_extensions(&mut document, &self.textures, &used, &required);
         let mut text = serde_json::to_vec(&document).expect("a JSON value always serialises");
         while !text.len().is_multiple_of(4) {
             text.push(b' ');

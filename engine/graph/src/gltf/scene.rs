@@ -197,21 +197,9 @@ pub fn encode_scene(name: &str, ground: &Part<'_>, layers: &[LayerParts<'_>]) ->
         "bufferViews": m.views,
         "accessors": m.accessors,
     });
-    if !m.images.is_empty() {
-        document["samplers"] = json!([{
-            "magFilter": 9729, "minFilter": 9987, "wrapS": 10497, "wrapT": 10497,
-        }]);
-        document["images"] = m.images.iter().map(|uri| json!({"uri": uri})).collect();
-        document["textures"] = (0..m.images.len())
-            .map(|k| json!({"sampler": 0, "source": k}))
-            .collect();
-    }
-    if !m.used.is_empty() {
-        document["extensionsUsed"] = json!(m.used);
-    }
-    if !m.required.is_empty() {
-        document["extensionsRequired"] = json!(m.required);
-    }
+    let used: Vec<&str> = m.used.iter().map(String::as_str).collect();
+    let required: Vec<&str> = m.required.iter().map(String::as_str).collect();
+    super::builder::images_and_extensions(&mut document, &m.images, &used, &required);
     serde_json::to_vec_pretty(&document).ok()
 }
 

@@ -35,14 +35,7 @@ impl Encoding {
     /// # Errors
     /// An unknown name.
     pub fn from_name(name: &str) -> Result<Self, String> {
-        Self::NAMES
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, e)| *e)
-            .ok_or_else(|| {
-                let valid: Vec<&str> = Self::NAMES.iter().map(|(n, _)| *n).collect();
-                format!("no compression {name:?}: use one of {}", valid.join(", "))
-            })
+        crate::targets::by_name(&Self::NAMES, name, "compression")
     }
 }
 
