@@ -1,24 +1,18 @@
-//! The PBR bake: the material's surface evaluated on a grid and written as PNG maps.
-//!
-//! | map | format | content |
-//! | --- | --- | --- |
-//! | `base_color` | RGB8, sRGB | albedo |
-//! | `normal` | RGB8, linear | tangent space, OpenGL (+Y up), `0.5 + 0.5·n` |
-//! | `roughness`, `metallic`, `occlusion` | L8, linear | `[0, 1]` |
-//! | `height` | L16, linear | `[0, 1]`, one unit = `pbr.height_range_m` metres |
-//!
-//! Texel `(x, y)` holds the field at `((x + ½)/n, (y + ½)/n)`, so the step from the last
-//! column to the first is just another step between neighbours: maps of tiling fields
-//! wrap seamlessly.
+//! The baked set: everything `tuft bake` writes into a folder — the maps (`maps.rs`),
+//! the strand file, glTF meshes with their materials and the scene, KTX2 textures and the
+//! manifest — written beside the folder, read back as a game reads it, and swapped in
+//! whole.
 
-use crate::diag::Diagnostic;
+mod maps;
+
+pub(crate) use maps::to_u8;
+pub use maps::{
+    MAP_NAMES, PbrMaps, bake_pbr, bake_pbr_with, encode_maps, linear_to_srgb, map_path, write_maps,
+};
+
 use crate::eval::Evaluator;
-use crate::field::Domain;
 use crate::gltf::{Encoding, StrandMaterial};
-use crate::graph::{Input, MaterialGraph};
-use crate::nodes::normals_from_height;
 use crate::scatter::ScatterError;
-use crate::value::PortType;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use tuft_strands::StrandSet;
@@ -28,19 +22,6 @@ use tuft_strands::file::StrandFile;
 pub const DEFAULT_RESOLUTION: usize = 1024;
 /// The largest map resolution a bake accepts.
 pub const MAX_RESOLUTION: usize = crate::limits::MAX_MAP_RESOLUTION;
-/// Points evaluated at once; larger bakes go in bands of rows to bound memory.
-const BAND_POINTS: usize = 1 << 20;
-
-/// The maps, in the order they are written.
-pub const MAP_NAMES: [&str; 7] = [
-    "base_color",
-    "normal",
-    "roughness",
-    "metallic",
-    "occlusion",
-    "height",
-    "orm",
-];
 
 /// Quads per side of the ground mesh (one repeat).
 pub const GROUND_CELLS: u32 = 16;
@@ -77,109 +58,6 @@ pub enum BakeError {
     /// written.
     #[error("the material is beyond the limits: {0}")]
     Limits(String),
-}
-
-/// The surface maps of one repeat, linear floats, row-major.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PbrMaps {
-    /// Width and height in texels.
-    pub resolution: usize,
-    /// Linear RGB albedo.
-    pub base_color: Vec<[f32; 3]>,
-    /// Unit tangent-space normals.
-    pub normal: Vec<[f32; 3]>,
-    /// Roughness.
-    pub roughness: Vec<f32>,
-    /// Metalness.
-    pub metallic: Vec<f32>,
-    /// Ambient occlusion.
-    pub occlusion: Vec<f32>,
-    /// Height in `[0, 1]`.
-    pub height: Vec<f32>,
-}
-
-/// Evaluates the PBR half of `graph` at `resolution²`, reporting each finished band of
-/// rows to `progress` as a fraction in `[0, 1]`.
-///
-/// # Errors
-/// A resolution outside `1..=MAX_RESOLUTION`.
-pub fn bake_pbr(
-    graph: &MaterialGraph,
-    resolution: usize,
-    progress: &mut dyn FnMut(f32),
-) -> Result<(PbrMaps, Vec<Diagnostic>), BakeError> {
-    let evaluator = Evaluator::new(graph);
-    let maps = bake_pbr_with(&evaluator, resolution, progress)?;
-    Ok((maps, evaluator.diagnostics()))
-}
-
-/// As [`bake_pbr`], with an evaluator the caller keeps (to share its strand sets and
-/// rasters with the rest of a bake); diagnostics stay in the evaluator.
-///
-/// # Errors
-/// A resolution outside `1..=MAX_RESOLUTION`.
-pub fn bake_pbr_with(
-    evaluator: &Evaluator<'_>,
-    resolution: usize,
-    progress: &mut dyn FnMut(f32),
-) -> Result<PbrMaps, BakeError> {
-    let graph = evaluator.graph();
-    if resolution == 0 || resolution > MAX_RESOLUTION {
-        return Err(BakeError::Resolution(resolution));
-    }
-    let n = resolution * resolution;
-    let pbr = &graph.pbr;
-    let mut wanted: Vec<(Input, PortType)> = vec![
-        (pbr.base_color.clone(), PortType::Color),
-        (pbr.roughness.clone(), PortType::Float),
-        (pbr.metallic.clone(), PortType::Float),
-        (pbr.occlusion.clone(), PortType::Float),
-        (pbr.height.clone(), PortType::Float),
-    ];
-    if let Some(normal) = &pbr.normal {
-        wanted.push((Input::Link(normal.clone()), PortType::Color));
-    }
-    let mut maps = PbrMaps {
-        resolution,
-        base_color: Vec::with_capacity(n),
-        normal: Vec::with_capacity(n),
-        roughness: Vec::with_capacity(n),
-        metallic: Vec::with_capacity(n),
-        occlusion: Vec::with_capacity(n),
-        height: Vec::with_capacity(n),
-    };
-    let rows_per_band = (BAND_POINTS / resolution).clamp(1, resolution);
-    let mut row = 0;
-    while row < resolution {
-        let rows = rows_per_band.min(resolution - row);
-        let domain = band(resolution, row, rows);
-        let fields = evaluator.eval_inputs(&wanted, &domain);
-        let m = domain.len();
-        maps.base_color.extend((0..m).map(|i| {
-            let c = fields[0].get(i);
-            [c[0], c[1], c[2]]
-        }));
-        maps.roughness.extend((0..m).map(|i| fields[1].at(0, i)));
-        maps.metallic.extend((0..m).map(|i| fields[2].at(0, i)));
-        maps.occlusion.extend((0..m).map(|i| fields[3].at(0, i)));
-        maps.height.extend((0..m).map(|i| fields[4].at(0, i)));
-        if let Some(normal) = fields.get(5) {
-            maps.normal.extend((0..m).map(|i| unit(normal.get(i))));
-        }
-        row += rows;
-        progress(row as f32 / resolution as f32);
-    }
-    if pbr.normal.is_none() {
-        let height: Vec<f32> = maps.height.iter().map(|h| h.clamp(0.0, 1.0)).collect();
-        let normals = normals_from_height(
-            &height,
-            resolution,
-            pbr.height_range_m,
-            graph.repeat_m.max(1e-6),
-        );
-        maps.normal = (0..n).map(|i| normals.get(i)).collect();
-    }
-    Ok(maps)
 }
 
 /// Every strand layer of the evaluator's graph, scattered, as a strand file.
@@ -613,39 +491,6 @@ fn write_into_set(path: &Path, bytes: &[u8]) -> Result<(), BakeError> {
     })
 }
 
-/// Rows `first..first + rows` of a `resolution²` grid, as points.
-fn band(resolution: usize, first: usize, rows: usize) -> Domain {
-    let mut u = Vec::with_capacity(rows * resolution);
-    let mut v = Vec::with_capacity(rows * resolution);
-    for y in first..first + rows {
-        let vy = (y as f32 + 0.5) / resolution as f32;
-        for x in 0..resolution {
-            u.push((x as f32 + 0.5) / resolution as f32);
-            v.push(vy);
-        }
-    }
-    Domain {
-        u,
-        v,
-        grid: Some((resolution, rows)),
-    }
-}
-
-fn unit(n: [f32; 3]) -> [f32; 3] {
-    let len = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
-    if len > 1e-12 {
-        [n[0] / len, n[1] / len, n[2] / len]
-    } else {
-        [0.0, 0.0, 1.0]
-    }
-}
-
-pub use tuft_strands::num::linear_to_srgb;
-
-pub(crate) fn to_u8(x: f32) -> u8 {
-    (x.clamp(0.0, 1.0) * 255.0 + 0.5) as u8
-}
-
 /// A file-name-safe form of a material name.
 #[must_use]
 pub fn file_stem(name: &str) -> String {
@@ -666,131 +511,9 @@ pub fn file_stem(name: &str) -> String {
     }
 }
 
-/// The path map `map` of material `stem` is written to in `dir`.
-#[must_use]
-pub fn map_path(dir: &Path, stem: &str, map: &str) -> PathBuf {
-    dir.join(format!("{stem}_{map}.png"))
-}
-
-/// The maps encoded as PNG, in [`MAP_NAMES`] order.
-///
-/// # Errors
-/// When a map cannot be encoded.
-pub fn encode_maps(maps: &PbrMaps) -> Result<Vec<Vec<u8>>, image::ImageError> {
-    let size = maps.resolution as u32;
-    let png = |img: &dyn Fn(&mut std::io::Cursor<Vec<u8>>) -> image::ImageResult<()>| {
-        let mut out = std::io::Cursor::new(Vec::new());
-        img(&mut out).map(|()| out.into_inner())
-    };
-    MAP_NAMES
-        .iter()
-        .map(|&map| match map {
-            "base_color" => png(&|w| {
-                rgb(size, &maps.base_color, linear_to_srgb).write_to(w, image::ImageFormat::Png)
-            }),
-            "normal" => png(&|w| {
-                rgb(size, &maps.normal, |c| 0.5 + 0.5 * c).write_to(w, image::ImageFormat::Png)
-            }),
-            // Occlusion, roughness, metallic in R, G, B: glTF's packing.
-            "orm" => {
-                let data: Vec<u8> = (0..maps.occlusion.len())
-                    .flat_map(|i| {
-                        [maps.occlusion[i], maps.roughness[i], maps.metallic[i]].map(to_u8)
-                    })
-                    .collect();
-                let img = image::RgbImage::from_raw(size, size, data).expect("three per texel");
-                png(&|w| img.write_to(w, image::ImageFormat::Png))
-            }
-            "height" => {
-                let data: Vec<u16> = maps
-                    .height
-                    .iter()
-                    .map(|h| (h.clamp(0.0, 1.0) * 65535.0 + 0.5) as u16)
-                    .collect();
-                let img = image::ImageBuffer::<image::Luma<u16>, _>::from_raw(size, size, data)
-                    .expect("one value per texel");
-                png(&|w| img.write_to(w, image::ImageFormat::Png))
-            }
-            _ => {
-                let values = match map {
-                    "roughness" => &maps.roughness,
-                    "metallic" => &maps.metallic,
-                    _ => &maps.occlusion,
-                };
-                let data: Vec<u8> = values.iter().map(|&x| to_u8(x)).collect();
-                let img =
-                    image::GrayImage::from_raw(size, size, data).expect("one value per texel");
-                png(&|w| img.write_to(w, image::ImageFormat::Png))
-            }
-        })
-        .collect()
-}
-
-/// Writes the maps into `dir` as `<stem>_<map>.png` (files of a set being written:
-/// see [`write_into_set`]); returns their paths in [`MAP_NAMES`] order.
-///
-/// # Errors
-/// When a file cannot be encoded or written.
-pub fn write_maps(maps: &PbrMaps, dir: &Path, stem: &str) -> Result<Vec<PathBuf>, BakeError> {
-    let encoded = encode_maps(maps).map_err(|e| BakeError::Write {
-        path: dir.to_owned(),
-        message: e.to_string(),
-    })?;
-    let mut written = Vec::new();
-    for (map, bytes) in MAP_NAMES.iter().zip(encoded) {
-        let path = map_path(dir, stem, map);
-        write_into_set(&path, &bytes)?;
-        written.push(path);
-    }
-    Ok(written)
-}
-
-fn rgb(size: u32, texels: &[[f32; 3]], encode: impl Fn(f32) -> f32) -> image::RgbImage {
-    let data: Vec<u8> = texels
-        .iter()
-        .flat_map(|c| c.map(|x| to_u8(encode(x))))
-        .collect();
-    image::RgbImage::from_raw(size, size, data).expect("three values per texel")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn absurd_resolutions_are_refused() {
-        let g = MaterialGraph::new("x");
-        assert!(matches!(
-            bake_pbr(&g, 0, &mut |_| {}),
-            Err(BakeError::Resolution(0))
-        ));
-        assert!(bake_pbr(&g, 100_000, &mut |_| {}).is_err());
-    }
-
-    #[test]
-    fn banded_bakes_match_a_single_pass() {
-        // 1100² needs more than one band of BAND_POINTS.
-        let mut g = MaterialGraph::new("x");
-        let noise = g.add_node("Noise").unwrap();
-        g.pbr.height = Input::Link(crate::graph::OutRef::new(noise, "out"));
-        let (maps, _) = bake_pbr(&g, 1100, &mut |_| {}).unwrap();
-        assert_eq!(maps.resolution, 1100);
-        let ev = Evaluator::new(&g);
-        let full = ev
-            .eval_output(
-                &crate::graph::OutRef::new(noise, "out"),
-                &Domain::grid(1100, 1100),
-            )
-            .unwrap();
-        assert_eq!(maps.height, full.data);
-    }
-
-    #[test]
-    fn srgb_encoding_hits_known_points() {
-        assert_eq!(linear_to_srgb(0.0), 0.0);
-        assert!((linear_to_srgb(1.0) - 1.0).abs() < 1e-6);
-        assert!((linear_to_srgb(0.214_041) - 0.5).abs() < 1e-3);
-    }
 
     #[test]
     fn file_stems_are_safe() {
