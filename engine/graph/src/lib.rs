@@ -32,6 +32,7 @@
 pub mod bake;
 pub mod cache;
 pub mod clip;
+pub mod connect;
 pub mod diag;
 pub mod eval;
 pub mod field;
