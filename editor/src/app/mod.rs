@@ -506,11 +506,13 @@ impl eframe::App for Editor {
             }
         }
         for (g, pos) in self.graph.group_positions() {
-            self.session.arrange(|d| {
-                if let Some(group) = d.groups.iter_mut().find(|x| x.id == g) {
-                    group.pos = pos;
-                }
-            });
+            if self.session.doc().group(g).is_some_and(|x| x.pos != pos) {
+                self.session.arrange(|d| {
+                    if let Some(group) = d.groups.iter_mut().find(|x| x.id == g) {
+                        group.pos = pos;
+                    }
+                });
+            }
         }
         commands.append(&mut self.queue);
         if !commands.is_empty() {

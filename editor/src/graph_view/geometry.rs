@@ -50,15 +50,33 @@ pub(super) fn footprint(rows: &HashMap<ViewNode, usize>, node: &ViewNode) -> egu
 /// A node's width as the estimate of its footprint takes it.
 pub const NODE_WIDTH: f32 = 200.0;
 
-/// The size node `node` takes, from the document (for a node not drawn yet).
-#[must_use]
-pub fn footprint_of(node: &ViewNode, doc: &tuft_graph::Document) -> egui::Vec2 {
-    let rows = match node {
+/// How many input and output pins `node` has.
+pub(super) fn pin_counts(doc: &tuft_graph::Document, node: &ViewNode) -> (usize, usize) {
+    use tuft_graph::graph::PBR_PORTS;
+    use tuft_graph::layer::STRAND_PORTS;
+    match node {
         ViewNode::Node(id) => doc
             .graph
             .node(*id)
-            .map_or(0, |n| n.input_ports().len().max(n.output_ports().len())),
-        _ => 4,
-    };
-    footprint(&HashMap::from([(node.clone(), rows)]), node)
+            .map_or((0, 0), |n| (n.input_ports().len(), n.output_ports().len())),
+        // The fixed maps and the normal.
+        ViewNode::Pbr => (PBR_PORTS.len() + 1, 0),
+        ViewNode::Layer(_) => (STRAND_PORTS.len(), 0),
+        ViewNode::Group(g) => doc
+            .group(*g)
+            .map_or((0, 0), |g| (g.inputs.len(), g.outputs.len())),
+        ViewNode::Frame(_) | ViewNode::FrameCorner(_) => (0, 0),
+    }
+}
+
+/// The rows a node takes: its longer column of pins, and a group's Open button.
+pub(super) fn rows_of(doc: &tuft_graph::Document, node: &ViewNode) -> usize {
+    let (inputs, outputs) = pin_counts(doc, node);
+    inputs.max(outputs) + usize::from(matches!(node, ViewNode::Group(_)))
+}
+
+/// The size node `node` takes, from the document (for a node not drawn yet).
+#[must_use]
+pub fn footprint_of(node: &ViewNode, doc: &tuft_graph::Document) -> egui::Vec2 {
+    footprint(&HashMap::from([(node.clone(), rows_of(doc, node))]), node)
 }

@@ -8,7 +8,6 @@ use egui::{Color32, Pos2, Ui};
 use egui_snarl::Snarl;
 use egui_snarl::ui::{SnarlStyle, SnarlWidget};
 use std::collections::HashMap;
-use tuft_graph::graph::PBR_PORTS;
 use tuft_graph::layer::STRAND_PORTS;
 use tuft_graph::value::PortType;
 use tuft_graph::{Document, Input, NodeId, OutRef, Report, Sink};
@@ -252,10 +251,6 @@ impl GraphView {
             .iter()
             .filter(|n| doc.group_of(n.id).map(|g| g.id) == level)
             .collect();
-        for node in &shown {
-            let rows = node.input_ports().len().max(node.output_ports().len());
-            self.rows.insert(ViewNode::Node(node.id), rows);
-        }
         let mut right = 0.0f32;
         for (k, node) in shown.iter().enumerate() {
             let key = ViewNode::Node(node.id);
@@ -265,28 +260,18 @@ impl GraphView {
                 .map(|p| Pos2::new(p[0], p[1]))
                 .unwrap_or_else(|| default_position(k % 6, 40.0 + 240.0 * (k / 6) as f32));
             right = right.max(pos.x);
-            self.insert(key, pos);
+            self.insert(doc, key, pos);
         }
         for (k, frame) in doc.frames_in(level) {
             let pos = Pos2::new(frame.pos[0], frame.pos[1]);
-            self.rows.insert(ViewNode::Frame(k), 0);
-            self.insert(ViewNode::Frame(k), pos);
+            self.insert(doc, ViewNode::Frame(k), pos);
             let corner = pos + egui::vec2(frame.size[0], frame.size[1]) - arrange::CORNER;
-            self.rows.insert(ViewNode::FrameCorner(k), 0);
-            self.insert(ViewNode::FrameCorner(k), corner);
+            self.insert(doc, ViewNode::FrameCorner(k), corner);
         }
         if level.is_none() {
             for g in &doc.groups {
-                let key = ViewNode::Group(g.id);
-                self.rows
-                    .insert(key.clone(), g.inputs.len().max(g.outputs.len()) + 1);
                 right = right.max(g.pos[0]);
-                self.insert(key, Pos2::new(g.pos[0], g.pos[1]));
-            }
-            self.rows.insert(ViewNode::Pbr, PBR_PORTS.len() + 1);
-            for name in graph.strands.keys() {
-                self.rows
-                    .insert(ViewNode::Layer(name.clone()), STRAND_PORTS.len());
+                self.insert(doc, ViewNode::Group(g.id), Pos2::new(g.pos[0], g.pos[1]));
             }
             let outputs: Vec<ViewNode> = std::iter::once(ViewNode::Pbr)
                 .chain(graph.strands.keys().map(|n| ViewNode::Layer(n.clone())))
@@ -298,8 +283,8 @@ impl GraphView {
                     .get(&key)
                     .copied()
                     .unwrap_or_else(|| Pos2::new(right + 320.0, below));
-                below = below.max(pos.y + footprint(&self.rows, &key).y + 40.0);
-                self.insert(key, pos);
+                below = below.max(pos.y + footprint_of(&key, doc).y + 40.0);
+                self.insert(doc, key, pos);
             }
         }
         // Wires, from the engine's links, between whatever stands for each end here.
@@ -330,7 +315,9 @@ impl GraphView {
         }
     }
 
-    fn insert(&mut self, key: ViewNode, pos: Pos2) {
+    /// Adds `key` to the widget at `pos`, noting its rows for its footprint.
+    fn insert(&mut self, doc: &Document, key: ViewNode, pos: Pos2) {
+        self.rows.insert(key.clone(), geometry::rows_of(doc, &key));
         let id = self.snarl.insert_node(pos, key.clone());
         self.ids.insert(key, id);
     }

@@ -363,29 +363,11 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
     }
 
     fn inputs(&mut self, node: &ViewNode) -> usize {
-        match node {
-            ViewNode::Node(id) => self
-                .doc
-                .graph
-                .node(*id)
-                .map_or(0, |n| n.input_ports().len()),
-            ViewNode::Pbr => PBR_PORTS.len() + 1,
-            ViewNode::Layer(_) => STRAND_PORTS.len(),
-            ViewNode::Group(g) => self.doc.group(*g).map_or(0, |g| g.inputs.len()),
-            ViewNode::Frame(_) | ViewNode::FrameCorner(_) => 0,
-        }
+        super::geometry::pin_counts(self.doc, node).0
     }
 
     fn outputs(&mut self, node: &ViewNode) -> usize {
-        match node {
-            ViewNode::Node(id) => self
-                .doc
-                .graph
-                .node(*id)
-                .map_or(0, |n| n.output_ports().len()),
-            ViewNode::Group(g) => self.doc.group(*g).map_or(0, |g| g.outputs.len()),
-            ViewNode::Pbr | ViewNode::Layer(_) | ViewNode::Frame(_) | ViewNode::FrameCorner(_) => 0,
-        }
+        super::geometry::pin_counts(self.doc, node).1
     }
 
     fn show_input(
