@@ -100,6 +100,18 @@ fn the_gltf_meshes_read_back_with_their_counts_and_materials() {
             assert_eq!(glb.json["extensionsRequired"][0], "KHR_mesh_quantization");
             let positions = glb.positions(0);
             let indices = glb.indices(0);
+            // Primitives of at most 2^16 vertices, so every index is 16-bit.
+            let mesh = &glb.json["meshes"][0]["primitives"];
+            for p in mesh.as_array().unwrap() {
+                let k = p["indices"].as_u64().unwrap() as usize;
+                assert_eq!(glb.json["accessors"][k]["componentType"], 5123, "{file}");
+                // 0xFFFF restarts a strip; glTF forbids it in indices.
+                assert!(glb.accessor(k).iter().all(|i| i[0] < 65535.0), "{file}");
+            }
+            assert!(
+                glb.primitive_count(0) >= positions.len().div_ceil(65535),
+                "{file}"
+            );
             let strands = layer.level_reports[level_idx].strands;
             assert_eq!(
                 positions.len(),

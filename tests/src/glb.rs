@@ -135,17 +135,27 @@ impl Glb {
             .unwrap_or_else(|| panic!("no node {name}"))
     }
 
-    /// The first primitive of the mesh node `node` shows.
-    fn primitive(&self, node: usize) -> &Value {
+    /// The primitives of the mesh node `node` shows.
+    fn primitives(&self, node: usize) -> &[Value] {
         let mesh = self.json["nodes"][node]["mesh"].as_u64().unwrap() as usize;
-        &self.json["meshes"][mesh]["primitives"][0]
+        self.json["meshes"][mesh]["primitives"].as_array().unwrap()
     }
 
-    /// Attribute `name` of node `node`'s mesh, if it has it.
+    /// Attribute `name` of node `node`'s mesh, if it has it: its primitives' vertices one
+    /// after another.
     #[must_use]
     pub fn attribute(&self, node: usize, name: &str) -> Option<Vec<Vec<f32>>> {
-        let k = self.primitive(node)["attributes"][name].as_u64()?;
-        Some(self.accessor(k as usize))
+        let mut rows = Vec::new();
+        for p in self.primitives(node) {
+            rows.extend(self.accessor(p["attributes"][name].as_u64()? as usize));
+        }
+        Some(rows)
+    }
+
+    /// How many primitives node `node`'s mesh has.
+    #[must_use]
+    pub fn primitive_count(&self, node: usize) -> usize {
+        self.primitives(node).len()
     }
 
     /// Node `node`'s positions in metres: the node's scale, then its translation.
@@ -163,17 +173,25 @@ impl Glb {
             .collect()
     }
 
-    /// Node `node`'s triangle indices.
+    /// Node `node`'s triangle indices into [`Glb::attribute`]'s rows: each primitive's
+    /// own, offset by the vertices of the primitives before it.
     #[must_use]
     pub fn indices(&self, node: usize) -> Vec<u32> {
-        let k = self.primitive(node)["indices"].as_u64().unwrap() as usize;
-        self.accessor(k).iter().map(|r| r[0] as u32).collect()
+        let mut out = Vec::new();
+        let mut base = 0;
+        for p in self.primitives(node) {
+            let k = p["indices"].as_u64().unwrap() as usize;
+            out.extend(self.accessor(k).iter().map(|r| r[0] as u32 + base));
+            let position = p["attributes"]["POSITION"].as_u64().unwrap() as usize;
+            base += self.json["accessors"][position]["count"].as_u64().unwrap() as u32;
+        }
+        out
     }
 
-    /// The material node `node`'s mesh wears.
+    /// The material node `node`'s mesh wears (its first primitive's).
     #[must_use]
     pub fn material(&self, node: usize) -> &Value {
-        let k = self.primitive(node)["material"].as_u64().unwrap() as usize;
+        let k = self.primitives(node)[0]["material"].as_u64().unwrap() as usize;
         &self.json["materials"][k]
     }
 
@@ -206,6 +224,11 @@ fn view_bytes(view: &Value, buffers: &[Vec<u8>]) -> Vec<u8> {
     let packed = slice(ext);
     match (ext["mode"].as_str().unwrap(), stride) {
         ("TRIANGLES", 4) => meshopt::decode_index_buffer::<u32>(packed, count)
+            .unwrap()
+            .iter()
+            .flat_map(|i| i.to_le_bytes())
+            .collect(),
+        ("TRIANGLES", 2) => meshopt::decode_index_buffer::<u16>(packed, count)
             .unwrap()
             .iter()
             .flat_map(|i| i.to_le_bytes())

@@ -60,10 +60,17 @@ fn align(bin: &mut Vec<u8>) {
 /// does not fit a mode (then it is stored plain).
 fn meshopt_encode(bytes: &[u8], element: usize, target: u32) -> Option<(Vec<u8>, &'static str)> {
     if target == INDICES {
-        let indices: Vec<u32> = bytes
-            .chunks_exact(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect();
+        let indices: Vec<u32> = match element {
+            2 => bytes
+                .chunks_exact(2)
+                .map(|c| u32::from(u16::from_le_bytes([c[0], c[1]])))
+                .collect(),
+            4 => bytes
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect(),
+            _ => return None,
+        };
         if !indices.len().is_multiple_of(3) {
             return None;
         }
@@ -98,6 +105,7 @@ pub(super) const INDICES: u32 = 34963;
 /// glTF component types.
 pub(super) mod component {
     pub const BYTE: u32 = 5120;
+    pub const UNSIGNED_BYTE: u32 = 5121;
     pub const UNSIGNED_SHORT: u32 = 5123;
     pub const UNSIGNED_INT: u32 = 5125;
     pub const FLOAT: u32 = 5126;
@@ -123,7 +131,7 @@ impl Glb {
             view["buffer"] = json!(1);
             view["byteOffset"] = json!(self.fallback);
             self.fallback += bytes.len().next_multiple_of(4);
-            let mut extension = json!({
+            let extension = json!({
                 "buffer": 0,
                 "byteOffset": self.bin.len(),
                 "byteLength": packed.len(),
@@ -131,9 +139,6 @@ impl Glb {
                 "count": bytes.len() / element,
                 "mode": mode,
             });
-            if mode == "TRIANGLES" {
-                extension["byteStride"] = json!(4);
-            }
             view["extensions"] = json!({"EXT_meshopt_compression": extension});
             self.bin.extend_from_slice(&packed);
         } else {
@@ -146,10 +151,12 @@ impl Glb {
         self.views.len() - 1
     }
 
-    /// An accessor over view `view`; returns its index.
+    /// An accessor over view `view` from byte `offset`; returns its index.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn accessor(
         &mut self,
         view: usize,
+        offset: usize,
         component: u32,
         normalized: bool,
         count: usize,
@@ -162,6 +169,9 @@ impl Glb {
             "count": count,
             "type": kind,
         });
+        if offset > 0 {
+            accessor["byteOffset"] = json!(offset);
+        }
         if normalized {
             accessor["normalized"] = json!(true);
         }

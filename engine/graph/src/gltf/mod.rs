@@ -3,11 +3,13 @@
 //!
 //! Strand and card meshes are triangles with `POSITION`, `NORMAL`, `TEXCOORD_0` (along
 //! the strand, across it), `COLOR_0` (linear RGB), and the custom `_WIND` (0 at the root,
-//! 1 at the tip) and `_RANK`; indices are u32. By default ([`Encoding::Quantized`]) they are
-//! stored as KHR_mesh_quantization allows: positions as 16-bit integers across the mesh's
-//! bounds (the node's scale and translation restore metres), normals as 8-bit, texture
-//! coordinates, colours and the wind as normalised integers; `_RANK` stays a float, so a
-//! level's cut lands on the same strands. [`Encoding::Float`] writes 32-bit floats.
+//! 1 at the tip) and `_RANK`; a mesh is cut between strands into primitives of at most
+//! 65 535 vertices, so its indices are 16-bit. By default ([`Encoding::Quantized`]) the
+//! attributes are stored as KHR_mesh_quantization allows: positions as 16-bit integers
+//! across the mesh's bounds (the node's scale and translation restore metres), normals as
+//! 8-bit, texture coordinates and the wind as 16-bit and colours as 8-bit normalised
+//! integers; `_RANK` stays a float, so a level's cut lands on the same strands.
+//! [`Encoding::Float`] writes 32-bit floats.
 //!
 //! Materials: strands wear their vertex colour, double-sided for ribbons; cards wear the
 //! layer's atlas (colour and normal), alpha-masked at the card settings' cutoff; the ground

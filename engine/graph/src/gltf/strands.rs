@@ -3,7 +3,8 @@
 
 use super::GroundMaps;
 use super::builder::{Glb, INDICES, VERTICES, component};
-use serde_json::json;
+use serde_json::{Value, json};
+use std::ops::Range;
 use tuft_strands::mesh::LevelMesh;
 
 /// How vertex attributes are stored.
@@ -117,7 +118,9 @@ impl Glb {
     }
 
     /// Adds `mesh` wearing material `material` and a node showing it; returns the node.
-    /// With `tangents`, the mesh carries the tangents a normal texture needs.
+    /// With `tangents`, the mesh carries the tangents a normal texture needs. The mesh is
+    /// cut into primitives of at most 65 535 vertices, so every index is 16-bit; each
+    /// attribute is one buffer view that the primitives' accessors share.
     pub fn strand_node(
         &mut self,
         mesh: &LevelMesh,
@@ -127,35 +130,43 @@ impl Glb {
         tangents: bool,
     ) -> usize {
         let v = &mesh.vertices;
-        let (position, transform) = match encoding {
-            Encoding::Float => (self.floats(v.iter().map(|x| x.position), true), None),
-            Encoding::Quantized | Encoding::Meshopt => {
-                let (accessor, min, extent) = self.positions_u16(mesh);
-                (accessor, Some((min, extent)))
-            }
-        };
         let quantized = encoding != Encoding::Float;
         if encoding == Encoding::Meshopt {
             self.compress = true;
             self.uses("EXT_meshopt_compression", true);
         }
-        let normal = if quantized {
-            self.unit_i8(v.iter().map(|x| x.normal))
-        } else {
-            self.floats(v.iter().map(|x| x.normal), false)
-        };
-        let uv = self.unorm16_or_floats(v.iter().map(|x| x.uv), quantized);
-        let color = self.unorm16_or_floats(v.iter().map(|x| x.color), quantized);
-        let wind = self.unorm16_or_floats(v.iter().map(|x| [x.wind]), quantized);
-        let rank = self.floats(v.iter().map(|x| [x.rank]), false);
-        let indices = self.indices(&mesh.indices);
         if quantized {
             self.uses("KHR_mesh_quantization", true);
         }
-        let mut attributes = json!({
-            "POSITION": position, "NORMAL": normal, "TEXCOORD_0": uv,
-            "COLOR_0": color, "_WIND": wind, "_RANK": rank,
-        });
+        let (position, transform) = if quantized {
+            let (stream, min, extent) = self.positions_u16(mesh);
+            (stream, Some((min, extent)))
+        } else {
+            let stream = self.floats(v.iter().map(|x| x.position));
+            (stream, None)
+        };
+        let mut streams = vec![("POSITION", position)];
+        streams.push((
+            "NORMAL",
+            if quantized {
+                self.unit_i8(v.iter().map(|x| x.normal))
+            } else {
+                self.floats(v.iter().map(|x| x.normal))
+            },
+        ));
+        streams.push((
+            "TEXCOORD_0",
+            self.unorm16_or_floats(v.iter().map(|x| x.uv), quantized),
+        ));
+        streams.push((
+            "COLOR_0",
+            self.unorm8_or_floats(v.iter().map(|x| x.color), quantized),
+        ));
+        streams.push((
+            "_WIND",
+            self.unorm16_or_floats(v.iter().map(|x| [x.wind]), quantized),
+        ));
+        streams.push(("_RANK", self.floats(v.iter().map(|x| [x.rank]))));
         if tangents {
             let t = uv_tangents(
                 &v.iter().map(|x| x.position).collect::<Vec<_>>(),
@@ -163,18 +174,17 @@ impl Glb {
                 &v.iter().map(|x| x.uv).collect::<Vec<_>>(),
                 &mesh.indices,
             );
-            attributes["TANGENT"] = json!(if quantized {
-                self.signed_i8(t.into_iter())
-            } else {
-                self.floats(t.into_iter(), false)
-            });
+            streams.push((
+                "TANGENT",
+                if quantized {
+                    self.signed_i8(t.into_iter())
+                } else {
+                    self.floats(t.into_iter())
+                },
+            ));
         }
-        let m = self.mesh(json!({"name": name, "primitives": [{
-            "attributes": attributes,
-            "indices": indices,
-            "material": material,
-            "mode": 4,
-        }]}));
+        let primitives = self.primitives(&streams, &mesh.indices, material);
+        let m = self.mesh(json!({"name": name, "primitives": primitives}));
         let mut node = json!({"mesh": m, "name": name});
         if let Some((min, extent)) = transform {
             node["translation"] = json!(min);
@@ -207,28 +217,96 @@ impl Glb {
         }
         let normals = vec![[0.0, 1.0, 0.0]; positions.len()];
         let tangents = uv_tangents(&positions, &normals, &uvs, &indices);
-        let position = self.floats(positions.iter().copied(), true);
-        let normal = self.floats(normals.into_iter(), false);
-        let tangent = self.floats(tangents.into_iter(), false);
-        let uv = self.floats(uvs.into_iter(), false);
-        let indices = self.indices(&indices);
-        let m = self.mesh(json!({"name": "ground", "primitives": [{
-            "attributes": {
-                "POSITION": position, "NORMAL": normal, "TANGENT": tangent, "TEXCOORD_0": uv,
-            },
-            "indices": indices,
-            "material": material,
-            "mode": 4,
-        }]}));
+        let streams = [
+            ("POSITION", self.floats(positions.iter().copied())),
+            ("NORMAL", self.floats(normals.into_iter())),
+            ("TANGENT", self.floats(tangents.into_iter())),
+            ("TEXCOORD_0", self.floats(uvs.into_iter())),
+        ];
+        let primitives = self.primitives(&streams, &indices, material);
+        let m = self.mesh(json!({"name": "ground", "primitives": primitives}));
         self.node(json!({"mesh": m, "name": "ground"}))
     }
 
-    /// Float vectors of `N` components, with their bounds when `bounds`.
-    fn floats<const N: usize>(
+    /// The primitives drawing `indices` over the vertex `streams` (named by attribute),
+    /// wearing `material`: pieces of at most [`PIECE_VERTICES`] vertices with 16-bit
+    /// indices, their accessors sharing the streams' views.
+    fn primitives(
         &mut self,
-        values: impl Iterator<Item = [f32; N]>,
-        bounds: bool,
-    ) -> usize {
+        streams: &[(&str, Stream)],
+        indices: &[u32],
+        material: usize,
+    ) -> Vec<Value> {
+        let vertex_count = streams.first().map_or(0, |(_, s)| s.count);
+        let narrow = pieces(indices, vertex_count, PIECE_VERTICES);
+        let (index_size, index_component) = if narrow.is_some() {
+            (2, component::UNSIGNED_SHORT)
+        } else {
+            (4, component::UNSIGNED_INT)
+        };
+        // Where the triangles cannot be cut, one primitive with 32-bit indices.
+        let pieces = narrow.unwrap_or_else(|| {
+            vec![Piece {
+                indices: 0..indices.len(),
+                vertices: 0..vertex_count,
+            }]
+        });
+        let mut index_bytes = Vec::with_capacity(index_size * indices.len());
+        for p in &pieces {
+            let base = p.vertices.start as u32;
+            for &i in &indices[p.indices.clone()] {
+                if index_size == 4 {
+                    index_bytes.extend((i - base).to_le_bytes());
+                } else {
+                    // `pieces` keeps a piece's indices within 2^16 of its first vertex.
+                    index_bytes.extend(((i - base) as u16).to_le_bytes());
+                }
+            }
+        }
+        let index_view = self.view(&index_bytes, index_size, INDICES);
+        let mut primitives = Vec::with_capacity(pieces.len());
+        for p in &pieces {
+            let mut attributes = serde_json::Map::new();
+            for (name, stream) in streams {
+                let a = self.stream_accessor(stream, p.vertices.clone());
+                attributes.insert((*name).to_owned(), json!(a));
+            }
+            let indices = self.accessor(
+                index_view,
+                index_size * p.indices.start,
+                index_component,
+                false,
+                p.indices.len(),
+                "SCALAR",
+                None,
+            );
+            primitives.push(json!({
+                "attributes": attributes,
+                "indices": indices,
+                "material": material,
+                "mode": 4,
+            }));
+        }
+        primitives
+    }
+
+    /// The accessor reading vertices `range` of `stream` (with their bounds where the
+    /// stream keeps them: positions).
+    fn stream_accessor(&mut self, stream: &Stream, range: Range<usize>) -> usize {
+        let bounds = stream.stored.as_ref().map(|v| min_max(&v[range.clone()]));
+        self.accessor(
+            stream.view,
+            range.start * stream.stride,
+            stream.component,
+            stream.normalized,
+            range.len(),
+            stream.kind,
+            bounds,
+        )
+    }
+
+    /// Float vectors of `N` components (positions keep their values for bounds).
+    fn floats<const N: usize>(&mut self, values: impl Iterator<Item = [f32; N]>) -> Stream {
         let values: Vec<[f32; N]> = values.collect();
         let bytes: Vec<u8> = values
             .iter()
@@ -236,8 +314,16 @@ impl Glb {
             .flat_map(|x| x.to_le_bytes())
             .collect();
         let view = self.view(&bytes, 4 * N, VERTICES);
-        let range = bounds.then(|| min_max(&values));
-        self.accessor(view, component::FLOAT, false, values.len(), kind(N), range)
+        let stored = (N == 3).then(|| values.iter().map(|v| [v[0], v[1], v[2]]).collect());
+        Stream {
+            view,
+            component: component::FLOAT,
+            normalized: false,
+            kind: kind(N),
+            stride: 4 * N,
+            count: values.len(),
+            stored,
+        }
     }
 
     /// Values in `[0, 1]` as 16-bit normalised integers (each element padded to four
@@ -246,11 +332,11 @@ impl Glb {
         &mut self,
         values: impl Iterator<Item = [f32; N]>,
         quantized: bool,
-    ) -> usize {
+    ) -> Stream {
         let values: Vec<[f32; N]> = values.collect();
         let inside = values.iter().flatten().all(|x| (0.0..=1.0).contains(x));
         if !quantized || !inside {
-            return self.floats(values.into_iter(), false);
+            return self.floats(values.into_iter());
         }
         let stride = (2 * N).next_multiple_of(4);
         let mut bytes = Vec::with_capacity(values.len() * stride);
@@ -261,93 +347,177 @@ impl Glb {
             bytes.resize(bytes.len() + stride - 2 * N, 0);
         }
         let view = self.view(&bytes, stride, VERTICES);
-        self.accessor(
+        Stream::integers(
             view,
             component::UNSIGNED_SHORT,
-            true,
-            values.len(),
             kind(N),
-            None,
+            stride,
+            bytes.len() / stride,
         )
     }
 
+    /// Colours in `[0, 1]` as 8-bit normalised integers padded to four bytes (an error of
+    /// at most 1/510), or floats when `quantized` is off or a value lies outside.
+    fn unorm8_or_floats(
+        &mut self,
+        values: impl Iterator<Item = [f32; 3]>,
+        quantized: bool,
+    ) -> Stream {
+        let values: Vec<[f32; 3]> = values.collect();
+        let inside = values.iter().flatten().all(|x| (0.0..=1.0).contains(x));
+        if !quantized || !inside {
+            return self.floats(values.into_iter());
+        }
+        let mut bytes = Vec::with_capacity(values.len() * 4);
+        for v in &values {
+            bytes.extend(v.map(|x| (x * 255.0).round() as u8));
+            bytes.push(0);
+        }
+        let view = self.view(&bytes, 4, VERTICES);
+        Stream::integers(view, component::UNSIGNED_BYTE, "VEC3", 4, bytes.len() / 4)
+    }
+
     /// Four components in `[-1, 1]` as 8-bit signed normalised integers.
-    fn signed_i8(&mut self, values: impl Iterator<Item = [f32; 4]>) -> usize {
-        let mut count = 0;
+    fn signed_i8(&mut self, values: impl Iterator<Item = [f32; 4]>) -> Stream {
         let mut bytes = Vec::new();
         for t in values {
             bytes.extend(t.map(|x| (x.clamp(-1.0, 1.0) * 127.0).round() as i8 as u8));
-            count += 1;
         }
         let view = self.view(&bytes, 4, VERTICES);
-        self.accessor(view, component::BYTE, true, count, "VEC4", None)
+        Stream::integers(view, component::BYTE, "VEC4", 4, bytes.len() / 4)
     }
 
     /// Unit vectors as 8-bit signed normalised integers, padded to four bytes.
-    fn unit_i8(&mut self, values: impl Iterator<Item = [f32; 3]>) -> usize {
-        let mut count = 0;
+    fn unit_i8(&mut self, values: impl Iterator<Item = [f32; 3]>) -> Stream {
         let mut bytes = Vec::new();
         for n in values {
             for x in n {
                 bytes.push((x.clamp(-1.0, 1.0) * 127.0).round() as i8 as u8);
             }
             bytes.push(0);
-            count += 1;
         }
         let view = self.view(&bytes, 4, VERTICES);
-        self.accessor(view, component::BYTE, true, count, "VEC3", None)
+        Stream::integers(view, component::BYTE, "VEC3", 4, bytes.len() / 4)
     }
 
     /// Positions as 16-bit normalised integers over the mesh's bounds; returns the
-    /// accessor, the bounds' minimum and their extent (what the node's translation and
+    /// stream, the bounds' minimum and their extent (what the node's translation and
     /// scale restore).
-    fn positions_u16(&mut self, mesh: &LevelMesh) -> (usize, [f32; 3], [f32; 3]) {
+    fn positions_u16(&mut self, mesh: &LevelMesh) -> (Stream, [f32; 3], [f32; 3]) {
         let positions: Vec<[f32; 3]> = mesh.vertices.iter().map(|v| v.position).collect();
         let (min, max) = min_max(&positions);
         let min = [min[0], min[1], min[2]];
         // A flat mesh still gets a scale a node may have (zero is degenerate).
         let extent: [f32; 3] = std::array::from_fn(|k| (max[k] - min[k]).max(1e-6));
         let mut bytes = Vec::with_capacity(positions.len() * 8);
-        let (mut lo, mut hi) = ([u16::MAX; 3], [0u16; 3]);
+        let mut stored = Vec::with_capacity(positions.len());
         for p in &positions {
-            for k in 0..3 {
-                let q = unorm16((p[k] - min[k]) / extent[k]);
-                lo[k] = lo[k].min(q);
-                hi[k] = hi[k].max(q);
-                bytes.extend(q.to_le_bytes());
+            let q: [u16; 3] = std::array::from_fn(|k| unorm16((p[k] - min[k]) / extent[k]));
+            for x in q {
+                bytes.extend(x.to_le_bytes());
             }
             bytes.extend([0, 0]);
+            stored.push(q.map(f32::from));
         }
         let view = self.view(&bytes, 8, VERTICES);
-        let bounds = (!positions.is_empty()).then(|| {
-            (
-                lo.iter().map(|&x| f32::from(x)).collect(),
-                hi.iter().map(|&x| f32::from(x)).collect(),
-            )
-        });
-        let accessor = self.accessor(
-            view,
-            component::UNSIGNED_SHORT,
-            true,
-            positions.len(),
-            "VEC3",
-            bounds,
-        );
-        (accessor, min, extent)
+        let mut stream =
+            Stream::integers(view, component::UNSIGNED_SHORT, "VEC3", 8, bytes.len() / 8);
+        stream.stored = Some(stored);
+        (stream, min, extent)
     }
+}
 
-    fn indices(&mut self, indices: &[u32]) -> usize {
-        let bytes: Vec<u8> = indices.iter().flat_map(|i| i.to_le_bytes()).collect();
-        let view = self.view(&bytes, 4, INDICES);
-        self.accessor(
+/// Most vertices one primitive reads, so that its indices fit 16 bits without reaching
+/// 65 535 (the primitive-restart value, which glTF forbids in indices).
+const PIECE_VERTICES: usize = 65_535;
+
+/// A vertex attribute written as one buffer view.
+struct Stream {
+    view: usize,
+    component: u32,
+    normalized: bool,
+    kind: &'static str,
+    /// Bytes from one vertex to the next.
+    stride: usize,
+    /// How many vertices.
+    count: usize,
+    /// The values as stored, for the accessors' bounds (positions only).
+    stored: Option<Vec<[f32; 3]>>,
+}
+
+impl Stream {
+    /// A stream of normalised integers.
+    const fn integers(
+        view: usize,
+        component: u32,
+        kind: &'static str,
+        stride: usize,
+        count: usize,
+    ) -> Self {
+        Self {
             view,
-            component::UNSIGNED_INT,
-            false,
-            indices.len(),
-            "SCALAR",
-            None,
-        )
+            component,
+            normalized: true,
+            kind,
+            stride,
+            count,
+            stored: None,
+        }
     }
+}
+
+/// One primitive's share of a mesh: a run of triangles and the vertices they read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Piece {
+    indices: Range<usize>,
+    vertices: Range<usize>,
+}
+
+/// `indices` (a triangle list over `vertex_count` vertices) cut into runs of whole
+/// triangles, each with the vertices after the run before it, so that every index of a
+/// run is less than `limit` from its run's first vertex. A run ends only where no later
+/// triangle reads a vertex before the cut (between strands, for a strand mesh). `None`
+/// where no such cut keeps a run within `limit`.
+fn pieces(indices: &[u32], vertex_count: usize, limit: usize) -> Option<Vec<Piece>> {
+    let tris = indices.len() / 3;
+    let span = |t: usize| {
+        let tri = &indices[3 * t..3 * t + 3];
+        let lo = tri.iter().min().map_or(0, |&i| i as usize);
+        let hi = tri.iter().max().map_or(0, |&i| i as usize + 1);
+        (lo, hi)
+    };
+    // The lowest vertex read from each triangle on.
+    let mut later_lo = vec![usize::MAX; tris + 1];
+    for t in (0..tris).rev() {
+        later_lo[t] = later_lo[t + 1].min(span(t).0);
+    }
+    let mut out = Vec::new();
+    let (mut start, mut first, mut reach) = (0, 0, 0);
+    // The last clean cut of this run: before which triangle, at which vertex.
+    let mut cut: Option<(usize, usize)> = None;
+    let mut t = 0;
+    while t < tris {
+        if t > start && reach <= later_lo[t] {
+            cut = Some((t, reach));
+        }
+        let hi = span(t).1;
+        if hi.max(reach) - first > limit {
+            let (c, split) = cut.take()?;
+            out.push(Piece {
+                indices: 3 * start..3 * c,
+                vertices: first..split,
+            });
+            (start, first, reach, t) = (c, split, split, c);
+            continue;
+        }
+        reach = reach.max(hi);
+        t += 1;
+    }
+    out.push(Piece {
+        indices: 3 * start..3 * tris,
+        vertices: first..vertex_count.max(reach),
+    });
+    Some(out)
 }
 
 /// Per-vertex tangents for a normal texture: the direction `u` grows along the surface,
@@ -423,5 +593,52 @@ fn min_max<const N: usize>(values: &[[f32; N]]) -> (Vec<f32>, Vec<f32>) {
         (vec![0.0; N], vec![0.0; N])
     } else {
         (min, max)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Piece, pieces};
+
+    /// `n` two-triangle quads, each reading its own four vertices, in order.
+    fn quads(n: u32) -> Vec<u32> {
+        (0..n)
+            .flat_map(|q| [0, 1, 2, 2, 1, 3].map(|i| 4 * q + i))
+            .collect()
+    }
+
+    #[test]
+    fn pieces_hold_whole_strands_within_the_limit() {
+        let indices = quads(5);
+        let p = pieces(&indices, 22, 8).unwrap();
+        let expected = [(0..12, 0..8), (12..24, 8..16), (24..30, 16..22)];
+        assert_eq!(
+            p,
+            expected.map(|(indices, vertices)| Piece { indices, vertices })
+        );
+        // Every index of a piece lies in its vertex range, the last takes the rest.
+        for piece in &p {
+            let inside = |i: &u32| piece.vertices.contains(&(*i as usize));
+            assert!(indices[piece.indices.clone()].iter().all(inside));
+        }
+        assert_eq!(pieces(&indices, 20, 1 << 16).unwrap().len(), 1);
+        assert_eq!(pieces(&[], 3, 8).unwrap()[0].vertices, 0..3);
+    }
+
+    #[test]
+    fn triangles_that_cannot_be_cut_are_refused() {
+        // Wider than the limit.
+        assert!(pieces(&[0, 1, 20, 2, 3, 4], 21, 8).is_none());
+        // No clean cut: the last triangle reaches back to the first vertex.
+        assert!(pieces(&[0, 1, 7, 8, 9, 10, 11, 12, 2], 13, 8).is_none());
+        // A strand whose last triangle wraps to its first vertex (a tube) is cut whole.
+        let tubes: Vec<u32> = (0..4)
+            .flat_map(|k| [0, 1, 2, 2, 3, 0].map(|i| 4 * k + i))
+            .collect();
+        let p = pieces(&tubes, 16, 9).unwrap();
+        assert_eq!(
+            p.iter().map(|p| p.vertices.clone()).collect::<Vec<_>>(),
+            [0..8, 8..16]
+        );
     }
 }
