@@ -140,6 +140,14 @@ fn the_gltf_meshes_read_back_with_their_counts_and_materials() {
         // and decode.
         let glb = Glb::read(&dir.path().join(&layer.cards.mesh));
         assert!(glb.attribute(0, "_WIND").is_some() && glb.attribute(0, "_RANK").is_some());
+        // Each card wears its tint, within glTF's [0, 1]: not one colour for all.
+        let tints = glb.attribute(0, "COLOR_0").unwrap();
+        assert!(tints.iter().flatten().all(|x| (0.0..=1.0).contains(x)));
+        assert!(
+            tints.iter().any(|t| t != &tints[0]),
+            "{}: untinted",
+            layer.name
+        );
         let material = glb.material(0);
         assert_eq!(material["alphaMode"], "MASK");
         let cutoff = material["alphaCutoff"].as_f64().unwrap() as f32;
@@ -490,6 +498,43 @@ fn with_uris(glb: &Glb, material: &serde_json::Value) -> serde_json::Value {
         }
     }
     out
+}
+
+#[test]
+fn textures_larger_than_the_target_takes_are_refused_before_any_work() {
+    use tuft_graph::targets::Target;
+    let graph = tuft_graph::io::load(&root().join("presets/moss.ron"))
+        .unwrap()
+        .graph;
+    let root_dir = tempfile::tempdir().unwrap();
+    let dest = root_dir.path().join("set");
+    let cancel = std::sync::atomic::AtomicBool::new(false);
+    let mut stages = Vec::new();
+    let err = bake::write_baked_set_with(
+        &Evaluator::new(&graph),
+        &dest,
+        &bake::BakeOptions {
+            resolution: 16384,
+            target: Target::Unreal,
+            ..bake::BakeOptions::default()
+        },
+        &mut |stage, _| stages.push(stage.to_owned()),
+        &cancel,
+    )
+    .unwrap_err();
+    assert!(
+        matches!(err, bake::BakeError::TooLarge { limit: 8192, .. }),
+        "{err}"
+    );
+    let message = err.to_string();
+    assert!(
+        message.contains("unreal") && message.contains("8192"),
+        "{message}"
+    );
+    assert!(
+        stages.is_empty() && !dest.exists(),
+        "work began: {stages:?}"
+    );
 }
 
 #[test]

@@ -73,8 +73,28 @@ fn blocks(image: &Image, n: u32) -> Vec<[f32; 4]> {
     out
 }
 
+/// The luminance of each 8 × 8 block, codes: the frame's pattern.
+pub(crate) fn block_luminance(image: &Image) -> Vec<f64> {
+    blocks(image, 8).iter().map(luminance).collect()
+}
+
+/// The luminance of the 8 × 8 blocks the material covers whole in both frames, codes:
+/// the pattern inside the material, without its outline against the background.
+pub(crate) fn covered_block_luminance(a: &Image, b: &Image) -> (Vec<f64>, Vec<f64>) {
+    blocks(a, 8)
+        .iter()
+        .zip(&blocks(b, 8))
+        .filter(|(x, y)| x[3] >= 255.0 && y[3] >= 255.0)
+        .map(|(x, y)| (luminance(x), luminance(y)))
+        .unzip()
+}
+
+fn luminance(p: &[f32; 4]) -> f64 {
+    f64::from(0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2])
+}
+
 /// Pearson correlation of two series.
-fn correlation(a: &[f64], b: &[f64]) -> f64 {
+pub(crate) fn correlation(a: &[f64], b: &[f64]) -> f64 {
     let n = a.len() as f64;
     let (ma, mb) = (a.iter().sum::<f64>() / n, b.iter().sum::<f64>() / n);
     let (mut ab, mut aa, mut bb) = (0.0, 0.0, 0.0);
@@ -132,18 +152,12 @@ impl Verdict {
             }
             _ => f64::INFINITY,
         };
-        let luminance = |image: &Image| -> Vec<f64> {
-            blocks(image, 8)
-                .iter()
-                .map(|p| f64::from(0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2]))
-                .collect()
-        };
         Self {
             mean_abs,
             blocks_off: off as f32 / a.len() as f32,
             colour,
             coverage: (frame.coverage() - golden.coverage()).abs(),
-            pattern: correlation(&luminance(frame), &luminance(golden)),
+            pattern: correlation(&block_luminance(frame), &block_luminance(golden)),
         }
     }
 

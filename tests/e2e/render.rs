@@ -270,3 +270,54 @@ fn thin_strands_keep_their_colour_whatever_their_size_in_pixels() {
         assert!(diff < 1.5, "{colours:.2?}");
     }
 }
+
+/// Cards carry the pattern of the strands they stand for: seen from above (0.12 turn,
+/// 43° over the horizon) on the plane at the blades' card switch, every strand and card
+/// in its own colour (no blend toward the surface, as a game drawing the cards with a
+/// plain material shows them), the cards' 8 × 8 block luminance inside the plane follows
+/// the strands' last level's (correlation at least 0.9; 0.42 untinted) and their mean
+/// colour stays within 2 codes of it.
+#[test]
+fn cards_carry_the_light_and_dark_patches_of_their_strands() {
+    let size = (320, 240);
+    let mut offscreen = Offscreen::new().expect("an adapter");
+    let mut scene = Scene::new(scene("lawn", 512).material().clone(), SurfaceKind::Plane);
+    let blades = scene
+        .material()
+        .layers
+        .iter()
+        .position(|l| l.name == "blades")
+        .expect("the lawn has blades");
+    let above = Camera {
+        pitch: 0.12,
+        ..Camera::default()
+    };
+    let switches = scene.switches(blades, &above, size.1 as f32);
+    let (from, _, at) = *switches
+        .iter()
+        .find(|s| s.1 == Rep::Cards)
+        .expect("the blades switch to cards");
+    let mut frame = |level| {
+        let view = View {
+            camera: Camera {
+                distance_m: at,
+                ..above
+            },
+            blend_to_surface: false,
+            ..view(at, size, LevelMode::Forced(level), false)
+        };
+        offscreen.render(&mut scene, &view).expect("a frame").image
+    };
+    let (strands, cards) = (frame(from), frame(Rep::Cards));
+    let (a, b) = crate::golden::covered_block_luminance(&strands, &cards);
+    assert!(a.len() > 100, "{} blocks inside the plane", a.len());
+    let pattern = crate::golden::correlation(&a, &b);
+    let colour = largest_change([mean_codes(&strands), mean_codes(&cards)]);
+    println!(
+        "at {at:.2} m: {from:?} {:.1?}, cards {:.1?}; pattern {pattern:.3}",
+        mean_codes(&strands),
+        mean_codes(&cards)
+    );
+    assert!(pattern >= 0.9, "block luminance correlation {pattern:.3}");
+    assert!(colour <= 2.0, "mean colour moved {colour:.2} codes");
+}

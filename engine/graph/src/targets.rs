@@ -60,6 +60,18 @@ impl Target {
             .map_or("gltf", |(n, _)| n)
     }
 
+    /// The largest texture side this target takes. glTF, for any reader: 8192, what
+    /// WebGPU (and so wgpu, and a browser's viewer) guarantees every adapter; Godot and
+    /// Unity import up to 16384; Unreal 8192, its limit for textures that are not
+    /// virtual.
+    #[must_use]
+    pub const fn max_texture(self) -> usize {
+        match self {
+            Self::Gltf | Self::Unreal => 8192,
+            Self::Godot | Self::Unity => 16384,
+        }
+    }
+
     /// The target called `name`, or a message listing the valid names.
     ///
     /// # Errors

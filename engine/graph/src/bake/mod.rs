@@ -32,6 +32,18 @@ pub enum BakeError {
     /// The resolution is zero or absurd.
     #[error("resolution {0} is outside 1..={MAX_RESOLUTION}")]
     Resolution(usize),
+    /// A texture would be larger than the target takes; nothing was written.
+    #[error("{what} would be {size} texels square; {target} takes at most {limit}")]
+    TooLarge {
+        /// Which texture.
+        what: String,
+        /// Its side.
+        size: usize,
+        /// The target's name.
+        target: &'static str,
+        /// The target's largest side.
+        limit: usize,
+    },
     /// A map could not be encoded or written.
     #[error("cannot write {path}: {message}")]
     Write {
@@ -170,10 +182,28 @@ pub fn write_baked_set_with(
             Ok(())
         }
     };
+    let graph = evaluator.graph();
+    // Every texture within the target's limit, before any work.
+    let limit = target.max_texture();
+    let atlases = graph.strands.iter().map(|(name, l)| {
+        (
+            format!("strands.{name}'s card atlas"),
+            l.cards.atlas_size as usize,
+        )
+    });
+    for (what, size) in std::iter::once(("the maps".to_owned(), resolution)).chain(atlases) {
+        if size > limit {
+            return Err(BakeError::TooLarge {
+                what,
+                size,
+                target: target.name(),
+                limit,
+            });
+        }
+    }
     if resolution == 0 || resolution > MAX_RESOLUTION {
         return Err(BakeError::Resolution(resolution));
     }
-    let graph = evaluator.graph();
     let beyond = crate::limits::graph_problems(graph);
     if !beyond.is_empty() {
         let all: Vec<String> = beyond.into_iter().map(|d| d.message).collect();
@@ -407,8 +437,11 @@ fn write_cards(
         path: path.to_owned(),
         message,
     };
-    let group = cards::group(set, layer.clump_lattice, repeat_m, settings.atlas_cells);
-    let atlas = cards::atlas(set, &group, repeat_m, settings);
+    let mut group = cards::group(set, layer.clump_lattice, repeat_m, settings.atlas_cells);
+    let mut atlas = cards::atlas(set, &group, repeat_m, settings);
+    cards::tint(&mut group, &atlas);
+    // glTF's vertex colours lie in [0, 1]: tints above 1 go into the atlas.
+    cards::fold_tints(&mut group, &mut atlas);
     let layer_stem = format!("{stem}_{}", file_stem(name));
     let mut color_files = Vec::new();
     let mut normal_files = Vec::new();

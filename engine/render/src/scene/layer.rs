@@ -53,7 +53,9 @@ impl LayerShared {
     ) -> Self {
         let set = &layer.set;
         let atlas_cells = layer.cards.atlas_cells;
-        let cards = cards::group(set, layer.clump_lattice, repeat_m, atlas_cells);
+        let mut cards = cards::group(set, layer.clump_lattice, repeat_m, atlas_cells);
+        let atlas = cards::atlas(set, &cards, repeat_m, &layer.cards);
+        cards::tint(&mut cards, &atlas);
         let card_points = cards::card_points(&cards);
         let keep = if layer.levels.keep.is_empty() {
             vec![1.0]
@@ -70,7 +72,7 @@ impl LayerShared {
             card_height_m: median(cards.iter().map(|c| c.height)).unwrap_or(0.0),
             card_along_scale: tuft_strands::switches::along_scale(set),
             switches: tuft_strands::switches::Switches::of(set, &layer.levels, &cards),
-            atlas: cards::atlas(set, &cards, repeat_m, &layer.cards),
+            atlas,
             card_placer: Placer::new(&card_points, surface),
             card_points,
             cards,

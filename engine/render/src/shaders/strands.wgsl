@@ -300,7 +300,12 @@ fn vs_card(v: StrandIn, @builtin(vertex_index) index: u32) -> StrandOut {
 
 @fragment
 fn fs_card(in: StrandOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
-    let texel = textureSample(atlas_color, atlas_sampler, in.uv);
+    let sampled = textureSample(atlas_color, atlas_sampler, in.uv);
+    // The card's tint is its strands' crowns, the colour they show from above; the
+    // picture shows them from the side. Seen from the side the picture holds.
+    let up = normalize(root_texel(in.strand, 1u).xyz);
+    let from_above = abs(dot(normalize(frame.eye.xyz - in.world), up));
+    let texel = vec4<f32>(sampled.rgb * mix(vec3<f32>(1.0), in.color, from_above), sampled.a);
     let tn = textureSample(atlas_normal, atlas_sampler, in.uv).xyz * 2.0 - 1.0;
     let dp_dx = dpdx(in.world);
     let dp_dy = dpdy(in.world);

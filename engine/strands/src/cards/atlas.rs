@@ -5,7 +5,7 @@
 use super::{Card, CardSettings};
 use crate::hash::{hash, unit_f32};
 use crate::mesh::Shape;
-use crate::num::{fast_floor, linear_to_srgb, median};
+use crate::num::{fast_floor, linear_to_srgb, median, srgb_to_linear};
 use crate::set::StrandSet;
 use glam::{Vec2, Vec3};
 
@@ -19,6 +19,10 @@ pub struct Atlas {
     pub color: Vec<Vec<u8>>,
     /// Normal mips, RGB8 (`0.5 + 0.5·n`, +Y up), alpha copied from the colour.
     pub normal: Vec<Vec<u8>>,
+    /// Each cell's coverage-weighted mean colour, linear RGB, and its mean coverage
+    /// (cells row by row): what a card wearing the cell shows before its tint
+    /// ([`super::tint`]).
+    pub cell_means: Vec<[f32; 4]>,
 }
 
 /// Linear to 8-bit sRGB through a 4096-entry table (index `x · 4095`, rounded): a
@@ -104,6 +108,7 @@ pub fn atlas(set: &StrandSet, cards: &[Card], repeat_m: f32, settings: &CardSett
     if let Some(crown) = crown {
         match_crown_colour(&mut rgba, crown);
     }
+    let cell_means = cell_means(&rgba, size, cells);
     let mut color_mips = vec![rgba];
     let mut normal_mips = vec![nrm];
     let mut s = size;
@@ -142,7 +147,95 @@ pub fn atlas(set: &StrandSet, cards: &[Card], repeat_m: f32, settings: &CardSett
         size: size as u32,
         normal,
         color,
+        cell_means,
     }
+}
+
+impl Atlas {
+    /// Per channel, how much the colour may be brightened before more than `share` of
+    /// mip 0's covered texels clamp at white.
+    #[must_use]
+    pub fn headroom(&self, share: f32) -> [f32; 3] {
+        let Some(mip0) = self.color.first() else {
+            return [1.0; 3];
+        };
+        std::array::from_fn(|c| {
+            let mut values: Vec<u8> = mip0
+                .chunks_exact(4)
+                .filter(|p| p[3] > 0)
+                .map(|p| p[c])
+                .collect();
+            if values.is_empty() {
+                return 1.0;
+            }
+            values.sort_unstable();
+            let k = ((1.0 - share) * (values.len() - 1) as f32) as usize;
+            let top = srgb_to_linear(f32::from(values[k]) / 255.0);
+            if top > 0.0 { 1.0 / top } else { f32::MAX }
+        })
+    }
+
+    /// The colour mips brightened by `scale` per channel in linear light (clamped to
+    /// white), alpha as it was; returns the share of covered texels of mip 0 that
+    /// clamped in some channel.
+    pub fn brighten(&mut self, scale: [f32; 3]) -> f32 {
+        let table = srgb_table();
+        let linear: [f32; 256] = std::array::from_fn(|k| srgb_to_linear(k as f32 / 255.0));
+        let mut clamped = [0usize; 2];
+        for (mip, img) in self.color.iter_mut().enumerate() {
+            for p in img.chunks_exact_mut(4) {
+                let mut clipped = false;
+                for c in 0..3 {
+                    let x = linear[usize::from(p[c])] * scale[c];
+                    clipped |= x > 1.0;
+                    p[c] = table[(x.clamp(0.0, 1.0) * 4095.0 + 0.5) as usize];
+                }
+                if mip == 0 && p[3] > 0 {
+                    clamped[0] += usize::from(clipped);
+                    clamped[1] += 1;
+                }
+            }
+        }
+        for m in &mut self.cell_means {
+            for c in 0..3 {
+                m[c] *= scale[c];
+            }
+        }
+        clamped[0] as f32 / clamped[1].max(1) as f32
+    }
+}
+
+/// The coverage-weighted mean colour and the mean coverage of each of the
+/// `cells × cells` cells of a float RGBA image `size` texels square; white for a cell
+/// with no coverage.
+fn cell_means(rgba: &[f32], size: usize, cells: usize) -> Vec<[f32; 4]> {
+    let cell_px = size / cells;
+    let mut sums = vec![[0.0f64; 4]; cells * cells];
+    for (k, p) in rgba.chunks_exact(4).enumerate() {
+        let (x, y) = (k % size / cell_px, k / size / cell_px);
+        if x < cells && y < cells {
+            let sum = &mut sums[y * cells + x];
+            for c in 0..3 {
+                sum[c] += f64::from(p[c] * p[3]);
+            }
+            sum[3] += f64::from(p[3]);
+        }
+    }
+    let texels = (cell_px * cell_px).max(1) as f64;
+    sums.iter()
+        .map(|s| {
+            if s[3] > 0.0 {
+                [
+                    (s[0] / s[3]) as f32,
+                    (s[1] / s[3]) as f32,
+                    (s[2] / s[3]) as f32,
+                    (s[3] / texels) as f32,
+                ]
+            } else {
+                [1.0, 1.0, 1.0, 0.0]
+            }
+        })
+        .collect()
 }
 
 /// A float RGBA image as 8-bit sRGB colour and linear alpha.
@@ -382,14 +475,22 @@ fn crown_colour(set: &StrandSet) -> Option<[f64; 3]> {
     let mut crown = [0.0f64; 3];
     let mut area = 0.0f64;
     for i in 0..set.len() {
-        let a = f64::from(set.width[i] * set.length[i]);
-        let (r, t) = (set.root_color[i], set.tip_color[i]);
+        let (a, colour) = strand_crown(set, i);
         for c in 0..3 {
-            crown[c] += a * f64::from(r[c] + (t[c] - r[c]) * CROWN);
+            crown[c] += f64::from(a * colour[c]);
         }
-        area += a;
+        area += f64::from(a);
     }
     (area > 0.0).then(|| crown.map(|c| c / area))
+}
+
+/// Strand `i`'s area (width × length) and its crown colour, linear RGB.
+pub(super) fn strand_crown(set: &StrandSet, i: usize) -> (f32, [f32; 3]) {
+    let (r, t) = (set.root_color[i], set.tip_color[i]);
+    (
+        set.width[i] * set.length[i],
+        std::array::from_fn(|c| r[c] + (t[c] - r[c]) * CROWN),
+    )
 }
 
 /// Scales the picture's colours so their coverage-weighted mean is `crown`, the colour

@@ -64,7 +64,92 @@ pub struct Card {
     pub cell: u32,
     /// How many strands the card stands for.
     pub n_strands: u32,
+    /// The area-weighted mean crown colour of its strands, linear RGB: what they show
+    /// from above.
+    #[serde(default = "white")]
+    pub crown: [f32; 3],
+    /// The vertex colour the card wears ([`tint`]), so the cards keep the strands' light
+    /// and dark patches where a plain material draws them; white until tinted.
+    #[serde(default = "white")]
+    pub tint: [f32; 3],
 }
+
+const fn white() -> [f32; 3] {
+    [1.0; 3]
+}
+
+/// The most a card's tint scales its atlas cell, either way.
+const MAX_TINT: f32 = 4.0;
+
+/// Tints every card toward its strands' crown colour: the card's crown over the mean
+/// colour of the atlas cell it wears, per channel. The tints are then scaled, per
+/// channel, so the cards' colour weighted by what each shows (its quads' area times its
+/// cell's coverage) is what it was untinted: the tint carries the pattern, the atlas
+/// the mean (each tint within `1/MAX_TINT..MAX_TINT`).
+pub fn tint(cards: &mut [Card], atlas: &Atlas) {
+    let cell = |c: &Card| atlas.cell_means.get(c.cell as usize).copied();
+    let raw = |c: &Card| -> [f32; 3] {
+        let Some(mean) = cell(c) else {
+            return white();
+        };
+        std::array::from_fn(|k| {
+            if mean[k] > 1e-6 {
+                c.crown[k] / mean[k]
+            } else {
+                1.0
+            }
+        })
+    };
+    // What each card shows: its quads' area times its cell's coverage.
+    let (mut before, mut after) = ([0.0f64; 3], [0.0f64; 3]);
+    for c in cards.iter() {
+        let Some(mean) = cell(c) else {
+            continue;
+        };
+        let shows = f64::from(c.width * c.height * mean[3]);
+        let t = raw(c);
+        for k in 0..3 {
+            before[k] += shows * f64::from(mean[k]);
+            after[k] += shows * f64::from(mean[k] * t[k]);
+        }
+    }
+    let scale: [f32; 3] = std::array::from_fn(|k| {
+        if after[k] > 0.0 {
+            (before[k] / after[k]) as f32
+        } else {
+            1.0
+        }
+    });
+    for c in cards.iter_mut() {
+        let t = raw(c);
+        c.tint = std::array::from_fn(|k| (t[k] * scale[k]).clamp(1.0 / MAX_TINT, MAX_TINT));
+    }
+}
+
+/// Folds tints above 1 into the atlas, for formats whose vertex colours lie in `[0, 1]`
+/// (glTF's): per channel a scale `s` divides every card's tint and brightens the atlas's
+/// colour, so each card shows what it did. `s` is the largest tint (at least 1), but no
+/// more than brightens all but [`FOLD_CLAMPED`] of the atlas's covered texels without
+/// clamping them at white; the few tints still above `s` are cut to 1. Returns `s` and
+/// the share of covered texels of mip 0 that clamped.
+pub fn fold_tints(cards: &mut [Card], atlas: &mut Atlas) -> ([f32; 3], f32) {
+    let headroom = atlas.headroom(FOLD_CLAMPED);
+    let scale: [f32; 3] = std::array::from_fn(|k| {
+        cards
+            .iter()
+            .map(|c| c.tint[k])
+            .fold(1.0f32, f32::max)
+            .min(headroom[k].max(1.0))
+    });
+    for c in cards.iter_mut() {
+        c.tint = std::array::from_fn(|k| (c.tint[k] / scale[k]).min(1.0));
+    }
+    let clamped = atlas.brighten(scale);
+    (scale, clamped)
+}
+
+/// The share of an atlas's covered texels [`fold_tints`] may clamp at white.
+pub const FOLD_CLAMPED: f32 = 0.005;
 
 /// Groups `set` into cards. `clump_lattice` is the layer's clump lattice (clump cells per
 /// side of the repeat).
@@ -95,11 +180,14 @@ pub fn group(set: &StrandSet, clump_lattice: u32, repeat_m: f32, atlas_cells: u3
         .map(|&(_, i)| {
             let i = i as usize;
             let strand = crate::mesh::Shape::of(set, i);
+            let (area, crown) = atlas::strand_crown(set, i);
             Member {
                 root: set.root_uv[i],
                 width: strand.width,
                 height: strand.curve().at(1.0).z,
                 reach: strand.reach,
+                area,
+                crown,
             }
         })
         .collect();
@@ -122,6 +210,10 @@ struct Member {
     height: f32,
     /// Where the tip lands from the root over the ground, metres.
     reach: Vec2,
+    /// Width × length.
+    area: f32,
+    /// Crown colour, linear RGB.
+    crown: [f32; 3],
 }
 
 /// Sorts `(key, strand)` pairs whose keys hold the clump in their high bits: with a
@@ -213,21 +305,30 @@ fn card(members: &[Member], key: u64, repeat_m: f32, atlas_cells: u32) -> Card {
     let height = members.iter().map(|m| m.height).fold(0.0f32, f32::max);
     let mean_width = members.iter().map(|m| m.width).sum::<f32>() / members.len() as f32;
     let h = |c| unit_f32(hash(key, 0, crate::hash::channel::CARD + c));
+    let area: f32 = members.iter().map(|m| m.area).sum();
+    let crown = if area > 0.0 {
+        std::array::from_fn(|c| members.iter().map(|m| m.area * m.crown[c]).sum::<f32>() / area)
+    } else {
+        white()
+    };
+    let width = (2.0 * extent).max(4.0 * mean_width).max(0.25 * height);
     Card {
         centre: centre.to_array(),
         turn: h(0),
-        width: (2.0 * extent).max(4.0 * mean_width).max(0.25 * height),
+        width,
         height,
         cell: ((h(1) * (atlas_cells * atlas_cells) as f32) as u32)
             .min(atlas_cells * atlas_cells - 1),
         n_strands: members.len() as u32,
+        crown,
+        tint: white(),
     }
 }
 
 /// The cards of one repeat laid on the plane of [`crate::mesh::repeat_tiles`] (centred
 /// on the origin, facing +y): two crossed quads per card, textured with its atlas cell.
-/// Vertex colour is white (the atlas carries the colour); `wind` rises from 0 at the
-/// ground to 1 at the top.
+/// Vertex colour is the card's tint (the atlas carries the colour, the tint its
+/// strands' patch of it); `wind` rises from 0 at the ground to 1 at the top.
 #[must_use]
 pub fn card_mesh(cards: &[Card], repeat_m: f32, atlas_cells: u32) -> crate::mesh::LevelMesh {
     let mut mesh = crate::mesh::LevelMesh::default();
@@ -335,7 +436,7 @@ fn push_card(
                 across: [0.0; 3],
                 normal: normal.to_array(),
                 uv: [u, v],
-                color: [1.0; 3],
+                color: card.tint,
                 wind: up,
                 rank: card.turn,
             });
@@ -350,6 +451,72 @@ mod tests {
 
     fn set(n: usize, clumps: u32) -> StrandSet {
         crate::testing::random_set(n, 4, clumps)
+    }
+
+    #[test]
+    fn tints_follow_the_crowns_and_keep_the_mean() {
+        let s = set(5_000, 16);
+        let settings = CardSettings::default();
+        let mut cards = group(&s, 16, 1.0, settings.atlas_cells);
+        let atlas = atlas(&s, &cards, 1.0, &settings);
+        assert_eq!(atlas.cell_means.len(), 16);
+        // Every other card's strands twice as bright in red as the rest.
+        for (k, c) in cards.iter_mut().enumerate() {
+            c.crown = if k % 2 == 0 {
+                [0.4, 0.3, 0.2]
+            } else {
+                [0.2, 0.3, 0.2]
+            };
+        }
+        tint(&mut cards, &atlas);
+        for pair in cards.chunks_exact(2).filter(|p| p[0].cell == p[1].cell) {
+            let ratio = pair[0].tint[0] / pair[1].tint[0];
+            assert!((ratio - 2.0).abs() < 1e-4, "{ratio}");
+            assert!((pair[0].tint[1] - pair[1].tint[1]).abs() < 1e-6);
+        }
+        // What the cards show, weighted as they show it, is what the atlas shows.
+        let shown = |tinted: bool, k: usize| -> f64 {
+            cards
+                .iter()
+                .map(|c| {
+                    let m = atlas.cell_means[c.cell as usize];
+                    let t = if tinted { c.tint[k] } else { 1.0 };
+                    f64::from(c.width * c.height * m[3] * m[k] * t)
+                })
+                .sum()
+        };
+        for k in 0..3 {
+            assert!((shown(true, k) / shown(false, k) - 1.0).abs() < 1e-4);
+        }
+    }
+
+    #[test]
+    fn folded_tints_fit_vertex_colours_and_show_the_same() {
+        let s = set(5_000, 16);
+        let settings = CardSettings::default();
+        let mut cards = group(&s, 16, 1.0, settings.atlas_cells);
+        let mut atlas = atlas(&s, &cards, 1.0, &settings);
+        for (k, c) in cards.iter_mut().enumerate() {
+            c.tint = [0.5 + (k % 5) as f32 * 0.3, 1.0, 0.8];
+        }
+        let before: Vec<Card> = cards.clone();
+        let means = atlas.cell_means.clone();
+        let (scale, clamped) = fold_tints(&mut cards, &mut atlas);
+        assert!(clamped <= FOLD_CLAMPED + 1e-3, "{clamped}");
+        assert!(scale[0] > 1.0 && scale[2] == 1.0, "{scale:?}");
+        for (a, b) in before.iter().zip(&cards) {
+            for k in 0..3 {
+                assert!((0.0..=1.0).contains(&b.tint[k]));
+                // What a card shows: its cell's mean times its tint, unless cut.
+                let (was, now) = (
+                    means[a.cell as usize][k] * a.tint[k],
+                    atlas.cell_means[a.cell as usize][k] * b.tint[k],
+                );
+                if a.tint[k] <= scale[k] {
+                    assert!((was - now).abs() < 1e-4 * was.max(1.0), "{was} {now}");
+                }
+            }
+        }
     }
 
     #[test]
