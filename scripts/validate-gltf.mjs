@@ -34,12 +34,15 @@ for (const dir of process.argv.slice(2)) {
       const t = ktx.read(new Uint8Array(readFileSync(join(dir, file))));
       const side = t.pixelWidth;
       const chain = (side & (side - 1)) === 0 ? Math.log2(side) + 1 : 1;
-      if (![37, 43].includes(t.vkFormat)) problems.push(`vkFormat ${t.vkFormat}`);
+      // RGBA8 (37, 43): four bytes a texel; BC7 (145, 146): 16 bytes a 4 × 4 block.
+      const bc7 = [145, 146].includes(t.vkFormat);
+      if (![37, 43, 145, 146].includes(t.vkFormat)) problems.push(`vkFormat ${t.vkFormat}`);
       if (t.supercompressionScheme !== 2) problems.push('not Zstandard');
       if (t.levels.length !== chain) problems.push(`${t.levels.length} levels, not ${chain}`);
       t.levels.forEach((l, k) => {
         const s = Math.max(side >> k, 1);
-        if (l.uncompressedByteLength !== s * s * 4) problems.push(`level ${k} size`);
+        const bytes = bc7 ? Math.ceil(s / 4) ** 2 * 16 : s * s * 4;
+        if (l.uncompressedByteLength !== bytes) problems.push(`level ${k} size`);
       });
     } catch (e) {
       problems.push(String(e));

@@ -582,6 +582,60 @@ fn a_target_adds_the_maps_its_engine_wants_in_its_conventions() {
 }
 
 #[test]
+fn bc7_textures_keep_the_cards_coverage_down_the_chain() {
+    use tuft_graph::ktx2::{Codec, VK_BC7_SRGB, VK_BC7_UNORM};
+    use tuft_tests::ktx2::Ktx2;
+    let (dir, _) = baked_moss_with(&bake::BakeOptions {
+        resolution: 64,
+        ktx2: Codec::Bc7,
+        ..bake::BakeOptions::default()
+    });
+    let m = manifest(dir.path());
+    assert_eq!(m.ktx2_codec, "bc7");
+    let coverage = |rgba: &[u8], cutoff: u8| {
+        rgba.chunks_exact(4).filter(|t| t[3] >= cutoff).count() as f32 / (rgba.len() / 4) as f32
+    };
+    for layer in &m.layers {
+        let cards = &layer.cards;
+        let ktx = Ktx2::read(&dir.path().join(&cards.atlas_color_ktx2));
+        assert_eq!(ktx.vk_format, VK_BC7_SRGB);
+        assert_eq!(ktx.mips.len(), cards.atlas_color.len(), "the whole chain");
+        let cutoff = (cards.settings.alpha_cutoff * 255.0) as u8;
+        // As decoded by an engine, every mip down to 8 × 8 keeps mip 0's coverage.
+        let decoded: Vec<f32> = (0..ktx.mips.len())
+            .map(|k| coverage(&ktx.rgba(k), cutoff))
+            .collect();
+        println!("{}: coverage by mip after BC7 {decoded:.3?}", layer.name);
+        for (k, c) in decoded.iter().enumerate().take(6) {
+            assert!(
+                (c - decoded[0]).abs() <= 0.02,
+                "{} mip {k}: {decoded:?}",
+                layer.name
+            );
+        }
+        // And mip 0 is the PNG within BC7's loss.
+        let png = image::open(dir.path().join(&cards.atlas_color[0]))
+            .unwrap()
+            .to_rgba8();
+        let off = ktx
+            .rgba(0)
+            .iter()
+            .zip(png.as_raw())
+            .map(|(a, b)| f64::from(a.abs_diff(*b)))
+            .sum::<f64>()
+            / png.as_raw().len() as f64;
+        assert!(off < 2.0, "{}: mean difference {off:.2} codes", layer.name);
+        let normal = Ktx2::read(&dir.path().join(&cards.atlas_normal_ktx2));
+        assert_eq!(normal.vk_format, VK_BC7_UNORM);
+    }
+    for (map, file) in &m.textures_ktx2 {
+        let ktx = Ktx2::read(&dir.path().join(file));
+        assert!(ktx.is_bc7(), "{map}");
+        assert_eq!(ktx.mips.len() as u32, ktx.side.ilog2() + 1, "{map}");
+    }
+}
+
+#[test]
 fn ktx2_textures_hold_the_mip_chains_tuft_computed() {
     use tuft_graph::ktx2::{VK_R8G8B8A8_SRGB, VK_R8G8B8A8_UNORM};
     use tuft_tests::ktx2::Ktx2;

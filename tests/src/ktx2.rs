@@ -8,8 +8,46 @@ pub struct Ktx2 {
     pub vk_format: u32,
     /// Mip 0's side.
     pub side: u32,
-    /// Every mip, mip 0 first, decompressed.
+    /// Every mip, mip 0 first, decompressed (as stored: RGBA8 texels or BC7 blocks).
     pub mips: Vec<Vec<u8>>,
+}
+
+impl Ktx2 {
+    /// Whether the texels are BC7 blocks.
+    #[must_use]
+    pub fn is_bc7(&self) -> bool {
+        [
+            tuft_graph::ktx2::VK_BC7_SRGB,
+            tuft_graph::ktx2::VK_BC7_UNORM,
+        ]
+        .contains(&self.vk_format)
+    }
+
+    /// Mip `k` as RGBA8 texels, BC7 blocks decoded (by `texture2ddecoder`, not the
+    /// encoder's own code).
+    ///
+    /// # Panics
+    /// When the blocks do not decode.
+    #[must_use]
+    pub fn rgba(&self, k: usize) -> Vec<u8> {
+        if !self.is_bc7() {
+            return self.mips[k].clone();
+        }
+        let side = (self.side >> k).max(1) as usize;
+        let padded = side.next_multiple_of(4);
+        let mut texels = vec![0u32; padded * padded];
+        texture2ddecoder::decode_bc7(&self.mips[k], padded, padded, &mut texels)
+            .unwrap_or_else(|e| panic!("mip {k}: {e}"));
+        let mut out = Vec::with_capacity(side * side * 4);
+        for y in 0..side {
+            for x in 0..side {
+                // BGRA in a little-endian word.
+                let [b, g, r, a] = texels[y * padded + x].to_le_bytes();
+                out.extend([r, g, b, a]);
+            }
+        }
+        out
+    }
 }
 
 impl Ktx2 {

@@ -1,6 +1,6 @@
 //! Export Baked Set: the dialog that takes the folder (remembered between exports and
-//! runs), the map resolution, the mesh compression and the engine target, and the export
-//! itself on a worker with progress and Cancel.
+//! runs), the map resolution, the mesh compression, the engine target and the KTX2 codec,
+//! and the export itself on a worker with progress and Cancel.
 
 use super::{Editor, Export};
 use crate::file_dialogs::Purpose;
@@ -11,6 +11,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use tuft_graph::bake::BakeOptions;
 use tuft_graph::gltf::Encoding;
+use tuft_graph::ktx2::Codec;
 use tuft_graph::targets::Target;
 
 /// What the export dialog holds.
@@ -24,6 +25,13 @@ pub struct ExportSettings {
     pub compress: String,
     /// Engine target, by its command-line name.
     pub target: String,
+    /// How the KTX2 textures store texels, by its command-line name.
+    #[serde(default = "rgba8")]
+    pub ktx2: String,
+}
+
+fn rgba8() -> String {
+    Codec::default().name().to_owned()
 }
 
 impl Default for ExportSettings {
@@ -33,6 +41,7 @@ impl Default for ExportSettings {
             resolution: tuft_graph::bake::DEFAULT_RESOLUTION,
             compress: "quantize".to_owned(),
             target: "gltf".to_owned(),
+            ktx2: rgba8(),
         }
     }
 }
@@ -45,6 +54,7 @@ impl ExportSettings {
             resolution: self.resolution,
             encoding: Encoding::from_name(&self.compress).unwrap_or_default(),
             target: Target::from_name(&self.target).unwrap_or_default(),
+            ktx2: Codec::from_name(&self.ktx2).unwrap_or_default(),
         }
     }
 }
@@ -124,6 +134,12 @@ impl Editor {
                         &mut s.target,
                         &Target::NAMES.map(|n| n.0),
                     );
+                    ui.end_row();
+                    ui.label("KTX2 textures").on_hover_text(
+                        "rgba8: the mips exactly as computed; bc7: GPU blocks desktop \
+                         engines sample as they are (lossy, a quarter of the bytes)",
+                    );
+                    choice(ui, "export ktx2", &mut s.ktx2, &Codec::NAMES.map(|n| n.0));
                     ui.end_row();
                 });
                 ui.horizontal(|ui| {

@@ -78,6 +78,10 @@ pub enum Command {
         /// map) or unreal (adds a DirectX-style normal map).
         #[arg(long, default_value = "gltf", value_parser = tuft_graph::targets::Target::from_name)]
         target: tuft_graph::targets::Target,
+        /// How the KTX2 textures store texels: rgba8 (the mips exactly as computed) or
+        /// bc7 (GPU blocks desktop engines sample as they are; lossy).
+        #[arg(long, default_value = "rgba8", value_parser = tuft_graph::ktx2::Codec::from_name)]
+        ktx2: tuft_graph::ktx2::Codec,
         /// Bake even when validation finds errors.
         #[arg(long)]
         force: bool,
@@ -201,12 +205,14 @@ pub fn run(command: Command) -> ExitCode {
             resolution,
             compress,
             target,
+            ktx2,
             force,
         } => {
             let options = tuft_graph::bake::BakeOptions {
                 resolution,
                 encoding: compress,
                 target,
+                ktx2,
             };
             bake::run(&file, &out, &options, force)
         }

@@ -15,25 +15,142 @@
 pub const VK_R8G8B8A8_SRGB: u32 = 43;
 /// `VK_FORMAT_R8G8B8A8_UNORM`.
 pub const VK_R8G8B8A8_UNORM: u32 = 37;
+/// `VK_FORMAT_BC7_SRGB_BLOCK`.
+pub const VK_BC7_SRGB: u32 = 146;
+/// `VK_FORMAT_BC7_UNORM_BLOCK`.
+pub const VK_BC7_UNORM: u32 = 145;
 
 /// The file identifier.
 pub const IDENTIFIER: [u8; 12] = [
     0xAB, 0x4B, 0x54, 0x58, 0x20, 0x32, 0x30, 0xBB, 0x0D, 0x0A, 0x1A, 0x0A,
 ];
 
-/// A KTX2 file of `mips` (mip 0 first, each `side >> k` square, RGBA8), sRGB colour when
-/// `srgb`, else linear data.
+/// How a KTX2 file stores its texels.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Codec {
+    /// Four bytes a texel, exactly the mips Tuft computed; any engine uploads them.
+    #[default]
+    Rgba8,
+    /// BC7 blocks (16 bytes per 4 × 4 texels, a quarter of RGBA8 before Zstandard),
+    /// which desktop GPUs sample as they are; lossy, through Intel's ISPC texture
+    /// compressor (`intel_tex_2`). Mips under 4 × 4 fill one block, their texels
+    /// repeated.
+    Bc7,
+}
+
+impl Codec {
+    /// Every codec, by the name the command line takes.
+    pub const NAMES: [(&str, Self); 2] = [("rgba8", Self::Rgba8), ("bc7", Self::Bc7)];
+
+    /// The codec called `name`, or a message listing the valid names.
+    ///
+    /// # Errors
+    /// An unknown name.
+    pub fn from_name(name: &str) -> Result<Self, String> {
+        crate::targets::by_name(&Self::NAMES, name, "texture codec")
+    }
+
+    /// The codec's name.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        Self::NAMES
+            .iter()
+            .find(|(_, c)| *c == self)
+            .map_or("rgba8", |(n, _)| n)
+    }
+
+    /// The Vulkan format of a file of this codec, sRGB colour or linear data.
+    #[must_use]
+    pub const fn vk_format(self, srgb: bool) -> u32 {
+        match (self, srgb) {
+            (Self::Rgba8, true) => VK_R8G8B8A8_SRGB,
+            (Self::Rgba8, false) => VK_R8G8B8A8_UNORM,
+            (Self::Bc7, true) => VK_BC7_SRGB,
+            (Self::Bc7, false) => VK_BC7_UNORM,
+        }
+    }
+
+    /// One mip's texels (RGBA8, `side` square) as this codec stores them; `cutoff`, the
+    /// alpha an engine tests against, if any.
+    fn level(self, side: usize, rgba: &[u8], cutoff: Option<u8>) -> Vec<u8> {
+        match self {
+            Self::Rgba8 => rgba.to_vec(),
+            Self::Bc7 => {
+                let Some(cut) = cutoff else {
+                    return bc7(side, rgba);
+                };
+                // BC7 moves alpha by a few codes; near the cutoff that moves texels
+                // across it, so they are first moved clear of it on their own side.
+                let mut clear = rgba.to_vec();
+                for p in clear.chunks_exact_mut(4) {
+                    p[3] = if p[3] >= cut {
+                        p[3].max(cut.saturating_add(ALPHA_CLEARANCE))
+                    } else {
+                        p[3].min(cut.saturating_sub(ALPHA_CLEARANCE))
+                    };
+                }
+                bc7(side, &clear)
+            }
+        }
+    }
+}
+
+/// How far from an alpha-tested texture's cutoff its alpha is moved before BC7, codes.
+const ALPHA_CLEARANCE: u8 = 12;
+
+/// A mip as BC7 blocks: sides under 4 fill one block with their texels repeated (as the
+/// texture tiles).
+fn bc7(side: usize, rgba: &[u8]) -> Vec<u8> {
+    let padded = side.next_multiple_of(4);
+    let texels: std::borrow::Cow<'_, [u8]> = if padded == side {
+        rgba.into()
+    } else {
+        let mut out = vec![0u8; padded * padded * 4];
+        for y in 0..padded {
+            for x in 0..padded {
+                let from = ((y % side) * side + x % side) * 4;
+                out[(y * padded + x) * 4..][..4].copy_from_slice(&rgba[from..from + 4]);
+            }
+        }
+        out.into()
+    };
+    let surface = intel_tex_2::RgbaSurface {
+        width: padded as u32,
+        height: padded as u32,
+        stride: padded as u32 * 4,
+        data: &texels,
+    };
+    // Opaque images take the encoder's opaque modes, which spend no bits on alpha.
+    let settings = if texels.chunks_exact(4).all(|p| p[3] == 255) {
+        intel_tex_2::bc7::opaque_basic_settings()
+    } else {
+        intel_tex_2::bc7::alpha_basic_settings()
+    };
+    intel_tex_2::bc7::compress_blocks(&settings, &surface)
+}
+
+/// A KTX2 file of `mips` (mip 0 first, each `side >> k` square, RGBA8) stored as `codec`
+/// says, sRGB colour when `srgb`, else linear data. `alpha_cutoff` is the alpha an
+/// engine tests the texture against, when it is alpha-tested: a lossy codec keeps every
+/// texel on its side of it.
 ///
 /// # Panics
 /// When a mip's length is not four bytes a texel of its side (a caller's bug).
 #[must_use]
-pub fn encode(side: u32, mips: &[&[u8]], srgb: bool) -> Vec<u8> {
+pub fn encode(
+    side: u32,
+    mips: &[&[u8]],
+    srgb: bool,
+    codec: Codec,
+    alpha_cutoff: Option<f32>,
+) -> Vec<u8> {
+    let cutoff = alpha_cutoff.map(|c| (c.clamp(0.0, 1.0) * 255.0).ceil() as u8);
     for (k, mip) in mips.iter().enumerate() {
         let s = (side >> k).max(1) as usize;
         assert_eq!(mip.len(), s * s * 4, "mip {k} of a {side} texture");
     }
     let levels = mips.len() as u32;
-    let dfd = descriptor(srgb);
+    let dfd = descriptor(srgb, codec);
     let kvd = key_value("KTXwriter", "Tuft");
     let header_len = 12 + 9 * 4;
     let index_len = 4 * 4 + 2 * 8;
@@ -42,9 +159,16 @@ pub fn encode(side: u32, mips: &[&[u8]], srgb: bool) -> Vec<u8> {
     let kvd_offset = dfd_offset + dfd.len();
     let mut data_offset = kvd_offset + kvd.len();
     data_offset = data_offset.next_multiple_of(8);
-    let compressed: Vec<Vec<u8>> = mips
+    let stored: Vec<Vec<u8>> = mips
         .iter()
-        .map(|m| ruzstd::encoding::compress_to_vec(*m, ruzstd::encoding::CompressionLevel::Fastest))
+        .enumerate()
+        .map(|(k, m)| codec.level((side >> k).max(1) as usize, m, cutoff))
+        .collect();
+    let compressed: Vec<Vec<u8>> = stored
+        .iter()
+        .map(|m| {
+            ruzstd::encoding::compress_to_vec(&m[..], ruzstd::encoding::CompressionLevel::Fastest)
+        })
         .collect();
     // Mips are stored smallest first.
     let mut offsets = vec![0usize; mips.len()];
@@ -55,12 +179,7 @@ pub fn encode(side: u32, mips: &[&[u8]], srgb: bool) -> Vec<u8> {
     }
     let mut out = Vec::with_capacity(at);
     out.extend_from_slice(&IDENTIFIER);
-    let format = if srgb {
-        VK_R8G8B8A8_SRGB
-    } else {
-        VK_R8G8B8A8_UNORM
-    };
-    for word in [format, 1, side, side, 0, 0, 1, levels, 2] {
+    for word in [codec.vk_format(srgb), 1, side, side, 0, 0, 1, levels, 2] {
         out.extend_from_slice(&word.to_le_bytes());
     }
     for word in [
@@ -74,7 +193,7 @@ pub fn encode(side: u32, mips: &[&[u8]], srgb: bool) -> Vec<u8> {
     out.extend_from_slice(&0u64.to_le_bytes());
     out.extend_from_slice(&0u64.to_le_bytes());
     for k in 0..mips.len() {
-        for word in [offsets[k], compressed[k].len(), mips[k].len()] {
+        for word in [offsets[k], compressed[k].len(), stored[k].len()] {
             out.extend_from_slice(&(word as u64).to_le_bytes());
         }
     }
@@ -87,34 +206,58 @@ pub fn encode(side: u32, mips: &[&[u8]], srgb: bool) -> Vec<u8> {
     out
 }
 
-/// The data format descriptor of RGBA8: its total size, then one basic block.
-fn descriptor(srgb: bool) -> Vec<u8> {
-    let samples = 4u32;
+/// The data format descriptor: its total size, then one basic block. RGBA8: model
+/// RGBSDA, 1 × 1 texels of 4 bytes, four 8-bit samples; BC7: model BC7, 4 × 4 texels of
+/// 16 bytes, one 128-bit sample.
+fn descriptor(srgb: bool, codec: Codec) -> Vec<u8> {
+    let samples: u32 = match codec {
+        Codec::Rgba8 => 4,
+        Codec::Bc7 => 1,
+    };
     let block_len = 24 + 16 * samples;
     let mut d = Vec::new();
     d.extend_from_slice(&(4 + block_len).to_le_bytes());
     // Vendor 0 (Khronos), type 0 (basic), version 2, block size.
     d.extend_from_slice(&0u32.to_le_bytes());
     d.extend_from_slice(&(2u32 | (block_len << 16)).to_le_bytes());
-    // Colour model RGBSDA (1), primaries BT.709 (1), transfer sRGB (2) or linear (1),
-    // flags: alpha straight (0).
+    // Colour model RGBSDA (1) or BC7 (134), primaries BT.709 (1), transfer sRGB (2) or
+    // linear (1), flags: alpha straight (0).
     let transfer: u8 = if srgb { 2 } else { 1 };
-    d.extend_from_slice(&[1, 1, transfer, 0]);
-    // Texel block dimensions 1×1×1×1 (stored minus one), bytes per plane: 4 in plane 0.
-    d.extend_from_slice(&[0, 0, 0, 0]);
-    d.extend_from_slice(&[4, 0, 0, 0, 0, 0, 0, 0]);
-    for (channel, k) in [(0u8, 0u32), (1, 1), (2, 2), (15, 3)] {
-        // Bit offset, bit length − 1, channel (alpha 15 is linear even in sRGB).
-        let mut flags = channel;
-        if channel == 15 && srgb {
-            flags |= 0x40; // KHR_DF_SAMPLE_DATATYPE_LINEAR
+    let model: u8 = match codec {
+        Codec::Rgba8 => 1,
+        Codec::Bc7 => 134,
+    };
+    d.extend_from_slice(&[model, 1, transfer, 0]);
+    // Texel block dimensions (stored minus one) and bytes per plane (plane 0 only).
+    match codec {
+        Codec::Rgba8 => {
+            d.extend_from_slice(&[0, 0, 0, 0]);
+            d.extend_from_slice(&[4, 0, 0, 0, 0, 0, 0, 0]);
+            for (channel, k) in [(0u8, 0u32), (1, 1), (2, 2), (15, 3)] {
+                // Bit offset, bit length − 1, channel (alpha 15 is linear even in sRGB).
+                let mut flags = channel;
+                if channel == 15 && srgb {
+                    flags |= 0x40; // KHR_DF_SAMPLE_DATATYPE_LINEAR
+                }
+                d.extend_from_slice(&((k * 8) as u16).to_le_bytes());
+                d.push(7);
+                d.push(flags);
+                d.extend_from_slice(&[0, 0, 0, 0]); // sample position
+                d.extend_from_slice(&0u32.to_le_bytes()); // lower
+                d.extend_from_slice(&255u32.to_le_bytes()); // upper
+            }
         }
-        d.extend_from_slice(&((k * 8) as u16).to_le_bytes());
-        d.push(7);
-        d.push(flags);
-        d.extend_from_slice(&[0, 0, 0, 0]); // sample position
-        d.extend_from_slice(&0u32.to_le_bytes()); // lower
-        d.extend_from_slice(&255u32.to_le_bytes()); // upper
+        Codec::Bc7 => {
+            d.extend_from_slice(&[3, 3, 0, 0]);
+            d.extend_from_slice(&[16, 0, 0, 0, 0, 0, 0, 0]);
+            // One sample: the whole 128-bit block, channel 0 (BC7's colour).
+            d.extend_from_slice(&0u16.to_le_bytes());
+            d.push(127);
+            d.push(0);
+            d.extend_from_slice(&[0, 0, 0, 0]);
+            d.extend_from_slice(&0u32.to_le_bytes());
+            d.extend_from_slice(&u32::MAX.to_le_bytes());
+        }
     }
     d
 }
@@ -176,7 +319,7 @@ pub fn box_chain(side: u32, mip0: Vec<u8>, normal: bool) -> Vec<Vec<u8>> {
 /// `normal` (renormalised down the chain) and `orm` (linear), each with a box-filtered
 /// chain (a map that is not a power of two keeps mip 0 alone).
 #[must_use]
-pub fn map_textures(maps: &crate::bake::PbrMaps) -> Vec<(&'static str, Vec<u8>)> {
+pub fn map_textures(maps: &crate::bake::PbrMaps, codec: Codec) -> Vec<(&'static str, Vec<u8>)> {
     use crate::bake::to_u8;
     let side = maps.resolution as u32;
     let rgba = |texel: &dyn Fn(usize) -> [f32; 3]| -> Vec<u8> {
@@ -204,7 +347,7 @@ pub fn map_textures(maps: &crate::bake::PbrMaps) -> Vec<(&'static str, Vec<u8>)>
             vec![mip0]
         };
         let refs: Vec<&[u8]> = chain.iter().map(Vec::as_slice).collect();
-        (name, encode(side, &refs, is_srgb))
+        (name, encode(side, &refs, is_srgb, codec, None))
     })
     .collect()
 }
@@ -223,7 +366,7 @@ mod tests {
         );
         assert_eq!(chain.len(), 4);
         let refs: Vec<&[u8]> = chain.iter().map(Vec::as_slice).collect();
-        let file = encode(side, &refs, true);
+        let file = encode(side, &refs, true, Codec::Rgba8, None);
         assert_eq!(file[..12], IDENTIFIER);
         let word = |at: usize| u32::from_le_bytes(file[at..at + 4].try_into().unwrap());
         assert_eq!(word(12), VK_R8G8B8A8_SRGB);
@@ -241,6 +384,26 @@ mod tests {
             std::io::Read::read_to_end(&mut d, &mut out).unwrap();
             assert_eq!(&out, mip, "mip {k}");
         }
+    }
+
+    #[test]
+    fn bc7_stores_a_block_per_four_by_four_texels_down_to_one_texel() {
+        let side = 8;
+        let chain = box_chain(
+            side,
+            (0..8 * 8 * 4).map(|i| (i % 7 * 30) as u8).collect(),
+            false,
+        );
+        let refs: Vec<&[u8]> = chain.iter().map(Vec::as_slice).collect();
+        let file = encode(side, &refs, false, Codec::Bc7, Some(0.5));
+        let word = |at: usize| u32::from_le_bytes(file[at..at + 4].try_into().unwrap());
+        assert_eq!(word(12), VK_BC7_UNORM);
+        let long = |a: usize| u64::from_le_bytes(file[a..a + 8].try_into().unwrap()) as usize;
+        // 8 × 8 is four blocks; 4 × 4, 2 × 2 and 1 × 1 one each.
+        let raw: Vec<usize> = (0..4).map(|k| long(80 + 24 * k + 16)).collect();
+        assert_eq!(raw, [64, 16, 16, 16]);
+        assert_eq!(Codec::from_name("bc7"), Ok(Codec::Bc7));
+        assert!(Codec::from_name("astc").unwrap_err().contains("rgba8, bc7"));
     }
 
     #[test]

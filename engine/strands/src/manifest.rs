@@ -28,6 +28,10 @@ pub struct Manifest {
     /// Maps with a mip chain as KTX2 files, by map name (`base_color`, `normal`, `orm`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub textures_ktx2: BTreeMap<String, String>,
+    /// How the KTX2 files store texels: `rgba8` (the mips as computed) or `bc7` (GPU
+    /// blocks); sets baked before it say nothing: RGBA8.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub ktx2_codec: String,
     /// The engine the set was baked for (`gltf`, `godot`, `unity`, `unreal`), which
     /// decides the maps beyond glTF's (sets baked before targets say nothing: glTF).
     #[serde(default, skip_serializing_if = "String::is_empty")]

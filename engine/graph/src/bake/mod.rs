@@ -125,6 +125,8 @@ pub struct BakeOptions {
     pub encoding: Encoding,
     /// The engine the set is going to ([`crate::targets`]).
     pub target: crate::targets::Target,
+    /// How the KTX2 textures store their texels.
+    pub ktx2: crate::ktx2::Codec,
 }
 
 impl Default for BakeOptions {
@@ -133,6 +135,7 @@ impl Default for BakeOptions {
             resolution: DEFAULT_RESOLUTION,
             encoding: Encoding::default(),
             target: crate::targets::Target::default(),
+            ktx2: crate::ktx2::Codec::default(),
         }
     }
 }
@@ -173,6 +176,7 @@ pub fn write_baked_set_with(
         resolution,
         encoding,
         target,
+        ktx2,
     } = *options;
     let mut progress = |stage: &str, f: f32| -> Result<(), BakeError> {
         progress(stage, f);
@@ -233,7 +237,7 @@ pub fn write_baked_set_with(
         .map(|m| ((*m).to_owned(), format!("{stem}_{m}.png")))
         .collect();
     let mut textures_ktx2 = std::collections::BTreeMap::new();
-    for (map, bytes) in crate::ktx2::map_textures(&maps) {
+    for (map, bytes) in crate::ktx2::map_textures(&maps, ktx2) {
         let file = format!("{stem}_{map}.ktx2");
         let path = out.join(&file);
         write_into_set(&path, &bytes)?;
@@ -286,7 +290,7 @@ pub fn write_baked_set_with(
             layer,
             graph.repeat_m,
             (out, &stem, name),
-            encoding,
+            (encoding, ktx2),
             &mut written,
         )?;
         layers.push(tuft_strands::manifest::LayerManifest {
@@ -324,6 +328,7 @@ pub fn write_baked_set_with(
         repeat_m: graph.repeat_m,
         maps: map_files,
         textures_ktx2,
+        ktx2_codec: ktx2.name().to_owned(),
         target: target.name().to_owned(),
         height_range_m: graph.pbr.height_range_m,
         normal_convention: "tangent space, OpenGL (+Y up the image)".to_owned(),
@@ -422,7 +427,7 @@ fn write_cards(
     layer: &crate::layer::StrandLayer,
     repeat_m: f32,
     (dir, stem, name): (&Path, &str, &str),
-    encoding: Encoding,
+    (encoding, ktx2_codec): (Encoding, crate::ktx2::Codec),
     written: &mut Vec<PathBuf>,
 ) -> Result<
     (
@@ -464,14 +469,18 @@ fn write_cards(
         }
     }
     let mut ktx2 = Vec::new();
-    for (mips, kind, srgb) in [
-        (&atlas.color, "color", true),
-        (&atlas.normal, "normal", false),
+    // The colour is alpha-tested at the cutoff; the normal's alpha is a copy.
+    for (mips, kind, srgb, cutoff) in [
+        (&atlas.color, "color", true, Some(settings.alpha_cutoff)),
+        (&atlas.normal, "normal", false, None),
     ] {
         let file = format!("{layer_stem}_atlas_{kind}.ktx2");
         let path = dir.join(&file);
         let refs: Vec<&[u8]> = mips.iter().map(Vec::as_slice).collect();
-        write_into_set(&path, &crate::ktx2::encode(atlas.size, &refs, srgb))?;
+        write_into_set(
+            &path,
+            &crate::ktx2::encode(atlas.size, &refs, srgb, ktx2_codec, cutoff),
+        )?;
         written.push(path);
         ktx2.push(file);
     }
