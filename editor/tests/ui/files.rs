@@ -292,7 +292,7 @@ fn a_click_spread_over_slow_frames_still_clicks() {
 }
 
 #[test]
-fn the_export_dialog_takes_folder_resolution_compression_and_target() {
+fn the_export_dialog_takes_folder_resolution_compression_target_and_codec() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("set");
     let doc = tuft_graph::io::load(&tuft_tests_root().join("presets/moss.ron")).unwrap();
@@ -316,7 +316,11 @@ fn the_export_dialog_takes_folder_resolution_compression_and_target() {
         harness.state().export_settings().folder,
         out.display().to_string()
     );
-    for (combo, option) in [("gltf", "unity"), ("1024 × 1024", "256 × 256")] {
+    for (combo, option) in [
+        ("gltf", "unity"),
+        ("1024 × 1024", "256 × 256"),
+        ("rgba8", "bc7"),
+    ] {
         harness.get_by_value(combo).click();
         harness.run_steps(2);
         harness.get_by_label(option).click();
@@ -339,6 +343,7 @@ fn the_export_dialog_takes_folder_resolution_compression_and_target() {
     let manifest: tuft_strands::manifest::Manifest =
         ron::from_str(&std::fs::read_to_string(out.join("manifest.ron")).unwrap()).unwrap();
     assert_eq!(manifest.target, "unity");
+    assert_eq!(manifest.ktx2_codec, "bc7");
     assert!(out.join(&manifest.maps["unity_mask"]).is_file());
     let base = image::open(out.join(&manifest.maps["base_color"])).unwrap();
     assert_eq!(base.width(), 256);
