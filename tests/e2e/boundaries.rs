@@ -22,11 +22,11 @@ fn normal_dependencies(manifest: &str) -> Vec<String> {
 }
 
 #[test]
-fn the_runtime_crate_links_only_glam_serde_thiserror_and_bytemuck() {
+fn the_runtime_crate_links_only_glam_serde_thiserror_bytemuck_and_crc32fast() {
     let deps = normal_dependencies("engine/strands/Cargo.toml");
     for d in &deps {
         assert!(
-            ["glam", "serde", "thiserror", "bytemuck"].contains(&d.as_str()),
+            ["glam", "serde", "thiserror", "bytemuck", "crc32fast"].contains(&d.as_str()),
             "tuft-strands depends on {d}"
         );
     }

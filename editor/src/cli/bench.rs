@@ -167,6 +167,18 @@ fn cases(name: &str, graph: &MaterialGraph, runs: usize) -> Vec<Case> {
             vec![("strands", set.len() as u64), ("texels", 512 * 512)],
         );
     }
+    // The strand file as a game reads it: decode with both CRC checks.
+    let file = bake::strand_file(&Evaluator::new(graph)).expect("presets scatter");
+    let bytes = tuft_strands::file::encode(&file);
+    let read_runs = runs.max(10);
+    let (ms, ()) = median_ms(read_runs, || {
+        std::hint::black_box(tuft_strands::file::decode(&bytes).expect("it reads back"));
+    });
+    case(
+        format!("{name}/strand_file/read"),
+        (ms, read_runs),
+        vec![("bytes", bytes.len() as u64), ("strands", total_strands)],
+    );
     let resolution = bake::DEFAULT_RESOLUTION;
     let (ms, ()) = median_ms(runs, || {
         let ev = Evaluator::new(graph);
