@@ -36,6 +36,16 @@ pub(crate) fn view(
     }
 }
 
+/// The index of the layer called `name` in `scene`.
+fn layer_index(scene: &Scene, name: &str) -> usize {
+    scene
+        .material()
+        .layers
+        .iter()
+        .position(|l| l.name == name)
+        .unwrap_or_else(|| panic!("no layer {name}"))
+}
+
 pub(crate) fn mean_codes(image: &Image) -> [f64; 3] {
     srgb_codes(image.mean_color().expect("the material is in view"))
 }
@@ -186,12 +196,7 @@ fn walking_away_toward_the_sun_the_cards_leave_without_a_pop() {
     let size = (320, 240);
     let mut offscreen = Offscreen::new().expect("an adapter");
     let mut scene = scene("lawn", 512);
-    let blades = scene
-        .material()
-        .layers
-        .iter()
-        .position(|l| l.name == "blades")
-        .expect("the lawn has blades");
+    let blades = layer_index(&scene, "blades");
     let switches = scene.switches(blades, &Camera::default(), size.1 as f32);
     let [
         ..,
@@ -282,12 +287,7 @@ fn cards_carry_the_light_and_dark_patches_of_their_strands() {
     let size = (320, 240);
     let mut offscreen = Offscreen::new().expect("an adapter");
     let mut scene = Scene::new(scene("lawn", 512).material().clone(), SurfaceKind::Plane);
-    let blades = scene
-        .material()
-        .layers
-        .iter()
-        .position(|l| l.name == "blades")
-        .expect("the lawn has blades");
+    let blades = layer_index(&scene, "blades");
     let above = Camera {
         pitch: 0.12,
         ..Camera::default()
