@@ -53,10 +53,7 @@ impl Codec {
     /// The codec's name.
     #[must_use]
     pub fn name(self) -> &'static str {
-        Self::NAMES
-            .iter()
-            .find(|(_, c)| *c == self)
-            .map_or("rgba8", |(n, _)| n)
+        crate::targets::name_of(&Self::NAMES, self)
     }
 
     /// The Vulkan format of a file of this codec, sRGB colour or linear data.

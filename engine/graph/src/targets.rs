@@ -28,6 +28,15 @@ pub(crate) fn by_name<T: Copy>(names: &[(&str, T)], name: &str, what: &str) -> R
         })
 }
 
+/// The name `names` gives `value` (the first entry's where it names none).
+pub(crate) fn name_of<T: Copy + PartialEq>(names: &[(&'static str, T)], value: T) -> &'static str {
+    names
+        .iter()
+        .find(|(_, v)| *v == value)
+        .or(names.first())
+        .map_or("", |(n, _)| n)
+}
+
 /// The engine a set is baked for.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Target {
@@ -54,10 +63,7 @@ impl Target {
     /// The target's name.
     #[must_use]
     pub fn name(self) -> &'static str {
-        Self::NAMES
-            .iter()
-            .find(|(_, t)| *t == self)
-            .map_or("gltf", |(n, _)| n)
+        name_of(&Self::NAMES, self)
     }
 
     /// The largest texture side this target takes. glTF, for any reader: 8192, what
