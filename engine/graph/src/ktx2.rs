@@ -11,6 +11,8 @@
 //! channel, sRGB or linear transfer, alpha straight); one key/value pair
 //! (`KTXwriter`); then the mips, smallest first, each compressed alone.
 
+use rayon::prelude::*;
+
 /// `VK_FORMAT_R8G8B8A8_SRGB`.
 pub const VK_R8G8B8A8_SRGB: u32 = 43;
 /// `VK_FORMAT_R8G8B8A8_UNORM`.
@@ -111,19 +113,31 @@ fn bc7(side: usize, rgba: &[u8]) -> Vec<u8> {
         }
         out.into()
     };
-    let surface = intel_tex_2::RgbaSurface {
-        width: padded as u32,
-        height: padded as u32,
-        stride: padded as u32 * 4,
-        data: &texels,
-    };
     // Opaque images take the encoder's opaque modes, which spend no bits on alpha.
     let settings = if texels.chunks_exact(4).all(|p| p[3] == 255) {
         intel_tex_2::bc7::opaque_basic_settings()
     } else {
         intel_tex_2::bc7::alpha_basic_settings()
     };
-    intel_tex_2::bc7::compress_blocks(&settings, &surface)
+    // Bands of block rows are encoded on the pool's threads: blocks are stored row by
+    // row, so the bands' blocks follow one another.
+    const BAND_ROWS: usize = 16;
+    let row_texels = padded * 4 * 4;
+    let row_blocks = padded / 4 * 16;
+    let mut blocks = vec![0u8; padded / 4 * row_blocks];
+    blocks
+        .par_chunks_mut(row_blocks * BAND_ROWS)
+        .zip(texels.par_chunks(row_texels * BAND_ROWS))
+        .for_each(|(out, band)| {
+            let surface = intel_tex_2::RgbaSurface {
+                width: padded as u32,
+                height: (band.len() / (padded * 4)) as u32,
+                stride: padded as u32 * 4,
+                data: band,
+            };
+            intel_tex_2::bc7::compress_blocks_into(&settings, &surface, out);
+        });
+    blocks
 }
 
 /// A KTX2 file of `mips` (mip 0 first, each `side >> k` square, RGBA8) stored as `codec`
@@ -401,6 +415,22 @@ mod tests {
         assert_eq!(raw, [64, 16, 16, 16]);
         assert_eq!(Codec::from_name("bc7"), Ok(Codec::Bc7));
         assert!(Codec::from_name("astc").unwrap_err().contains("rgba8, bc7"));
+    }
+
+    #[test]
+    fn bc7_in_bands_is_the_whole_image_encoded_at_once() {
+        let side = 160; // 40 block rows: three bands
+        let texels: Vec<u8> = (0..side * side * 4).map(|i| (i * 37 % 251) as u8).collect();
+        let whole = intel_tex_2::bc7::compress_blocks(
+            &intel_tex_2::bc7::alpha_basic_settings(),
+            &intel_tex_2::RgbaSurface {
+                width: side as u32,
+                height: side as u32,
+                stride: side as u32 * 4,
+                data: &texels,
+            },
+        );
+        assert!(bc7(side, &texels) == whole);
     }
 
     #[test]
