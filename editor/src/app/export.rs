@@ -114,33 +114,33 @@ impl Editor {
                             }
                         });
                     ui.end_row();
-                    ui.label("Meshes").on_hover_text(
-                        "none: 32-bit floats; quantize: KHR_mesh_quantization; meshopt: \
-                         quantised, then EXT_meshopt_compression",
-                    );
-                    choice(
-                        ui,
-                        "export compress",
-                        &mut s.compress,
-                        &Encoding::NAMES.map(|n| n.0),
-                    );
-                    ui.end_row();
-                    ui.label("Engine").on_hover_text(
-                        "unity adds the HDRP/URP mask map; unreal a DirectX-style normal map",
-                    );
-                    choice(
-                        ui,
-                        "export target",
-                        &mut s.target,
-                        &Target::NAMES.map(|n| n.0),
-                    );
-                    ui.end_row();
-                    ui.label("KTX2 textures").on_hover_text(
-                        "rgba8: the mips exactly as computed; bc7: GPU blocks desktop \
-                         engines sample as they are (lossy, a quarter of the bytes)",
-                    );
-                    choice(ui, "export ktx2", &mut s.ktx2, &Codec::NAMES.map(|n| n.0));
-                    ui.end_row();
+                    let choices: [(&str, &str, &mut String, &[&str]); 3] = [
+                        (
+                            "Meshes",
+                            "none: 32-bit floats; quantize: KHR_mesh_quantization; meshopt: \
+                             quantised, then EXT_meshopt_compression",
+                            &mut s.compress,
+                            &Encoding::NAMES.map(|n| n.0),
+                        ),
+                        (
+                            "Engine",
+                            "unity adds the HDRP/URP mask map; unreal a DirectX-style normal map",
+                            &mut s.target,
+                            &Target::NAMES.map(|n| n.0),
+                        ),
+                        (
+                            "KTX2 textures",
+                            "rgba8: the mips exactly as computed; bc7: GPU blocks desktop \
+                             engines sample as they are (lossy, a quarter of the bytes)",
+                            &mut s.ktx2,
+                            &Codec::NAMES.map(|n| n.0),
+                        ),
+                    ];
+                    for (label, hover, value, options) in choices {
+                        ui.label(label).on_hover_text(hover);
+                        choice(ui, label, value, options);
+                        ui.end_row();
+                    }
                 });
                 ui.horizontal(|ui| {
                     let ready = !s.folder.trim().is_empty();

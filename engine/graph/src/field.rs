@@ -28,10 +28,16 @@ impl Domain {
     /// texel `(x, y)` sits at `((x + 0.5) / width, (y + 0.5) / height)`.
     #[must_use]
     pub fn grid(width: usize, height: usize) -> Self {
-        let n = width * height;
-        let mut u = Vec::with_capacity(n);
-        let mut v = Vec::with_capacity(n);
-        for y in 0..height {
+        Self::grid_rows(width, height, 0, height)
+    }
+
+    /// Rows `first..first + rows` of [`Domain::grid`]`(width, height)`: a band of it,
+    /// itself a `width × rows` grid.
+    #[must_use]
+    pub fn grid_rows(width: usize, height: usize, first: usize, rows: usize) -> Self {
+        let mut u = Vec::with_capacity(width * rows);
+        let mut v = Vec::with_capacity(width * rows);
+        for y in first..first + rows {
             let vy = (y as f32 + 0.5) / height as f32;
             for x in 0..width {
                 u.push((x as f32 + 0.5) / width as f32);
@@ -41,7 +47,7 @@ impl Domain {
         Self {
             u,
             v,
-            grid: Some((width, height)),
+            grid: Some((width, rows)),
         }
     }
 

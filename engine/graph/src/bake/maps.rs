@@ -108,7 +108,7 @@ pub fn bake_pbr_with(
     let mut row = 0;
     while row < resolution {
         let rows = rows_per_band.min(resolution - row);
-        let domain = band(resolution, row, rows);
+        let domain = Domain::grid_rows(resolution, resolution, row, rows);
         let fields = evaluator.eval_inputs(&wanted, &domain);
         let m = domain.len();
         maps.base_color.extend((0..m).map(|i| {
@@ -136,24 +136,6 @@ pub fn bake_pbr_with(
         maps.normal = (0..n).map(|i| normals.get(i)).collect();
     }
     Ok(maps)
-}
-
-/// Rows `first..first + rows` of a `resolution²` grid, as points.
-fn band(resolution: usize, first: usize, rows: usize) -> Domain {
-    let mut u = Vec::with_capacity(rows * resolution);
-    let mut v = Vec::with_capacity(rows * resolution);
-    for y in first..first + rows {
-        let vy = (y as f32 + 0.5) / resolution as f32;
-        for x in 0..resolution {
-            u.push((x as f32 + 0.5) / resolution as f32);
-            v.push(vy);
-        }
-    }
-    Domain {
-        u,
-        v,
-        grid: Some((resolution, rows)),
-    }
 }
 
 fn unit(n: [f32; 3]) -> [f32; 3] {

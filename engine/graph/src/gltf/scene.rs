@@ -13,8 +13,10 @@ use serde_json::{Value, json};
 pub struct Part<'a> {
     /// Its file name in the set (the URI the scene names).
     pub file: &'a str,
-    /// Its bytes.
-    pub glb: &'a [u8],
+    /// Its first bytes, through its JSON chunk: all the scene reads of it.
+    pub head: &'a [u8],
+    /// Its length in bytes.
+    pub len: usize,
     /// The scene node's name.
     pub name: String,
     /// The node's extras.
@@ -32,6 +34,26 @@ pub struct LayerParts<'a> {
     pub parts: Vec<Part<'a>>,
     /// One coverage per part.
     pub coverage: Vec<f32>,
+}
+
+/// The first bytes of the `.glb` at `path`, through its JSON chunk, and the file's
+/// length: the scene needs each part's document, not its vertices.
+fn head(path: &std::path::Path) -> std::io::Result<(Vec<u8>, usize)> {
+    use std::io::Read;
+    let mut file = std::fs::File::open(path)?;
+    let len = usize::try_from(file.metadata()?.len()).unwrap_or(usize::MAX);
+    let mut head = vec![0u8; 20];
+    file.read_exact(&mut head)?;
+    let json_len = u32::from_le_bytes([head[12], head[13], head[14], head[15]]) as usize;
+    if json_len > len.saturating_sub(20) {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "its JSON chunk runs past its end",
+        ));
+    }
+    head.resize(20 + json_len, 0);
+    file.read_exact(&mut head[20..])?;
+    Ok((head, len))
 }
 
 /// The parts' glTF documents and where each one's binary chunk starts in its file.
@@ -61,11 +83,11 @@ struct Merged {
 impl Merged {
     /// Takes in `part`'s mesh and material; returns the node showing it.
     fn take(&mut self, part: &Part<'_>) -> Option<usize> {
-        let (doc, bin_start) = open(part.glb)?;
+        let (doc, bin_start) = open(part.head)?;
         // Buffer 0 is the file itself; a compressed part's fallback buffer comes along.
         let buffer_base = self.buffers.len();
         self.buffers
-            .push(json!({"uri": part.file, "byteLength": part.glb.len()}));
+            .push(json!({"uri": part.file, "byteLength": part.len}));
         for extra in doc["buffers"].as_array()?.iter().skip(1) {
             self.buffers.push(extra.clone());
         }
@@ -213,18 +235,19 @@ pub fn scene_of_set(
     manifest: &tuft_strands::manifest::Manifest,
 ) -> Result<Vec<u8>, String> {
     use tuft_strands::switches::{REFERENCE_FOV_TURNS, REFERENCE_HEIGHT_PX, px_per_m_at_1m};
-    let read = |file: &str| std::fs::read(dir.join(file)).map_err(|e| format!("{file}: {e}"));
-    let ground_bytes = read(&manifest.ground)?;
+    let read = |file: &str| head(&dir.join(file)).map_err(|e| format!("{file}: {e}"));
+    let (ground_head, ground_len) = read(&manifest.ground)?;
     let ground = Part {
         file: &manifest.ground,
-        glb: &ground_bytes,
+        head: &ground_head,
+        len: ground_len,
         name: "ground".to_owned(),
         extras: json!({"repeat_m": manifest.repeat_m}),
     };
     let p = px_per_m_at_1m(REFERENCE_HEIGHT_PX, REFERENCE_FOV_TURNS);
     // The share of the reference view's height a repeat covers at `d` metres.
     let coverage = |d: f32| manifest.repeat_m * p / (d.max(1e-6) * REFERENCE_HEIGHT_PX);
-    // Every part's bytes first (the parts borrow them), in the order they are taken.
+    // Every part's head first (the parts borrow them), in the order they are taken.
     let mut files = Vec::new();
     for layer in &manifest.layers {
         for file in layer
@@ -249,9 +272,11 @@ pub fn scene_of_set(
         let mut cover = Vec::new();
         for (k, file) in layer.meshes.iter().enumerate() {
             let d = left(Some(k));
+            let (head, len) = next.next().ok_or("missing part")?;
             parts.push(Part {
                 file,
-                glb: next.next().ok_or("missing part")?,
+                head,
+                len: *len,
                 name: format!("{}_LOD{k}", layer.name),
                 extras: json!({
                     "layer": layer.name, "level": k,
@@ -263,9 +288,11 @@ pub fn scene_of_set(
             cover.push(d.map_or(0.0, coverage));
         }
         let d = left(None);
+        let (head, len) = next.next().ok_or("missing part")?;
         parts.push(Part {
             file: &layer.cards.mesh,
-            glb: next.next().ok_or("missing part")?,
+            head,
+            len: *len,
             name: format!("{}_LOD{}", layer.name, layer.meshes.len()),
             extras: json!({
                 "layer": layer.name, "cards": true,

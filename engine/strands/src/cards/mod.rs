@@ -100,14 +100,14 @@ pub fn tint(cards: &mut [Card], atlas: &Atlas) {
             }
         })
     };
+    let raws: Vec<[f32; 3]> = cards.iter().map(raw).collect();
     // What each card shows: its quads' area times its cell's coverage.
     let (mut before, mut after) = ([0.0f64; 3], [0.0f64; 3]);
-    for c in cards.iter() {
+    for (c, t) in cards.iter().zip(&raws) {
         let Some(mean) = cell(c) else {
             continue;
         };
         let shows = f64::from(c.width * c.height * mean[3]);
-        let t = raw(c);
         for k in 0..3 {
             before[k] += shows * f64::from(mean[k]);
             after[k] += shows * f64::from(mean[k] * t[k]);
@@ -120,8 +120,7 @@ pub fn tint(cards: &mut [Card], atlas: &Atlas) {
             1.0
         }
     });
-    for c in cards.iter_mut() {
-        let t = raw(c);
+    for (c, t) in cards.iter_mut().zip(raws) {
         c.tint = std::array::from_fn(|k| (t[k] * scale[k]).clamp(1.0 / MAX_TINT, MAX_TINT));
     }
 }
