@@ -64,7 +64,7 @@ pub fn from_evaluator(
 /// roughness, metallic packed in one.
 #[must_use]
 pub fn surface_maps(maps: &PbrMaps) -> SurfaceMaps {
-    let unit = |x: f32| (x.clamp(0.0, 1.0) * 255.0 + 0.5) as u8;
+    let unit = tuft_strands::num::to_unorm8;
     let srgb = |x: f32| unit(linear_to_srgb(x.clamp(0.0, 1.0)));
     let n = maps.resolution * maps.resolution;
     SurfaceMaps {

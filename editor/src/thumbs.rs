@@ -44,7 +44,7 @@ impl std::fmt::Debug for Thumbnails {
 pub fn image(evaluator: &Evaluator<'_>, out: &OutRef, ty: PortType) -> egui::ColorImage {
     let domain = Domain::grid(THUMB, THUMB);
     let field = evaluator.eval_output(out, &domain);
-    let to8 = |x: f32| (x.clamp(0.0, 1.0) * 255.0 + 0.5) as u8;
+    let to8 = tuft_strands::num::to_unorm8;
     let srgb = |x: f32| to8(tuft_strands::num::linear_to_srgb(x.clamp(0.0, 1.0)));
     let pixels: Vec<egui::Color32> = (0..THUMB * THUMB)
         .map(|i| match &field {

@@ -213,6 +213,69 @@ fn bake_writes_a_strand_file_that_inspect_reads_and_damage_is_reported() {
 }
 
 #[test]
+fn bake_quantises_and_thins_the_strands_when_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let bake = |name: &str, extra: &[&str]| {
+        let out_dir = dir.path().join(name);
+        let mut args = vec![
+            "bake",
+            "presets/moss.ron",
+            "--out",
+            out_dir.to_str().unwrap(),
+            "--resolution",
+            "64",
+        ];
+        args.extend_from_slice(extra);
+        let out = tuft(&args);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+        let manifest = std::fs::read_to_string(out_dir.join("manifest.ron")).unwrap();
+        let strands = out_dir.join("moss.strands");
+        let out = tuft(&["inspect", strands.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+        (
+            std::fs::metadata(&strands).unwrap().len(),
+            text(&out),
+            manifest,
+        )
+    };
+    let (stored, shown, manifest) = bake("stored", &[]);
+    assert!(
+        shown.contains("version 2, scheme 0 (stored), arrays 16-byte aligned"),
+        "{shown}"
+    );
+    assert!(manifest.contains("strand_scheme: \"stored\""), "{manifest}");
+    let (quantised, shown, manifest) = bake("quantised", &["--strands", "quantised"]);
+    assert!(shown.contains("scheme 1 (quantised)"), "{shown}");
+    for encoding in ["rank16", "unorm16", "srgb8"] {
+        assert!(shown.contains(encoding), "{encoding}: {shown}");
+    }
+    assert!(
+        manifest.contains("strand_scheme: \"quantised\""),
+        "{manifest}"
+    );
+    assert!(quantised * 3 < stored, "{quantised} against {stored} bytes");
+    // Half of every layer: half the strands (within the rank hash's spread).
+    let (halved, _, manifest) = bake("halved", &["--keep", "0.5"]);
+    let ratio = halved as f64 / stored as f64;
+    assert!(
+        (0.45..0.55).contains(&ratio),
+        "{halved} against {stored} bytes"
+    );
+    assert!(manifest.contains("layer_keep: 0.5"), "{manifest}");
+    // Nonsense is refused, naming the option.
+    for (flag, value) in [
+        ("--keep", "0"),
+        ("--keep", "1.5"),
+        ("--keep", "nan"),
+        ("--strands", "zip"),
+    ] {
+        let out = tuft(&["bake", "presets/moss.ron", "--out", "unused", flag, value]);
+        assert_eq!(out.status.code(), Some(2), "{flag} {value}");
+        assert!(text(&out).contains(flag), "{flag} {value}: {}", text(&out));
+    }
+}
+
+#[test]
 fn bench_json_prints_one_case_per_line_with_median_and_counts() {
     let out = tuft(&["bench", "--json", "--runs", "1", "--preset", "moss"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));

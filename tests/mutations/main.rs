@@ -128,11 +128,14 @@ fn the_corpus_and_fresh_mutations_stay_within_their_limits() {
     }
     // 2. Fresh mutations of valid inputs.
     let mut mutator = Mutator::new(seed);
-    let valid = fuzz::sample_strand_file();
-    for _ in 0..3000 {
-        let input = mutator.bytes(&valid);
-        // `strand_file` also decodes every input resealed, so it reaches the directory.
-        run("strand file", fuzz::strand_file, input);
+    let mut strand_files = fuzz::sample_strand_files();
+    strand_files.push(include_bytes!("../../engine/strands/tests/fixtures/v1.strands").to_vec());
+    for valid in &strand_files {
+        for _ in 0..1000 {
+            let input = mutator.bytes(valid);
+            // `strand_file` also decodes every input resealed, so it reaches the directory.
+            run("strand file", fuzz::strand_file, input);
+        }
     }
     let texts: Vec<String> = presets()
         .iter()

@@ -11,8 +11,9 @@ use tuft_graph::{Domain, Evaluator, limits};
 /// A strand file's bytes, as they are and resealed (length and trailer CRC made right,
 /// so that a mutation reaches the directory and the payload checks behind the CRC):
 /// decoding never panics, what decodes is no larger than the file allows (payloads are
-/// disjoint, so a strand costs at least its required fields' 24 bytes), and it encodes
-/// back to a file that decodes to the same sets.
+/// disjoint, and a strand's root and rank are stored a strand, at least 6 bytes), and it encodes
+/// back to a file that decodes to the same sets (and, quantised, to one whose second trip
+/// is byte-identical).
 pub fn strand_file(data: &[u8]) {
     decoded(data);
     decoded(&resealed(data));
@@ -40,13 +41,23 @@ fn decoded(data: &[u8]) {
     };
     let strands: usize = file.layers.iter().map(|(_, s)| s.len()).sum();
     assert!(
-        strands * 24 <= data.len(),
+        strands * 6 <= data.len(),
         "{strands} strands decoded from {} bytes",
         data.len()
     );
     let again = tuft_strands::file::decode(&tuft_strands::file::encode(&file))
         .expect("a decoded file encodes to one that decodes");
     assert!(again == file, "the round trip changed the sets");
+    let quantised = tuft_strands::file::decode(&tuft_strands::file::encode_with(
+        &file,
+        tuft_strands::file::Scheme::Quantised,
+    ))
+    .expect("any decoded file quantises to one that decodes");
+    let twice = tuft_strands::file::encode_with(&quantised, tuft_strands::file::Scheme::Quantised);
+    assert!(
+        tuft_strands::file::decode(&twice).as_ref() == Ok(&quantised),
+        "a second quantised trip changed the sets"
+    );
 }
 
 /// Graph text: loading and validating never panic, whatever the text (validation
@@ -101,9 +112,10 @@ pub fn tiny_eval(data: &[u8]) {
     let _ = evaluator.eval_inputs(&[], &Domain::grid(2, 2));
 }
 
-/// A valid strand file of two small layers, every field written: a seed for mutations.
+/// Valid strand files of two small layers, every field written: seeds for mutations.
+/// One a scheme: stored, then quantised.
 #[must_use]
-pub fn sample_strand_file() -> Vec<u8> {
+pub fn sample_strand_files() -> Vec<Vec<u8>> {
     let layer = |seed: u64, n: u64| {
         let h = |i: u64, c: u32| tuft_strands::hash::unit_f32(tuft_strands::hash::hash(seed, i, c));
         let mut set = tuft_strands::StrandSet::with_capacity(n as usize);
@@ -123,13 +135,19 @@ pub fn sample_strand_file() -> Vec<u8> {
         set.fill_neutral_groom();
         set
     };
-    tuft_strands::file::encode(&tuft_strands::file::StrandFile {
+    let file = tuft_strands::file::StrandFile {
         repeat_m: 2.0,
         layers: vec![
             ("blades".into(), layer(1, 24)),
             ("moss".into(), layer(2, 9)),
         ],
-    })
+    };
+    [
+        tuft_strands::file::Scheme::Stored,
+        tuft_strands::file::Scheme::Quantised,
+    ]
+    .map(|scheme| tuft_strands::file::encode_with(&file, scheme))
+    .to_vec()
 }
 
 /// A deterministic stream of mutations of seed inputs.

@@ -1,6 +1,6 @@
 //! Export Baked Set: the dialog that takes the folder (remembered between exports and
-//! runs), the map resolution, the mesh compression, the engine target and the KTX2 codec,
-//! and the export itself on a worker with progress and Cancel.
+//! runs), the map resolution, the mesh compression, the engine target, the KTX2 codec and
+//! the strand file's scheme, and the export itself on a worker with progress and Cancel.
 
 use super::{Editor, Export};
 use crate::file_dialogs::Purpose;
@@ -28,6 +28,13 @@ pub struct ExportSettings {
     /// How the KTX2 textures store texels, by its command-line name.
     #[serde(default = "rgba8")]
     pub ktx2: String,
+    /// How the strand file stores its fields, by its command-line name.
+    #[serde(default = "stored")]
+    pub strands: String,
+}
+
+fn stored() -> String {
+    tuft_strands::file::Scheme::default().name().to_owned()
 }
 
 fn rgba8() -> String {
@@ -42,6 +49,7 @@ impl Default for ExportSettings {
             compress: "quantize".to_owned(),
             target: "gltf".to_owned(),
             ktx2: rgba8(),
+            strands: stored(),
         }
     }
 }
@@ -55,6 +63,7 @@ impl ExportSettings {
             encoding: Encoding::from_name(&self.compress).unwrap_or_default(),
             target: Target::from_name(&self.target).unwrap_or_default(),
             ktx2: Codec::from_name(&self.ktx2).unwrap_or_default(),
+            strands: tuft_strands::file::Scheme::from_name(&self.strands).unwrap_or_default(),
         }
     }
 }
@@ -114,7 +123,7 @@ impl Editor {
                             }
                         });
                     ui.end_row();
-                    let choices: [(&str, &str, &mut String, &[&str]); 3] = [
+                    let choices: [(&str, &str, &mut String, &[&str]); 4] = [
                         (
                             "Meshes",
                             "none: 32-bit floats; quantize: KHR_mesh_quantization; meshopt: \
@@ -134,6 +143,14 @@ impl Editor {
                              engines sample as they are (lossy, a quarter of the bytes)",
                             &mut s.ktx2,
                             &Codec::NAMES.map(|n| n.0),
+                        ),
+                        (
+                            "Strand file",
+                            "stored: every field exact, 92 bytes a strand; quantised: 16- and \
+                             8-bit fields within stated bounds (about 28 bytes a strand), the \
+                             meshes built from what it reads back",
+                            &mut s.strands,
+                            &tuft_strands::file::Scheme::NAMES,
                         ),
                     ];
                     for (label, hover, value, options) in choices {

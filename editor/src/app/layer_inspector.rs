@@ -295,6 +295,18 @@ fn layer_settings(ui: &mut egui::Ui, l: &mut StrandLayer) {
     );
     row(
         ui,
+        "layer keep",
+        "The share of the scattered strands the layer keeps at all, by rank, widened as a level widens: the same layer, thinner and cheaper (tuft bake --keep multiplies it)",
+        |ui| {
+            ui.add(
+                egui::Slider::new(&mut l.levels.layer_keep, 0.01..=1.0)
+                    .logarithmic(true)
+                    .max_decimals(4),
+            );
+        },
+    );
+    row(
+        ui,
         "widening p",
         "A level keeping k widens its strands by k^(−p) so the canopy covers as much: 1 keeps the area seen from afar, 0 leaves them thin",
         |ui| {

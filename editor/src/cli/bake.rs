@@ -5,11 +5,22 @@ use std::path::Path;
 use std::process::ExitCode;
 use tuft_graph::bake;
 
-pub fn run(file: &Path, out: &Path, options: &bake::BakeOptions, force: bool) -> ExitCode {
-    let doc = match super::load_checked(file, "baked", force) {
+pub fn run(
+    file: &Path,
+    out: &Path,
+    options: &bake::BakeOptions,
+    keep: Option<f32>,
+    force: bool,
+) -> ExitCode {
+    let mut doc = match super::load_checked(file, "baked", force) {
         Ok(doc) => doc,
         Err(code) => return code,
     };
+    if let Some(keep) = keep {
+        for layer in doc.graph.strands.values_mut() {
+            layer.levels.layer_keep *= keep;
+        }
+    }
     match bake_into(&doc.graph, out, options) {
         Ok(written) => {
             for path in written {

@@ -168,17 +168,23 @@ fn cases(name: &str, graph: &MaterialGraph, runs: usize) -> Vec<Case> {
         );
     }
     // The strand file as a game reads it: decode with both CRC checks.
+    // Scheme 0 (`read`) and scheme 1 (`read_quantised`).
     let file = bake::strand_file(&Evaluator::new(graph)).expect("presets scatter");
-    let bytes = tuft_strands::file::encode(&file);
     let read_runs = runs.max(10);
-    let (ms, ()) = median_ms(read_runs, || {
-        std::hint::black_box(tuft_strands::file::decode(&bytes).expect("it reads back"));
-    });
-    case(
-        format!("{name}/strand_file/read"),
-        (ms, read_runs),
-        vec![("bytes", bytes.len() as u64), ("strands", total_strands)],
-    );
+    for (scheme, suffix) in [
+        (tuft_strands::file::Scheme::Stored, ""),
+        (tuft_strands::file::Scheme::Quantised, "_quantised"),
+    ] {
+        let bytes = tuft_strands::file::encode_with(&file, scheme);
+        let (ms, ()) = median_ms(read_runs, || {
+            std::hint::black_box(tuft_strands::file::decode(&bytes).expect("it reads back"));
+        });
+        case(
+            format!("{name}/strand_file/read{suffix}"),
+            (ms, read_runs),
+            vec![("bytes", bytes.len() as u64), ("strands", total_strands)],
+        );
+    }
     let resolution = bake::DEFAULT_RESOLUTION;
     let (ms, ()) = median_ms(runs, || {
         let ev = Evaluator::new(graph);

@@ -18,22 +18,43 @@ pub fn run(path: &Path) -> ExitCode {
         eprintln!("{shown}: error: {e}");
         return ExitCode::FAILURE;
     }
-    let (repeat_m, layers) = file::read_directory(&bytes).expect("decoded above");
+    let dir = file::read_directory(&bytes).expect("decoded above");
     out!(
-        "{shown}: strand file version {}, repeat {repeat_m} m, {} layers, {} bytes, trailer CRC ok",
-        file::VERSION,
-        layers.len(),
+        "{shown}: strand file version {}, scheme {} ({}), {}, repeat {} m, {} layers, {} bytes, trailer CRC ok",
+        dir.version,
+        dir.scheme.code(),
+        dir.scheme.name(),
+        if dir.aligned() {
+            "arrays 16-byte aligned"
+        } else {
+            "arrays unaligned"
+        },
+        dir.repeat_m,
+        dir.layers.len(),
         bytes.len()
     );
-    for layer in &layers {
+    for layer in &dir.layers {
+        let per_strand = if layer.n_strands == 0 {
+            String::new()
+        } else {
+            format!(
+                " ({:.1} bytes a strand)",
+                layer.payload_len as f64 / f64::from(layer.n_strands)
+            )
+        };
         out!(
-            "layer {:?}: {} strands, {} bytes, payload CRC {:#010x} ok",
+            "layer {:?}: {} strands, {} bytes{per_strand}, payload at {} CRC {:#010x} ok",
             layer.name,
             layer.n_strands,
             layer.payload_len,
+            layer.payload_offset,
             layer.crc
         );
-        for (info, (name, ranges)) in layer.fields.iter().zip(file::field_ranges(layer, &bytes)) {
+        for (info, (name, ranges)) in layer
+            .fields
+            .iter()
+            .zip(file::field_ranges(&dir, layer, &bytes))
+        {
             let kind = match info.kind {
                 Kind::F32 => "f32",
                 Kind::U32 => "u32",
@@ -51,8 +72,9 @@ pub fn run(path: &Path) -> ExitCode {
                 })
                 .collect();
             out!(
-                "  {name:<12} {}×{kind}  {}",
+                "  {name:<12} {}×{kind} {:<9} {}",
                 info.components,
+                info.encoding.name(),
                 shown.join(" ")
             );
         }

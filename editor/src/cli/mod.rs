@@ -82,6 +82,16 @@ pub enum Command {
         /// bc7 (GPU blocks desktop engines sample as they are; lossy).
         #[arg(long, default_value = "rgba8", value_parser = tuft_graph::ktx2::Codec::from_name)]
         ktx2: tuft_graph::ktx2::Codec,
+        /// How the strand file stores its fields: stored (exact, 92 bytes a strand) or
+        /// quantised (scheme 1: 16-bit and 8-bit encodings within stated bounds, about
+        /// 28 bytes a strand for the lawn; the meshes are built from what it reads back).
+        #[arg(long, default_value = "stored", value_parser = strand_scheme)]
+        strands: tuft_strands::file::Scheme,
+        /// Keep this share of every layer's strands (in (0, 1], on top of each layer's
+        /// own `layer_keep`): the rank prefix, widened as the levels widen, so the same
+        /// material, thinner and cheaper.
+        #[arg(long, value_parser = numbers::keep)]
+        keep: Option<f32>,
         /// Bake even when validation finds errors.
         #[arg(long)]
         force: bool,
@@ -166,6 +176,15 @@ pub enum Command {
     },
 }
 
+fn strand_scheme(name: &str) -> Result<tuft_strands::file::Scheme, String> {
+    tuft_strands::file::Scheme::from_name(name).ok_or_else(|| {
+        format!(
+            "`{name}` is not a strand scheme (one of: {})",
+            tuft_strands::file::Scheme::NAMES.join(", ")
+        )
+    })
+}
+
 /// Loads and validates `file` for a command that `verb`s it, printing every diagnostic.
 /// `Err` holds the exit status when it cannot go on: the file is unreadable, or it has
 /// errors and `force` is not set.
@@ -206,6 +225,8 @@ pub fn run(command: Command) -> ExitCode {
             compress,
             target,
             ktx2,
+            strands,
+            keep,
             force,
         } => {
             let options = tuft_graph::bake::BakeOptions {
@@ -213,8 +234,9 @@ pub fn run(command: Command) -> ExitCode {
                 encoding: compress,
                 target,
                 ktx2,
+                strands,
             };
-            bake::run(&file, &out, &options, force)
+            bake::run(&file, &out, &options, keep, force)
         }
         Command::Bench {
             json,

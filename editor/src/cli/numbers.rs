@@ -38,6 +38,16 @@ fn int_in(text: &str, range: RangeInclusive<u64>) -> Result<u64, String> {
     }
 }
 
+/// The share of every layer's strands a bake keeps: above zero, at most 1.
+pub fn keep(text: &str) -> Result<f32, String> {
+    let k = float_in(text, 0.0..=1.0)?;
+    if k > 0.0 {
+        Ok(k)
+    } else {
+        Err("the share kept must be above 0".to_owned())
+    }
+}
+
 /// The camera's distance from the surface, metres: above zero, at most 100 km.
 pub fn distance(text: &str) -> Result<f32, String> {
     let d = float_in(text, 0.0..=100_000.0)?;

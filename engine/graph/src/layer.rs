@@ -386,6 +386,10 @@ impl StrandLayer {
                 "levels.keep {keep:?} must decrease strictly and stay above 0"
             ));
         }
+        let layer_keep = self.levels.layer_keep;
+        if !(layer_keep > 0.0 && layer_keep <= 1.0) {
+            problems.push(format!("levels.layer_keep is {layer_keep}, outside (0, 1]"));
+        }
         if !(0.0..=2.0).contains(&self.levels.widen_p) {
             problems.push(format!(
                 "levels.widen_p is {}, outside [0, 2]",

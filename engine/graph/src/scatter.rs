@@ -142,7 +142,8 @@ fn disk(angle: f32, radius: f32) -> [f32; 2] {
 pub fn scatter_layer(evaluator: &Evaluator<'_>, name: &str) -> Result<StrandSet, ScatterError> {
     let layer = checked_layer(evaluator.graph(), name)?;
     let repeat_m = evaluator.graph().repeat_m;
-    let set = scatter(evaluator, layer, repeat_m);
+    let set =
+        scatter(evaluator, layer, repeat_m).thinned(layer.levels.layer_keep, layer.levels.widen_p);
     // Validation estimates the cover from the fields on a grid; the set itself says
     // what it is, before anything splats or meshes it (a fifth over the limit is
     // allowed for the estimate's error, so a graph that validates clean is not refused

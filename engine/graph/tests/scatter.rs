@@ -318,3 +318,42 @@ fn the_groom_ports_reach_the_set_and_everything_drawn_from_it() {
     let set = scatter(&layer_graph(wild));
     assert!((0..set.len()).all(|i| set.curl[i][0] == MAX_CURL && set.frizz[i] == 0.0));
 }
+
+#[test]
+fn a_layer_keep_scatters_the_same_layer_thinner() {
+    let full = scatter(&layer_graph(with_density(0.8)));
+    let mut layer = with_density(0.8);
+    layer.levels.layer_keep = 0.5;
+    let half = scatter(&layer_graph(layer.clone()));
+    // The prefix rank < ½: the same strands, in the same order, widened by ½^(−p).
+    let n = full.level_len(0.5);
+    assert_eq!(half.len(), n);
+    assert_eq!(half.id, full.id[..n]);
+    assert_eq!(half.root_uv, full.root_uv[..n]);
+    assert_eq!(half.length, full.length[..n]);
+    let widen = 0.5f32.powf(-layer.levels.widen_p);
+    for (w, w0) in half.width.iter().zip(&full.width) {
+        assert!(
+            (w - w0 * widen).abs() <= 1e-6 * w,
+            "{w} against {w0}·{widen}"
+        );
+    }
+    // Its ranks span [0, 1) again, and its levels cut the strands the full layer's
+    // levels keeping half as much cut.
+    assert!(half.is_sorted() && half.rank.iter().all(|r| (0.0..1.0).contains(r)));
+    for keep in [1.0, 0.25, 0.0625] {
+        assert_eq!(
+            half.level_len(keep),
+            full.level_len(keep * 0.5),
+            "keep {keep}"
+        );
+    }
+    // Outside (0, 1] it is a settings error, named.
+    for bad in [0.0, -0.5, 1.5, f32::NAN] {
+        layer.levels.layer_keep = bad;
+        let err = scatter_layer(&Evaluator::new(&layer_graph(layer.clone())), "grass")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("layer_keep"), "{bad}: {err}");
+    }
+}

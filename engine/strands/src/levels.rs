@@ -31,6 +31,21 @@ pub struct LevelSettings {
     pub keep: Vec<f32>,
     /// Survivors of a level keeping `k` are widened by `k^(−widen_p)`.
     pub widen_p: f32,
+    /// The share of the scattered strands the layer keeps at all, in `(0, 1]`: the
+    /// prefix `rank < layer_keep`, widened by `layer_keep^(−widen_p)` with the ranks
+    /// stretched back over `[0, 1)` ([`StrandSet::thinned`]), so the levels cut the
+    /// thinner layer as they cut the full one. The same lawn, cheaper on every count.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub layer_keep: f32,
+}
+
+fn one() -> f32 {
+    1.0
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
+fn is_one(x: &f32) -> bool {
+    *x == 1.0
 }
 
 impl Default for LevelSettings {
@@ -38,6 +53,7 @@ impl Default for LevelSettings {
         Self {
             keep: vec![1.0, 0.25, 0.0625],
             widen_p: 1.0,
+            layer_keep: 1.0,
         }
     }
 }
@@ -117,6 +133,7 @@ mod tests {
         let levels = LevelSettings {
             keep: vec![1.0, 0.25, 0.0625],
             widen_p: 0.75,
+            layer_keep: 1.0,
         };
         for (k, keep) in levels.keep.iter().enumerate() {
             assert!((levels.widen(k) - keep.powf(-0.75)).abs() < 1e-6);

@@ -42,6 +42,11 @@ pub struct Manifest {
     pub normal_convention: String,
     /// The strand file's name.
     pub strands: String,
+    /// How the strand file stores its fields: `stored` (exact) or `quantised` (scheme 1,
+    /// within the bounds `tuft_strands::file::encoding` states; the meshes were built
+    /// from the strands as the file gives them back). Sets baked before it: stored.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub strand_scheme: String,
     /// The ground mesh's file: one repeat wearing the PBR maps (sets baked before it
     /// have none).
     #[serde(default, skip_serializing_if = "String::is_empty")]

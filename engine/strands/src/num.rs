@@ -37,6 +37,13 @@ pub fn wrap_delta(d: f32) -> f32 {
     d - fast_floor(d + 0.5)
 }
 
+/// A value in `[0, 1]` as the nearest of 256 codes (clamped): the one 8-bit conversion.
+#[inline]
+#[must_use]
+pub fn to_unorm8(x: f32) -> u8 {
+    (x.clamp(0.0, 1.0) * 255.0 + 0.5) as u8
+}
+
 /// Linear to sRGB-encoded, both in `[0, 1]`.
 #[must_use]
 pub fn linear_to_srgb(x: f32) -> f32 {

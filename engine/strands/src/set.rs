@@ -159,4 +159,27 @@ impl StrandSet {
             taper: pick(&self.taper, order),
         }
     }
+
+    /// The prefix `rank < keep` (`keep` in `(0, 1]`), its widths multiplied by
+    /// `keep^(−widen_p)` and its ranks divided by `keep`, so they span `[0, 1)` again and
+    /// a level keeping `k` of the result keeps `k · keep` of this set: the same layer,
+    /// thinner, covering as much (as a level does). A `keep` outside `(0, 1]` keeps all.
+    #[must_use]
+    pub fn thinned(&self, keep: f32, widen_p: f32) -> Self {
+        if !(keep > 0.0 && keep < 1.0) {
+            return self.clone();
+        }
+        let n = self.level_len(keep);
+        let order: Vec<u32> = (0..n as u32).collect();
+        let mut out = self.permuted(&order);
+        let widen = keep.powf(-widen_p);
+        let below_one = 1.0 - f32::EPSILON / 2.0;
+        for w in &mut out.width {
+            *w *= widen;
+        }
+        for r in &mut out.rank {
+            *r = (*r / keep).min(below_one);
+        }
+        out
+    }
 }

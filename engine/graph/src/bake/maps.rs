@@ -149,9 +149,7 @@ fn unit(n: [f32; 3]) -> [f32; 3] {
 
 pub use tuft_strands::num::linear_to_srgb;
 
-pub(crate) fn to_u8(x: f32) -> u8 {
-    (x.clamp(0.0, 1.0) * 255.0 + 0.5) as u8
-}
+pub(crate) use tuft_strands::num::to_unorm8 as to_u8;
 
 /// The path map `map` of material `stem` is written to in `dir`.
 #[must_use]

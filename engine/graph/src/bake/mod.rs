@@ -127,6 +127,9 @@ pub struct BakeOptions {
     pub target: crate::targets::Target,
     /// How the KTX2 textures store their texels.
     pub ktx2: crate::ktx2::Codec,
+    /// How the strand file stores its fields. Quantised, every mesh, card and report is
+    /// built from the strands as the file gives them back, so the set agrees with itself.
+    pub strands: tuft_strands::file::Scheme,
 }
 
 impl Default for BakeOptions {
@@ -136,6 +139,7 @@ impl Default for BakeOptions {
             encoding: Encoding::default(),
             target: crate::targets::Target::default(),
             ktx2: crate::ktx2::Codec::default(),
+            strands: tuft_strands::file::Scheme::default(),
         }
     }
 }
@@ -177,6 +181,7 @@ pub fn write_baked_set_with(
         encoding,
         target,
         ktx2,
+        strands: scheme,
     } = *options;
     let mut progress = |stage: &str, f: f32| -> Result<(), BakeError> {
         progress(stage, f);
@@ -223,6 +228,15 @@ pub fn write_baked_set_with(
     let stem = file_stem(&graph.name);
     progress("strands", 0.0)?;
     let strands = strand_file(evaluator)?;
+    let strand_bytes = tuft_strands::file::encode_with(&strands, scheme);
+    let strands = match scheme {
+        tuft_strands::file::Scheme::Stored => strands,
+        tuft_strands::file::Scheme::Quantised => tuft_strands::file::decode(&strand_bytes)
+            .map_err(|e| BakeError::Check {
+                path: strands_path(out, &stem),
+                message: format!("the quantised strands do not read back: {e}"),
+            })?,
+    };
     progress("maps", 0.2)?;
     let mut stopped = false;
     let maps = bake_pbr_with(evaluator, resolution, &mut |f| {
@@ -254,7 +268,7 @@ pub fn write_baked_set_with(
         map_files.insert(map.to_owned(), format!("{stem}_{map}.png"));
     }
     let strands_file = strands_path(out, &stem);
-    write_strand_file(&strands, &strands_file)?;
+    write_into_set(&strands_file, &strand_bytes)?;
     written.push(strands_file.clone());
     let mut layers = Vec::new();
     let n_layers = strands.layers.len().max(1);
@@ -333,6 +347,7 @@ pub fn write_baked_set_with(
         height_range_m: graph.pbr.height_range_m,
         normal_convention: "tangent space, OpenGL (+Y up the image)".to_owned(),
         strands: format!("{stem}.strands"),
+        strand_scheme: scheme.name().to_owned(),
         ground,
         scene: format!("{stem}.gltf"),
         layers,

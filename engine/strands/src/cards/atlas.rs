@@ -5,7 +5,7 @@
 use super::{Card, CardSettings};
 use crate::hash::{hash, unit_f32};
 use crate::mesh::Shape;
-use crate::num::{fast_floor, linear_to_srgb, median, srgb_to_linear};
+use crate::num::{fast_floor, linear_to_srgb, median, srgb_to_linear, to_unorm8};
 use crate::set::StrandSet;
 use glam::{Vec2, Vec3};
 
@@ -29,9 +29,7 @@ pub struct Atlas {
 /// `powf` per channel and mip texel is more than the rest of the encoding.
 fn srgb_table() -> &'static [u8; 4096] {
     static TABLE: std::sync::OnceLock<[u8; 4096]> = std::sync::OnceLock::new();
-    TABLE.get_or_init(|| {
-        std::array::from_fn(|k| (linear_to_srgb(k as f32 / 4095.0) * 255.0 + 0.5) as u8)
-    })
+    TABLE.get_or_init(|| std::array::from_fn(|k| to_unorm8(linear_to_srgb(k as f32 / 4095.0))))
 }
 
 /// Draws the atlas of `set` (one repeat of `repeat_m` metres) for its `cards` (from
@@ -244,12 +242,7 @@ fn color_bytes(img: &[f32]) -> Vec<u8> {
     let srgb = |x: f32| table[(x.clamp(0.0, 1.0) * 4095.0 + 0.5) as usize];
     let mut out = vec![0u8; img.len()];
     for (o, p) in out.chunks_exact_mut(4).zip(img.chunks_exact(4)) {
-        o.copy_from_slice(&[
-            srgb(p[0]),
-            srgb(p[1]),
-            srgb(p[2]),
-            (p[3].clamp(0.0, 1.0) * 255.0 + 0.5) as u8,
-        ]);
+        o.copy_from_slice(&[srgb(p[0]), srgb(p[1]), srgb(p[2]), to_unorm8(p[3])]);
     }
     out
 }
@@ -257,19 +250,14 @@ fn color_bytes(img: &[f32]) -> Vec<u8> {
 /// A float normal image as 8-bit `0.5 + 0.5·n`, with the colour image's alpha.
 fn normal_bytes(normals: &[f32], color: &[f32]) -> Vec<u8> {
     let mut out = vec![0u8; color.len()];
-    let e = |x: f32| ((0.5 + 0.5 * x) * 255.0 + 0.5) as u8;
+    let e = |x: f32| to_unorm8(0.5 + 0.5 * x);
     for ((o, n), c) in out
         .chunks_exact_mut(4)
         .zip(normals.chunks_exact(3))
         .zip(color.chunks_exact(4))
     {
         let n = Vec3::new(n[0], n[1], n[2]).normalize_or(Vec3::Z);
-        o.copy_from_slice(&[
-            e(n.x),
-            e(n.y),
-            e(n.z),
-            (c[3].clamp(0.0, 1.0) * 255.0 + 0.5) as u8,
-        ]);
+        o.copy_from_slice(&[e(n.x), e(n.y), e(n.z), to_unorm8(c[3])]);
     }
     out
 }

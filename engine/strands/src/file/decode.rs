@@ -1,9 +1,11 @@
 //! Reading the strand file: a cursor that reports truncation, the directory's checks,
 //! and each layer's payload turned back into a [`StrandSet`].
 
+use super::encode::aligned;
+use super::encoding::{self, Encoding, Values};
 use super::{
-    FieldInfo, FileError, HEADER_LEN, Kind, LayerInfo, MAGIC, StrandFile, TRAILER_LEN, VERSION,
-    malformed,
+    ALIGN, FieldInfo, FileError, HEADER_LEN, Kind, LayerInfo, MAGIC, Scheme, StrandFile,
+    TRAILER_LEN, VERSION, malformed,
 };
 use crate::crc::crc32;
 use crate::set::StrandSet;
@@ -47,6 +49,9 @@ impl<'a> Reader<'a> {
             self.take(8, what)?.try_into().expect("eight bytes"),
         ))
     }
+    fn f32(&mut self, what: &'static str) -> Result<f32, FileError> {
+        Ok(f32::from_bits(self.u32(what)?))
+    }
     fn name(&mut self, what: &'static str) -> Result<String, FileError> {
         let len = self.u16(what)? as usize;
         let bytes = self.take(len, what)?;
@@ -54,12 +59,91 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// The header and directory, checked for structure, length and the trailer CRC but
-/// with payloads not yet read.
+/// A file's header and directory.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Directory {
+    /// 1 or 2.
+    pub version: u16,
+    /// How the fields are stored.
+    pub scheme: Scheme,
+    /// The size of one repeat of the material, in metres.
+    pub repeat_m: f32,
+    /// The layers, in file order.
+    pub layers: Vec<LayerInfo>,
+}
+
+impl Directory {
+    /// Whether payloads and field arrays are padded to [`ALIGN`] (version 2 on).
+    #[must_use]
+    pub fn aligned(&self) -> bool {
+        self.version >= 2
+    }
+}
+
+/// One field's encoding and its parameters, read from the directory.
+fn read_encoding(
+    r: &mut Reader<'_>,
+    layer: &str,
+    field: &str,
+    components: u8,
+    kind: Kind,
+) -> Result<Encoding, FileError> {
+    let code = r.u8("a field encoding")?;
+    let c = usize::from(components);
+    let encoding = match code {
+        0 => Encoding::Raw,
+        1 => Encoding::Constant(
+            (0..c)
+                .map(|_| r.u32("a constant value"))
+                .collect::<Result<_, _>>()?,
+        ),
+        2 => {
+            let mut ranges = Vec::with_capacity(c);
+            for _ in 0..c {
+                let (low, high) = (r.f32("a range")?, r.f32("a range")?);
+                if !(low.is_finite() && high.is_finite() && low <= high) {
+                    return Err(FileError::BadRange {
+                        layer: layer.to_owned(),
+                        field: field.to_owned(),
+                        low,
+                        high,
+                    });
+                }
+                ranges.push((low, high));
+            }
+            Encoding::Unorm16(ranges)
+        }
+        3 => Encoding::Rank16,
+        4 => Encoding::Srgb8,
+        5 => Encoding::U16,
+        code => {
+            return Err(FileError::UnknownEncoding {
+                layer: layer.to_owned(),
+                field: field.to_owned(),
+                code,
+            });
+        }
+    };
+    if !encoding.holds(kind) {
+        return Err(malformed(format!(
+            "layer {layer:?}: field {field:?} holds {kind:?} values, which {} cannot encode",
+            encoding.name()
+        )));
+    }
+    if matches!(encoding, Encoding::Constant(_)) && matches!(field, "rank" | "root_uv") {
+        return Err(malformed(format!(
+            "layer {layer:?}: field {field:?} must be stored a strand, not as a constant"
+        )));
+    }
+    Ok(encoding)
+}
+
+/// The header and directory, checked for structure, length, alignment, padding and the
+/// trailer CRC but with payloads not yet read.
 ///
 /// # Errors
 /// See [`FileError`].
-pub fn read_directory(bytes: &[u8]) -> Result<(f32, Vec<LayerInfo>), FileError> {
+pub fn read_directory(bytes: &[u8]) -> Result<Directory, FileError> {
     let mut r = Reader { bytes, pos: 0 };
     if r.take(8, "the magic")? != MAGIC {
         return Err(FileError::BadMagic);
@@ -71,12 +155,12 @@ pub fn read_directory(bytes: &[u8]) -> Result<(f32, Vec<LayerInfo>), FileError> 
     if version == 0 {
         return Err(FileError::BadVersion);
     }
-    let scheme = r.u16("the scheme")?;
-    if scheme != 0 {
-        return Err(FileError::UnknownScheme(scheme));
-    }
+    let scheme_code = r.u16("the scheme")?;
+    let scheme = Scheme::from_code(scheme_code)
+        .filter(|s| version >= 2 || *s == Scheme::Stored)
+        .ok_or(FileError::UnknownScheme(scheme_code))?;
     let n_layers = r.u32("the layer count")?;
-    let repeat_m = f32::from_le_bytes(r.take(4, "the repeat size")?.try_into().expect("four"));
+    let repeat_m = r.f32("the repeat size")?;
     let reserved = r.u32("the reserved word")?;
     let declared = r.u64("the file length")?;
     if declared != bytes.len() as u64 {
@@ -121,13 +205,14 @@ pub fn read_directory(bytes: &[u8]) -> Result<(f32, Vec<LayerInfo>), FileError> 
             "header: {n_layers} layers cannot fit in a directory of at most {dir_room} bytes"
         )));
     }
+    let padded = version >= 2;
     let mut layers = Vec::with_capacity(n_layers as usize);
     for _ in 0..n_layers {
         let name = r.name("a layer name")?;
         let n_strands = r.u32("a strand count")?;
         let n_fields = r.u16("a field count")?;
         let mut fields = Vec::with_capacity(usize::from(n_fields).min(64));
-        let mut per_strand: u64 = 0;
+        let mut expected: u64 = 0;
         for _ in 0..n_fields {
             let field = r.name("a field name")?;
             let components = r.u8("a component count")?;
@@ -145,27 +230,45 @@ pub fn read_directory(bytes: &[u8]) -> Result<(f32, Vec<LayerInfo>), FileError> 
                     "layer {name:?}: field {field:?} has {components} components (1..4)"
                 )));
             }
-            per_strand += u64::from(components) * 4;
+            let encoding = if padded {
+                read_encoding(&mut r, &name, &field, components, kind)?
+            } else {
+                Encoding::Raw
+            };
+            if scheme == Scheme::Stored && encoding != Encoding::Raw {
+                return Err(malformed(format!(
+                    "layer {name:?}: field {field:?} is {} in a stored (scheme 0) file",
+                    encoding.name()
+                )));
+            }
+            let bytes = u64::from(n_strands) * u64::from(components) * encoding.value_bytes();
+            expected += if padded { aligned(bytes) } else { bytes };
             fields.push(FieldInfo {
                 name: field,
                 components,
                 kind,
+                encoding,
             });
         }
         let payload_offset = r.u64("a payload offset")?;
         let payload_len = r.u64("a payload length")?;
         let crc = r.u32("a payload CRC")?;
-        if n_strands > 0 && per_strand == 0 {
+        if n_strands > 0 && expected == 0 {
             return Err(malformed(format!(
-                "layer {name:?}: {n_strands} strands but no fields to hold them"
+                "layer {name:?}: {n_strands} strands but no stored fields to hold them"
             )));
         }
-        let expected = u64::from(n_strands) * per_strand;
         if payload_len != expected {
             return Err(malformed(format!(
                 "layer {name:?}: payload is {payload_len} bytes but {n_strands} strands of \
-                 {per_strand} bytes need {expected}"
+                 its fields need {expected}"
             )));
+        }
+        if padded && payload_offset % ALIGN != 0 {
+            return Err(FileError::Misaligned {
+                layer: name,
+                offset: payload_offset,
+            });
         }
         layers.push(LayerInfo {
             name,
@@ -199,7 +302,35 @@ pub fn read_directory(bytes: &[u8]) -> Result<(f32, Vec<LayerInfo>), FileError> 
             )));
         }
     }
-    Ok((repeat_m, layers))
+    if padded {
+        // Every byte of the payload area no payload holds is padding, and zero.
+        let mut at = dir_end;
+        for l in by_offset {
+            zeros(
+                &bytes[at as usize..l.payload_offset as usize],
+                "before a payload",
+            )?;
+            at = l.payload_offset + l.payload_len;
+        }
+        zeros(&bytes[at as usize..body], "after the last payload")?;
+    }
+    Ok(Directory {
+        version,
+        scheme,
+        repeat_m,
+        layers,
+    })
+}
+
+fn zeros(padding: &[u8], where_: &str) -> Result<(), FileError> {
+    match padding.iter().position(|&b| b != 0) {
+        None => Ok(()),
+        Some(i) => Err(malformed(format!(
+            "padding {where_}: byte {i} of {} is {:#04x}, not zero",
+            padding.len(),
+            padding[i]
+        ))),
+    }
 }
 
 /// Decodes a strand file.
@@ -207,96 +338,117 @@ pub fn read_directory(bytes: &[u8]) -> Result<(f32, Vec<LayerInfo>), FileError> 
 /// # Errors
 /// See [`FileError`].
 pub fn decode(bytes: &[u8]) -> Result<StrandFile, FileError> {
-    let (repeat_m, infos) = read_directory(bytes)?;
-    let mut layers = Vec::with_capacity(infos.len());
-    for info in infos {
-        let start = info.payload_offset as usize;
-        let payload = &bytes[start..start + info.payload_len as usize];
+    let dir = read_directory(bytes)?;
+    let mut layers = Vec::with_capacity(dir.layers.len());
+    for info in &dir.layers {
+        let payload = payload(info, bytes);
         let computed = crc32(payload);
         if computed != info.crc {
             return Err(FileError::PayloadCrc {
-                layer: info.name,
+                layer: info.name.clone(),
                 stored: info.crc,
                 computed,
             });
         }
-        let set = layer_set(&info, payload)?;
-        layers.push((info.name, set));
+        let set = layer_set(info, &split_fields(&dir, info, payload)?)?;
+        layers.push((info.name.clone(), set));
     }
-    Ok(StrandFile { repeat_m, layers })
+    Ok(StrandFile {
+        repeat_m: dir.repeat_m,
+        layers,
+    })
 }
 
-/// The raw 4-byte words of each field of a layer's payload.
-fn split_fields<'a>(info: &'a LayerInfo, payload: &'a [u8]) -> Vec<(&'a FieldInfo, &'a [u8])> {
-    let n = info.n_strands as usize;
+/// A layer's payload (the directory has checked it lies inside `bytes`).
+fn payload<'a>(info: &LayerInfo, bytes: &'a [u8]) -> &'a [u8] {
+    let start = info.payload_offset as usize;
+    &bytes[start..start + info.payload_len as usize]
+}
+
+/// Each field of a layer's payload with its stored bytes, its padding checked zero.
+fn split_fields<'a>(
+    dir: &Directory,
+    info: &'a LayerInfo,
+    payload: &'a [u8],
+) -> Result<Vec<(&'a FieldInfo, &'a [u8])>, FileError> {
+    let n = u64::from(info.n_strands);
     let mut at = 0;
-    info.fields
-        .iter()
-        .map(|f| {
-            let len = n * usize::from(f.components) * 4;
-            let s = &payload[at..at + len];
-            at += len;
-            (f, s)
-        })
-        .collect()
+    let mut out = Vec::with_capacity(info.fields.len());
+    for f in &info.fields {
+        let len = (n * u64::from(f.components) * f.encoding.value_bytes()) as usize;
+        let padded = if dir.aligned() {
+            aligned(len as u64) as usize
+        } else {
+            len
+        };
+        zeros(
+            &payload[at + len..at + padded],
+            &format!("after field {:?} of layer {:?}", f.name, info.name),
+        )?;
+        out.push((f, &payload[at..at + len]));
+        at += padded;
+    }
+    Ok(out)
 }
 
-fn layer_set(info: &LayerInfo, payload: &[u8]) -> Result<StrandSet, FileError> {
+fn layer_set(info: &LayerInfo, fields: &[(&FieldInfo, &[u8])]) -> Result<StrandSet, FileError> {
     let layer_err = |problem: String| FileError::Field {
         layer: info.name.clone(),
         problem,
     };
-    let fields = split_fields(info, payload);
-    let find = |name: &str, components: u8, kind: Kind| -> Result<Option<&[u8]>, FileError> {
+    let n = info.n_strands as usize;
+    let find = |name: &str, components: u8, kind: Kind| -> Result<Option<&FieldInfo>, FileError> {
         match fields.iter().find(|(f, _)| f.name == name) {
             None => Ok(None),
-            Some((f, bytes)) if f.components == components && f.kind == kind => Ok(Some(bytes)),
+            Some((f, _)) if f.components == components && f.kind == kind => Ok(Some(f)),
             Some((f, _)) => Err(layer_err(format!(
                 "field {name:?} is {}×{:?} but must be {components}×{kind:?}",
                 f.components, f.kind
             ))),
         }
     };
-    let n = info.n_strands as usize;
-    let f32s = |b: &[u8]| -> Vec<f32> {
-        b.chunks_exact(4)
-            .map(|c| f32::from_le_bytes(c.try_into().expect("four bytes")))
-            .collect()
+    // Shapes first, so nothing is decoded for a layer that will be refused.
+    for (name, components, kind) in super::encode::WRITTEN {
+        let found = find(name, components, kind)?;
+        if found.is_none() && super::REQUIRED.contains(&name) {
+            return Err(layer_err(format!("required field {name:?} is missing")));
+        }
+    }
+    let values = |name: &str| {
+        fields
+            .iter()
+            .find(|(f, _)| f.name == name)
+            .map(|(f, b)| encoding::get(b, &f.encoding, f.kind, n, usize::from(f.components)))
     };
-    let u32s = |b: &[u8]| -> Vec<u32> {
-        b.chunks_exact(4)
-            .map(|c| u32::from_le_bytes(c.try_into().expect("four bytes")))
-            .collect()
+    let f32s = |name: &str| match values(name) {
+        Some(Values::F32(v)) => Some(v),
+        _ => None,
     };
-    let required = |name: &str, components: u8, kind: Kind| {
-        find(name, components, kind)?
-            .ok_or_else(|| layer_err(format!("required field {name:?} is missing")))
+    let u32s = |name: &str| match values(name) {
+        Some(Values::U32(v)) => Some(v),
+        _ => None,
     };
     let pairs =
         |v: Vec<f32>| -> Vec<[f32; 2]> { v.chunks_exact(2).map(|c| [c[0], c[1]]).collect() };
     let triples =
         |v: Vec<f32>| -> Vec<[f32; 3]> { v.chunks_exact(3).map(|c| [c[0], c[1], c[2]]).collect() };
+    let required = "required fields were found above";
     let set = StrandSet {
-        root_uv: pairs(f32s(required("root_uv", 2, Kind::F32)?)),
-        rank: f32s(required("rank", 1, Kind::F32)?),
-        clump: u32s(required("clump", 1, Kind::U32)?),
-        length: f32s(required("length", 1, Kind::F32)?),
-        width: f32s(required("width", 1, Kind::F32)?),
-        lean: find("lean", 2, Kind::F32)?.map_or_else(|| vec![[0.0; 2]; n], |b| pairs(f32s(b))),
-        bend: find("bend", 1, Kind::F32)?.map_or_else(|| vec![0.0; n], f32s),
-        root_color: find("root_color", 3, Kind::F32)?
-            .map_or_else(|| vec![[0.18; 3]; n], |b| triples(f32s(b))),
-        tip_color: find("tip_color", 3, Kind::F32)?
-            .map_or_else(|| vec![[0.18; 3]; n], |b| triples(f32s(b))),
-        tip_pull: find("tip_pull", 2, Kind::F32)?
-            .map_or_else(|| vec![[0.0; 2]; n], |b| pairs(f32s(b))),
-        id: find("id", 1, Kind::U32)?.map_or_else(|| (0..n as u32).collect(), u32s),
+        root_uv: pairs(f32s("root_uv").expect(required)),
+        rank: f32s("rank").expect(required),
+        clump: u32s("clump").expect(required),
+        length: f32s("length").expect(required),
+        width: f32s("width").expect(required),
+        lean: f32s("lean").map_or_else(|| vec![[0.0; 2]; n], pairs),
+        bend: f32s("bend").unwrap_or_else(|| vec![0.0; n]),
+        root_color: f32s("root_color").map_or_else(|| vec![[0.18; 3]; n], triples),
+        tip_color: f32s("tip_color").map_or_else(|| vec![[0.18; 3]; n], triples),
+        tip_pull: f32s("tip_pull").map_or_else(|| vec![[0.0; 2]; n], pairs),
+        id: u32s("id").unwrap_or_else(|| (0..n as u32).collect()),
         // Files written before grooming read as ungroomed strands.
-        curl: find("curl", 2, Kind::F32)?
-            .map_or_else(|| vec![Groom::NEUTRAL.curl; n], |b| pairs(f32s(b))),
-        frizz: find("frizz", 1, Kind::F32)?.map_or_else(|| vec![Groom::NEUTRAL.frizz; n], f32s),
-        taper: find("taper", 2, Kind::F32)?
-            .map_or_else(|| vec![Groom::NEUTRAL.taper; n], |b| pairs(f32s(b))),
+        curl: f32s("curl").map_or_else(|| vec![Groom::NEUTRAL.curl; n], pairs),
+        frizz: f32s("frizz").unwrap_or_else(|| vec![Groom::NEUTRAL.frizz; n]),
+        taper: f32s("taper").map_or_else(|| vec![Groom::NEUTRAL.taper; n], pairs),
     };
     if let Some(i) = set.rank.iter().position(|r| !(0.0..1.0).contains(r)) {
         return Err(layer_err(format!(
@@ -333,29 +485,38 @@ fn layer_set(info: &LayerInfo, payload: &[u8]) -> Result<StrandSet, FileError> {
     Ok(set)
 }
 
-/// Smallest and largest value of each component of each field of a layer, for tools
-/// that show a file's content (`tuft inspect`).
+/// Smallest and largest value of each component of each field of a layer, decoded,
+/// for tools that show a file's content (`tuft inspect`); empty where the payload is
+/// not where the directory says.
 #[must_use]
-pub fn field_ranges(info: &LayerInfo, bytes: &[u8]) -> Vec<(String, Vec<(f64, f64)>)> {
-    let start = info.payload_offset as usize;
-    let end = start + info.payload_len as usize;
-    let Some(payload) = bytes.get(start..end) else {
+pub fn field_ranges(
+    dir: &Directory,
+    info: &LayerInfo,
+    bytes: &[u8],
+) -> Vec<(String, Vec<(f64, f64)>)> {
+    let end = info.payload_offset.saturating_add(info.payload_len);
+    let Some(payload) = usize::try_from(end)
+        .ok()
+        .and_then(|end| bytes.get(info.payload_offset as usize..end))
+    else {
         return Vec::new();
     };
-    split_fields(info, payload)
+    let Ok(fields) = split_fields(dir, info, payload) else {
+        return Vec::new();
+    };
+    let n = info.n_strands as usize;
+    fields
         .into_iter()
         .map(|(f, b)| {
             let c = usize::from(f.components);
+            let values: Vec<f64> = match encoding::get(b, &f.encoding, f.kind, n, c) {
+                Values::F32(v) => v.into_iter().map(f64::from).collect(),
+                Values::U32(v) => v.into_iter().map(f64::from).collect(),
+            };
             let mut ranges = vec![(f64::INFINITY, f64::NEG_INFINITY); c];
-            for (k, word) in b.chunks_exact(4).enumerate() {
-                let w: [u8; 4] = word.try_into().expect("four bytes");
-                let x = match f.kind {
-                    Kind::F32 => f64::from(f32::from_le_bytes(w)),
-                    Kind::U32 => f64::from(u32::from_le_bytes(w)),
-                };
+            for (k, x) in values.into_iter().enumerate() {
                 let r = &mut ranges[k % c];
-                r.0 = r.0.min(x);
-                r.1 = r.1.max(x);
+                *r = (r.0.min(x), r.1.max(x));
             }
             (f.name.clone(), ranges)
         })
