@@ -358,63 +358,9 @@ impl StrandLayer {
                 problems.push(format!("variation.{name} is {x}, outside [0, 1]"));
             }
         }
-        match self.profile {
-            Profile::Ribbon { segments } if !(1..=16).contains(&segments) => {
-                problems.push(format!("ribbon segments {segments} outside 1..=16"));
-            }
-            Profile::Tube { sides, segments }
-                if !(3..=8).contains(&sides) || !(1..=16).contains(&segments) =>
-            {
-                problems.push(format!(
-                    "tube sides {sides} (3..=8) or segments {segments} (1..=16) out of range"
-                ));
-            }
-            _ => {}
-        }
-        let keep = &self.levels.keep;
-        if keep.is_empty() || keep[0] != 1.0 {
-            problems.push("levels.keep must start with 1".to_owned());
-        }
-        if keep
-            .windows(2)
-            .any(|w| w[1].partial_cmp(&w[0]) != Some(std::cmp::Ordering::Less))
-            || keep
-                .iter()
-                .any(|k| k.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater))
-        {
-            problems.push(format!(
-                "levels.keep {keep:?} must decrease strictly and stay above 0"
-            ));
-        }
-        let layer_keep = self.levels.layer_keep;
-        if !(layer_keep > 0.0 && layer_keep <= 1.0) {
-            problems.push(format!("levels.layer_keep is {layer_keep}, outside (0, 1]"));
-        }
-        if !(0.0..=2.0).contains(&self.levels.widen_p) {
-            problems.push(format!(
-                "levels.widen_p is {}, outside [0, 2]",
-                self.levels.widen_p
-            ));
-        }
-        let cards = &self.cards;
-        if !cards.atlas_size.is_power_of_two() || !(16..=4096).contains(&cards.atlas_size) {
-            problems.push(format!(
-                "cards.atlas_size {} must be a power of two in 16..=4096",
-                cards.atlas_size
-            ));
-        }
-        if cards.atlas_cells == 0 || cards.atlas_cells > 16 {
-            problems.push(format!(
-                "cards.atlas_cells {} outside 1..=16",
-                cards.atlas_cells
-            ));
-        }
-        if !(0.0..1.0).contains(&cards.alpha_cutoff) || cards.alpha_cutoff == 0.0 {
-            problems.push(format!(
-                "cards.alpha_cutoff {} outside (0, 1)",
-                cards.alpha_cutoff
-            ));
-        }
+        problems.extend(self.profile.problems());
+        problems.extend(self.levels.problems());
+        problems.extend(self.cards.problems());
         problems
     }
 }

@@ -59,6 +59,38 @@ impl Default for LevelSettings {
 }
 
 impl LevelSettings {
+    /// What is out of range in the levels: each a sentence naming the
+    /// setting and its range; empty when every one is in range.
+    #[must_use]
+    pub fn problems(&self) -> Vec<String> {
+        let mut problems = Vec::new();
+        let keep = &self.keep;
+        if keep.is_empty() || keep[0] != 1.0 {
+            problems.push("levels.keep must start with 1".to_owned());
+        }
+        if keep
+            .windows(2)
+            .any(|w| w[1].partial_cmp(&w[0]) != Some(std::cmp::Ordering::Less))
+            || keep
+                .iter()
+                .any(|k| k.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater))
+        {
+            problems.push(format!(
+                "levels.keep {keep:?} must decrease strictly and stay above 0"
+            ));
+        }
+        let layer_keep = self.layer_keep;
+        if !(layer_keep > 0.0 && layer_keep <= 1.0) {
+            problems.push(format!("levels.layer_keep is {layer_keep}, outside (0, 1]"));
+        }
+        if !(0.0..=2.0).contains(&self.widen_p) {
+            problems.push(format!(
+                "levels.widen_p is {}, outside [0, 2]",
+                self.widen_p
+            ));
+        }
+        problems
+    }
     /// The width factor of level `level_idx`.
     #[must_use]
     pub fn widen(&self, level_idx: usize) -> f32 {

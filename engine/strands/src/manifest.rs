@@ -59,6 +59,11 @@ pub struct Manifest {
     pub layers: Vec<LayerManifest>,
 }
 
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
+fn is_zero(x: &u32) -> bool {
+    *x == 0
+}
+
 /// One strand layer of a baked set.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -75,6 +80,11 @@ pub struct LayerManifest {
     pub meshes: Vec<String>,
     /// The card level.
     pub cards: CardsManifest,
+    /// Clump cells per side of the repeat: the lattice the strand file's `clump`
+    /// indexes, which cards group by (sets baked before it say 0 and cannot be drawn
+    /// without their graph).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub clump_lattice: u32,
     /// Where the layer switches representation with distance, and the figures to work
     /// it out for any view (sets baked before these were written have none).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -37,6 +37,26 @@ pub enum Profile {
 }
 
 impl Profile {
+    /// What is out of range in the profile: each a sentence naming the
+    /// setting and its range; empty when every one is in range.
+    #[must_use]
+    pub fn problems(&self) -> Vec<String> {
+        let mut problems = Vec::new();
+        match *self {
+            Profile::Ribbon { segments } if !(1..=16).contains(&segments) => {
+                problems.push(format!("ribbon segments {segments} outside 1..=16"));
+            }
+            Profile::Tube { sides, segments }
+                if !(3..=8).contains(&sides) || !(1..=16).contains(&segments) =>
+            {
+                problems.push(format!(
+                    "tube sides {sides} (3..=8) or segments {segments} (1..=16) out of range"
+                ));
+            }
+            _ => {}
+        }
+        problems
+    }
     /// The profile with its counts brought into range (segments 1..=16, sides 3..=8).
     /// The mesher and every count below use this, so a profile read from a hand-edited
     /// file meshes as its nearest valid one instead of failing half-way.

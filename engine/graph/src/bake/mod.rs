@@ -319,6 +319,7 @@ pub fn write_baked_set_with(
             ),
             meshes,
             cards,
+            clump_lattice: layer.clump_lattice,
             switches: Some(switches),
         });
     }

@@ -47,6 +47,35 @@ impl Default for CardSettings {
     }
 }
 
+impl CardSettings {
+    /// What is out of range in the card settings: each a sentence naming the
+    /// setting and its range; empty when every one is in range.
+    #[must_use]
+    pub fn problems(&self) -> Vec<String> {
+        let mut problems = Vec::new();
+        let cards = self;
+        if !cards.atlas_size.is_power_of_two() || !(16..=4096).contains(&cards.atlas_size) {
+            problems.push(format!(
+                "cards.atlas_size {} must be a power of two in 16..=4096",
+                cards.atlas_size
+            ));
+        }
+        if cards.atlas_cells == 0 || cards.atlas_cells > 16 {
+            problems.push(format!(
+                "cards.atlas_cells {} outside 1..=16",
+                cards.atlas_cells
+            ));
+        }
+        if !(0.0..1.0).contains(&cards.alpha_cutoff) || cards.alpha_cutoff == 0.0 {
+            problems.push(format!(
+                "cards.alpha_cutoff {} outside (0, 1)",
+                cards.alpha_cutoff
+            ));
+        }
+        problems
+    }
+}
+
 /// One card: two crossed quads standing at `centre`.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Card {
