@@ -82,6 +82,10 @@ pub enum Command {
     ChooseFile(NodeId, String),
     /// Choose a folder and write the baked set there.
     Export,
+    /// Choose a baked set's folder and show it, read-only.
+    OpenBaked,
+    /// Back from a baked set to the document.
+    CloseBaked,
     /// Show what Tuft is and the licences it ships under.
     About,
 }

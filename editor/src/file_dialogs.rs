@@ -15,6 +15,8 @@ pub enum Purpose {
     SaveAs(String),
     /// The folder a baked set goes to.
     Export,
+    /// A baked set's folder to show.
+    OpenBaked,
     /// The file parameter `param` of node `node` names, of one of these types,
     /// starting in this folder.
     File {
@@ -37,6 +39,7 @@ impl Purpose {
             Self::Open => "Open a graph",
             Self::SaveAs(_) => "Save the graph as",
             Self::Export => "Export the baked set to a folder",
+            Self::OpenBaked => "Open a baked set's folder",
             Self::File { .. } => "Choose a file",
         }
     }
@@ -107,7 +110,7 @@ async fn system_dialog(purpose: &Purpose) -> Option<PathBuf> {
                 .save_file()
                 .await
         }
-        Purpose::Export => dialog.pick_folder().await,
+        Purpose::Export | Purpose::OpenBaked => dialog.pick_folder().await,
         Purpose::File {
             extensions, folder, ..
         } => {

@@ -23,9 +23,22 @@ pub const PLANT_PER_ROUND: usize = 60_000;
 /// Strands the worker plants before a rebuilt scene lands.
 pub const PLANT_BEFORE_LANDING: usize = 60_000;
 
+/// What a preview draws: the document's graph, or a baked set read from its folder
+/// (`tuft_render::baked`, no graph involved).
+#[derive(Clone, Debug)]
+pub enum Source {
+    /// A graph, evaluated.
+    Graph(Box<MaterialGraph>),
+    /// A baked set's folder.
+    Baked(std::path::PathBuf),
+}
+
 struct Job {
+    /// Counts every request, whatever its source: a newer one supersedes it.
+    ticket: u64,
+    /// The document generation it shows (what `Preview::shown` reports).
     generation: u64,
-    graph: MaterialGraph,
+    source: Source,
     kind: SurfaceKind,
     /// The view at the time of the edit: the worker plants what it shows, so the UI
     /// thread's first frame of the new scene plants nothing.
@@ -33,6 +46,7 @@ struct Job {
 }
 
 struct Built {
+    ticket: u64,
     generation: u64,
     scene: Result<Scene, String>,
     ms: f64,
@@ -58,6 +72,18 @@ pub fn build_scene(
     if stale() {
         return None;
     }
+    scene_of(material, kind, view, reuse, stale)
+}
+
+/// A material on `kind`, the nearest strands of `view` planted: the part of a rebuild
+/// after the material is known, whatever it came from.
+pub fn scene_of(
+    material: tuft_render::Material,
+    kind: SurfaceKind,
+    view: &View,
+    reuse: &Reuse,
+    stale: &dyn Fn() -> bool,
+) -> Option<Result<Scene, String>> {
     let mut scene = Scene::reusing(material, kind, reuse);
     if stale() {
         return None;
@@ -78,8 +104,10 @@ pub struct Preview {
     plant: Sender<()>,
     results: Receiver<Built>,
     latest: Arc<AtomicU64>,
-    /// The newest generation whose rebuild came back (shown, or failed).
+    /// The newest ticket whose rebuild came back (shown, or failed).
     landed: Arc<AtomicU64>,
+    /// The last ticket handed out.
+    tickets: u64,
     /// The generation being built, if any.
     pub building: Option<u64>,
     /// The generation on screen.
@@ -119,24 +147,38 @@ impl Preview {
         // The last scene's layers, for the next edit to take over where unchanged.
         let mut reuse = Reuse::default();
         let jobs = crate::workers::newest_job_worker("tuft preview", move |job: Job| {
-            if job.generation < worker_latest.load(Ordering::Acquire) {
+            if job.ticket < worker_latest.load(Ordering::Acquire) {
                 return true;
             }
             let start = Instant::now();
             // A newer edit makes this build stale: stop at the next stage.
-            let stale = || job.generation < worker_latest.load(Ordering::Acquire);
-            let evaluator = Evaluator::with_cache(&job.graph, sets.clone());
-            let Some(scene) = build_scene(&evaluator, job.kind, &job.view, &reuse, &stale) else {
+            let stale = || job.ticket < worker_latest.load(Ordering::Acquire);
+            let scene = match &job.source {
+                Source::Graph(graph) => {
+                    let evaluator = Evaluator::with_cache(graph, sets.clone());
+                    build_scene(&evaluator, job.kind, &job.view, &reuse, &stale)
+                }
+                // A set's layers share nothing with the document's: start afresh.
+                Source::Baked(dir) => match tuft_render::baked::load(dir) {
+                    Ok(material) => {
+                        reuse = Reuse::default();
+                        scene_of(material, job.kind, &job.view, &reuse, &stale)
+                    }
+                    Err(e) => Some(Err(e.to_string())),
+                },
+            };
+            let Some(scene) = scene else {
                 return true;
             };
             if let Ok(scene) = &scene {
                 reuse = scene.reuse();
             }
             // A newer edit arrived meanwhile: this one is stale, drop it.
-            if job.generation < worker_latest.load(Ordering::Acquire) {
+            if job.ticket < worker_latest.load(Ordering::Acquire) {
                 return true;
             }
             let built = Built {
+                ticket: job.ticket,
                 generation: job.generation,
                 scene,
                 ms: start.elapsed().as_secs_f64() * 1e3,
@@ -176,6 +218,7 @@ impl Preview {
             results,
             latest,
             landed,
+            tickets: 0,
             building: None,
             shown: 0,
             rebuild_ms: None,
@@ -189,14 +232,32 @@ impl Preview {
 
     /// Queues a rebuild for `generation` of `graph` (superseding any older one).
     pub fn request(&mut self, generation: u64, graph: &MaterialGraph) {
-        self.latest.store(generation, Ordering::Release);
+        self.request_source(generation, Source::Graph(Box::new(graph.clone())));
+    }
+
+    /// Queues a rebuild from `source`, reported as document `generation` once shown
+    /// (superseding every earlier request).
+    pub fn request_source(&mut self, generation: u64, source: Source) {
+        self.tickets += 1;
+        self.latest.store(self.tickets, Ordering::Release);
         self.building = Some(generation);
         let _ = self.jobs.send(Job {
+            ticket: self.tickets,
             generation,
-            graph: graph.clone(),
+            source,
             kind: self.kind,
             view: self.view,
         });
+    }
+
+    /// Drops the scene on screen (and its error): nothing is drawn until the next
+    /// rebuild lands. A baked set that fails to load shows nothing rather than the
+    /// material before it.
+    pub fn clear(&mut self) {
+        if let Some(old) = lock(&self.scene).take() {
+            crate::workers::spawn("tuft freeing", move || drop(old));
+        }
+        self.error = None;
     }
 
     /// Takes a finished rebuild, if the newest one is done. Returns whether the scene
@@ -223,11 +284,11 @@ impl Preview {
     }
 
     fn take(&mut self, built: Built) -> bool {
-        if built.generation < self.latest.load(Ordering::Acquire) {
+        if built.ticket < self.latest.load(Ordering::Acquire) {
             return false;
         }
         self.building = None;
-        self.landed.store(built.generation, Ordering::Release);
+        self.landed.store(built.ticket, Ordering::Release);
         self.shown = built.generation;
         self.rebuild_ms = Some(built.ms);
         match built.scene {
@@ -260,6 +321,11 @@ impl Preview {
                 s.install(planted);
             }
         }
+    }
+
+    /// `f` of the material on screen, if a scene is.
+    pub fn with_material<R>(&self, f: impl FnOnce(&tuft_render::Material) -> R) -> Option<R> {
+        lock(&self.scene).as_ref().map(|s| f(s.material()))
     }
 
     /// Whether a scene is ready to draw.

@@ -276,6 +276,52 @@ fn bake_quantises_and_thins_the_strands_when_asked() {
 }
 
 #[test]
+fn render_draws_a_baked_set_from_its_own_files_and_view_refuses_a_folder_that_is_none() {
+    let dir = tempfile::tempdir().unwrap();
+    let set = dir.path().join("moss");
+    let out = tuft(&[
+        "bake",
+        "presets/moss.ron",
+        "--out",
+        set.to_str().unwrap(),
+        "--resolution",
+        "64",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let png = dir.path().join("moss.png");
+    let out = tuft(&[
+        "render",
+        set.to_str().unwrap(),
+        "--out",
+        png.to_str().unwrap(),
+        "--size",
+        "160x120",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(text(&out).contains("fronds:"), "{}", text(&out));
+    let img = image::open(&png).unwrap().to_rgba8();
+    assert_eq!(img.dimensions(), (160, 120));
+    // A damaged strand file: named, and no frame written.
+    let strands = set.join("moss.strands");
+    let bytes = std::fs::read(&strands).unwrap();
+    std::fs::write(&strands, &bytes[..bytes.len() - 1]).unwrap();
+    let bad = dir.path().join("bad.png");
+    let out = tuft(&[
+        "render",
+        set.to_str().unwrap(),
+        "--out",
+        bad.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out).contains("moss.strands"), "{}", text(&out));
+    assert!(!bad.exists(), "nothing drawn for a set that does not read");
+    // `tuft view` on a folder that is not a set says so before any window.
+    let out = tuft(&["view", dir.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out).contains("not a baked set"), "{}", text(&out));
+}
+
+#[test]
 fn bench_json_prints_one_case_per_line_with_median_and_counts() {
     let out = tuft(&["bench", "--json", "--runs", "1", "--preset", "moss"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));

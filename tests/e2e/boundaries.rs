@@ -59,3 +59,50 @@ fn the_renderer_knows_neither_the_graph_nor_egui() {
         );
     }
 }
+
+/// A baked set is drawn without the graph engine: the renderer's whole tree (not only its
+/// own manifest) lacks tuft-graph, and the viewer's code (`tuft view`, the editor's
+/// read-only baked set) goes through `tuft_render::baked` alone.
+#[test]
+fn the_viewer_path_has_no_graph_engine() {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let out = std::process::Command::new(cargo)
+        .args([
+            "tree",
+            "-p",
+            "tuft-render",
+            "-e",
+            "normal",
+            "--prefix",
+            "none",
+        ])
+        .current_dir(root())
+        .output()
+        .expect("cargo tree runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let tree = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        tree.lines().any(|l| l.starts_with("tuft-strands")),
+        "{tree}"
+    );
+    assert!(tree.lines().any(|l| l.starts_with("image")), "{tree}");
+    assert!(!tree.lines().any(|l| l.starts_with("tuft-graph")), "{tree}");
+    for file in [
+        "editor/src/cli/view.rs",
+        "editor/src/app/baked.rs",
+        "engine/render/src/baked.rs",
+    ] {
+        let text = std::fs::read_to_string(root().join(file)).unwrap();
+        assert!(!text.contains("tuft_graph"), "{file} names tuft_graph");
+        assert!(
+            file.contains("render/")
+                || text.contains("tuft_render::baked")
+                || text.contains("Source::Baked"),
+            "{file} does not read the set through tuft_render::baked"
+        );
+    }
+}

@@ -312,3 +312,140 @@ fn the_golden_comparison_rejects_a_shift_a_blank_frame_another_preset_and_a_miss
     }
     assert!(passed.is_empty(), "{}", passed.join("\n"));
 }
+
+/// Bakes `preset` with its maps at `resolution` and strands as `scheme` says, and reads
+/// the set back as a viewer does: manifest, maps and strand file, no graph.
+fn baked_scene(
+    preset: &str,
+    resolution: usize,
+    scheme: tuft_strands::file::Scheme,
+) -> (tempfile::TempDir, Scene) {
+    let graph = tuft_graph::io::load(&root().join(format!("presets/{preset}.ron")))
+        .expect("preset loads")
+        .graph;
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    tuft_graph::bake::write_baked_set_with(
+        &tuft_graph::Evaluator::new(&graph),
+        dir.path(),
+        &tuft_graph::bake::BakeOptions {
+            resolution,
+            strands: scheme,
+            ..Default::default()
+        },
+        &mut |_, _| {},
+        &std::sync::atomic::AtomicBool::new(false),
+    )
+    .expect("the preset bakes");
+    let material = tuft_render::baked::load(dir.path()).expect("the set reads back");
+    (dir, Scene::new(material, tuft_render::SurfaceKind::Sphere))
+}
+
+/// The cameras a baked set is compared at: near, middle, far and the card level forced.
+const PARITY: [(&str, f32, LevelMode); 4] = [
+    ("near", 0.6, LevelMode::Auto),
+    ("middle", 3.0, LevelMode::Auto),
+    ("far", 15.0, LevelMode::Auto),
+    ("cards", 3.0, LevelMode::Forced(tuft_render::Rep::Cards)),
+];
+
+#[test]
+fn baked_sets_draw_what_their_graphs_draw() {
+    let mut offscreen = Offscreen::new().expect("an adapter (software is fine)");
+    let mut failures = Vec::new();
+    for preset in ["lawn", "fur", "moss"] {
+        let mut from_graph = scene(preset, 256);
+        for scheme in [
+            tuft_strands::file::Scheme::Stored,
+            tuft_strands::file::Scheme::Quantised,
+        ] {
+            let (_dir, mut from_set) = baked_scene(preset, 256, scheme);
+            for (name, distance, level) in PARITY {
+                let v = view(distance, GOLDEN, level, false);
+                let a = offscreen
+                    .render(&mut from_graph, &v)
+                    .expect("a frame")
+                    .image;
+                let b = offscreen.render(&mut from_set, &v).expect("a frame").image;
+                let verdict = Verdict::of(&b, &a);
+                println!("{preset} {name} {scheme:?}: {verdict}");
+                if scheme == tuft_strands::file::Scheme::Stored && a.rgba != b.rgba {
+                    // Stored strands and the same 8-bit maps: the very same frame.
+                    failures.push(format!("{preset} {name} stored: not identical ({verdict})"));
+                } else if !verdict.holds() {
+                    failures.push(format!("{preset} {name} {scheme:?}: {verdict}"));
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "adapter {}:\n{}",
+        offscreen.adapter(),
+        failures.join("\n")
+    );
+}
+
+/// A set that cannot be read draws nothing and says which file and why.
+#[test]
+fn a_damaged_baked_set_names_the_file_at_fault() {
+    let (dir, _) = baked_scene("moss", 64, tuft_strands::file::Scheme::Stored);
+    let set = dir.path();
+    let load = || tuft_render::baked::load(set).map(|_| ()).unwrap_err();
+    // Each damage, then the file put back.
+    let strands = set.join("moss.strands");
+    let bytes = std::fs::read(&strands).unwrap();
+    let mut flipped = bytes.clone();
+    flipped[bytes.len() / 2] ^= 4;
+    std::fs::write(&strands, &flipped).unwrap();
+    let e = load();
+    assert_eq!(e.path, strands);
+    assert!(e.message.contains("corrupted"), "{e}");
+    std::fs::remove_file(&strands).unwrap();
+    let e = load();
+    assert_eq!(e.path, strands);
+    assert!(e.message.contains("cannot read"), "{e}");
+    std::fs::write(&strands, &bytes).unwrap();
+    let normal = set.join("moss_normal.png");
+    let png = std::fs::read(&normal).unwrap();
+    std::fs::write(&normal, &png[..png.len() / 2]).unwrap();
+    let e = load();
+    assert_eq!(e.path, normal);
+    assert!(e.message.contains("PNG"), "{e}");
+    std::fs::write(&normal, &png).unwrap();
+    let manifest = set.join("manifest.ron");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    // The first level's keep made 0.
+    let at = text.find("keep: [").unwrap();
+    let one = at + text[at..].find("1.0").unwrap();
+    let no_keep = format!("{}0.0{}", &text[..one], &text[one + 3..]);
+    let at = text.find("clump_lattice: ").unwrap();
+    let comma = at + text[at..].find(',').unwrap();
+    let no_lattice = format!("{}{}", &text[..at], &text[comma + 1..]);
+    for (damaged, says) in [
+        (
+            text.replacen(
+                "strands: \"moss.strands\"",
+                "strands: \"../moss.strands\"",
+                1,
+            ),
+            "inside the set's folder",
+        ),
+        (no_keep, "levels.keep"),
+        (no_lattice, "clump_lattice"),
+        (text.replacen("repeat_m: ", "repeat_m: -", 1), "repeat_m"),
+        (text[..text.len() / 2].to_owned(), "not a manifest"),
+    ] {
+        assert_ne!(damaged, text);
+        std::fs::write(&manifest, damaged).unwrap();
+        let e = load();
+        assert_eq!(e.path, manifest, "{e}");
+        assert!(e.message.contains(says), "{says}: {e}");
+    }
+    std::fs::write(&manifest, &text).unwrap();
+    assert!(
+        tuft_render::baked::load(set).is_ok(),
+        "the set put back reads"
+    );
+    let e = tuft_render::baked::load(&set.join("nowhere")).unwrap_err();
+    assert!(e.message.contains("not a folder"), "{e}");
+}

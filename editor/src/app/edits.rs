@@ -14,6 +14,14 @@ use tuft_graph::{Document, InRef, Input, NodeId, ParamValue};
 impl Editor {
     /// Carries out `command`.
     pub fn run(&mut self, ctx: &egui::Context, command: Command) {
+        if self.baked.is_some() && !Self::allowed_while_viewing(&command) {
+            self.message = Some((
+                "A baked set is read-only: File › Close Baked Set goes back to the graph"
+                    .to_owned(),
+                true,
+            ));
+            return;
+        }
         match command {
             Command::Connect(from, to) => {
                 self.connect(from, &to);
@@ -92,7 +100,9 @@ impl Editor {
             Command::Redo => self.redo(),
             Command::New => self.request_new(),
             Command::Open => self.choose(Purpose::Open),
-            Command::OpenPath(path) => self.open(&path),
+            Command::OpenPath(path) => self.open_any(&path),
+            Command::OpenBaked => self.choose(Purpose::OpenBaked),
+            Command::CloseBaked => self.close_baked(),
             Command::Save => self.save_or_ask(),
             Command::SaveAs => {
                 let name = format!(

@@ -21,6 +21,9 @@ impl Editor {
     /// a dot while there are unsaved changes, then the application.
     #[must_use]
     pub fn window_title(&self) -> String {
+        if let Some(dir) = &self.baked {
+            return format!("{} (baked set, read-only) — Tuft", dir.display());
+        }
         let name = self.session.path().map_or_else(
             || format!("{} (not saved)", self.session.doc().graph.name),
             |p| {
@@ -72,6 +75,7 @@ impl Editor {
     pub(super) fn open_now(&mut self, path: &Path) {
         match Session::open(path) {
             Ok(session) => {
+                self.baked = None;
                 self.release_slot();
                 self.replace_session(session);
                 self.selected = None;
@@ -169,6 +173,7 @@ impl Editor {
                 self.save(Some(path));
             }
             Purpose::Export => self.export_folder_chosen(path),
+            Purpose::OpenBaked => self.open_any(path),
             Purpose::File { node, param, .. } => {
                 let folder = self.session.doc().graph.folder.clone();
                 let relative = tuft_graph::images::relative_to(folder.get(), path);
@@ -214,6 +219,7 @@ impl Editor {
     }
 
     pub(super) fn new_document(&mut self) {
+        self.baked = None;
         self.release_slot();
         self.replace_session(Session::new(
             Document::new(tuft_graph::MaterialGraph::new("untitled")),

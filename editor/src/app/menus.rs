@@ -173,6 +173,9 @@ impl Editor {
                 ui.separator();
                 let idle = self.export.is_none();
                 self.item(ui, "Export Baked Set…", "", idle.then_some(Command::Export));
+                self.item(ui, "Open Baked Set…", "", Some(Command::OpenBaked));
+                let viewing = self.baked.is_some().then_some(Command::CloseBaked);
+                self.item(ui, "Close Baked Set", "", viewing);
                 ui.separator();
                 if ui.button("Quit").clicked() {
                     ctx.send_viewport_cmd(egui::ViewportCommand::Close);

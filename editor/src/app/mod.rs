@@ -4,6 +4,7 @@
 //! worker threads; the UI thread only draws.
 
 mod about;
+mod baked;
 mod edits;
 mod export;
 mod files;
@@ -56,7 +57,6 @@ pub fn keep_freed_memory() {
 
 /// Opens the editor on `file`, or on the lawn preset.
 pub fn run(file: Option<&Path>) -> anyhow::Result<()> {
-    crate::workers::lower_worker_priority();
     let session = match file {
         Some(path) => {
             Session::open(path).with_context(|| format!("cannot open {}", path.display()))?
@@ -66,6 +66,21 @@ pub fn run(file: Option<&Path>) -> anyhow::Result<()> {
             None,
         ),
     };
+    open_window(session, None)
+}
+
+/// Opens the editor showing the baked set in `dir`, read-only, over an empty document
+/// (`tuft view`).
+pub fn run_viewer(dir: &Path) -> anyhow::Result<()> {
+    let session = Session::new(
+        Document::new(tuft_graph::MaterialGraph::new("untitled")),
+        None,
+    );
+    open_window(session, Some(dir.to_owned()))
+}
+
+fn open_window(session: Session, baked: Option<PathBuf>) -> anyhow::Result<()> {
+    crate::workers::lower_worker_priority();
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("Tuft")
@@ -79,7 +94,11 @@ pub fn run(file: Option<&Path>) -> anyhow::Result<()> {
         options,
         Box::new(move |cc| {
             let autosave = eframe::storage_dir("Tuft").map(|d| d.join("autosave"));
-            Ok(Box::new(Editor::new(cc, session, autosave)))
+            let mut editor = Editor::new(cc, session, autosave);
+            if let Some(dir) = &baked {
+                editor.view_baked(dir);
+            }
+            Ok(Box::new(editor))
         }),
     )
     .map_err(|e| anyhow::anyhow!("cannot open the editor window: {e}"))
@@ -165,6 +184,8 @@ pub struct Editor {
     export_settings: ExportSettings,
     /// Whether the export dialog is showing.
     export_dialog: bool,
+    /// The baked set shown read-only instead of the document, if any.
+    baked: Option<PathBuf>,
     /// UI-thread CPU time of recent frames, milliseconds.
     frame_ms: Vec<f32>,
     /// The interval between recent frames as egui measured it, milliseconds: what the
@@ -291,6 +312,7 @@ impl Editor {
             about: false,
             export_settings: ExportSettings::default(),
             export_dialog: false,
+            baked: None,
             frame_ms: Vec::new(),
             interval_ms: Vec::new(),
             title: String::new(),
@@ -413,7 +435,9 @@ impl Editor {
             self.report = tuft_graph::validate(&self.session.doc().graph);
             self.validated_for = generation;
             self.thumbs.supersede(generation);
-            self.preview.request(generation, &self.session.doc().graph);
+            if self.baked.is_none() {
+                self.request_preview();
+            }
         }
         if let Some(id) = self.selected
             && self.session.doc().graph.node(id).is_none()
@@ -436,7 +460,7 @@ impl eframe::App for Editor {
         if self.preview.building.is_some() || self.thumbs.shown < self.session.generation() {
             ctx.request_repaint_after(Duration::from_millis(50));
         }
-        // Dropped .ron files open.
+        // Dropped .ron files open; a dropped folder opens as a baked set.
         let dropped: Vec<PathBuf> = ctx.input(|i| {
             i.raw
                 .dropped_files
@@ -446,7 +470,7 @@ impl eframe::App for Editor {
         });
         if let Some(path) = dropped
             .into_iter()
-            .find(|p| p.extension().is_some_and(|e| e == "ron"))
+            .find(|p| p.is_dir() || p.extension().is_some_and(|e| e == "ron"))
         {
             self.queue.push(Command::OpenPath(path));
         }
@@ -465,14 +489,17 @@ impl eframe::App for Editor {
         }
         egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui));
         egui::Panel::bottom("status").show(ui, |ui| self.status_bar(ui));
-        egui::Panel::bottom("diagnostics")
-            .resizable(true)
-            .default_size(120.0)
-            .show(ui, |ui| self.diagnostics(ui));
-        egui::Panel::left("library")
-            .resizable(true)
-            .default_size(220.0)
-            .show(ui, |ui| self.library(ui));
+        let viewing = self.baked.is_some();
+        if !viewing {
+            egui::Panel::bottom("diagnostics")
+                .resizable(true)
+                .default_size(120.0)
+                .show(ui, |ui| self.diagnostics(ui));
+            egui::Panel::left("library")
+                .resizable(true)
+                .default_size(220.0)
+                .show(ui, |ui| self.library(ui));
+        }
         egui::Panel::right("side")
             .resizable(true)
             .default_size(520.0)
@@ -484,12 +511,22 @@ impl eframe::App for Editor {
                     .show(ui, |ui| {
                         egui::ScrollArea::vertical()
                             .id_salt("inspector")
-                            .show(ui, |ui| self.inspector(ui));
+                            .show(ui, |ui| {
+                                if viewing {
+                                    ui.label("A baked set is read-only: nothing to inspect.");
+                                } else {
+                                    self.inspector(ui);
+                                }
+                            });
                     });
                 egui::CentralPanel::default().show(ui, |ui| self.preview_panel(ui));
             });
         let mut commands = Vec::new();
         egui::CentralPanel::default().show(ui, |ui| {
+            if viewing {
+                self.baked_panel(ui);
+                return;
+            }
             commands = self.graph.show(
                 ui,
                 self.session.doc(),
@@ -500,7 +537,7 @@ impl eframe::App for Editor {
             );
         });
         // Where things were dragged, before any command moves them further.
-        for (id, pos) in self.graph.positions() {
+        for (id, pos) in self.graph.positions().into_iter().filter(|_| !viewing) {
             if self.session.doc().layout.get(&id) != Some(&pos) {
                 self.session.set_position(id, pos);
             }

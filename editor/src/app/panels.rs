@@ -140,8 +140,7 @@ impl Editor {
             if before != self.preview.kind {
                 let cam = &mut self.preview.view.camera;
                 *cam = cam.kept_above(self.preview.kind);
-                self.preview
-                    .request(self.session.generation(), &self.session.doc().graph);
+                self.request_preview();
             }
             ui.label("Distance");
             ui.add(
@@ -197,13 +196,14 @@ impl Editor {
             }
         });
         // Parameters as live sliders.
+        let viewing = self.baked.is_some();
         let params: Vec<(NodeId, String, f32, f32, f32)> = self
             .session
             .doc()
             .graph
             .nodes
             .iter()
-            .filter(|n| n.kind == "Parameter")
+            .filter(|n| n.kind == "Parameter" && !viewing)
             .map(|n| {
                 let p = n.params();
                 (
@@ -244,13 +244,14 @@ impl Editor {
             self.overlay_legend(ui, rect);
         }
         if !self.preview.has_scene() || self.preview.building.is_some() {
+            let failed = self.preview.error.as_ref().filter(|_| viewing);
             ui.painter().text(
                 rect.left_top() + egui::vec2(8.0, 8.0),
                 egui::Align2::LEFT_TOP,
-                if self.preview.has_scene() {
-                    "Rebuilding…"
-                } else {
-                    "Building the preview…"
+                match failed {
+                    Some(e) if self.preview.building.is_none() => format!("Nothing drawn: {e}"),
+                    _ if self.preview.has_scene() => "Rebuilding…".to_owned(),
+                    _ => "Building the preview…".to_owned(),
                 },
                 egui::FontId::proportional(14.0),
                 egui::Color32::WHITE,
@@ -261,14 +262,11 @@ impl Editor {
     /// What the level overlay's colours mean, in the preview's lower left corner: each
     /// strand level the layers have, then cards and relief.
     fn overlay_legend(&self, ui: &mut egui::Ui, preview: egui::Rect) {
+        // The material drawn (a baked set's, or the graph's as last built).
         let levels = self
-            .session
-            .doc()
-            .graph
-            .strands
-            .values()
-            .map(|l| l.levels.keep.len())
-            .max()
+            .preview
+            .with_material(|m| m.layers.iter().map(|l| l.levels.keep.len()).max())
+            .flatten()
             .unwrap_or(1);
         let reps: Vec<Rep> = (0..levels)
             .map(Rep::Strands)

@@ -26,6 +26,7 @@ mod nodes;
 pub mod numbers;
 pub mod render;
 mod validate;
+mod view;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -96,10 +97,16 @@ pub enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Open a baked set in a window, read-only, drawn from its own files (manifest, maps,
+    /// strand file) as a game reads them: the editor's preview controls, no graph.
+    View {
+        /// The baked set's folder (what `tuft bake --out` wrote).
+        dir: PathBuf,
+    },
     /// Draw one preview frame offscreen (any adapter wgpu finds, software included) and
     /// print what it drew: strands, triangles, and which levels were active.
     Render {
-        /// The graph file (RON).
+        /// The graph file (RON), or a baked set's folder (drawn from its own files).
         file: PathBuf,
         /// The PNG to write.
         #[arg(long)]
@@ -247,6 +254,7 @@ pub fn run(command: Command) -> ExitCode {
             switches,
         } => bench::run(json, runs, preset.as_deref(), sphere, levels, switches),
         Command::Inspect { file } => inspect::run(&file),
+        Command::View { dir } => view::run(&dir),
         Command::Render {
             file,
             out,

@@ -71,12 +71,19 @@ pub fn parse_surface(text: &str) -> Result<SurfaceKind, String> {
         .ok_or_else(|| format!("surface `{text}` is not sphere, plane or box"))
 }
 
+/// Renders `file` (a graph) or a baked set's folder.
 pub fn run(file: &Path, out: &Path, options: &Options) -> ExitCode {
-    let doc = match super::load_checked(file, "rendered", false) {
-        Ok(doc) => doc,
-        Err(code) => return code,
+    let material = if file.is_dir() {
+        // A baked set: its own files alone, no graph.
+        tuft_render::baked::load(file).map_err(anyhow::Error::from)
+    } else {
+        let doc = match super::load_checked(file, "rendered", false) {
+            Ok(doc) => doc,
+            Err(code) => return code,
+        };
+        crate::material::from_graph(&doc.graph, crate::material::PREVIEW_RESOLUTION).map(|(m, _)| m)
     };
-    match render(&doc.graph, out, options) {
+    match material.and_then(|m| render(m, out, options)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("tuft render: {e:#}");
@@ -85,8 +92,7 @@ pub fn run(file: &Path, out: &Path, options: &Options) -> ExitCode {
     }
 }
 
-fn render(graph: &tuft_graph::MaterialGraph, out: &Path, o: &Options) -> anyhow::Result<()> {
-    let (material, _) = crate::material::from_graph(graph, crate::material::PREVIEW_RESOLUTION)?;
+fn render(material: tuft_render::Material, out: &Path, o: &Options) -> anyhow::Result<()> {
     let level_layer = match &o.layer {
         None => None,
         Some(name) => Some(

@@ -10,11 +10,17 @@ use tuft_graph::value::Value;
 use tuft_graph::{Document, InRef, MaterialGraph, OutRef, ParamValue, Sink};
 
 mod arrange;
+mod baked;
 mod files;
 mod graph;
 mod layers;
 mod nodes;
 mod preview;
+
+/// The repository's root.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
 
 /// A material with a surface and no strands: quick to preview.
 pub fn bare() -> Document {

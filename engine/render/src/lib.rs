@@ -27,6 +27,7 @@
 //! # Ok::<(), tuft_render::RenderError>(())
 //! ```
 
+pub mod baked;
 pub mod camera;
 pub mod light;
 pub mod material;

@@ -1,0 +1,145 @@
+//! A baked set in the editor, read-only: `tuft view DIR`, File › Open Baked Set…, a
+//! folder dropped on the window. The preview draws the set from its own files
+//! (`tuft_render::baked`, never the graph); the document stays where it was, untouched,
+//! and File › Close Baked Set goes back to it.
+
+use super::Editor;
+use crate::command::Command;
+use crate::preview::Source;
+use eframe::egui;
+use std::path::Path;
+
+impl Editor {
+    /// The baked set being viewed, if any.
+    #[must_use]
+    pub fn viewing(&self) -> Option<&Path> {
+        self.baked.as_deref()
+    }
+
+    /// Shows the baked set in `dir`, read-only. Nothing is drawn until it has loaded;
+    /// if it cannot be, the preview draws nothing and says which file failed and why.
+    pub fn view_baked(&mut self, dir: &Path) {
+        self.baked = Some(dir.to_owned());
+        self.selected = None;
+        self.preview.clear();
+        self.request_preview();
+        self.message = Some((
+            format!("Viewing the baked set {} (read-only)", dir.display()),
+            false,
+        ));
+    }
+
+    /// Back from a baked set to the document.
+    pub fn close_baked(&mut self) {
+        if self.baked.take().is_some() {
+            self.preview.clear();
+            self.request_preview();
+            self.message = None;
+        }
+    }
+
+    /// Queues a preview rebuild of what the editor shows: the baked set, or the graph.
+    pub(super) fn request_preview(&mut self) {
+        let generation = self.session.generation();
+        let source = match &self.baked {
+            Some(dir) => Source::Baked(dir.clone()),
+            None => Source::Graph(Box::new(self.session.doc().graph.clone())),
+        };
+        self.preview.request_source(generation, source);
+    }
+
+    /// Opens a path dropped on the window or chosen: a folder as a baked set (a folder
+    /// that is not one says so), anything else as a graph file.
+    pub(super) fn open_any(&mut self, path: &Path) {
+        if path.is_dir() {
+            if tuft_render::baked::is_baked_set(path) {
+                self.view_baked(path);
+            } else {
+                self.message = Some((
+                    format!(
+                        "{} is a folder without a manifest.ron, so not a baked set",
+                        path.display()
+                    ),
+                    true,
+                ));
+            }
+        } else {
+            self.open(path);
+        }
+    }
+
+    /// Whether `command` may run while a baked set is shown: only those that leave it
+    /// or show something else; the rest would change a document that is not on screen.
+    pub(super) fn allowed_while_viewing(command: &Command) -> bool {
+        matches!(
+            command,
+            Command::New
+                | Command::Open
+                | Command::OpenPath(_)
+                | Command::OpenBaked
+                | Command::CloseBaked
+                | Command::About
+        )
+    }
+
+    /// The central panel while a baked set is shown: what it is and what it holds.
+    pub(super) fn baked_panel(&mut self, ui: &mut egui::Ui) {
+        let Some(dir) = self.baked.clone() else {
+            return;
+        };
+        ui.heading("Baked set (read-only)");
+        ui.label(dir.display().to_string());
+        ui.label(
+            "Drawn from its manifest, maps and strand file alone, as a game reads them; the \
+             graph it came from is not used.",
+        );
+        if ui.button("Close Baked Set").clicked() {
+            self.queue.push(Command::CloseBaked);
+        }
+        ui.separator();
+        if let Some(e) = &self.preview.error {
+            ui.colored_label(
+                egui::Color32::from_rgb(230, 90, 80),
+                format!("Cannot draw this set: {e}"),
+            );
+            return;
+        }
+        let shown = self.preview.with_material(|material| {
+            baked_summary(ui, material);
+        });
+        if shown.is_none() {
+            ui.label("Loading…");
+        }
+    }
+}
+
+/// What a baked set holds, as a table.
+fn baked_summary(ui: &mut egui::Ui, material: &tuft_render::Material) {
+    ui.label(format!(
+        "{}: repeat {} m, maps {}², {} strand layers",
+        material.name,
+        material.repeat_m,
+        material.maps.size,
+        material.layers.len()
+    ));
+    egui::Grid::new("baked layers")
+        .striped(true)
+        .show(ui, |ui| {
+            for h in ["layer", "strands", "profile", "level keeps", "cards"] {
+                ui.strong(h);
+            }
+            ui.end_row();
+            for l in &material.layers {
+                ui.label(&l.name);
+                ui.label(l.set.len().to_string());
+                ui.label(format!("{:?}", l.profile));
+                let keeps: Vec<String> = l.levels.keep.iter().map(|k| format!("{k}")).collect();
+                ui.label(keeps.join(", "));
+                ui.label(format!(
+                    "atlas {}², {} cells",
+                    l.cards.atlas_size, l.cards.atlas_cells
+                ));
+                ui.end_row();
+            }
+        });
+}

@@ -1,0 +1,26 @@
+//! `tuft view DIR`: a baked set in the editor's window, read-only. The set is read by
+//! `tuft_render::baked` alone (manifest, maps, strand file); no graph is on the path.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+pub fn run(dir: &Path) -> ExitCode {
+    if !tuft_render::baked::is_baked_set(dir) {
+        eprintln!(
+            "{}: error: not a baked set (a folder holding the manifest.ron `tuft bake` writes)",
+            dir.display()
+        );
+        return ExitCode::FAILURE;
+    }
+    // Said here too, for a terminal; the window says it and draws nothing.
+    if let Err(e) = tuft_render::baked::load(dir) {
+        eprintln!("tuft view: cannot draw the set: {e}");
+    }
+    match crate::app::run_viewer(dir) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("tuft view: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,151 @@
+//! A baked set in the editor: opened from File › Open Baked Set… or dropped as a folder,
+//! drawn from its own files, read-only, and closed back to the document.
+
+use super::{bare, editor, settle};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable as _;
+use std::path::Path;
+use tuft_editor::app::Editor;
+use tuft_editor::command::Command;
+use tuft_editor::file_dialogs::Dialogs;
+
+/// Moss baked into `dir` (small maps: quick).
+fn bake_moss(dir: &Path) {
+    let graph = tuft_graph::io::load(&super::root().join("presets/moss.ron"))
+        .unwrap()
+        .graph;
+    tuft_graph::bake::write_baked_set_with(
+        &tuft_graph::Evaluator::new(&graph),
+        dir,
+        &tuft_graph::bake::BakeOptions {
+            resolution: 64,
+            ..Default::default()
+        },
+        &mut |_, _| {},
+        &std::sync::atomic::AtomicBool::new(false),
+    )
+    .unwrap();
+}
+
+fn file_menu(harness: &mut Harness<'static, Editor>, item: &str) {
+    harness.get_by_label("File").click();
+    harness.run_steps(2);
+    harness.get_by_label_contains(item).click();
+    harness.run_steps(1);
+}
+
+/// Steps until the file dialog has answered, then lets the preview land.
+fn answered(harness: &mut Harness<'static, Editor>) {
+    for _ in 0..200 {
+        if !harness.state().choosing() {
+            break;
+        }
+        harness.step();
+    }
+    assert!(!harness.state().choosing());
+    settle(harness);
+}
+
+#[test]
+fn a_baked_set_opens_read_only_and_closes_back_to_the_document() {
+    let dir = tempfile::tempdir().unwrap();
+    let set = dir.path().join("moss");
+    bake_moss(&set);
+    let mut harness = editor(bare(), None);
+    harness
+        .state_mut()
+        .set_dialogs(Dialogs::Answer(Some(set.clone())));
+    file_menu(&mut harness, "Open Baked Set…");
+    answered(&mut harness);
+    let state = harness.state();
+    assert_eq!(state.viewing(), Some(set.as_path()));
+    assert!(
+        state.window_title().contains("read-only"),
+        "{}",
+        state.window_title()
+    );
+    let shown = state
+        .preview()
+        .with_material(|m| (m.name.clone(), m.layers.len()));
+    assert_eq!(
+        shown,
+        Some(("moss".to_owned(), 2)),
+        "the set's material is drawn"
+    );
+    assert!(state.preview().stats.strands() > 0, "its strands are drawn");
+    harness.get_by_label("Baked set (read-only)");
+    harness.get_by_label("fronds"); // its layers listed
+    // An edit is refused and the document is left as it was.
+    let before = harness.state().session().doc().clone();
+    let ctx = harness.ctx.clone();
+    harness.state_mut().run(&ctx, Command::AddLayer);
+    assert_eq!(harness.state().session().doc(), &before);
+    let message = harness.state().message().unwrap_or_default().to_owned();
+    assert!(message.contains("read-only"), "{message}");
+    // Closing (the panel's button; File › Close Baked Set is the same command) goes
+    // back to the document's own material.
+    harness.get_by_label("Close Baked Set").click();
+    harness.run_steps(2);
+    settle(&mut harness);
+    assert_eq!(harness.state().viewing(), None);
+    let name = harness.state().preview().with_material(|m| m.name.clone());
+    assert_eq!(name.as_deref(), Some("bare"));
+}
+
+/// A folder dropped on the window, as the windowing layer hands it over.
+#[derive(Debug)]
+struct Dropped(std::path::PathBuf);
+
+impl egui::DroppedFile for Dropped {
+    fn path(&self) -> &Path {
+        &self.0
+    }
+    fn bytes(&self) -> Result<Vec<u8>, String> {
+        Err("a folder".into())
+    }
+}
+
+#[test]
+fn a_dropped_folder_opens_as_a_baked_set_and_a_damaged_one_draws_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let set = dir.path().join("moss");
+    bake_moss(&set);
+    let strands = set.join("moss.strands");
+    let mut bytes = std::fs::read(&strands).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 1;
+    std::fs::write(&strands, &bytes).unwrap();
+    let mut harness = editor(bare(), None);
+    assert!(
+        harness.state().preview().has_scene(),
+        "the document is drawn first"
+    );
+    harness
+        .input_mut()
+        .dropped_files
+        .push(std::sync::Arc::new(Dropped(set.clone())));
+    harness.run_steps(2);
+    settle(&mut harness);
+    let state = harness.state();
+    assert_eq!(state.viewing(), Some(set.as_path()));
+    assert!(
+        !state.preview().has_scene(),
+        "nothing is drawn rather than something wrong"
+    );
+    let error = state.preview().error.clone().unwrap_or_default();
+    assert!(
+        error.contains("moss.strands") && error.contains("corrupted"),
+        "{error}"
+    );
+    harness.get_by_label_contains("Cannot draw this set");
+    // A folder that is no set says so and changes nothing.
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let ctx = harness.ctx.clone();
+    harness
+        .state_mut()
+        .run(&ctx, Command::OpenPath(empty.clone()));
+    let message = harness.state().message().unwrap_or_default().to_owned();
+    assert!(message.contains("not a baked set"), "{message}");
+    assert_eq!(harness.state().viewing(), Some(set.as_path()));
+}
