@@ -17,24 +17,29 @@ impl Editor {
         &self.recent
     }
 
-    /// The window's title: the file (or the material's name for a document never saved),
-    /// a dot while there are unsaved changes, then the application.
+    /// The window's title: what is shown ([`Self::shown_name`], the file's name alone),
+    /// then the application.
     #[must_use]
     pub fn window_title(&self) -> String {
+        format!("{} — Tuft", self.shown_name(false))
+    }
+
+    /// What the editor shows, named: a baked set's folder, or the document's file (its
+    /// whole path, or `whole_path` false its name alone; the material's name for a
+    /// document never saved) with a dot while there are unsaved changes.
+    pub(super) fn shown_name(&self, whole_path: bool) -> String {
         if let Some(dir) = &self.baked {
-            return format!("{} (baked set, read-only) — Tuft", dir.display());
+            return format!("{} (baked set, read-only)", dir.display());
         }
         let name = self.session.path().map_or_else(
             || format!("{} (not saved)", self.session.doc().graph.name),
-            |p| {
-                p.file_name().map_or_else(
-                    || p.display().to_string(),
-                    |n| n.to_string_lossy().into_owned(),
-                )
+            |p| match p.file_name() {
+                Some(n) if !whole_path => n.to_string_lossy().into_owned(),
+                _ => p.display().to_string(),
             },
         );
         let dirty = if self.session.is_dirty() { " •" } else { "" };
-        format!("{name}{dirty} — Tuft")
+        format!("{name}{dirty}")
     }
 
     /// Saves (to `path` for Save As); a failure is reported and the old file stays.

@@ -215,14 +215,7 @@ impl Editor {
                 self.item(ui, "About Tuft", "", Some(Command::About));
             });
             ui.separator();
-            let title = self.session.path().map_or_else(
-                || format!("{} (not saved)", self.session.doc().graph.name),
-                |p| p.display().to_string(),
-            );
-            ui.label(format!(
-                "{title}{}",
-                if self.session.is_dirty() { " •" } else { "" }
-            ));
+            ui.label(self.shown_name(true));
         });
     }
 
