@@ -333,6 +333,7 @@ fn bench_json_prints_one_case_per_line_with_median_and_counts() {
         "moss/fronds/scatter",
         "moss/relief",
         "moss/strand_file/read",
+        "moss/strand_file/read_quantised",
         "moss/pbr",
         "moss/bake",
         "moss/preview_scene",
@@ -348,7 +349,9 @@ fn bench_json_prints_one_case_per_line_with_median_and_counts() {
         assert_eq!(
             c["runs"].as_u64(),
             Some(match c["case"].as_str() {
-                Some("moss/validate" | "moss/strand_file/read") => 10,
+                Some(
+                    "moss/validate" | "moss/strand_file/read" | "moss/strand_file/read_quantised",
+                ) => 10,
                 Some("moss/frame_plan") => 20,
                 _ => 1,
             }),

@@ -173,7 +173,7 @@ impl Editor {
     /// Goes on with what a file was chosen for.
     fn chosen(&mut self, purpose: Purpose, path: &Path) {
         match purpose {
-            Purpose::Open => self.open(path),
+            Purpose::Open => self.open_any(path),
             Purpose::SaveAs(_) => {
                 self.save(Some(path));
             }
