@@ -126,9 +126,14 @@ pub enum Command {
         /// `levels`: colour each strand and card by its active level.
         #[arg(long, value_parser = ["levels"])]
         overlay: Option<String>,
-        /// sphere, plane or box.
+        /// sphere, plane, box, or the path of a mesh (.glb, .gltf, .obj) laid out by its
+        /// UVs.
         #[arg(long, default_value = "sphere", value_parser = render::parse_surface)]
-        surface: tuft_render::SurfaceKind,
+        surface: render::Surface,
+        /// Repeats of the material per UV unit of a `--surface` mesh (default: measured
+        /// from the mesh, so the material keeps its size in metres).
+        #[arg(long, value_parser = numbers::uv_scale)]
+        uv_scale: Option<f32>,
         /// Wind strength (0 draws the wind stage at rest; omit for no wind stage).
         #[arg(long, value_parser = numbers::wind, allow_hyphen_values = true)]
         wind: Option<f32>,
@@ -264,6 +269,7 @@ pub fn run(command: Command) -> ExitCode {
             layer,
             overlay,
             surface,
+            uv_scale,
             wind,
             yaw,
             pitch,
@@ -279,6 +285,7 @@ pub fn run(command: Command) -> ExitCode {
                 layer,
                 overlay: overlay.is_some(),
                 surface,
+                uv_scale,
                 wind,
                 yaw,
                 pitch,

@@ -48,6 +48,16 @@ pub fn keep(text: &str) -> Result<f32, String> {
     }
 }
 
+/// Repeats of the material per UV unit of a mesh: above zero, at most a million.
+pub fn uv_scale(text: &str) -> Result<f32, String> {
+    let s = float_in(text, 0.0..=1e6)?;
+    if s > 0.0 {
+        Ok(s)
+    } else {
+        Err("the UV scale must be above 0".to_owned())
+    }
+}
+
 /// The camera's distance from the surface, metres: above zero, at most 100 km.
 pub fn distance(text: &str) -> Result<f32, String> {
     let d = float_in(text, 0.0..=100_000.0)?;

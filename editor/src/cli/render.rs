@@ -19,7 +19,10 @@ pub struct Options {
     /// The strand layer `level` applies to alone (`None`: every layer).
     pub layer: Option<String>,
     pub overlay: bool,
-    pub surface: SurfaceKind,
+    pub surface: Surface,
+    /// Repeats of the material per UV unit of a mesh (`None`: measured, so the material
+    /// keeps its size).
+    pub uv_scale: Option<f32>,
     pub wind: Option<f32>,
     pub yaw: f32,
     pub pitch: f32,
@@ -60,15 +63,56 @@ pub fn parse_level(text: &str) -> Result<LevelMode, String> {
     }
 }
 
-/// Parses a surface name.
+/// What `--surface` names: a built-in surface or a mesh file.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Surface {
+    /// Sphere, plane or box.
+    Kind(SurfaceKind),
+    /// A `.glb`, `.gltf` or `.obj` file.
+    Mesh(std::path::PathBuf),
+}
+
+/// Parses a surface name, or the path of a mesh file.
 ///
 /// # Errors
-/// An unknown name.
-pub fn parse_surface(text: &str) -> Result<SurfaceKind, String> {
-    SurfaceKind::ALL
-        .into_iter()
-        .find(|k| k.name() == text)
-        .ok_or_else(|| format!("surface `{text}` is not sphere, plane or box"))
+/// An unknown name that is not a mesh file's path either.
+pub fn parse_surface(text: &str) -> Result<Surface, String> {
+    if let Some(k) = SurfaceKind::ALL.into_iter().find(|k| k.name() == text) {
+        return Ok(Surface::Kind(k));
+    }
+    let path = std::path::PathBuf::from(text);
+    let ext = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_lowercase())
+        .unwrap_or_default();
+    if tuft_render::mesh_file::EXTENSIONS.contains(&ext.as_str()) {
+        Ok(Surface::Mesh(path))
+    } else {
+        Err(format!(
+            "surface `{text}` is not sphere, plane or box, nor a .glb, .gltf or .obj mesh"
+        ))
+    }
+}
+
+/// `material` on the surface `o` names: a mesh is read and laid out by its UVs at
+/// `o.uv_scale` repeats per UV unit, or measured so the material keeps its size.
+fn scene_on(material: tuft_render::Material, o: &Options) -> anyhow::Result<Scene> {
+    match &o.surface {
+        Surface::Kind(kind) => Ok(Scene::new(material, *kind)),
+        Surface::Mesh(path) => {
+            let mesh = tuft_render::mesh_file::load(path)?;
+            let scale = o
+                .uv_scale
+                .unwrap_or_else(|| mesh.metres_per_uv() / material.repeat_m.max(1e-3));
+            let surface = tuft_strands::surface::Surface::from_mesh(&mesh, scale)
+                .with_context(|| format!("{}", path.display()))?;
+            Ok(Scene::on_mesh(
+                material,
+                std::sync::Arc::new(surface),
+                &tuft_render::Reuse::default(),
+            ))
+        }
+    }
 }
 
 /// Renders `file` (a graph) or a baked set's folder.
@@ -110,7 +154,8 @@ fn render(material: tuft_render::Material, out: &Path, o: &Options) -> anyhow::R
                 })?,
         ),
     };
-    let mut scene = Scene::new(material, o.surface);
+    let mut scene = scene_on(material, o)?;
+    let kind = scene.kind();
     let mut offscreen = Offscreen::new()?;
     let view = View {
         // Below the plane there is nothing to see: the eye is kept above it.
@@ -120,7 +165,7 @@ fn render(material: tuft_render::Material, out: &Path, o: &Options) -> anyhow::R
             distance_m: o.distance_m,
             ..Camera::default()
         }
-        .kept_above(o.surface),
+        .kept_above(kind),
         width: o.width,
         height: o.height,
         level: o.level,

@@ -31,6 +31,7 @@ pub mod baked;
 pub mod camera;
 pub mod light;
 pub mod material;
+pub mod mesh_file;
 pub mod offscreen;
 pub mod parity;
 pub mod plan;

@@ -235,6 +235,201 @@ impl Surface {
     }
 }
 
+/// The most triangles a mesh surface may have: a 4-million-triangle creature is 200 MB
+/// of surface and tiles before a strand is planted.
+pub const MAX_MESH_TRIANGLES: usize = 4_000_000;
+
+/// A triangle mesh as a file holds it, before it becomes a [`Surface`]: positions in
+/// metres, UVs in the mesh's own units, normals where the file has them (empty: computed
+/// from the triangles).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MeshData {
+    /// Vertex positions in metres.
+    pub positions: Vec<[f32; 3]>,
+    /// Vertex normals, one per position, or empty.
+    pub normals: Vec<[f32; 3]>,
+    /// Vertex UVs, one per position.
+    pub uvs: Vec<[f32; 2]>,
+    /// Triangles as vertex indices.
+    pub triangles: Vec<[u32; 3]>,
+}
+
+/// Why a mesh cannot be a surface.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum MeshError {
+    /// No triangles at all.
+    #[error("the mesh has no triangles")]
+    Empty,
+    /// More triangles than [`MAX_MESH_TRIANGLES`].
+    #[error("the mesh has {0} triangles; a surface may have at most {MAX_MESH_TRIANGLES}")]
+    TooLarge(usize),
+    /// No texture coordinates to lay the material out by.
+    #[error("the mesh has no UVs: the material is laid out by them (unwrap it first)")]
+    NoUvs,
+    /// Every UV is the same point.
+    #[error(
+        "the mesh's UVs all lie in one point: the material is laid out by them (unwrap it first)"
+    )]
+    UvsInOnePoint,
+    /// Arrays of different lengths, or an index past the vertices.
+    #[error("malformed mesh: {0}")]
+    Malformed(String),
+    /// A position, normal or UV that is NaN or infinite.
+    #[error("{what} {index} is not finite")]
+    NotFinite {
+        /// Which array.
+        what: &'static str,
+        /// Which entry.
+        index: usize,
+    },
+    /// A UV scale that is not a positive number.
+    #[error("the UV scale {0} is not a positive number of repeats per UV unit")]
+    BadScale(f32),
+}
+
+impl MeshData {
+    /// Checks the arrays: lengths, indices, finite numbers, UVs that span an area.
+    ///
+    /// # Errors
+    /// The first thing wrong, as a [`MeshError`].
+    pub fn check(&self) -> Result<(), MeshError> {
+        let n = self.positions.len();
+        if self.triangles.is_empty() {
+            return Err(MeshError::Empty);
+        }
+        if self.triangles.len() > MAX_MESH_TRIANGLES {
+            return Err(MeshError::TooLarge(self.triangles.len()));
+        }
+        if self.uvs.is_empty() {
+            return Err(MeshError::NoUvs);
+        }
+        if self.uvs.len() != n || !(self.normals.is_empty() || self.normals.len() == n) {
+            return Err(MeshError::Malformed(format!(
+                "{n} positions, {} UVs and {} normals",
+                self.uvs.len(),
+                self.normals.len()
+            )));
+        }
+        if let Some(t) = self
+            .triangles
+            .iter()
+            .position(|t| t.iter().any(|&i| i as usize >= n))
+        {
+            return Err(MeshError::Malformed(format!(
+                "triangle {t} names a vertex past the {n} there are"
+            )));
+        }
+        fn finite<const N: usize>(what: &'static str, xs: &[[f32; N]]) -> Result<(), MeshError> {
+            match xs.iter().position(|p| !p.iter().all(|x| x.is_finite())) {
+                None => Ok(()),
+                Some(index) => Err(MeshError::NotFinite { what, index }),
+            }
+        }
+        finite("position", &self.positions)?;
+        finite("UV", &self.uvs)?;
+        finite("normal", &self.normals)?;
+        let uv_area: f64 = self
+            .triangles
+            .iter()
+            .map(|t| {
+                let [a, b, c] = t.map(|i| Vec2::from(self.uvs[i as usize]));
+                f64::from((b - a).perp_dot(c - a).abs())
+            })
+            .sum();
+        if uv_area <= 1e-12 {
+            return Err(MeshError::UvsInOnePoint);
+        }
+        Ok(())
+    }
+
+    /// Metres of surface per UV unit, measured: the square root of the mesh's world area
+    /// over its UV area. A material with a repeat of `r` metres keeps its size on the mesh
+    /// at `metres_per_uv / r` repeats per UV unit.
+    #[must_use]
+    pub fn metres_per_uv(&self) -> f32 {
+        let (mut world, mut uv) = (0.0f64, 0.0f64);
+        for t in &self.triangles {
+            let [a, b, c] = t.map(|i| Vec3::from(self.positions[i as usize]));
+            world += f64::from(0.5 * (b - a).cross(c - a).length());
+            let [a, b, c] = t.map(|i| Vec2::from(self.uvs[i as usize]));
+            uv += f64::from(0.5 * (b - a).perp_dot(c - a).abs());
+        }
+        if uv > 0.0 {
+            (world / uv).sqrt() as f32
+        } else {
+            0.0
+        }
+    }
+}
+
+impl Surface {
+    /// `mesh` as a surface, its UVs multiplied by `repeats_per_uv` (so a UV unit holds
+    /// that many repeats of the material). Normals the mesh lacks (or has as zero) are the
+    /// area-weighted normals of the triangles around each vertex. Tiles are the cells of a
+    /// grid over the mesh's bounds, about 8 to its longest side, that hold a triangle's
+    /// centre. Degenerate triangles stay (placement plants nothing on a triangle without
+    /// area or UV area).
+    ///
+    /// # Errors
+    /// What [`MeshData::check`] finds, or a scale that is not positive.
+    pub fn from_mesh(mesh: &MeshData, repeats_per_uv: f32) -> Result<Self, MeshError> {
+        mesh.check()?;
+        if !(repeats_per_uv.is_finite() && repeats_per_uv > 0.0) {
+            return Err(MeshError::BadScale(repeats_per_uv));
+        }
+        let positions: Vec<Vec3> = mesh.positions.iter().map(|&p| Vec3::from(p)).collect();
+        let mut computed = vec![Vec3::ZERO; positions.len()];
+        for t in &mesh.triangles {
+            let [a, b, c] = t.map(|i| positions[i as usize]);
+            // Length is twice the area: area-weighted.
+            let n = (b - a).cross(c - a);
+            for &i in t {
+                computed[i as usize] += n;
+            }
+        }
+        let normals = (0..positions.len())
+            .map(|i| {
+                let given = mesh.normals.get(i).map_or(Vec3::ZERO, |&n| Vec3::from(n));
+                given
+                    .try_normalize()
+                    .or_else(|| computed[i].try_normalize())
+                    .unwrap_or(Vec3::Y)
+            })
+            .collect();
+        let uvs = mesh
+            .uvs
+            .iter()
+            .map(|&uv| Vec2::from(uv) * repeats_per_uv)
+            .collect();
+        let (lo, hi) = positions.iter().fold(
+            (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
+            |(lo, hi), &p| (lo.min(p), hi.max(p)),
+        );
+        let cell = ((hi - lo).max_element() / 8.0).max(1e-6);
+        let cells = ((hi - lo) / cell).ceil().max(Vec3::ONE).as_uvec3();
+        let mut compact = std::collections::HashMap::new();
+        let tile_of_triangle: Vec<u32> = mesh
+            .triangles
+            .iter()
+            .map(|t| {
+                let centre = t.map(|i| positions[i as usize]).iter().sum::<Vec3>() / 3.0;
+                let c = ((centre - lo) / cell).as_uvec3().min(cells - 1);
+                let key = (c.z * cells.y + c.y) * cells.x + c.x;
+                let next = compact.len() as u32;
+                *compact.entry(key).or_insert(next)
+            })
+            .collect();
+        Ok(Self {
+            positions,
+            normals,
+            uvs,
+            triangles: mesh.triangles.clone(),
+            tile_of_triangle,
+            n_tiles: compact.len() as u32,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

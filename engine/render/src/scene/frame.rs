@@ -10,6 +10,8 @@ pub enum SurfaceKind {
     Plane,
     /// A box of 2 m.
     Box,
+    /// A mesh of the author's ([`crate::Scene::on_mesh`]; built alone, the sphere).
+    Mesh,
 }
 
 impl SurfaceKind {
@@ -23,6 +25,7 @@ impl SurfaceKind {
             Self::Sphere => "sphere",
             Self::Plane => "plane",
             Self::Box => "box",
+            Self::Mesh => "mesh",
         }
     }
 
@@ -33,7 +36,7 @@ impl SurfaceKind {
     pub const fn min_pitch(self) -> f32 {
         match self {
             Self::Plane => 0.01,
-            Self::Sphere | Self::Box => -0.24,
+            Self::Sphere | Self::Box | Self::Mesh => -0.24,
         }
     }
 
@@ -43,7 +46,7 @@ impl SurfaceKind {
     pub fn build(self, repeat_m: f32) -> (Surface, f32) {
         let repeat_m = repeat_m.max(1e-3);
         match self {
-            Self::Sphere => {
+            Self::Sphere | Self::Mesh => {
                 // Enough repeats that one never covers more than its own area: placement
                 // then thins toward the poles and the density stays the authored one.
                 let ru = (std::f32::consts::TAU / repeat_m).ceil().max(1.0);

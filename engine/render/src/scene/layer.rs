@@ -143,12 +143,20 @@ pub(super) struct LayerIdentity {
     pub(super) cards: cards::CardSettings,
     pub(super) clump_lattice: u32,
     pub(super) kind: SurfaceKind,
+    /// The mesh, for a mesh surface (the same allocation, or not the same surface).
+    pub(super) mesh: Option<Arc<Surface>>,
     pub(super) repeat_m: f32,
 }
 
 impl LayerIdentity {
-    pub(super) fn of(layer: &crate::material::Layer, kind: SurfaceKind, repeat_m: f32) -> Self {
+    pub(super) fn of(
+        layer: &crate::material::Layer,
+        kind: SurfaceKind,
+        mesh: Option<&Arc<Surface>>,
+        repeat_m: f32,
+    ) -> Self {
         Self {
+            mesh: mesh.filter(|_| kind == SurfaceKind::Mesh).cloned(),
             set: layer.set.clone(),
             levels: layer.levels.clone(),
             cards: layer.cards.clone(),
@@ -164,6 +172,11 @@ impl LayerIdentity {
             && self.cards == other.cards
             && self.clump_lattice == other.clump_lattice
             && self.kind == other.kind
+            && match (&self.mesh, &other.mesh) {
+                (None, None) => true,
+                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                _ => false,
+            }
             && self.repeat_m.to_bits() == other.repeat_m.to_bits()
     }
 }
@@ -192,7 +205,7 @@ impl Reuse {
             .layers
             .iter()
             .map(|l| {
-                self.find(&LayerIdentity::of(l, kind, material.repeat_m))
+                self.find(&LayerIdentity::of(l, kind, None, material.repeat_m))
                     .is_some()
             })
             .collect()

@@ -114,6 +114,30 @@ impl Scene {
     #[must_use]
     pub fn reusing(material: Material, kind: SurfaceKind, reuse: &Reuse) -> Self {
         let (surface, reach_m) = kind.build(material.repeat_m);
+        Self::assemble(material, kind, Arc::new(surface), reach_m, reuse)
+    }
+
+    /// Plants `material` on a mesh of the author's (`tuft_strands::surface::Surface::
+    /// from_mesh`, centred on the origin), taking from `reuse` what an earlier scene on
+    /// the very same mesh built.
+    #[must_use]
+    pub fn on_mesh(material: Material, mesh: Arc<Surface>, reuse: &Reuse) -> Self {
+        let reach_m = mesh
+            .positions
+            .iter()
+            .map(|p| p.length())
+            .fold(0.0f32, f32::max);
+        Self::assemble(material, SurfaceKind::Mesh, mesh, reach_m, reuse)
+    }
+
+    fn assemble(
+        material: Material,
+        kind: SurfaceKind,
+        surface: Arc<Surface>,
+        reach_m: f32,
+        reuse: &Reuse,
+    ) -> Self {
+        let mesh = (kind == SurfaceKind::Mesh).then_some(&surface);
         let repeat_m = material.repeat_m.max(1e-3);
         let n_tiles = surface.n_tiles as usize;
         let shared: Vec<Arc<LayerShared>> = std::thread::scope(|scope| {
@@ -121,7 +145,7 @@ impl Scene {
                 .layers
                 .iter()
                 .map(|layer| {
-                    let identity = LayerIdentity::of(layer, kind, material.repeat_m);
+                    let identity = LayerIdentity::of(layer, kind, mesh, material.repeat_m);
                     match reuse.find(&identity) {
                         Some(shared) => Ok(shared),
                         None => {
@@ -169,7 +193,7 @@ impl Scene {
         Self {
             material: Arc::new(material),
             kind,
-            surface: Arc::new(surface),
+            surface: surface.clone(),
             reach_m,
             tiles,
             surface_mesh,

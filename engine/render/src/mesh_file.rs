@@ -1,0 +1,207 @@
+//! A mesh of the author's read from a file, as a surface to preview on: glTF (`.glb`,
+//! `.gltf` with its buffers) through the `gltf` crate, OBJ through `tobj`. Every
+//! triangle primitive of every node of the default scene, in world space (node
+//! transforms applied), centred on the origin; UVs from the first set. What is wrong with
+//! a file is an error naming it, never a panic.
+
+use glam::{Mat3, Mat4, Vec3};
+use std::path::{Path, PathBuf};
+use tuft_strands::surface::MeshData;
+
+/// The largest mesh file read (a 4-million-triangle glTF is about 150 MB).
+pub const MAX_MESH_FILE_BYTES: u64 = 1 << 30;
+
+/// Why a mesh file cannot be read.
+#[derive(Debug, PartialEq, thiserror::Error)]
+#[error("{}: {message}", path.display())]
+pub struct MeshFileError {
+    /// The file.
+    pub path: PathBuf,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// The mesh file extensions read, lower case.
+pub const EXTENSIONS: [&str; 3] = ["glb", "gltf", "obj"];
+
+/// Reads the mesh in `path` (by its extension), checked ([`MeshData::check`]).
+///
+/// # Errors
+/// An unreadable, malformed, unsupported or too large file, or a mesh that cannot be a
+/// surface (no UVs, UVs in one point, bad numbers), each named.
+pub fn load(path: &Path) -> Result<MeshData, MeshFileError> {
+    let fail = |message: String| MeshFileError {
+        path: path.to_owned(),
+        message,
+    };
+    let len = std::fs::metadata(path)
+        .map_err(|e| fail(format!("cannot read: {e}")))?
+        .len();
+    if len > MAX_MESH_FILE_BYTES {
+        return Err(fail(format!(
+            "{len} bytes; a mesh file may have at most {MAX_MESH_FILE_BYTES}"
+        )));
+    }
+    let ext = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_lowercase())
+        .unwrap_or_default();
+    let mut mesh = match ext.as_str() {
+        "glb" | "gltf" => gltf_mesh(path).map_err(fail)?,
+        "obj" => obj_mesh(path).map_err(fail)?,
+        _ => {
+            return Err(fail(format!(
+                "not a mesh file this build reads (.{})",
+                EXTENSIONS.join(", .")
+            )));
+        }
+    };
+    mesh.check().map_err(|e| fail(e.to_string()))?;
+    centre(&mut mesh);
+    Ok(mesh)
+}
+
+/// Moves the mesh so its bounds are centred on the origin, where the preview's camera
+/// turns.
+fn centre(mesh: &mut MeshData) {
+    let (lo, hi) = mesh.positions.iter().fold(
+        (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
+        |(lo, hi), &p| (lo.min(Vec3::from(p)), hi.max(Vec3::from(p))),
+    );
+    let mid = (lo + hi) / 2.0;
+    for p in &mut mesh.positions {
+        *p = (Vec3::from(*p) - mid).to_array();
+    }
+}
+
+/// Appends one primitive's vertices and triangles, moved by `world`.
+fn append(
+    mesh: &mut MeshData,
+    world: Mat4,
+    positions: Vec<[f32; 3]>,
+    normals: Option<Vec<[f32; 3]>>,
+    uvs: Option<Vec<[f32; 2]>>,
+    indices: Vec<u32>,
+) -> Result<(), String> {
+    let base = u32::try_from(mesh.positions.len())
+        .map_err(|_| "more vertices than 32-bit indices reach".to_owned())?;
+    let n = positions.len();
+    let normal_matrix = Mat3::from_mat4(world).inverse().transpose();
+    mesh.positions.extend(
+        positions
+            .iter()
+            .map(|&p| world.transform_point3(Vec3::from(p)).to_array()),
+    );
+    mesh.uvs.extend(
+        uvs.filter(|u| u.len() == n)
+            .unwrap_or_else(|| vec![[0.0; 2]; n]),
+    );
+    // Normals only when every primitive has them; otherwise all are computed.
+    match normals.filter(|v| v.len() == n) {
+        Some(v) if mesh.normals.len() + n == mesh.positions.len() => {
+            mesh.normals.extend(v.iter().map(|&q| {
+                (normal_matrix * Vec3::from(q))
+                    .normalize_or_zero()
+                    .to_array()
+            }))
+        }
+        _ => mesh.normals.clear(),
+    }
+    if indices.len() % 3 != 0 {
+        return Err(format!("{} indices do not make triangles", indices.len()));
+    }
+    for t in indices.chunks_exact(3) {
+        if t.iter().any(|&i| i as usize >= n) {
+            return Err(format!(
+                "an index names a vertex past the {n} of its primitive"
+            ));
+        }
+        mesh.triangles.push([t[0] + base, t[1] + base, t[2] + base]);
+        if mesh.triangles.len() > tuft_strands::surface::MAX_MESH_TRIANGLES {
+            return Err(format!(
+                "more than {} triangles",
+                tuft_strands::surface::MAX_MESH_TRIANGLES
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn gltf_mesh(path: &Path) -> Result<MeshData, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read: {e}"))?;
+    let gltf::Gltf { document, blob } =
+        gltf::Gltf::from_slice(&bytes).map_err(|e| format!("not a glTF file: {e}"))?;
+    let buffers = gltf::import_buffers(&document, path.parent(), blob)
+        .map_err(|e| format!("its buffers cannot be read: {e}"))?;
+    let scene = document
+        .default_scene()
+        .or_else(|| document.scenes().next())
+        .ok_or("the file has no scene")?;
+    let mut mesh = MeshData::default();
+    let mut stack: Vec<(gltf::Node<'_>, Mat4, usize)> =
+        scene.nodes().map(|n| (n, Mat4::IDENTITY, 0)).collect();
+    while let Some((node, parent, depth)) = stack.pop() {
+        if depth > 64 {
+            return Err("nodes nested more than 64 deep".into());
+        }
+        let world = parent * Mat4::from_cols_array_2d(&node.transform().matrix());
+        if let Some(m) = node.mesh() {
+            for prim in m.primitives() {
+                if prim.mode() != gltf::mesh::Mode::Triangles {
+                    continue;
+                }
+                let reader = prim.reader(|b| buffers.get(b.index()).map(|d| &d.0[..]));
+                let Some(positions) = reader.read_positions() else {
+                    continue;
+                };
+                let positions: Vec<[f32; 3]> = positions.collect();
+                let normals = reader.read_normals().map(Iterator::collect);
+                let uvs = reader.read_tex_coords(0).map(|t| t.into_f32().collect());
+                let indices = match reader.read_indices() {
+                    Some(i) => i.into_u32().collect(),
+                    None => (0..positions.len() as u32).collect(),
+                };
+                append(&mut mesh, world, positions, normals, uvs, indices)?;
+            }
+        }
+        stack.extend(node.children().map(|c| (c, world, depth + 1)));
+    }
+    Ok(mesh)
+}
+
+fn obj_mesh(path: &Path) -> Result<MeshData, String> {
+    let options = tobj::LoadOptions {
+        triangulate: true,
+        // One vertex per distinct position/UV/normal triple: UV seams stay split.
+        single_index: true,
+        ..Default::default()
+    };
+    let (models, _) =
+        tobj::load_obj(path, &options).map_err(|e| format!("not a readable OBJ file: {e}"))?;
+    let mut mesh = MeshData::default();
+    for model in models {
+        let m = model.mesh;
+        let positions: Vec<[f32; 3]> = m
+            .positions
+            .chunks_exact(3)
+            .map(|p| [p[0], p[1], p[2]])
+            .collect();
+        let normals = (!m.normals.is_empty()).then(|| {
+            m.normals
+                .chunks_exact(3)
+                .map(|p| [p[0], p[1], p[2]])
+                .collect()
+        });
+        let uvs = (!m.texcoords.is_empty())
+            .then(|| m.texcoords.chunks_exact(2).map(|p| [p[0], p[1]]).collect());
+        append(
+            &mut mesh,
+            Mat4::IDENTITY,
+            positions,
+            normals,
+            uvs,
+            m.indices,
+        )?;
+    }
+    Ok(mesh)
+}
