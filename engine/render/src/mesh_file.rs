@@ -78,10 +78,10 @@ fn centre(mesh: &mut MeshData) {
 fn append(
     mesh: &mut MeshData,
     world: Mat4,
-    positions: Vec<[f32; 3]>,
+    positions: &[[f32; 3]],
     normals: Option<Vec<[f32; 3]>>,
     uvs: Option<Vec<[f32; 2]>>,
-    indices: Vec<u32>,
+    indices: &[u32],
 ) -> Result<(), String> {
     let base = u32::try_from(mesh.positions.len())
         .map_err(|_| "more vertices than 32-bit indices reach".to_owned())?;
@@ -103,11 +103,11 @@ fn append(
                 (normal_matrix * Vec3::from(q))
                     .normalize_or_zero()
                     .to_array()
-            }))
+            }));
         }
         _ => mesh.normals.clear(),
     }
-    if indices.len() % 3 != 0 {
+    if !indices.len().is_multiple_of(3) {
         return Err(format!("{} indices do not make triangles", indices.len()));
     }
     for t in indices.chunks_exact(3) {
@@ -157,11 +157,11 @@ fn gltf_mesh(path: &Path) -> Result<MeshData, String> {
                 let positions: Vec<[f32; 3]> = positions.collect();
                 let normals = reader.read_normals().map(Iterator::collect);
                 let uvs = reader.read_tex_coords(0).map(|t| t.into_f32().collect());
-                let indices = match reader.read_indices() {
+                let indices: Vec<u32> = match reader.read_indices() {
                     Some(i) => i.into_u32().collect(),
                     None => (0..positions.len() as u32).collect(),
                 };
-                append(&mut mesh, world, positions, normals, uvs, indices)?;
+                append(&mut mesh, world, &positions, normals, uvs, &indices)?;
             }
         }
         stack.extend(node.children().map(|c| (c, world, depth + 1)));
@@ -197,10 +197,10 @@ fn obj_mesh(path: &Path) -> Result<MeshData, String> {
         append(
             &mut mesh,
             Mat4::IDENTITY,
-            positions,
+            &positions,
             normals,
             uvs,
-            m.indices,
+            &m.indices,
         )?;
     }
     Ok(mesh)

@@ -193,7 +193,7 @@ impl Scene {
         Self {
             material: Arc::new(material),
             kind,
-            surface: surface.clone(),
+            surface,
             reach_m,
             tiles,
             surface_mesh,
