@@ -5,7 +5,7 @@ Made from scratch here (no third-party model): a body, a neck, a head with a muz
 two ears, four legs and a tail, each a tapered tube or an ellipsoid with its own UV
 island. UVs are in metres of surface (u around, v along), so the material keeps one
 density everywhere but at the poles; every island has a seam where its u wraps, and
-the islands are packed side by side. Y is up, the creature faces +z, about 1.1 m long.
+the islands are packed side by side. Y is up, the creature faces +z, about 1.5 m from muzzle to tail.
 
     python3 scripts/make-creature.py [OUT.obj]
 """

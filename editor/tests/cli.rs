@@ -322,6 +322,60 @@ fn render_draws_a_baked_set_from_its_own_files_and_view_refuses_a_folder_that_is
 }
 
 #[test]
+fn render_lays_a_material_on_a_mesh_file_and_names_a_bad_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("creature.png");
+    let out = tuft(&[
+        "render",
+        "presets/fur.ron",
+        "--surface",
+        "assets/creature.obj",
+        "--out",
+        png.to_str().unwrap(),
+        "--size",
+        "160x120",
+        "--distance",
+        "0.6",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(text(&out).contains("guard:"), "{}", text(&out));
+    // A missing mesh is named; an unknown surface is refused with the choices.
+    let out = tuft(&[
+        "render",
+        "presets/fur.ron",
+        "--surface",
+        "nowhere.glb",
+        "--out",
+        png.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out).contains("nowhere.glb: cannot read"),
+        "{}",
+        text(&out)
+    );
+    let out = tuft(&[
+        "render",
+        "presets/fur.ron",
+        "--surface",
+        "teapot",
+        "--out",
+        png.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out).contains(".glb, .gltf or .obj"), "{}", text(&out));
+    let out = tuft(&[
+        "render",
+        "presets/fur.ron",
+        "--uv-scale",
+        "0",
+        "--out",
+        png.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
 fn bench_json_prints_one_case_per_line_with_median_and_counts() {
     let out = tuft(&["bench", "--json", "--runs", "1", "--preset", "moss"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));

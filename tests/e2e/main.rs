@@ -6,5 +6,6 @@ mod baked_set;
 mod boundaries;
 mod files;
 mod golden;
+mod meshes;
 mod render;
 mod strands;

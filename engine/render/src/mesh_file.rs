@@ -74,7 +74,9 @@ fn centre(mesh: &mut MeshData) {
     }
 }
 
-/// Appends one primitive's vertices and triangles, moved by `world`.
+/// Appends one primitive's vertices and triangles, moved by `world`. A primitive without
+/// UVs gets zero ones (no UV area: nothing planted on it); `mesh.uvs` is left empty
+/// while no primitive has any, so a file without UVs says so.
 fn append(
     mesh: &mut MeshData,
     world: Mat4,
@@ -86,16 +88,21 @@ fn append(
     let base = u32::try_from(mesh.positions.len())
         .map_err(|_| "more vertices than 32-bit indices reach".to_owned())?;
     let n = positions.len();
+    let uvs = uvs.filter(|u| u.len() == n);
+    if uvs.is_some() && mesh.uvs.len() < mesh.positions.len() {
+        mesh.uvs.resize(mesh.positions.len(), [0.0; 2]);
+    }
     let normal_matrix = Mat3::from_mat4(world).inverse().transpose();
     mesh.positions.extend(
         positions
             .iter()
             .map(|&p| world.transform_point3(Vec3::from(p)).to_array()),
     );
-    mesh.uvs.extend(
-        uvs.filter(|u| u.len() == n)
-            .unwrap_or_else(|| vec![[0.0; 2]; n]),
-    );
+    match uvs {
+        Some(uvs) => mesh.uvs.extend(uvs),
+        None if !mesh.uvs.is_empty() => mesh.uvs.extend(std::iter::repeat_n([0.0; 2], n)),
+        None => {}
+    }
     // Normals only when every primitive has them; otherwise all are computed.
     match normals.filter(|v| v.len() == n) {
         Some(v) if mesh.normals.len() + n == mesh.positions.len() => {
