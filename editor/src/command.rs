@@ -86,6 +86,8 @@ pub enum Command {
     OpenBaked,
     /// Back from a baked set to the document.
     CloseBaked,
+    /// Choose a mesh file to preview the material on.
+    ChooseMesh,
     /// Show what Tuft is and the licences it ships under.
     About,
 }

@@ -17,6 +17,8 @@ pub enum Purpose {
     Export,
     /// A baked set's folder to show.
     OpenBaked,
+    /// A mesh to preview on.
+    Mesh,
     /// The file parameter `param` of node `node` names, of one of these types,
     /// starting in this folder.
     File {
@@ -40,6 +42,7 @@ impl Purpose {
             Self::SaveAs(_) => "Save the graph as",
             Self::Export => "Export the baked set to a folder",
             Self::OpenBaked => "Open a baked set's folder",
+            Self::Mesh => "Choose a mesh to preview on",
             Self::File { .. } => "Choose a file",
         }
     }
@@ -111,6 +114,12 @@ async fn system_dialog(purpose: &Purpose) -> Option<PathBuf> {
                 .await
         }
         Purpose::Export | Purpose::OpenBaked => dialog.pick_folder().await,
+        Purpose::Mesh => {
+            dialog
+                .add_filter("Mesh", &tuft_render::mesh_file::EXTENSIONS)
+                .pick_file()
+                .await
+        }
         Purpose::File {
             extensions, folder, ..
         } => {

@@ -33,13 +33,80 @@ pub enum Source {
     Baked(std::path::PathBuf),
 }
 
+/// What the material is planted on: a built-in surface, or a mesh of the author's laid
+/// out by its UVs at `uv_scale` repeats per UV unit (`None`: measured, so the material
+/// keeps its size in metres).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Ground {
+    /// Sphere, plane or box.
+    Kind(SurfaceKind),
+    /// A mesh, as its file was read.
+    Mesh {
+        /// The mesh.
+        data: Arc<tuft_strands::surface::MeshData>,
+        /// Repeats per UV unit, or measured.
+        uv_scale: Option<f32>,
+    },
+}
+
+impl Ground {
+    /// The surface kind the camera and the menus go by.
+    #[must_use]
+    pub fn kind(&self) -> SurfaceKind {
+        match self {
+            Self::Kind(k) => *k,
+            Self::Mesh { .. } => SurfaceKind::Mesh,
+        }
+    }
+}
+
+/// The last mesh surface built, kept while the mesh, its scale and the repeat stay the
+/// same: an edit to the graph does not lay the mesh out again.
+#[derive(Default)]
+pub struct Surfaces {
+    last: Option<((usize, u32, u32), Arc<tuft_strands::surface::Surface>)>,
+}
+
+impl Surfaces {
+    /// `ground` for a material of `repeat_m`: a built-in kind, or the mesh as a surface.
+    ///
+    /// # Errors
+    /// A mesh that cannot be a surface at that scale.
+    fn of(
+        &mut self,
+        ground: &Ground,
+        repeat_m: f32,
+    ) -> Result<Option<Arc<tuft_strands::surface::Surface>>, String> {
+        let Ground::Mesh { data, uv_scale } = ground else {
+            return Ok(None);
+        };
+        let scale = uv_scale.unwrap_or_else(|| data.metres_per_uv() / repeat_m.max(1e-3));
+        let key = (
+            Arc::as_ptr(data) as usize,
+            scale.to_bits(),
+            repeat_m.to_bits(),
+        );
+        if let Some((k, s)) = &self.last
+            && *k == key
+        {
+            return Ok(Some(s.clone()));
+        }
+        let surface = Arc::new(
+            tuft_strands::surface::Surface::from_mesh(data, scale)
+                .map_err(|e| format!("the preview mesh: {e}"))?,
+        );
+        self.last = Some((key, surface.clone()));
+        Ok(Some(surface))
+    }
+}
+
 struct Job {
     /// Counts every request, whatever its source: a newer one supersedes it.
     ticket: u64,
     /// The document generation it shows (what `Preview::shown` reports).
     generation: u64,
     source: Source,
-    kind: SurfaceKind,
+    ground: Ground,
     /// The view at the time of the edit: the worker plants what it shows, so the UI
     /// thread's first frame of the new scene plants nothing.
     view: View,
@@ -60,7 +127,8 @@ struct Built {
 /// stages: `None` when it said the build is no longer wanted.
 pub fn build_scene(
     evaluator: &Evaluator<'_>,
-    kind: SurfaceKind,
+    ground: &Ground,
+    surfaces: &mut Surfaces,
     view: &View,
     reuse: &Reuse,
     stale: &dyn Fn() -> bool,
@@ -72,19 +140,24 @@ pub fn build_scene(
     if stale() {
         return None;
     }
-    scene_of(material, kind, view, reuse, stale)
+    scene_of(material, ground, surfaces, view, reuse, stale)
 }
 
-/// A material on `kind`, the nearest strands of `view` planted: the part of a rebuild
+/// A material on `ground`, the nearest strands of `view` planted: the part of a rebuild
 /// after the material is known, whatever it came from.
 pub fn scene_of(
     material: tuft_render::Material,
-    kind: SurfaceKind,
+    ground: &Ground,
+    surfaces: &mut Surfaces,
     view: &View,
     reuse: &Reuse,
     stale: &dyn Fn() -> bool,
 ) -> Option<Result<Scene, String>> {
-    let mut scene = Scene::reusing(material, kind, reuse);
+    let mut scene = match surfaces.of(ground, material.repeat_m) {
+        Err(e) => return Some(Err(e)),
+        Ok(Some(mesh)) => Scene::on_mesh(material, mesh, reuse),
+        Ok(None) => Scene::reusing(material, ground.kind(), reuse),
+    };
     if stale() {
         return None;
     }
@@ -120,6 +193,8 @@ pub struct Preview {
     pub view: View,
     /// The surface shown.
     pub kind: SurfaceKind,
+    /// The mesh shown when `kind` is [`SurfaceKind::Mesh`], and its UV scale.
+    pub mesh: Option<(Arc<tuft_strands::surface::MeshData>, Option<f32>)>,
     /// What the last frame drew.
     pub stats: FrameStats,
     /// Show every level side by side (same camera), instead of one view.
@@ -146,6 +221,7 @@ impl Preview {
         let worker_latest = latest.clone();
         // The last scene's layers, for the next edit to take over where unchanged.
         let mut reuse = Reuse::default();
+        let mut surfaces = Surfaces::default();
         let jobs = crate::workers::newest_job_worker("tuft preview", move |job: Job| {
             if job.ticket < worker_latest.load(Ordering::Acquire) {
                 return true;
@@ -156,13 +232,27 @@ impl Preview {
             let scene = match &job.source {
                 Source::Graph(graph) => {
                     let evaluator = Evaluator::with_cache(graph, sets.clone());
-                    build_scene(&evaluator, job.kind, &job.view, &reuse, &stale)
+                    build_scene(
+                        &evaluator,
+                        &job.ground,
+                        &mut surfaces,
+                        &job.view,
+                        &reuse,
+                        &stale,
+                    )
                 }
                 // A set's layers share nothing with the document's: start afresh.
                 Source::Baked(dir) => match tuft_render::baked::load(dir) {
                     Ok(material) => {
                         reuse = Reuse::default();
-                        scene_of(material, job.kind, &job.view, &reuse, &stale)
+                        scene_of(
+                            material,
+                            &job.ground,
+                            &mut surfaces,
+                            &job.view,
+                            &reuse,
+                            &stale,
+                        )
                     }
                     Err(e) => Some(Err(e.to_string())),
                 },
@@ -225,6 +315,7 @@ impl Preview {
             error: None,
             view: View::default(),
             kind: SurfaceKind::Sphere,
+            mesh: None,
             stats: FrameStats::default(),
             side_by_side: false,
         }
@@ -245,9 +336,23 @@ impl Preview {
             ticket: self.tickets,
             generation,
             source,
-            kind: self.kind,
+            ground: self.ground(),
             view: self.view,
         });
+    }
+
+    /// What the next rebuild plants on: the kind chosen, the mesh when it is a mesh (the
+    /// sphere while none is loaded).
+    #[must_use]
+    pub fn ground(&self) -> Ground {
+        match (&self.mesh, self.kind) {
+            (Some((data, uv_scale)), SurfaceKind::Mesh) => Ground::Mesh {
+                data: data.clone(),
+                uv_scale: *uv_scale,
+            },
+            (None, SurfaceKind::Mesh) => Ground::Kind(SurfaceKind::Sphere),
+            (_, kind) => Ground::Kind(kind),
+        }
     }
 
     /// Drops the scene on screen (and its error): nothing is drawn until the next

@@ -78,6 +78,7 @@ impl Editor {
                 | Command::OpenPath(_)
                 | Command::OpenBaked
                 | Command::CloseBaked
+                | Command::ChooseMesh
                 | Command::About
         )
     }

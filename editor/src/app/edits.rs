@@ -103,6 +103,7 @@ impl Editor {
             Command::OpenPath(path) => self.open_any(&path),
             Command::OpenBaked => self.choose(Purpose::OpenBaked),
             Command::CloseBaked => self.close_baked(),
+            Command::ChooseMesh => self.choose(Purpose::Mesh),
             Command::Save => self.save_or_ask(),
             Command::SaveAs => {
                 let name = format!(

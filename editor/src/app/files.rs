@@ -89,6 +89,7 @@ impl Editor {
                 self.remember(path);
                 self.message = Some((format!("Opened {}", path.display()), false));
                 self.after_change();
+                self.load_document_mesh();
             }
             Err(e) => self.message = Some((format!("{}: {e}", path.display()), true)),
         }
@@ -179,6 +180,7 @@ impl Editor {
             }
             Purpose::Export => self.export_folder_chosen(path),
             Purpose::OpenBaked => self.open_any(path),
+            Purpose::Mesh => self.use_mesh(path, None),
             Purpose::File { node, param, .. } => {
                 let folder = self.session.doc().graph.folder.clone();
                 let relative = tuft_graph::images::relative_to(folder.get(), path);
@@ -234,6 +236,7 @@ impl Editor {
         self.validated_for = 0;
         self.graph = GraphView::new();
         self.after_change();
+        self.load_document_mesh();
     }
 
     pub(super) fn remember(&mut self, path: &Path) {

@@ -13,9 +13,11 @@ mod menus;
 mod panels;
 mod param_editors;
 mod recovery;
+mod surface;
 
 pub use export::ExportSettings;
 pub use menus::*;
+pub use surface::is_mesh_file;
 
 use crate::autosave::{Autosaves, Orphan, Slot};
 use crate::command::Command;
@@ -186,6 +188,10 @@ pub struct Editor {
     export_dialog: bool,
     /// The baked set shown read-only instead of the document, if any.
     baked: Option<PathBuf>,
+    /// A mesh file being read to preview on.
+    mesh_load: Option<surface::MeshLoad>,
+    /// The mesh file last read to preview on.
+    mesh_file: Option<PathBuf>,
     /// UI-thread CPU time of recent frames, milliseconds.
     frame_ms: Vec<f32>,
     /// The interval between recent frames as egui measured it, milliseconds: what the
@@ -313,6 +319,8 @@ impl Editor {
             export_settings: ExportSettings::default(),
             export_dialog: false,
             baked: None,
+            mesh_load: None,
+            mesh_file: None,
             frame_ms: Vec::new(),
             interval_ms: Vec::new(),
             title: String::new(),
@@ -322,6 +330,7 @@ impl Editor {
             editor.remember(&path);
         }
         editor.after_change();
+        editor.load_document_mesh();
         editor
     }
 
@@ -457,10 +466,12 @@ impl eframe::App for Editor {
         }
         self.request_thumbnails_when_due();
         self.thumbs.poll(&ctx);
+        self.poll_mesh(&ctx);
         if self.preview.building.is_some() || self.thumbs.shown < self.session.generation() {
             ctx.request_repaint_after(Duration::from_millis(50));
         }
-        // Dropped .ron files open; a dropped folder opens as a baked set.
+        // Dropped .ron files open; a dropped folder opens as a baked set; a dropped mesh
+        // becomes the preview's surface.
         let dropped: Vec<PathBuf> = ctx.input(|i| {
             i.raw
                 .dropped_files
@@ -468,7 +479,9 @@ impl eframe::App for Editor {
                 .map(|f| f.path().to_owned())
                 .collect()
         });
-        if let Some(path) = dropped
+        if let Some(path) = dropped.iter().find(|p| is_mesh_file(p)) {
+            self.use_mesh(path, None);
+        } else if let Some(path) = dropped
             .into_iter()
             .find(|p| p.is_dir() || p.extension().is_some_and(|e| e == "ron"))
         {

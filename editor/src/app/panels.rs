@@ -7,7 +7,7 @@ use crate::command::Command;
 use crate::graph_view::{DraggedKind, ViewNode};
 use eframe::egui;
 use tuft_graph::{NodeId, ParamValue};
-use tuft_render::{LevelMode, Rep, SurfaceKind, Wind};
+use tuft_render::{LevelMode, Rep, Wind};
 
 impl Editor {
     pub(super) fn library(&mut self, ui: &mut egui::Ui) {
@@ -129,19 +129,7 @@ impl Editor {
     /// The material's strand layers: settings and the survivor view.
     pub(super) fn preview_panel(&mut self, ui: &mut egui::Ui) {
         ui.horizontal_wrapped(|ui| {
-            let before = self.preview.kind;
-            egui::ComboBox::from_id_salt("surface")
-                .selected_text(self.preview.kind.name())
-                .show_ui(ui, |ui| {
-                    for k in SurfaceKind::ALL {
-                        ui.selectable_value(&mut self.preview.kind, k, k.name());
-                    }
-                });
-            if before != self.preview.kind {
-                let cam = &mut self.preview.view.camera;
-                *cam = cam.kept_above(self.preview.kind);
-                self.request_preview();
-            }
+            self.surface_row(ui);
             ui.label("Distance");
             ui.add(
                 egui::Slider::new(&mut self.preview.view.camera.distance_m, 0.3..=60.0)

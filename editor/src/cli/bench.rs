@@ -220,9 +220,17 @@ fn cases(name: &str, graph: &MaterialGraph, runs: usize) -> Vec<Case> {
     // A fresh evaluator, no shared sets: an edit that every layer reads.
     let (ms, built) = median_ms(runs, || {
         let evaluator = Evaluator::new(graph);
-        let kind = tuft_render::SurfaceKind::Sphere;
+        let ground = crate::preview::Ground::Kind(tuft_render::SurfaceKind::Sphere);
         let reuse = tuft_render::Reuse::default();
-        crate::preview::build_scene(&evaluator, kind, &editor_view, &reuse, &|| false)
+        let mut surfaces = crate::preview::Surfaces::default();
+        crate::preview::build_scene(
+            &evaluator,
+            &ground,
+            &mut surfaces,
+            &editor_view,
+            &reuse,
+            &|| false,
+        )
     });
     if let Some(Ok(_)) = built {
         case(format!("{name}/edit_to_scene"), (ms, runs), vec![]);
@@ -250,9 +258,14 @@ fn cases(name: &str, graph: &MaterialGraph, runs: usize) -> Vec<Case> {
                     .insert("value".into(), tuft_graph::ParamValue::Float(value));
             }
             let evaluator = Evaluator::with_cache(&edited, sets.clone());
-            if let Some(Ok(scene)) =
-                crate::preview::build_scene(&evaluator, kind, &editor_view, &reuse, &|| false)
-            {
+            if let Some(Ok(scene)) = crate::preview::build_scene(
+                &evaluator,
+                &crate::preview::Ground::Kind(kind),
+                &mut crate::preview::Surfaces::default(),
+                &editor_view,
+                &reuse,
+                &|| false,
+            ) {
                 reuse = scene.reuse();
                 replaced.push(scene);
             }

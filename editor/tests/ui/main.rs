@@ -16,6 +16,7 @@ mod graph;
 mod layers;
 mod nodes;
 mod preview;
+mod surface;
 
 /// The repository's root.
 pub fn root() -> PathBuf {

@@ -30,6 +30,22 @@ pub struct Document {
     /// Frames behind nodes ([`crate::groups`]); none in files written before frames.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub frames: Vec<crate::groups::Frame>,
+    /// The mesh the editor previews the material on, if the author chose one: part of
+    /// the layout, not of the material.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preview_mesh: Option<PreviewMesh>,
+}
+
+/// A mesh of the author's to preview on.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PreviewMesh {
+    /// Its file (`.glb`, `.gltf`, `.obj`), relative to the graph file where it can be.
+    pub path: String,
+    /// Repeats of the material per UV unit; `None`: measured from the mesh, so the
+    /// material keeps its size in metres.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repeats_per_uv: Option<f32>,
 }
 
 impl Document {
@@ -41,6 +57,7 @@ impl Document {
             layout: BTreeMap::new(),
             groups: Vec::new(),
             frames: Vec::new(),
+            preview_mesh: None,
         }
     }
 }

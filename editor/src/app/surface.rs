@@ -1,0 +1,212 @@
+//! The preview's surface when it is a mesh of the author's: chosen with Preview ›
+//! Surface › mesh…, dropped on the window, or named by the document (its layout keeps the
+//! path, relative to the graph file, and the UV scale). The file is read on a worker; a
+//! mesh that cannot be read leaves the previous surface and the document as they were,
+//! and says why.
+
+use super::Editor;
+use crate::command::Command;
+use eframe::egui;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::mpsc::Receiver;
+use tuft_render::SurfaceKind;
+use tuft_strands::surface::MeshData;
+
+/// A mesh file being read on a worker.
+pub(super) struct MeshLoad {
+    path: PathBuf,
+    uv_scale: Option<f32>,
+    done: Receiver<Result<MeshData, String>>,
+}
+
+/// Whether `path` names a mesh file the preview reads.
+#[must_use]
+pub fn is_mesh_file(path: &Path) -> bool {
+    path.extension()
+        .map(|e| e.to_string_lossy().to_lowercase())
+        .is_some_and(|e| tuft_render::mesh_file::EXTENSIONS.contains(&e.as_str()))
+}
+
+impl Editor {
+    /// Starts reading the mesh in `path` to preview on, at `uv_scale` repeats per UV unit
+    /// (`None`: measured).
+    pub fn use_mesh(&mut self, path: &Path, uv_scale: Option<f32>) {
+        let (tx, done) = std::sync::mpsc::channel();
+        let file = path.to_owned();
+        crate::workers::spawn("tuft mesh reader", move || {
+            let read = tuft_render::mesh_file::load(&file).map_err(|e| e.to_string());
+            let _ = tx.send(read);
+        });
+        self.message = Some((format!("Reading {}…", path.display()), false));
+        self.mesh_load = Some(MeshLoad {
+            path: path.to_owned(),
+            uv_scale,
+            done,
+        });
+    }
+
+    /// Whether a mesh file is being read.
+    #[must_use]
+    pub fn reading_mesh(&self) -> bool {
+        self.mesh_load.is_some()
+    }
+
+    /// Blocks until a mesh being read has been taken up (tests).
+    pub fn wait_for_mesh(&mut self) {
+        if let Some(load) = self.mesh_load.take() {
+            let read = load
+                .done
+                .recv()
+                .unwrap_or_else(|_| Err("the reader stopped".into()));
+            self.mesh_read(&load.path, load.uv_scale, read);
+        }
+    }
+
+    /// Takes up a mesh once its worker has read it.
+    pub(super) fn poll_mesh(&mut self, ctx: &egui::Context) {
+        let Some(load) = &self.mesh_load else {
+            return;
+        };
+        match load.done.try_recv() {
+            Ok(read) => {
+                let load = self.mesh_load.take().expect("a load is in flight");
+                self.mesh_read(&load.path, load.uv_scale, read);
+            }
+            Err(std::sync::mpsc::TryRecvError::Empty) => {
+                ctx.request_repaint_after(std::time::Duration::from_millis(50));
+            }
+            Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+                self.mesh_load = None;
+                self.message = Some(("The mesh reader stopped".into(), true));
+            }
+        }
+    }
+
+    fn mesh_read(&mut self, path: &Path, uv_scale: Option<f32>, read: Result<MeshData, String>) {
+        match read {
+            Ok(data) => {
+                self.preview.mesh = Some((Arc::new(data), uv_scale));
+                self.mesh_file = Some(path.to_owned());
+                self.preview.kind = SurfaceKind::Mesh;
+                self.keep_mesh_in_document(path, uv_scale);
+                self.request_preview();
+                self.message = Some((format!("Previewing on {}", path.display()), false));
+            }
+            Err(e) => {
+                self.message = Some((format!("{e} (the surface stays as it was)"), true));
+            }
+        }
+    }
+
+    /// The document's layout names the mesh (relative to the graph file where it can).
+    fn keep_mesh_in_document(&mut self, path: &Path, uv_scale: Option<f32>) {
+        let folder = self.session.doc().graph.folder.get().map(Path::to_owned);
+        let relative = tuft_graph::images::relative_to(folder.as_deref(), path);
+        let wanted = Some(tuft_graph::io::PreviewMesh {
+            path: relative,
+            repeats_per_uv: uv_scale,
+        });
+        if self.session.doc().preview_mesh != wanted {
+            self.session.arrange(|d| d.preview_mesh = wanted);
+        }
+    }
+
+    /// The surface chosen from the menu: a built-in kind, which the document's layout
+    /// then names (no mesh).
+    pub(super) fn surface_chosen(&mut self, kind: SurfaceKind) {
+        let cam = &mut self.preview.view.camera;
+        *cam = cam.kept_above(kind);
+        self.preview.kind = kind;
+        if kind != SurfaceKind::Mesh && self.session.doc().preview_mesh.is_some() {
+            self.session.arrange(|d| d.preview_mesh = None);
+        }
+        self.request_preview();
+    }
+
+    /// Reads the mesh the document names, if it names one (after a document is opened).
+    pub(super) fn load_document_mesh(&mut self) {
+        let Some(mesh) = self.session.doc().preview_mesh.clone() else {
+            if self.preview.kind == SurfaceKind::Mesh {
+                self.preview.kind = SurfaceKind::Sphere;
+                self.preview.mesh = None;
+            }
+            return;
+        };
+        let folder = self.session.doc().graph.folder.get().map(Path::to_owned);
+        let path = tuft_graph::images::resolve(folder.as_deref(), &mesh.path);
+        self.use_mesh(&path, mesh.repeats_per_uv);
+    }
+
+    /// The preview panel's surface row: the kinds, "mesh…", and for a mesh its UV scale.
+    pub(super) fn surface_row(&mut self, ui: &mut egui::Ui) {
+        let mut chosen = None;
+        egui::ComboBox::from_id_salt("surface")
+            .selected_text(self.preview.kind.name())
+            .show_ui(ui, |ui| {
+                for k in SurfaceKind::ALL {
+                    if ui
+                        .selectable_label(self.preview.kind == k, k.name())
+                        .clicked()
+                    {
+                        chosen = Some(k);
+                    }
+                }
+                if self.preview.mesh.is_some()
+                    && ui
+                        .selectable_label(self.preview.kind == SurfaceKind::Mesh, "mesh")
+                        .clicked()
+                {
+                    chosen = Some(SurfaceKind::Mesh);
+                }
+                if ui.selectable_label(false, "mesh…").clicked() {
+                    self.queue.push(Command::ChooseMesh);
+                }
+            });
+        if let Some(k) = chosen.filter(|k| *k != self.preview.kind) {
+            self.surface_chosen(k);
+            if k == SurfaceKind::Mesh
+                && let Some(path) = self.mesh_path()
+            {
+                let scale = self.preview.mesh.as_ref().and_then(|m| m.1);
+                self.keep_mesh_in_document(&path, scale);
+            }
+        }
+        if self.preview.kind != SurfaceKind::Mesh {
+            return;
+        }
+        let Some((data, scale)) = self.preview.mesh.clone() else {
+            return;
+        };
+        let mut measured = scale.is_none();
+        let repeat = self.session.doc().graph.repeat_m.max(1e-3);
+        let mut value = scale.unwrap_or_else(|| data.metres_per_uv() / repeat);
+        ui.checkbox(&mut measured, "measured UV scale")
+            .on_hover_text(
+                "Repeats of the material per UV unit of the mesh: measured from the mesh's area \
+             so the material keeps its size in metres, or set by hand",
+            );
+        let changed_value = ui
+            .add_enabled(
+                !measured,
+                egui::DragValue::new(&mut value)
+                    .range(0.001..=100_000.0)
+                    .speed(0.05)
+                    .suffix(" repeats / UV"),
+            )
+            .changed();
+        let wanted = (!measured).then_some(value);
+        if wanted != scale && (changed_value || measured != scale.is_none()) {
+            self.preview.mesh = Some((data, wanted));
+            if let Some(path) = self.mesh_path() {
+                self.keep_mesh_in_document(&path, wanted);
+            }
+            self.request_preview();
+        }
+    }
+
+    /// The file of the mesh last read.
+    fn mesh_path(&self) -> Option<PathBuf> {
+        self.mesh_file.clone()
+    }
+}

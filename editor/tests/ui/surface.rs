@@ -1,0 +1,141 @@
+//! A mesh of the author's as the preview's surface: chosen, dropped, kept in the
+//! document's layout with its UV scale, and refused without harm when it cannot be read.
+
+use super::{bare, editor, settle};
+use egui_kittest::Harness;
+use std::path::{Path, PathBuf};
+use tuft_editor::app::Editor;
+use tuft_editor::command::Command;
+use tuft_editor::file_dialogs::Dialogs;
+use tuft_render::SurfaceKind;
+
+fn creature() -> PathBuf {
+    super::root().join("assets/creature.obj")
+}
+
+/// Runs `command` and lets the mesh be read and the preview land.
+fn run(harness: &mut Harness<'static, Editor>, command: Command) {
+    let ctx = harness.ctx.clone();
+    harness.state_mut().run(&ctx, command);
+    for _ in 0..200 {
+        if !harness.state().choosing() {
+            break;
+        }
+        harness.step();
+    }
+    harness.state_mut().wait_for_mesh();
+    settle(harness);
+}
+
+#[test]
+fn a_chosen_mesh_becomes_the_surface_and_the_document_keeps_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = editor(bare(), None);
+    harness
+        .state_mut()
+        .set_dialogs(Dialogs::Answer(Some(creature())));
+    run(&mut harness, Command::ChooseMesh);
+    let state = harness.state();
+    assert_eq!(state.preview().kind, SurfaceKind::Mesh);
+    assert!(state.preview().has_scene(), "{:?}", state.preview().error);
+    let kept = state
+        .session()
+        .doc()
+        .preview_mesh
+        .clone()
+        .expect("the layout names it");
+    assert!(kept.path.ends_with("creature.obj"), "{kept:?}");
+    assert_eq!(kept.repeats_per_uv, None, "measured by default");
+    // Saved: the layout names the mesh; a document naming it with a scale of its own
+    // opens on it at that scale.
+    let file = dir.path().join("bare.ron");
+    assert!(harness.state_mut().save(Some(&file)));
+    let saved = tuft_graph::io::load(&file).unwrap();
+    assert_eq!(saved.preview_mesh, Some(kept.clone()));
+    let mut doc = bare();
+    doc.preview_mesh = Some(tuft_graph::io::PreviewMesh {
+        path: creature().display().to_string(),
+        repeats_per_uv: Some(3.5),
+    });
+    let scaled = dir.path().join("scaled.ron");
+    tuft_graph::io::save(&doc, &scaled).unwrap();
+    assert_eq!(
+        tuft_graph::io::load(&scaled).unwrap().preview_mesh,
+        doc.preview_mesh
+    );
+    let mut again = editor(bare(), None);
+    run(&mut again, Command::OpenPath(scaled));
+    assert_eq!(again.state().preview().kind, SurfaceKind::Mesh);
+    assert_eq!(
+        again.state().preview().mesh.as_ref().and_then(|m| m.1),
+        Some(3.5)
+    );
+    assert!(!again.state().session().is_dirty());
+}
+
+#[test]
+fn a_mesh_that_cannot_be_read_leaves_the_surface_and_the_document_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("broken.obj");
+    std::fs::write(&bad, "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n").unwrap();
+    let mut harness = editor(bare(), None);
+    let before = harness.state().session().doc().clone();
+    harness.state_mut().set_dialogs(Dialogs::Answer(Some(bad)));
+    run(&mut harness, Command::ChooseMesh);
+    let state = harness.state();
+    assert_eq!(state.preview().kind, SurfaceKind::Sphere);
+    assert_eq!(state.session().doc(), &before);
+    let message = state.message().unwrap_or_default();
+    assert!(
+        message.contains("broken.obj") && message.contains("no UVs"),
+        "{message}"
+    );
+    // A document naming a mesh that is gone opens on the sphere, unchanged, and says so.
+    let mut doc = bare();
+    doc.preview_mesh = Some(tuft_graph::io::PreviewMesh {
+        path: "gone.glb".into(),
+        repeats_per_uv: None,
+    });
+    let file = dir.path().join("names_a_gone_mesh.ron");
+    tuft_graph::io::save(&doc, &file).unwrap();
+    let mut harness = editor(bare(), None);
+    run(&mut harness, Command::OpenPath(file.clone()));
+    let state = harness.state();
+    assert_eq!(state.preview().kind, SurfaceKind::Sphere);
+    assert!(
+        !state.session().is_dirty(),
+        "the document is as it was read"
+    );
+    let message = state.message().unwrap_or_default();
+    assert!(
+        message.contains("gone.glb") && message.contains("cannot read"),
+        "{message}"
+    );
+}
+
+/// A file dropped on the window, as the windowing layer hands it over.
+#[derive(Debug)]
+struct Dropped(PathBuf);
+
+impl egui::DroppedFile for Dropped {
+    fn path(&self) -> &Path {
+        &self.0
+    }
+    fn bytes(&self) -> Result<Vec<u8>, String> {
+        std::fs::read(&self.0).map_err(|e| e.to_string())
+    }
+}
+
+#[test]
+fn a_dropped_mesh_becomes_the_surface() {
+    let mut harness = editor(bare(), None);
+    harness
+        .input_mut()
+        .dropped_files
+        .push(std::sync::Arc::new(Dropped(creature())));
+    harness.run_steps(1);
+    harness.state_mut().wait_for_mesh();
+    settle(&mut harness);
+    assert_eq!(harness.state().preview().kind, SurfaceKind::Mesh);
+    assert!(harness.state().preview().has_scene());
+}
