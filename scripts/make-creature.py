@@ -7,7 +7,10 @@ island. UVs are in metres of surface (u around, v along), so the material keeps 
 density everywhere but at the poles; every island has a seam where its u wraps, and
 the islands are packed side by side. Y is up, the creature faces +z, about 1.5 m from muzzle to tail.
 
-    python3 scripts/make-creature.py [OUT.obj]
+    python3 scripts/make-creature.py [OUT.obj] [DETAIL]
+
+DETAIL (default 1) multiplies the segments around and along every part: 4 gives about
+100k triangles, the size `tuft bench --mesh` is measured at.
 """
 
 import math
@@ -16,12 +19,16 @@ import sys
 parts = []  # (name, vertices [(x, y, z, u, v)], triangles [(a, b, c)])
 
 
+DETAIL = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+
+
 def tube(name, path, radius, around=24, along=None):
     """A closed tube along `path` (list of points), radius(t) a function of 0..1.
 
     The ends are closed by the radius going to zero where the caller's radius does;
     otherwise the tube stays open (hidden inside the body)."""
-    along = along or 4 * len(path)
+    along = (along or 4 * len(path)) * DETAIL
+    around *= DETAIL
     # Resample the path by arc length.
     lengths = [0.0]
     for a, b in zip(path, path[1:]):
@@ -70,6 +77,7 @@ def tube(name, path, radius, around=24, along=None):
 
 
 def ellipsoid(name, centre, radii, around=32, rings=16):
+    around, rings = around * DETAIL, rings * DETAIL
     cx, cy, cz = centre
     rx, ry, rz = radii
     verts, tris = [], []

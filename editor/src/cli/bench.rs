@@ -581,11 +581,66 @@ fn round2(x: f64) -> f64 {
     (x * 100.0).round() / 100.0
 }
 
+/// The fur preset placed on the mesh in `path` (measured UV scale): reading the file,
+/// laying it out as a surface, and planting every layer on it.
+fn mesh_cases(path: &std::path::Path, runs: usize) -> anyhow::Result<Vec<Case>> {
+    let (read_ms, mesh) = median_ms(runs, || tuft_render::mesh_file::load(path));
+    let mesh = mesh?;
+    let doc = tuft_graph::io::from_str(PRESETS.iter().find(|(n, _)| *n == "fur").expect("fur").1)?;
+    let graph = &doc.graph;
+    let scale = mesh.metres_per_uv() / graph.repeat_m;
+    let (surface_ms, surface) = median_ms(runs, || {
+        tuft_strands::surface::Surface::from_mesh(&mesh, scale)
+    });
+    let surface = surface?;
+    let evaluator = Evaluator::new(graph);
+    let sets: Vec<_> = graph
+        .strands
+        .keys()
+        .map(|name| evaluator.strand_set(name))
+        .collect::<Result<_, _>>()?;
+    let (place_ms, planted) = median_ms(runs, || {
+        sets.iter()
+            .map(|set| {
+                tuft_strands::placement::place(set, &surface, graph.repeat_m)
+                    .iter()
+                    .map(|t| t.strands.len() as u64)
+                    .sum::<u64>()
+            })
+            .sum::<u64>()
+    });
+    let triangles = mesh.triangles.len() as u64;
+    Ok(vec![
+        Case {
+            name: "mesh/read".into(),
+            median_ms: read_ms,
+            runs,
+            counts: vec![("triangles", triangles)],
+        },
+        Case {
+            name: "mesh/surface".into(),
+            median_ms: surface_ms,
+            runs,
+            counts: vec![
+                ("triangles", triangles),
+                ("tiles", u64::from(surface.n_tiles)),
+            ],
+        },
+        Case {
+            name: "mesh/fur/place".into(),
+            median_ms: place_ms,
+            runs,
+            counts: vec![("triangles", triangles), ("planted", planted)],
+        },
+    ])
+}
+
 pub fn run(
     json: bool,
     runs: usize,
     only: Option<&str>,
     sphere: Option<u64>,
+    mesh: Option<&std::path::Path>,
     with_levels: bool,
     with_switches: Option<u32>,
 ) -> std::process::ExitCode {
@@ -644,6 +699,18 @@ pub fn run(
             );
         }
     };
+    if let Some(path) = mesh {
+        match mesh_cases(path, runs) {
+            Ok(cases) => cases.iter().for_each(&print),
+            Err(e) => {
+                eprintln!("tuft bench --mesh: {e:#}");
+                return std::process::ExitCode::FAILURE;
+            }
+        }
+        if only.is_none() && sphere.is_none() {
+            return std::process::ExitCode::SUCCESS;
+        }
+    }
     if let Some(candidates) = sphere {
         for case in sphere_case(candidates, runs) {
             print(&case);

@@ -176,6 +176,10 @@ pub enum Command {
         /// sphere and meshing them as ribbons.
         #[arg(long, num_args = 0..=1, default_missing_value = "250000", value_parser = numbers::candidates)]
         sphere: Option<u64>,
+        /// Also (or, without --preset, only) time reading a mesh file, laying it out as a
+        /// surface and planting the fur preset on it.
+        #[arg(long, value_name = "PATH")]
+        mesh: Option<PathBuf>,
         /// Print each layer's level coverage (relative to level 0) for widening exponents
         /// ½ and 1 instead of timings.
         #[arg(long)]
@@ -255,9 +259,18 @@ pub fn run(command: Command) -> ExitCode {
             runs,
             preset,
             sphere,
+            mesh,
             levels,
             switches,
-        } => bench::run(json, runs, preset.as_deref(), sphere, levels, switches),
+        } => bench::run(
+            json,
+            runs,
+            preset.as_deref(),
+            sphere,
+            mesh.as_deref(),
+            levels,
+            switches,
+        ),
         Command::Inspect { file } => inspect::run(&file),
         Command::View { dir } => view::run(&dir),
         Command::Render {
