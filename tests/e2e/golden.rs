@@ -449,3 +449,57 @@ fn a_damaged_baked_set_names_the_file_at_fault() {
     let e = tuft_render::baked::load(&set.join("nowhere")).unwrap_err();
     assert!(e.message.contains("not a folder"), "{e}");
 }
+
+/// The fur preset on the sample creature, from the side near and from above farther:
+/// the mesh's seams, thin legs and tail as the goldens hold them.
+#[test]
+fn the_fur_on_the_sample_creature_matches_its_golden_frames() {
+    let update = std::env::var("UPDATE_GOLDEN").is_ok_and(|v| v == "1");
+    let mesh = tuft_render::mesh_file::load(&root().join("assets/creature.obj")).unwrap();
+    let doc = tuft_graph::io::load(&root().join("presets/fur.ron")).unwrap();
+    let (material, _) = tuft_editor::material::from_graph(&doc.graph, 256).unwrap();
+    let scale = mesh.metres_per_uv() / material.repeat_m;
+    let surface = tuft_strands::surface::Surface::from_mesh(&mesh, scale).unwrap();
+    let mut scene = Scene::on_mesh(
+        material,
+        std::sync::Arc::new(surface),
+        &tuft_render::Reuse::default(),
+    );
+    let mut offscreen = Offscreen::new().expect("an adapter (software is fine)");
+    let mut failures = Vec::new();
+    for (name, distance, yaw, pitch) in [("side", 0.5, 0.22, 0.03), ("above", 1.5, 0.1, 0.15)] {
+        let mut v = view(distance, GOLDEN, LevelMode::Auto, false);
+        v.camera.yaw = yaw;
+        v.camera.pitch = pitch;
+        let frame = offscreen.render(&mut scene, &v).expect("a frame").image;
+        let id = format!("fur_creature_{name}");
+        let path = golden_path(&id);
+        let save = |path: &std::path::Path| {
+            image::save_buffer(
+                path,
+                &frame.rgba,
+                GOLDEN.0,
+                GOLDEN.1,
+                image::ExtendedColorType::Rgba8,
+            )
+            .expect("frame written");
+        };
+        if update {
+            save(&path);
+            continue;
+        }
+        let verdict = Verdict::of(&frame, &load_golden(&id));
+        println!("{id}: {verdict}");
+        if !verdict.holds() {
+            let seen = path.with_extension("new.png");
+            save(&seen);
+            failures.push(format!("{id}: {verdict} (frame in {})", seen.display()));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "adapter {}:\n{}",
+        offscreen.adapter(),
+        failures.join("\n")
+    );
+}
