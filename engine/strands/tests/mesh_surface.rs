@@ -203,3 +203,38 @@ fn a_mesh_without_uvs_or_with_bad_numbers_is_refused_by_name() {
             .all(|p| p.triangle < 8)
     );
 }
+
+#[test]
+fn mirrored_uvs_and_a_non_manifold_edge_plant_as_their_area_says() {
+    // The square with its u mirrored (clockwise UVs) plants as many strands as the
+    // square itself: placement orients each triangle's UVs before its edge tests.
+    let plain = stretched_square(8);
+    let mut mirrored = plain.clone();
+    mirrored.uvs.iter_mut().for_each(|uv| uv[0] = 1.0 - uv[0]);
+    let count = |m: &MeshData| {
+        let surface = Surface::from_mesh(m, 6.0).unwrap();
+        place(&set(400, &[]), &surface, 0.5)
+            .iter()
+            .map(|t| t.strands.len())
+            .sum::<usize>()
+    };
+    let (a, b) = (count(&plain), count(&mirrored));
+    assert!(a > 1000);
+    assert!(
+        (a as f64 / b as f64 - 1.0).abs() < 0.03,
+        "{a} against {b} mirrored"
+    );
+    // A fin standing on one of the square's edges (three triangles share that edge): the
+    // fin plants on its own area, beside what the square plants.
+    let mut finned = plain.clone();
+    let n = finned.positions.len() as u32;
+    let (p, q) = (finned.positions[0], finned.positions[1]);
+    finned.positions.push([p[0], 0.25, p[2]]);
+    finned.positions.push([q[0], 0.25, q[2]]);
+    finned.uvs.push([0.0, 0.9]);
+    finned.uvs.push([0.1, 0.9]);
+    finned.triangles.push([0, 1, n]);
+    finned.triangles.push([1, n + 1, n]);
+    let c = count(&finned);
+    assert!(c > a, "{c} with the fin, {a} without");
+}
