@@ -88,6 +88,8 @@ pub enum Command {
     CloseBaked,
     /// Choose a mesh file to preview the material on.
     ChooseMesh,
+    /// Preview on this surface (a mesh: the one last read, or choose one).
+    Surface(tuft_render::SurfaceKind),
     /// Show what Tuft is and the licences it ships under.
     About,
 }

@@ -79,6 +79,7 @@ impl Editor {
                 | Command::OpenBaked
                 | Command::CloseBaked
                 | Command::ChooseMesh
+                | Command::Surface(_)
                 | Command::About
         )
     }

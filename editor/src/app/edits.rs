@@ -104,6 +104,7 @@ impl Editor {
             Command::OpenBaked => self.choose(Purpose::OpenBaked),
             Command::CloseBaked => self.close_baked(),
             Command::ChooseMesh => self.choose(Purpose::Mesh),
+            Command::Surface(kind) => self.surface_command(kind),
             Command::Save => self.save_or_ask(),
             Command::SaveAs => {
                 let name = format!(

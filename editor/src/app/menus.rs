@@ -211,6 +211,28 @@ impl Editor {
                 ui.separator();
                 self.item(ui, "Frame All", &keys(&FRAME_ALL), Some(Command::FrameAll));
             });
+            ui.menu_button("Preview", |ui| {
+                ui.menu_button("Surface", |ui| {
+                    for k in tuft_render::SurfaceKind::ALL {
+                        let name = if self.preview.kind == k {
+                            format!("• {}", k.name())
+                        } else {
+                            k.name().to_owned()
+                        };
+                        self.item(ui, &name, "", Some(Command::Surface(k)));
+                    }
+                    if self.preview.mesh.is_some() {
+                        let mesh = tuft_render::SurfaceKind::Mesh;
+                        let name = if self.preview.kind == mesh {
+                            "• mesh"
+                        } else {
+                            "mesh"
+                        };
+                        self.item(ui, name, "", Some(Command::Surface(mesh)));
+                    }
+                    self.item(ui, "Mesh…", "", Some(Command::ChooseMesh));
+                });
+            });
             ui.menu_button("Help", |ui| {
                 self.item(ui, "About Tuft", "", Some(Command::About));
             });

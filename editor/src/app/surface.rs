@@ -124,6 +124,24 @@ impl Editor {
         self.request_preview();
     }
 
+    /// Preview › Surface: a built-in kind, or the mesh last read (choosing one when none
+    /// has been).
+    pub(super) fn surface_command(&mut self, kind: SurfaceKind) {
+        if kind == SurfaceKind::Mesh && self.preview.mesh.is_none() {
+            self.choose(crate::file_dialogs::Purpose::Mesh);
+            return;
+        }
+        if kind != self.preview.kind {
+            self.surface_chosen(kind);
+            if kind == SurfaceKind::Mesh
+                && let Some(path) = self.mesh_path()
+            {
+                let scale = self.preview.mesh.as_ref().and_then(|m| m.1);
+                self.keep_mesh_in_document(&path, scale);
+            }
+        }
+    }
+
     /// Reads the mesh the document names, if it names one (after a document is opened).
     pub(super) fn load_document_mesh(&mut self) {
         let Some(mesh) = self.session.doc().preview_mesh.clone() else {
@@ -163,14 +181,8 @@ impl Editor {
                     self.queue.push(Command::ChooseMesh);
                 }
             });
-        if let Some(k) = chosen.filter(|k| *k != self.preview.kind) {
-            self.surface_chosen(k);
-            if k == SurfaceKind::Mesh
-                && let Some(path) = self.mesh_path()
-            {
-                let scale = self.preview.mesh.as_ref().and_then(|m| m.1);
-                self.keep_mesh_in_document(&path, scale);
-            }
+        if let Some(k) = chosen {
+            self.surface_command(k);
         }
         if self.preview.kind != SurfaceKind::Mesh {
             return;

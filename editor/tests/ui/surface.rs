@@ -139,3 +139,46 @@ fn a_dropped_mesh_becomes_the_surface() {
     assert_eq!(harness.state().preview().kind, SurfaceKind::Mesh);
     assert!(harness.state().preview().has_scene());
 }
+
+fn preview_menu(harness: &mut Harness<'static, Editor>, item: &str) {
+    use egui_kittest::kittest::Queryable as _;
+    harness.get_by_label("Preview").click();
+    harness.run_steps(2);
+    // The submenu opens on its button.
+    harness.get_by_label("Surface ⏵").click();
+    harness.run_steps(3);
+    // A menu entry's label ends with its (here empty) shortcut text.
+    harness.get_by_label(&format!("{item} ")).click();
+    harness.run_steps(1);
+}
+
+#[test]
+fn preview_surface_menu_switches_between_the_kinds_and_the_mesh() {
+    let mut harness = editor(bare(), None);
+    harness
+        .state_mut()
+        .set_dialogs(Dialogs::Answer(Some(creature())));
+    preview_menu(&mut harness, "Mesh…");
+    for _ in 0..200 {
+        if !harness.state().choosing() {
+            break;
+        }
+        harness.step();
+    }
+    harness.state_mut().wait_for_mesh();
+    settle(&mut harness);
+    assert_eq!(harness.state().preview().kind, SurfaceKind::Mesh);
+    preview_menu(&mut harness, "plane");
+    settle(&mut harness);
+    assert_eq!(harness.state().preview().kind, SurfaceKind::Plane);
+    assert_eq!(
+        harness.state().session().doc().preview_mesh,
+        None,
+        "the layout follows"
+    );
+    preview_menu(&mut harness, "mesh");
+    settle(&mut harness);
+    assert_eq!(harness.state().preview().kind, SurfaceKind::Mesh);
+    assert!(harness.state().session().doc().preview_mesh.is_some());
+    assert!(harness.state().preview().has_scene());
+}
