@@ -376,6 +376,44 @@ fn render_lays_a_material_on_a_mesh_file_and_names_a_bad_one() {
 }
 
 #[test]
+fn render_stands_a_walker_on_the_field_and_refuses_a_bad_eye() {
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("field.png");
+    let out = tuft(&[
+        "render",
+        "presets/moss.ron",
+        "--surface",
+        "field",
+        "--eye",
+        "0,1.6,0",
+        "--pitch",
+        "0.03",
+        "--size",
+        "160x90",
+        "--out",
+        png.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(
+        text(&out).contains("relief"),
+        "the far field is relief: {}",
+        text(&out)
+    );
+    for bad in ["1,2", "0,nan,0", "0,1.6,1e9", "a,b,c"] {
+        let out = tuft(&[
+            "render",
+            "presets/moss.ron",
+            "--eye",
+            bad,
+            "--out",
+            png.to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        assert!(text(&out).contains("eye"), "{bad}: {}", text(&out));
+    }
+}
+
+#[test]
 fn bench_json_prints_one_case_per_line_with_median_and_counts() {
     let out = tuft(&["bench", "--json", "--runs", "1", "--preset", "moss"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));

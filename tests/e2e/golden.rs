@@ -503,3 +503,76 @@ fn the_fur_on_the_sample_creature_matches_its_golden_frames() {
         failures.join("\n")
     );
 }
+
+/// The lawn on the field from a walker's eye: every representation at once, nearest
+/// first, and two golden frames (eye height, and from 12 m up).
+#[test]
+fn the_field_shows_every_representation_at_once_and_matches_its_golden_frames() {
+    let update = std::env::var("UPDATE_GOLDEN").is_ok_and(|v| v == "1");
+    let doc = tuft_graph::io::load(&root().join("presets/lawn.ron")).unwrap();
+    let (material, _) = tuft_editor::material::from_graph(&doc.graph, 256).unwrap();
+    let mut scene = Scene::new(material, tuft_render::SurfaceKind::Field);
+    let mut offscreen = Offscreen::new().expect("an adapter (software is fine)");
+    let walker = |eye: [f32; 3], pitch: f32, overlay: bool| {
+        let mut v = view(2.0, GOLDEN, LevelMode::Auto, overlay);
+        v.camera.walk_eye = Some(eye);
+        v.camera.pitch = pitch;
+        v.camera.yaw = 0.0;
+        v
+    };
+    let frame = offscreen
+        .render(&mut scene, &walker([0.0, 1.6, 0.0], 0.03, true))
+        .expect("a frame");
+    let blades = &frame.stats.layers[0];
+    let reps: Vec<tuft_render::Rep> = blades.reps.iter().map(|(r, _)| *r).collect();
+    assert!(
+        reps.iter()
+            .any(|r| matches!(r, tuft_render::Rep::Strands(_)))
+            && reps.contains(&tuft_render::Rep::Cards)
+            && reps.contains(&tuft_render::Rep::Relief),
+        "{reps:?}"
+    );
+    assert!(
+        frame.image.coverage() > 0.5,
+        "the ground reaches the horizon"
+    );
+    let mut failures = Vec::new();
+    for (name, eye, pitch) in [
+        ("eye", [0.0, 1.6, 0.0], 0.03),
+        ("above", [0.0, 12.0, 0.0], 0.12),
+    ] {
+        let frame = offscreen
+            .render(&mut scene, &walker(eye, pitch, false))
+            .expect("a frame")
+            .image;
+        let id = format!("lawn_field_{name}");
+        let path = golden_path(&id);
+        let save = |path: &std::path::Path| {
+            image::save_buffer(
+                path,
+                &frame.rgba,
+                GOLDEN.0,
+                GOLDEN.1,
+                image::ExtendedColorType::Rgba8,
+            )
+            .expect("frame written");
+        };
+        if update {
+            save(&path);
+            continue;
+        }
+        let verdict = Verdict::of(&frame, &load_golden(&id));
+        println!("{id}: {verdict}");
+        if !verdict.holds() {
+            let seen = path.with_extension("new.png");
+            save(&seen);
+            failures.push(format!("{id}: {verdict} (frame in {})", seen.display()));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "adapter {}:\n{}",
+        offscreen.adapter(),
+        failures.join("\n")
+    );
+}

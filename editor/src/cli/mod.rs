@@ -126,14 +126,18 @@ pub enum Command {
         /// `levels`: colour each strand and card by its active level.
         #[arg(long, value_parser = ["levels"])]
         overlay: Option<String>,
-        /// sphere, plane, box, or the path of a mesh (.glb, .gltf, .obj) laid out by its
-        /// UVs.
+        /// sphere, plane, box, field (flat ground 256 m across; see --eye), or the path of
+        /// a mesh (.glb, .gltf, .obj) laid out by its UVs.
         #[arg(long, default_value = "sphere", value_parser = render::parse_surface)]
         surface: render::Surface,
         /// Repeats of the material per UV unit of a `--surface` mesh (default: measured
         /// from the mesh, so the material keeps its size in metres).
         #[arg(long, value_parser = numbers::uv_scale)]
         uv_scale: Option<f32>,
+        /// Stand the camera at X,Y,Z metres (a walker's eye, e.g. 0,1.6,0 on the field)
+        /// and look along --yaw, --pitch (positive looks down) instead of orbiting.
+        #[arg(long, value_parser = render::parse_eye, allow_hyphen_values = true)]
+        eye: Option<[f32; 3]>,
         /// Wind strength (0 draws the wind stage at rest; omit for no wind stage).
         #[arg(long, value_parser = numbers::wind, allow_hyphen_values = true)]
         wind: Option<f32>,
@@ -283,6 +287,7 @@ pub fn run(command: Command) -> ExitCode {
             overlay,
             surface,
             uv_scale,
+            eye,
             wind,
             yaw,
             pitch,
@@ -299,6 +304,7 @@ pub fn run(command: Command) -> ExitCode {
                 overlay: overlay.is_some(),
                 surface,
                 uv_scale,
+                eye,
                 wind,
                 yaw,
                 pitch,

@@ -23,6 +23,8 @@ pub struct Options {
     /// Repeats of the material per UV unit of a mesh (`None`: measured, so the material
     /// keeps its size).
     pub uv_scale: Option<f32>,
+    /// A walker's eye (metres) instead of the orbit: the camera stands there.
+    pub eye: Option<[f32; 3]>,
     pub wind: Option<f32>,
     pub yaw: f32,
     pub pitch: f32,
@@ -45,6 +47,24 @@ pub fn parse_size(text: &str) -> Result<(u32, u32), String> {
             .ok_or_else(|| format!("size `{text}`: each side must be 1..={MAX_FRAME_SIDE} pixels"))
     };
     Ok((parse(w)?, parse(h)?))
+}
+
+/// Parses `X,Y,Z` in metres, each finite and within 10 km.
+///
+/// # Errors
+/// Anything else.
+pub fn parse_eye(text: &str) -> Result<[f32; 3], String> {
+    let parts: Vec<f32> = text
+        .split(',')
+        .map(|p| p.trim().parse::<f32>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| format!("eye `{text}` is not X,Y,Z in metres"))?;
+    match parts[..] {
+        [x, y, z] if parts.iter().all(|v| v.is_finite() && v.abs() <= 10_000.0) => Ok([x, y, z]),
+        _ => Err(format!(
+            "eye `{text}` is not three finite numbers X,Y,Z within 10 km"
+        )),
+    }
 }
 
 /// Parses `auto`, a level number, `cards` or `relief`.
@@ -89,7 +109,7 @@ pub fn parse_surface(text: &str) -> Result<Surface, String> {
         Ok(Surface::Mesh(path))
     } else {
         Err(format!(
-            "surface `{text}` is not sphere, plane or box, nor a .glb, .gltf or .obj mesh"
+            "surface `{text}` is not sphere, plane, box or field, nor a .glb, .gltf or .obj mesh"
         ))
     }
 }
@@ -163,6 +183,7 @@ fn render(material: tuft_render::Material, out: &Path, o: &Options) -> anyhow::R
             yaw: o.yaw,
             pitch: o.pitch,
             distance_m: o.distance_m,
+            walk_eye: o.eye,
             ..Camera::default()
         }
         .kept_above(kind),

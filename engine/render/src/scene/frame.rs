@@ -12,11 +12,14 @@ pub enum SurfaceKind {
     Box,
     /// A mesh of the author's ([`crate::Scene::on_mesh`]; built alone, the sphere).
     Mesh,
+    /// Flat ground 256 m across, tiles 4 m square: a field to the horizon, seen from a
+    /// walker's eye ([`crate::Camera::walk_eye`]).
+    Field,
 }
 
 impl SurfaceKind {
     /// Every kind, in menu order.
-    pub const ALL: [Self; 3] = [Self::Sphere, Self::Plane, Self::Box];
+    pub const ALL: [Self; 4] = [Self::Sphere, Self::Plane, Self::Box, Self::Field];
 
     /// The kind's name on the command line and in menus.
     #[must_use]
@@ -26,6 +29,7 @@ impl SurfaceKind {
             Self::Plane => "plane",
             Self::Box => "box",
             Self::Mesh => "mesh",
+            Self::Field => "field",
         }
     }
 
@@ -35,7 +39,7 @@ impl SurfaceKind {
     #[must_use]
     pub const fn min_pitch(self) -> f32 {
         match self {
-            Self::Plane => 0.01,
+            Self::Plane | Self::Field => 0.01,
             Self::Sphere | Self::Box | Self::Mesh => -0.24,
         }
     }
@@ -54,10 +58,17 @@ impl SurfaceKind {
                 (Surface::sphere(1.0, 64, 32, ru, rv), 1.0)
             }
             Self::Plane => (Surface::plane(8.0, 8, 8.0 / repeat_m), 0.0),
+            Self::Field => (
+                Surface::plane(FIELD_M, 64, (FIELD_M / repeat_m).round().max(1.0)),
+                0.0,
+            ),
             Self::Box => (Surface::cube(2.0, 4, 2.0 / repeat_m), 1.0),
         }
     }
 }
+
+/// The side of the field surface, metres (128 repeats of a 2 m lawn).
+pub const FIELD_M: f32 = 256.0;
 
 /// Wind over the strands.
 #[derive(Clone, Copy, Debug, PartialEq)]
