@@ -220,7 +220,7 @@ impl Editor {
             cam.pitch += d.y / 600.0;
             *cam = cam.kept_above(self.preview.kind);
         }
-        if resp.hovered() {
+        if resp.hovered() && !self.walk(ui) {
             let scroll = ui.input(|i| i.smooth_scroll_delta.y);
             if scroll != 0.0 {
                 let cam = &mut self.preview.view.camera;

@@ -182,3 +182,42 @@ fn preview_surface_menu_switches_between_the_kinds_and_the_mesh() {
     assert!(harness.state().session().doc().preview_mesh.is_some());
     assert!(harness.state().preview().has_scene());
 }
+
+#[test]
+fn on_the_field_the_camera_walks_with_the_keys() {
+    use egui_kittest::kittest::Queryable as _;
+    let mut harness = editor(bare(), None);
+    preview_menu(&mut harness, "field");
+    settle(&mut harness);
+    assert_eq!(harness.state().preview().kind, SurfaceKind::Field);
+    harness.get_by_label("walk").click();
+    harness.run_steps(2);
+    let start = harness
+        .state()
+        .preview()
+        .view
+        .camera
+        .walk_eye
+        .expect("walking");
+    assert_eq!(start, [0.0, 1.6, 0.0]);
+    // W with the pointer over the preview: the eye goes the way it looks, at eye height.
+    harness.hover_at(egui::pos2(1180.0, 300.0));
+    harness.key_down(egui::Key::W);
+    harness.run_steps(10);
+    harness.key_up(egui::Key::W);
+    harness.run_steps(1);
+    let cam = harness.state().preview().view.camera;
+    let eye = cam.walk_eye.expect("still walking");
+    let d = cam.direction();
+    let moved = [eye[0] - start[0], eye[2] - start[2]];
+    assert!(moved[0].hypot(moved[1]) > 0.01, "{eye:?}");
+    assert!(
+        moved[0] * -d.x + moved[1] * -d.z > 0.0,
+        "walked ahead: {moved:?}"
+    );
+    assert_eq!(eye[1], 1.6);
+    // Back to the sphere: the orbit again.
+    preview_menu(&mut harness, "sphere");
+    settle(&mut harness);
+    assert_eq!(harness.state().preview().view.camera.walk_eye, None);
+}
