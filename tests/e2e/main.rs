@@ -4,6 +4,7 @@
 mod bake;
 mod baked_set;
 mod boundaries;
+mod field;
 mod files;
 mod golden;
 mod meshes;

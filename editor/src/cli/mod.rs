@@ -27,6 +27,7 @@ pub mod numbers;
 pub mod render;
 mod validate;
 mod view;
+mod walk;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -184,6 +185,11 @@ pub enum Command {
         /// surface and planting the fur preset on it.
         #[arg(long, value_name = "PATH")]
         mesh: Option<PathBuf>,
+        /// Instead of the cases, walk this many metres (default 100) over the field on the
+        /// lawn at 1.5 m/s, 60 frames a second, and print the frames' planning time,
+        /// planting, resident memory and triangles.
+        #[arg(long, num_args = 0..=1, default_missing_value = "100", value_name = "METRES", value_parser = numbers::distance)]
+        field: Option<f32>,
         /// Print each layer's level coverage (relative to level 0) for widening exponents
         /// ½ and 1 instead of timings.
         #[arg(long)]
@@ -260,12 +266,24 @@ pub fn run(command: Command) -> ExitCode {
         }
         Command::Bench {
             json,
+            field: Some(metres),
+            ..
+        } => match walk::run(metres, json) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("tuft bench --field: {e:#}");
+                ExitCode::FAILURE
+            }
+        },
+        Command::Bench {
+            json,
             runs,
             preset,
             sphere,
             mesh,
             levels,
             switches,
+            field: None,
         } => bench::run(
             json,
             runs,

@@ -12,7 +12,7 @@ pub enum SurfaceKind {
     Box,
     /// A mesh of the author's ([`crate::Scene::on_mesh`]; built alone, the sphere).
     Mesh,
-    /// Flat ground 256 m across, tiles 4 m square: a field to the horizon, seen from a
+    /// Flat ground 256 m across, tiles 1 m square: a field to the horizon, seen from a
     /// walker's eye ([`crate::Camera::walk_eye`]).
     Field,
 }
@@ -59,7 +59,7 @@ impl SurfaceKind {
             }
             Self::Plane => (Surface::plane(8.0, 8, 8.0 / repeat_m), 0.0),
             Self::Field => (
-                Surface::plane(FIELD_M, 64, (FIELD_M / repeat_m).round().max(1.0)),
+                Surface::plane(FIELD_M, FIELD_TILES, (FIELD_M / repeat_m).round().max(1.0)),
                 0.0,
             ),
             Self::Box => (Surface::cube(2.0, 4, 2.0 / repeat_m), 1.0),
@@ -69,6 +69,9 @@ impl SurfaceKind {
 
 /// The side of the field surface, metres (128 repeats of a 2 m lawn).
 pub const FIELD_M: f32 = 256.0;
+/// Tiles along each side of the field: 1 m tiles, so planting one tile's level 0 is a
+/// frame's work (a quarter repeat of the lawn, about 58,000 strands), not a burst.
+pub const FIELD_TILES: u32 = 128;
 
 /// Wind over the strands.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -223,6 +223,24 @@ impl Scene {
         &self.material
     }
 
+    /// Bytes of strand and card geometry the scene holds on the CPU, over every layer
+    /// and tile (the GPU holds about as much again): what walking must keep bounded.
+    #[must_use]
+    pub fn resident_bytes(&self) -> u64 {
+        self.layers
+            .iter()
+            .flat_map(|l| &l.resident)
+            .map(Resident::bytes)
+            .sum()
+    }
+
+    /// Tile `tile`'s planted and meshed strands of layer `layer` (empty where nothing is
+    /// resident): what a test compares after walking away and back.
+    #[must_use]
+    pub fn resident_mesh(&self, layer: usize, tile: usize) -> Option<&TileMesh> {
+        self.layers.get(layer)?.resident.get(tile).map(|r| &r.mesh)
+    }
+
     /// The surface kind.
     #[must_use]
     pub fn kind(&self) -> SurfaceKind {

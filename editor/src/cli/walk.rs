@@ -1,0 +1,120 @@
+//! `tuft bench --field`: a walk over the field, frame by frame, as the editor's preview
+//! would draw it — the figures a walker's frames are held to.
+
+use std::time::Instant;
+use tuft_render::{Camera, Scene, SurfaceKind, View};
+
+/// Frames a second the walk is stepped at.
+const FPS: f32 = 60.0;
+/// Walking speed, metres a second.
+const SPEED: f32 = 1.5;
+/// Strands planted a frame at most (nearest tiles first), as the editor's planting
+/// rounds do.
+const PLANT_PER_FRAME: usize = 20_000;
+
+/// Walks `metres` straight over the field on the lawn preset, at eye height, and prints
+/// per-frame planning time, planting, memory and triangles.
+pub fn run(metres: f32, json: bool) -> anyhow::Result<()> {
+    let doc = tuft_graph::io::from_str(crate::LAWN_PRESET)?;
+    let (material, _) = crate::material::from_graph(&doc.graph, crate::preview::PREVIEW_MAPS)?;
+    // Triangles a full-detail frame would need: every visible tile at level 0.
+    let repeat = material.repeat_m;
+    let triangles_per_repeat: u64 = material
+        .layers
+        .iter()
+        .map(|l| (l.set.len() * l.profile.indices_per_strand() / 3) as u64)
+        .sum();
+    let tile_m = tuft_render::scene::FIELD_M / tuft_render::scene::FIELD_TILES as f32;
+    let repeats_per_tile = f64::from((tile_m / repeat).powi(2));
+    let mut scene = Scene::new(material, SurfaceKind::Field);
+    scene.set_plant_budget(Some(PLANT_PER_FRAME));
+    let frames = (metres / SPEED * FPS).ceil() as usize;
+    let mut plan_ms = Vec::with_capacity(frames);
+    let (mut peak, mut at_20m, mut max_rebuilt) = (0u64, 0u64, 0u32);
+    let (mut drawn, mut full) = (Vec::new(), Vec::new());
+    for f in 0..=frames {
+        let z = -(f as f32) * SPEED / FPS;
+        let view = View {
+            camera: Camera {
+                walk_eye: Some([0.0, 1.6, z]),
+                yaw: 0.0,
+                pitch: 0.03,
+                ..Camera::default()
+            },
+            width: 1280,
+            height: 720,
+            ..View::default()
+        };
+        let start = Instant::now();
+        let plan = scene.plan(&view);
+        plan_ms.push(start.elapsed().as_secs_f64() * 1e3);
+        if std::env::var_os("TUFT_WALK_TRACE").is_some() && plan_ms[f] > 16.0 {
+            eprintln!(
+                "frame {f} z {z:.2}: {:.1} ms, {} rebuilt, {} pending, {} coarsened, {:.0} MB",
+                plan_ms[f],
+                plan.stats.tiles_rebuilt,
+                plan.stats.tiles_pending,
+                plan.stats.tiles_coarsened,
+                scene.resident_bytes() as f64 / 1048576.0
+            );
+        }
+        max_rebuilt = max_rebuilt.max(plan.stats.tiles_rebuilt);
+        let bytes = scene.resident_bytes();
+        peak = peak.max(bytes);
+        if -z <= 20.0 {
+            at_20m = bytes;
+        }
+        drawn.push(plan.stats.triangles());
+        full.push(
+            (f64::from(plan.stats.tiles_visible) * repeats_per_tile * triangles_per_repeat as f64)
+                as u64,
+        );
+    }
+    let end = scene.resident_bytes();
+    let mut sorted = plan_ms.clone();
+    sorted.sort_by(f64::total_cmp);
+    let median = sorted[sorted.len() / 2];
+    let max = sorted[sorted.len() - 1];
+    let over_16 = plan_ms.iter().filter(|&&ms| ms > 16.0).count();
+    let mean = |v: &[u64]| v.iter().sum::<u64>() as f64 / v.len().max(1) as f64;
+    let mb = |b: u64| b as f64 / (1 << 20) as f64;
+    if json {
+        out!(
+            "{}",
+            serde_json::json!({
+                "case": "field/walk",
+                "metres": metres,
+                "frames": plan_ms.len(),
+                "plan_median_ms": median,
+                "plan_max_ms": max,
+                "frames_over_16ms": over_16,
+                "tiles_rebuilt_max": max_rebuilt,
+                "resident_mb_at_20m": mb(at_20m),
+                "resident_mb_peak": mb(peak),
+                "resident_mb_end": mb(end),
+                "triangles_drawn_mean": mean(&drawn),
+                "triangles_full_detail_mean": mean(&full),
+            })
+        );
+    } else {
+        out!(
+            "field walk: {metres} m at {SPEED} m/s, {} frames at {FPS} Hz, 1280×720, eye 1.6 m",
+            plan_ms.len()
+        );
+        out!(
+            "  planning (planting at most {PLANT_PER_FRAME} strands a frame): median {median:.2} ms, max {max:.2} ms, {over_16} frames over 16 ms, at most {max_rebuilt} tiles rebuilt in a frame"
+        );
+        out!(
+            "  resident strand geometry: {:.0} MB after 20 m, peak {:.0} MB, {:.0} MB at the end",
+            mb(at_20m),
+            mb(peak),
+            mb(end)
+        );
+        out!(
+            "  triangles a frame: {:.2} M drawn against {:.1} M at full detail",
+            mean(&drawn) / 1e6,
+            mean(&full) / 1e6
+        );
+    }
+    Ok(())
+}
