@@ -77,7 +77,7 @@ pub fn run(metres: f32, json: bool) -> anyhow::Result<()> {
     let max = sorted[sorted.len() - 1];
     let over_16 = plan_ms.iter().filter(|&&ms| ms > 16.0).count();
     let mean = |v: &[u64]| v.iter().sum::<u64>() as f64 / v.len().max(1) as f64;
-    let mb = |b: u64| b as f64 / (1 << 20) as f64;
+    let mb = |b: u64| b as f64 / 1_048_576.0;
     if json {
         out!(
             "{}",
