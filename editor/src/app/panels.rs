@@ -130,12 +130,17 @@ impl Editor {
     pub(super) fn preview_panel(&mut self, ui: &mut egui::Ui) {
         ui.horizontal_wrapped(|ui| {
             self.surface_row(ui);
-            ui.label("Distance");
-            ui.add(
-                egui::Slider::new(&mut self.preview.view.camera.distance_m, 0.3..=60.0)
-                    .logarithmic(true)
-                    .suffix(" m"),
-            );
+            // A walker has no orbit distance: the eye's height is the wheel's.
+            if let Some(eye) = self.preview.view.camera.walk_eye {
+                ui.label(format!("eye {:.1} m up", eye[1]));
+            } else {
+                ui.label("Distance");
+                ui.add(
+                    egui::Slider::new(&mut self.preview.view.camera.distance_m, 0.3..=60.0)
+                        .logarithmic(true)
+                        .suffix(" m"),
+                );
+            }
         });
         ui.horizontal_wrapped(|ui| {
             let label = |m: LevelMode| match m {
