@@ -212,22 +212,27 @@ fn bake_writes_a_strand_file_that_inspect_reads_and_damage_is_reported() {
     assert!(text(&out).contains("corrupted"), "{}", text(&out));
 }
 
+/// `tuft bake presets/moss.ron --out OUT --resolution 64 EXTRA…`, checked to succeed.
+fn bake_moss(out: &Path, extra: &[&str]) {
+    let mut args = vec![
+        "bake",
+        "presets/moss.ron",
+        "--out",
+        out.to_str().unwrap(),
+        "--resolution",
+        "64",
+    ];
+    args.extend_from_slice(extra);
+    let done = tuft(&args);
+    assert_eq!(done.status.code(), Some(0), "{}", text(&done));
+}
+
 #[test]
 fn bake_quantises_and_thins_the_strands_when_asked() {
     let dir = tempfile::tempdir().unwrap();
     let bake = |name: &str, extra: &[&str]| {
         let out_dir = dir.path().join(name);
-        let mut args = vec![
-            "bake",
-            "presets/moss.ron",
-            "--out",
-            out_dir.to_str().unwrap(),
-            "--resolution",
-            "64",
-        ];
-        args.extend_from_slice(extra);
-        let out = tuft(&args);
-        assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+        bake_moss(&out_dir, extra);
         let manifest = std::fs::read_to_string(out_dir.join("manifest.ron")).unwrap();
         let strands = out_dir.join("moss.strands");
         let out = tuft(&["inspect", strands.to_str().unwrap()]);
@@ -279,15 +284,7 @@ fn bake_quantises_and_thins_the_strands_when_asked() {
 fn render_draws_a_baked_set_from_its_own_files_and_view_refuses_a_folder_that_is_none() {
     let dir = tempfile::tempdir().unwrap();
     let set = dir.path().join("moss");
-    let out = tuft(&[
-        "bake",
-        "presets/moss.ron",
-        "--out",
-        set.to_str().unwrap(),
-        "--resolution",
-        "64",
-    ]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    bake_moss(&set, &[]);
     let png = dir.path().join("moss.png");
     let out = tuft(&[
         "render",

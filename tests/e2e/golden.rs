@@ -192,46 +192,62 @@ fn render(offscreen: &mut Offscreen, scene: &mut Scene, distance: f32, overlay: 
         .image
 }
 
-#[test]
-fn presets_match_their_golden_frames() {
-    let update = std::env::var("UPDATE_GOLDEN").is_ok_and(|v| v == "1");
-    let mut offscreen = Offscreen::new().expect("an adapter (software is fine)");
-    let mut failures = Vec::new();
-    for preset in ["lawn", "fur", "moss"] {
-        let mut scene = scene(preset, 256);
-        for (name, distance, overlay) in CASES {
-            let frame = render(&mut offscreen, &mut scene, distance, overlay);
-            let id = format!("{preset}_{name}");
-            let path = golden_path(&id);
-            let save = |path: &std::path::Path| {
-                image::save_buffer(
-                    path,
-                    &frame.rgba,
-                    GOLDEN.0,
-                    GOLDEN.1,
-                    image::ExtendedColorType::Rgba8,
-                )
-                .expect("frame written");
-            };
-            if update {
-                save(&path);
-                continue;
-            }
-            let verdict = Verdict::of(&frame, &load_golden(&id));
-            println!("{id}: {verdict}");
-            if !verdict.holds() {
-                let seen = path.with_extension("new.png");
-                save(&seen);
-                failures.push(format!("{id}: {verdict} (frame in {})", seen.display()));
-            }
-        }
-    }
+/// Whether this run writes the goldens (`UPDATE_GOLDEN=1`) instead of comparing.
+fn updating() -> bool {
+    std::env::var("UPDATE_GOLDEN").is_ok_and(|v| v == "1")
+}
+
+/// Fails with every frame that missed its golden, naming the adapter.
+fn all_held(offscreen: &Offscreen, failures: &[String]) {
     assert!(
         failures.is_empty(),
         "adapter {}:\n{}",
         offscreen.adapter(),
         failures.join("\n")
     );
+}
+
+/// `frame` against golden `id` (or written as it, with `update`): what is wrong, if
+/// anything, with the frame saved beside the golden as `id.new.png` to look at.
+fn against_golden(id: &str, frame: &Image, update: bool) -> Option<String> {
+    let path = golden_path(id);
+    let save = |path: &std::path::Path| {
+        image::save_buffer(
+            path,
+            &frame.rgba,
+            GOLDEN.0,
+            GOLDEN.1,
+            image::ExtendedColorType::Rgba8,
+        )
+        .expect("frame written");
+    };
+    if update {
+        save(&path);
+        return None;
+    }
+    let verdict = Verdict::of(frame, &load_golden(id));
+    println!("{id}: {verdict}");
+    if verdict.holds() {
+        return None;
+    }
+    let seen = path.with_extension("new.png");
+    save(&seen);
+    Some(format!("{id}: {verdict} (frame in {})", seen.display()))
+}
+
+#[test]
+fn presets_match_their_golden_frames() {
+    let update = updating();
+    let mut offscreen = Offscreen::new().expect("an adapter (software is fine)");
+    let mut failures = Vec::new();
+    for preset in ["lawn", "fur", "moss"] {
+        let mut scene = scene(preset, 256);
+        for (name, distance, overlay) in CASES {
+            let frame = render(&mut offscreen, &mut scene, distance, overlay);
+            failures.extend(against_golden(&format!("{preset}_{name}"), &frame, update));
+        }
+    }
+    all_held(&offscreen, &failures);
 }
 
 /// The comparison above is only worth something if it fails on frames that are wrong.
@@ -377,12 +393,7 @@ fn baked_sets_draw_what_their_graphs_draw() {
             }
         }
     }
-    assert!(
-        failures.is_empty(),
-        "adapter {}:\n{}",
-        offscreen.adapter(),
-        failures.join("\n")
-    );
+    all_held(&offscreen, &failures);
 }
 
 /// A set that cannot be read draws nothing and says which file and why.
@@ -454,7 +465,7 @@ fn a_damaged_baked_set_names_the_file_at_fault() {
 /// the mesh's seams, thin legs and tail as the goldens hold them.
 #[test]
 fn the_fur_on_the_sample_creature_matches_its_golden_frames() {
-    let update = std::env::var("UPDATE_GOLDEN").is_ok_and(|v| v == "1");
+    let update = updating();
     let mesh = tuft_render::mesh_file::load(&root().join("assets/creature.obj")).unwrap();
     let doc = tuft_graph::io::load(&root().join("presets/fur.ron")).unwrap();
     let (material, _) = tuft_editor::material::from_graph(&doc.graph, 256).unwrap();
@@ -472,43 +483,20 @@ fn the_fur_on_the_sample_creature_matches_its_golden_frames() {
         v.camera.yaw = yaw;
         v.camera.pitch = pitch;
         let frame = offscreen.render(&mut scene, &v).expect("a frame").image;
-        let id = format!("fur_creature_{name}");
-        let path = golden_path(&id);
-        let save = |path: &std::path::Path| {
-            image::save_buffer(
-                path,
-                &frame.rgba,
-                GOLDEN.0,
-                GOLDEN.1,
-                image::ExtendedColorType::Rgba8,
-            )
-            .expect("frame written");
-        };
-        if update {
-            save(&path);
-            continue;
-        }
-        let verdict = Verdict::of(&frame, &load_golden(&id));
-        println!("{id}: {verdict}");
-        if !verdict.holds() {
-            let seen = path.with_extension("new.png");
-            save(&seen);
-            failures.push(format!("{id}: {verdict} (frame in {})", seen.display()));
-        }
+        failures.extend(against_golden(
+            &format!("fur_creature_{name}"),
+            &frame,
+            update,
+        ));
     }
-    assert!(
-        failures.is_empty(),
-        "adapter {}:\n{}",
-        offscreen.adapter(),
-        failures.join("\n")
-    );
+    all_held(&offscreen, &failures);
 }
 
 /// The lawn on the field from a walker's eye: every representation at once, nearest
 /// first, and two golden frames (eye height, and from 12 m up).
 #[test]
 fn the_field_shows_every_representation_at_once_and_matches_its_golden_frames() {
-    let update = std::env::var("UPDATE_GOLDEN").is_ok_and(|v| v == "1");
+    let update = updating();
     let doc = tuft_graph::io::load(&root().join("presets/lawn.ron")).unwrap();
     let (material, _) = tuft_editor::material::from_graph(&doc.graph, 256).unwrap();
     let mut scene = Scene::new(material, tuft_render::SurfaceKind::Field);
@@ -545,34 +533,11 @@ fn the_field_shows_every_representation_at_once_and_matches_its_golden_frames() 
             .render(&mut scene, &walker(eye, pitch, false))
             .expect("a frame")
             .image;
-        let id = format!("lawn_field_{name}");
-        let path = golden_path(&id);
-        let save = |path: &std::path::Path| {
-            image::save_buffer(
-                path,
-                &frame.rgba,
-                GOLDEN.0,
-                GOLDEN.1,
-                image::ExtendedColorType::Rgba8,
-            )
-            .expect("frame written");
-        };
-        if update {
-            save(&path);
-            continue;
-        }
-        let verdict = Verdict::of(&frame, &load_golden(&id));
-        println!("{id}: {verdict}");
-        if !verdict.holds() {
-            let seen = path.with_extension("new.png");
-            save(&seen);
-            failures.push(format!("{id}: {verdict} (frame in {})", seen.display()));
-        }
+        failures.extend(against_golden(
+            &format!("lawn_field_{name}"),
+            &frame,
+            update,
+        ));
     }
-    assert!(
-        failures.is_empty(),
-        "adapter {}:\n{}",
-        offscreen.adapter(),
-        failures.join("\n")
-    );
+    all_held(&offscreen, &failures);
 }
