@@ -411,6 +411,24 @@ fn render_stands_a_walker_on_the_field_and_refuses_a_bad_eye() {
 }
 
 #[test]
+fn bench_field_walks_and_prints_its_figures() {
+    let out = tuft(&["bench", "--field", "0.5", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let lines = json_lines(out);
+    let walk = &lines[0];
+    assert_eq!(walk["case"], "field/walk");
+    assert_eq!(walk["frames"], 21);
+    assert!(walk["plan_median_ms"].as_f64().unwrap() > 0.0, "{walk}");
+    assert!(walk["planting_rounds"].as_u64().unwrap() > 0, "{walk}");
+    assert!(walk["resident_mb_peak"].as_f64().unwrap() > 0.0, "{walk}");
+    let (drawn, full) = (
+        walk["triangles_drawn_mean"].as_f64().unwrap(),
+        walk["triangles_full_detail_mean"].as_f64().unwrap(),
+    );
+    assert!(drawn > 0.0 && drawn < full / 10.0, "{walk}");
+}
+
+#[test]
 fn bench_json_prints_one_case_per_line_with_median_and_counts() {
     let out = tuft(&["bench", "--json", "--runs", "1", "--preset", "moss"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));

@@ -87,7 +87,12 @@ pub fn run(metres: f32, json: bool) -> anyhow::Result<()> {
     let over_16 = plan_ms.iter().filter(|&&ms| ms > 16.0).count();
     let mut rounds = plant_ms.clone();
     rounds.sort_by(f64::total_cmp);
-    let round = |q: f64| rounds.get(((rounds.len() as f64 - 1.0) * q) as usize).copied().unwrap_or(0.0);
+    let round = |q: f64| {
+        rounds
+            .get(((rounds.len() as f64 - 1.0) * q) as usize)
+            .copied()
+            .unwrap_or(0.0)
+    };
     let mean = |v: &[u64]| v.iter().sum::<u64>() as f64 / v.len().max(1) as f64;
     let mb = |b: u64| b as f64 / 1_048_576.0;
     if json {
