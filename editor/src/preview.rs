@@ -33,20 +33,53 @@ pub enum Source {
     Baked(std::path::PathBuf),
 }
 
+/// A mesh of the author's, read from its file, to preview on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoadedMesh {
+    /// The file it was read from.
+    pub path: std::path::PathBuf,
+    /// The mesh.
+    pub data: Arc<tuft_strands::surface::MeshData>,
+    /// Its metres of surface per UV unit, measured once when it was read.
+    pub metres_per_uv: f32,
+    /// Repeats of the material per UV unit; `None`: measured, so the material keeps
+    /// its size in metres.
+    pub uv_scale: Option<f32>,
+}
+
+impl LoadedMesh {
+    /// `data` read from `path`, measured.
+    #[must_use]
+    pub fn new(
+        path: std::path::PathBuf,
+        data: tuft_strands::surface::MeshData,
+        uv_scale: Option<f32>,
+    ) -> Self {
+        Self {
+            path,
+            metres_per_uv: data.metres_per_uv(),
+            data: Arc::new(data),
+            uv_scale,
+        }
+    }
+
+    /// Repeats per UV unit for a material of `repeat_m` metres: the one set, or the
+    /// measured one.
+    #[must_use]
+    pub fn scale(&self, repeat_m: f32) -> f32 {
+        self.uv_scale
+            .unwrap_or_else(|| tuft_strands::surface::repeats_per_uv(self.metres_per_uv, repeat_m))
+    }
+}
+
 /// What the material is planted on: a built-in surface, or a mesh of the author's laid
-/// out by its UVs at `uv_scale` repeats per UV unit (`None`: measured, so the material
-/// keeps its size in metres).
+/// out by its UVs.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Ground {
-    /// Sphere, plane or box.
+    /// Sphere, plane, box or field.
     Kind(SurfaceKind),
-    /// A mesh, as its file was read.
-    Mesh {
-        /// The mesh.
-        data: Arc<tuft_strands::surface::MeshData>,
-        /// Repeats per UV unit, or measured.
-        uv_scale: Option<f32>,
-    },
+    /// A mesh.
+    Mesh(LoadedMesh),
 }
 
 impl Ground {
@@ -55,16 +88,21 @@ impl Ground {
     pub fn kind(&self) -> SurfaceKind {
         match self {
             Self::Kind(k) => *k,
-            Self::Mesh { .. } => SurfaceKind::Mesh,
+            Self::Mesh(_) => SurfaceKind::Mesh,
         }
     }
 }
 
-/// The last mesh surface built, kept while the mesh, its scale and the repeat stay the
-/// same: an edit to the graph does not lay the mesh out again.
+/// The last mesh surface built, kept while the mesh (the same allocation, held here so
+/// it cannot be another at the same address) and its scale stay the same: an edit to
+/// the graph does not lay the mesh out again.
 #[derive(Default)]
 pub struct Surfaces {
-    last: Option<((usize, u32, u32), Arc<tuft_strands::surface::Surface>)>,
+    last: Option<(
+        Arc<tuft_strands::surface::MeshData>,
+        u32,
+        Arc<tuft_strands::surface::Surface>,
+    )>,
 }
 
 impl Surfaces {
@@ -77,26 +115,53 @@ impl Surfaces {
         ground: &Ground,
         repeat_m: f32,
     ) -> Result<Option<Arc<tuft_strands::surface::Surface>>, String> {
-        let Ground::Mesh { data, uv_scale } = ground else {
+        let Ground::Mesh(mesh) = ground else {
             return Ok(None);
         };
-        let scale = uv_scale.unwrap_or_else(|| data.metres_per_uv() / repeat_m.max(1e-3));
-        let key = (
-            Arc::as_ptr(data) as usize,
-            scale.to_bits(),
-            repeat_m.to_bits(),
-        );
-        if let Some((k, s)) = &self.last
-            && *k == key
+        let scale = mesh.scale(repeat_m);
+        if let Some((data, bits, surface)) = &self.last
+            && Arc::ptr_eq(data, &mesh.data)
+            && *bits == scale.to_bits()
         {
-            return Ok(Some(s.clone()));
+            return Ok(Some(surface.clone()));
         }
         let surface = Arc::new(
-            tuft_strands::surface::Surface::from_mesh(data, scale)
+            tuft_strands::surface::Surface::from_mesh(&mesh.data, scale)
                 .map_err(|e| format!("the preview mesh: {e}"))?,
         );
-        self.last = Some((key, surface.clone()));
+        self.last = Some((mesh.data.clone(), scale.to_bits(), surface.clone()));
         Ok(Some(surface))
+    }
+}
+
+/// The baked set last read, kept while its manifest is the one read: another surface
+/// or view of the same set neither reads its files again nor rebuilds its cards (its
+/// sets stay the same allocations, so the scene's `Reuse` finds them).
+#[derive(Default)]
+struct BakedSets {
+    last: Option<(
+        std::path::PathBuf,
+        std::time::SystemTime,
+        tuft_render::Material,
+    )>,
+}
+
+impl BakedSets {
+    /// The material of the set in `dir`, read again only when its manifest changed (a
+    /// bake replaces the folder whole, manifest and all).
+    fn material(&mut self, dir: &std::path::Path) -> Result<tuft_render::Material, String> {
+        let stamp = std::fs::metadata(dir.join("manifest.ron"))
+            .and_then(|m| m.modified())
+            .ok();
+        if let (Some((d, t, material)), Some(stamp)) = (&self.last, stamp)
+            && d == dir
+            && *t == stamp
+        {
+            return Ok(material.clone());
+        }
+        let material = tuft_render::baked::load(dir).map_err(|e| e.to_string())?;
+        self.last = stamp.map(|t| (dir.to_owned(), t, material.clone()));
+        Ok(material)
     }
 }
 
@@ -193,8 +258,8 @@ pub struct Preview {
     pub view: View,
     /// The surface shown.
     pub kind: SurfaceKind,
-    /// The mesh shown when `kind` is [`SurfaceKind::Mesh`], and its UV scale.
-    pub mesh: Option<(Arc<tuft_strands::surface::MeshData>, Option<f32>)>,
+    /// The mesh last read, shown when `kind` is [`SurfaceKind::Mesh`].
+    pub mesh: Option<LoadedMesh>,
     /// What the last frame drew.
     pub stats: FrameStats,
     /// Show every level side by side (same camera), instead of one view.
@@ -222,6 +287,7 @@ impl Preview {
         // The last scene's layers, for the next edit to take over where unchanged.
         let mut reuse = Reuse::default();
         let mut surfaces = Surfaces::default();
+        let mut sets_read = BakedSets::default();
         let jobs = crate::workers::newest_job_worker("tuft preview", move |job: Job| {
             if job.ticket < worker_latest.load(Ordering::Acquire) {
                 return true;
@@ -241,20 +307,16 @@ impl Preview {
                         &stale,
                     )
                 }
-                // A set's layers share nothing with the document's: start afresh.
-                Source::Baked(dir) => match tuft_render::baked::load(dir) {
-                    Ok(material) => {
-                        reuse = Reuse::default();
-                        scene_of(
-                            material,
-                            &job.ground,
-                            &mut surfaces,
-                            &job.view,
-                            &reuse,
-                            &stale,
-                        )
-                    }
-                    Err(e) => Some(Err(e.to_string())),
+                Source::Baked(dir) => match sets_read.material(dir) {
+                    Ok(material) => scene_of(
+                        material,
+                        &job.ground,
+                        &mut surfaces,
+                        &job.view,
+                        &reuse,
+                        &stale,
+                    ),
+                    Err(e) => Some(Err(e)),
                 },
             };
             let Some(scene) = scene else {
@@ -346,10 +408,7 @@ impl Preview {
     #[must_use]
     pub fn ground(&self) -> Ground {
         match (&self.mesh, self.kind) {
-            (Some((data, uv_scale)), SurfaceKind::Mesh) => Ground::Mesh {
-                data: data.clone(),
-                uv_scale: *uv_scale,
-            },
+            (Some(mesh), SurfaceKind::Mesh) => Ground::Mesh(mesh.clone()),
             (None, SurfaceKind::Mesh) => Ground::Kind(SurfaceKind::Sphere),
             (_, kind) => Ground::Kind(kind),
         }

@@ -45,7 +45,7 @@ fn walking_out_and_back_replants_the_very_same_tiles() {
     let held: Vec<(usize, Vec<u8>)> = (0..tiles)
         .filter_map(|t| {
             let mesh = scene.resident_mesh(0, t)?;
-            (!mesh.vertices.is_empty()).then(|| (t, bytemuck_bytes(&mesh.vertices)))
+            (!mesh.vertices.is_empty()).then(|| (t, mesh.vertex_bytes().to_vec()))
         })
         .collect();
     assert!(!held.is_empty(), "the tiles in front are planted");
@@ -73,21 +73,8 @@ fn walking_out_and_back_replants_the_very_same_tiles() {
     for (t, bytes) in &held {
         let again = scene.resident_mesh(0, *t).expect("a tile");
         assert!(
-            bytemuck_bytes(&again.vertices) == *bytes,
+            again.vertex_bytes() == bytes.as_slice(),
             "tile {t} differs after the walk"
         );
     }
-}
-
-fn bytemuck_bytes(v: &[tuft_strands::mesh::StrandVertex]) -> Vec<u8> {
-    v.iter()
-        .flat_map(|x| {
-            [x.position, x.across, x.normal, x.color]
-                .into_iter()
-                .flatten()
-                .chain(x.uv)
-                .chain([x.wind, x.rank])
-                .flat_map(f32::to_le_bytes)
-        })
-        .collect()
 }

@@ -469,7 +469,7 @@ fn the_fur_on_the_sample_creature_matches_its_golden_frames() {
     let mesh = tuft_render::mesh_file::load(&root().join("assets/creature.obj")).unwrap();
     let doc = tuft_graph::io::load(&root().join("presets/fur.ron")).unwrap();
     let (material, _) = tuft_editor::material::from_graph(&doc.graph, 256).unwrap();
-    let scale = mesh.metres_per_uv() / material.repeat_m;
+    let scale = mesh.repeats_per_uv(material.repeat_m);
     let surface = tuft_strands::surface::Surface::from_mesh(&mesh, scale).unwrap();
     let mut scene = Scene::on_mesh(
         material,

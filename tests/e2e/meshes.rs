@@ -17,7 +17,7 @@ fn material(preset: &str) -> tuft_render::Material {
 
 /// Strands drawn of `material` on `mesh` (measured UV scale), seen from 1 m.
 fn strands_drawn(material: tuft_render::Material, mesh: &tuft_strands::surface::MeshData) -> u64 {
-    let scale = mesh.metres_per_uv() / material.repeat_m;
+    let scale = mesh.repeats_per_uv(material.repeat_m);
     let surface = Arc::new(Surface::from_mesh(mesh, scale).unwrap());
     let mut scene = Scene::on_mesh(material, surface, &Reuse::default());
     let view = crate::render::view(0.5, (320, 240), tuft_render::LevelMode::Auto, false);

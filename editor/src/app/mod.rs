@@ -17,7 +17,6 @@ mod surface;
 
 pub use export::ExportSettings;
 pub use menus::*;
-pub use surface::is_mesh_file;
 
 use crate::autosave::{Autosaves, Orphan, Slot};
 use crate::command::Command;
@@ -190,8 +189,6 @@ pub struct Editor {
     baked: Option<PathBuf>,
     /// A mesh file being read to preview on.
     mesh_load: Option<surface::MeshLoad>,
-    /// The mesh file last read to preview on.
-    mesh_file: Option<PathBuf>,
     /// UI-thread CPU time of recent frames, milliseconds.
     frame_ms: Vec<f32>,
     /// The interval between recent frames as egui measured it, milliseconds: what the
@@ -320,7 +317,6 @@ impl Editor {
             export_dialog: false,
             baked: None,
             mesh_load: None,
-            mesh_file: None,
             frame_ms: Vec::new(),
             interval_ms: Vec::new(),
             title: String::new(),
@@ -479,7 +475,10 @@ impl eframe::App for Editor {
                 .map(|f| f.path().to_owned())
                 .collect()
         });
-        if let Some(path) = dropped.iter().find(|p| is_mesh_file(p)) {
+        if let Some(path) = dropped
+            .iter()
+            .find(|p| tuft_render::mesh_file::is_mesh_file(p))
+        {
             self.use_mesh(path, None);
         } else if let Some(path) = dropped
             .into_iter()

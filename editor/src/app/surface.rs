@@ -6,27 +6,14 @@
 
 use super::Editor;
 use crate::command::Command;
+use crate::preview::LoadedMesh;
 use eframe::egui;
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::path::Path;
 use std::sync::mpsc::Receiver;
 use tuft_render::SurfaceKind;
-use tuft_strands::surface::MeshData;
 
-/// A mesh file being read on a worker.
-pub(super) struct MeshLoad {
-    path: PathBuf,
-    uv_scale: Option<f32>,
-    done: Receiver<Result<MeshData, String>>,
-}
-
-/// Whether `path` names a mesh file the preview reads.
-#[must_use]
-pub fn is_mesh_file(path: &Path) -> bool {
-    path.extension()
-        .map(|e| e.to_string_lossy().to_lowercase())
-        .is_some_and(|e| tuft_render::mesh_file::EXTENSIONS.contains(&e.as_str()))
-}
+/// A mesh file being read (and measured) on a worker.
+pub(super) type MeshLoad = Receiver<Result<LoadedMesh, String>>;
 
 impl Editor {
     /// Starts reading the mesh in `path` to preview on, at `uv_scale` repeats per UV unit
@@ -35,43 +22,34 @@ impl Editor {
         let (tx, done) = std::sync::mpsc::channel();
         let file = path.to_owned();
         crate::workers::spawn("tuft mesh reader", move || {
-            let read = tuft_render::mesh_file::load(&file).map_err(|e| e.to_string());
+            let read = tuft_render::mesh_file::load(&file)
+                .map(|data| LoadedMesh::new(file, data, uv_scale))
+                .map_err(|e| e.to_string());
             let _ = tx.send(read);
         });
         self.message = Some((format!("Reading {}…", path.display()), false));
-        self.mesh_load = Some(MeshLoad {
-            path: path.to_owned(),
-            uv_scale,
-            done,
-        });
-    }
-
-    /// Whether a mesh file is being read.
-    #[must_use]
-    pub fn reading_mesh(&self) -> bool {
-        self.mesh_load.is_some()
+        self.mesh_load = Some(done);
     }
 
     /// Blocks until a mesh being read has been taken up (tests).
     pub fn wait_for_mesh(&mut self) {
-        if let Some(load) = self.mesh_load.take() {
-            let read = load
-                .done
+        if let Some(done) = self.mesh_load.take() {
+            let read = done
                 .recv()
                 .unwrap_or_else(|_| Err("the reader stopped".into()));
-            self.mesh_read(&load.path, load.uv_scale, read);
+            self.mesh_read(read);
         }
     }
 
     /// Takes up a mesh once its worker has read it.
     pub(super) fn poll_mesh(&mut self, ctx: &egui::Context) {
-        let Some(load) = &self.mesh_load else {
+        let Some(done) = &self.mesh_load else {
             return;
         };
-        match load.done.try_recv() {
+        match done.try_recv() {
             Ok(read) => {
-                let load = self.mesh_load.take().expect("a load is in flight");
-                self.mesh_read(&load.path, load.uv_scale, read);
+                self.mesh_load = None;
+                self.mesh_read(read);
             }
             Err(std::sync::mpsc::TryRecvError::Empty) => {
                 ctx.request_repaint_after(std::time::Duration::from_millis(50));
@@ -83,15 +61,14 @@ impl Editor {
         }
     }
 
-    fn mesh_read(&mut self, path: &Path, uv_scale: Option<f32>, read: Result<MeshData, String>) {
+    fn mesh_read(&mut self, read: Result<LoadedMesh, String>) {
         match read {
-            Ok(data) => {
-                self.preview.mesh = Some((Arc::new(data), uv_scale));
-                self.mesh_file = Some(path.to_owned());
+            Ok(mesh) => {
+                self.message = Some((format!("Previewing on {}", mesh.path.display()), false));
+                self.preview.mesh = Some(mesh);
                 self.preview.kind = SurfaceKind::Mesh;
-                self.keep_mesh_in_document(path, uv_scale);
+                self.keep_mesh_in_document();
                 self.request_preview();
-                self.message = Some((format!("Previewing on {}", path.display()), false));
             }
             Err(e) => {
                 self.message = Some((format!("{e} (the surface stays as it was)"), true));
@@ -99,13 +76,16 @@ impl Editor {
         }
     }
 
-    /// The document's layout names the mesh (relative to the graph file where it can).
-    fn keep_mesh_in_document(&mut self, path: &Path, uv_scale: Option<f32>) {
+    /// The document's layout names the mesh shown (relative to the graph file where it
+    /// can) and its UV scale.
+    fn keep_mesh_in_document(&mut self) {
+        let Some(mesh) = &self.preview.mesh else {
+            return;
+        };
         let folder = self.session.doc().graph.folder.get().map(Path::to_owned);
-        let relative = tuft_graph::images::relative_to(folder.as_deref(), path);
         let wanted = Some(tuft_graph::io::PreviewMesh {
-            path: relative,
-            repeats_per_uv: uv_scale,
+            path: tuft_graph::images::relative_to(folder.as_deref(), &mesh.path),
+            repeats_per_uv: mesh.uv_scale,
         });
         if self.session.doc().preview_mesh != wanted {
             self.session.arrange(|d| d.preview_mesh = wanted);
@@ -176,11 +156,8 @@ impl Editor {
         }
         if kind != self.preview.kind {
             self.surface_chosen(kind);
-            if kind == SurfaceKind::Mesh
-                && let Some(path) = self.mesh_path()
-            {
-                let scale = self.preview.mesh.as_ref().and_then(|m| m.1);
-                self.keep_mesh_in_document(&path, scale);
+            if kind == SurfaceKind::Mesh {
+                self.keep_mesh_in_document();
             }
         }
     }
@@ -242,12 +219,12 @@ impl Editor {
         if self.preview.kind != SurfaceKind::Mesh {
             return;
         }
-        let Some((data, scale)) = self.preview.mesh.clone() else {
+        let Some(mesh) = &self.preview.mesh else {
             return;
         };
+        let scale = mesh.uv_scale;
         let mut measured = scale.is_none();
-        let repeat = self.session.doc().graph.repeat_m.max(1e-3);
-        let mut value = scale.unwrap_or_else(|| data.metres_per_uv() / repeat);
+        let mut value = mesh.scale(self.session.doc().graph.repeat_m);
         ui.checkbox(&mut measured, "measured UV scale")
             .on_hover_text(
                 "Repeats of the material per UV unit of the mesh: measured from the mesh's area \
@@ -263,17 +240,13 @@ impl Editor {
             )
             .changed();
         let wanted = (!measured).then_some(value);
-        if wanted != scale && (changed_value || measured != scale.is_none()) {
-            self.preview.mesh = Some((data, wanted));
-            if let Some(path) = self.mesh_path() {
-                self.keep_mesh_in_document(&path, wanted);
-            }
+        if wanted != scale
+            && (changed_value || measured != scale.is_none())
+            && let Some(mesh) = self.preview.mesh.as_mut()
+        {
+            mesh.uv_scale = wanted;
+            self.keep_mesh_in_document();
             self.request_preview();
         }
-    }
-
-    /// The file of the mesh last read.
-    fn mesh_path(&self) -> Option<PathBuf> {
-        self.mesh_file.clone()
     }
 }

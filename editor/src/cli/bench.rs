@@ -588,7 +588,7 @@ fn mesh_cases(path: &std::path::Path, runs: usize) -> anyhow::Result<Vec<Case>> 
     let mesh = mesh?;
     let doc = tuft_graph::io::from_str(PRESETS.iter().find(|(n, _)| *n == "fur").expect("fur").1)?;
     let graph = &doc.graph;
-    let scale = mesh.metres_per_uv() / graph.repeat_m;
+    let scale = mesh.repeats_per_uv(graph.repeat_m);
     let (surface_ms, surface) = median_ms(runs, || {
         tuft_strands::surface::Surface::from_mesh(&mesh, scale)
     });

@@ -38,34 +38,25 @@ fn int_in(text: &str, range: RangeInclusive<u64>) -> Result<u64, String> {
     }
 }
 
+/// A finite number above zero and at most `max`; `zero` says why zero will not do.
+fn positive(text: &str, max: f32, zero: &str) -> Result<f32, String> {
+    let x = float_in(text, 0.0..=max)?;
+    if x > 0.0 { Ok(x) } else { Err(zero.to_owned()) }
+}
+
 /// The share of every layer's strands a bake keeps: above zero, at most 1.
 pub fn keep(text: &str) -> Result<f32, String> {
-    let k = float_in(text, 0.0..=1.0)?;
-    if k > 0.0 {
-        Ok(k)
-    } else {
-        Err("the share kept must be above 0".to_owned())
-    }
+    positive(text, 1.0, "the share kept must be above 0")
 }
 
 /// Repeats of the material per UV unit of a mesh: above zero, at most a million.
 pub fn uv_scale(text: &str) -> Result<f32, String> {
-    let s = float_in(text, 0.0..=1e6)?;
-    if s > 0.0 {
-        Ok(s)
-    } else {
-        Err("the UV scale must be above 0".to_owned())
-    }
+    positive(text, 1e6, "the UV scale must be above 0")
 }
 
 /// The camera's distance from the surface, metres: above zero, at most 100 km.
 pub fn distance(text: &str) -> Result<f32, String> {
-    let d = float_in(text, 0.0..=100_000.0)?;
-    if d > 0.0 {
-        Ok(d)
-    } else {
-        Err("the distance must be above 0 m".to_owned())
-    }
+    positive(text, 100_000.0, "the distance must be above 0 m")
 }
 
 /// A turn about the vertical: any finite number of turns (negative turns the other way).

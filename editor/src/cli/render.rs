@@ -101,11 +101,7 @@ pub fn parse_surface(text: &str) -> Result<Surface, String> {
         return Ok(Surface::Kind(k));
     }
     let path = std::path::PathBuf::from(text);
-    let ext = path
-        .extension()
-        .map(|e| e.to_string_lossy().to_lowercase())
-        .unwrap_or_default();
-    if tuft_render::mesh_file::EXTENSIONS.contains(&ext.as_str()) {
+    if tuft_render::mesh_file::is_mesh_file(&path) {
         Ok(Surface::Mesh(path))
     } else {
         Err(format!(
@@ -123,7 +119,7 @@ fn scene_on(material: tuft_render::Material, o: &Options) -> anyhow::Result<Scen
             let mesh = tuft_render::mesh_file::load(path)?;
             let scale = o
                 .uv_scale
-                .unwrap_or_else(|| mesh.metres_per_uv() / material.repeat_m.max(1e-3));
+                .unwrap_or_else(|| mesh.repeats_per_uv(material.repeat_m));
             let surface = tuft_strands::surface::Surface::from_mesh(&mesh, scale)
                 .with_context(|| format!("{}", path.display()))?;
             Ok(Scene::on_mesh(

@@ -12,10 +12,8 @@ pub fn run(dir: &Path) -> ExitCode {
         );
         return ExitCode::FAILURE;
     }
-    // Said here too, for a terminal; the window says it and draws nothing.
-    if let Err(e) = tuft_render::baked::load(dir) {
-        eprintln!("tuft view: cannot draw the set: {e}");
-    }
+    // A set that cannot be read opens too: the window names the file at fault and draws
+    // nothing.
     match crate::app::run_viewer(dir) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

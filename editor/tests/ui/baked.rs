@@ -1,11 +1,9 @@
 //! A baked set in the editor: opened from File › Open Baked Set… or dropped as a folder,
 //! drawn from its own files, read-only, and closed back to the document.
 
-use super::{bare, editor, settle};
-use egui_kittest::Harness;
+use super::{answered, bare, drop_on_window, editor, file_menu, settle};
 use egui_kittest::kittest::Queryable as _;
 use std::path::Path;
-use tuft_editor::app::Editor;
 use tuft_editor::command::Command;
 use tuft_editor::file_dialogs::Dialogs;
 
@@ -25,25 +23,6 @@ fn bake_moss(dir: &Path) {
         &std::sync::atomic::AtomicBool::new(false),
     )
     .unwrap();
-}
-
-fn file_menu(harness: &mut Harness<'static, Editor>, item: &str) {
-    harness.get_by_label("File").click();
-    harness.run_steps(2);
-    harness.get_by_label_contains(item).click();
-    harness.run_steps(1);
-}
-
-/// Steps until the file dialog has answered, then lets the preview land.
-fn answered(harness: &mut Harness<'static, Editor>) {
-    for _ in 0..200 {
-        if !harness.state().choosing() {
-            break;
-        }
-        harness.step();
-    }
-    assert!(!harness.state().choosing());
-    settle(harness);
 }
 
 #[test]
@@ -92,19 +71,6 @@ fn a_baked_set_opens_read_only_and_closes_back_to_the_document() {
     assert_eq!(name.as_deref(), Some("bare"));
 }
 
-/// A folder dropped on the window, as the windowing layer hands it over.
-#[derive(Debug)]
-struct Dropped(std::path::PathBuf);
-
-impl egui::DroppedFile for Dropped {
-    fn path(&self) -> &Path {
-        &self.0
-    }
-    fn bytes(&self) -> Result<Vec<u8>, String> {
-        Err("a folder".into())
-    }
-}
-
 #[test]
 fn a_dropped_folder_opens_as_a_baked_set_and_a_damaged_one_draws_nothing() {
     let dir = tempfile::tempdir().unwrap();
@@ -120,11 +86,8 @@ fn a_dropped_folder_opens_as_a_baked_set_and_a_damaged_one_draws_nothing() {
         harness.state().preview().has_scene(),
         "the document is drawn first"
     );
-    harness
-        .input_mut()
-        .dropped_files
-        .push(std::sync::Arc::new(Dropped(set.clone())));
-    harness.run_steps(2);
+    drop_on_window(&mut harness, &set);
+    harness.run_steps(1);
     settle(&mut harness);
     let state = harness.state();
     assert_eq!(state.viewing(), Some(set.as_path()));

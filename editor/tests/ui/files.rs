@@ -183,14 +183,6 @@ fn a_file_from_the_command_line_is_recent_and_named_in_the_title() {
 }
 
 /// Clicks `item` in the File menu.
-fn file_menu(harness: &mut Harness<'static, Editor>, item: &str) {
-    harness.get_by_label("File").click();
-    harness.run_steps(2);
-    // Menu entries' labels carry their shortcuts.
-    harness.get_by_label_contains(item).click();
-    harness.run_steps(1);
-}
-
 #[test]
 fn open_runs_its_dialog_off_the_ui_thread_and_opens_the_answer() {
     let dir = tempfile::tempdir().unwrap();

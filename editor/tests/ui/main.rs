@@ -152,3 +152,46 @@ pub fn choose_in_canvas_menu(
         .to_screen(egui::pos2(p[0], p[1]));
     assert!(on_screen.distance(at) < 12.0, "{on_screen:?} vs {at:?}");
 }
+
+/// Opens the File menu and clicks the entry whose label holds `item` (menu entries'
+/// labels carry their shortcuts).
+pub fn file_menu(harness: &mut Harness<'static, Editor>, item: &str) {
+    harness.get_by_label("File").click();
+    harness.run_steps(2);
+    harness.get_by_label_contains(item).click();
+    harness.run_steps(1);
+}
+
+/// Steps until the file dialog has answered, then lets the preview land.
+pub fn answered(harness: &mut Harness<'static, Editor>) {
+    for _ in 0..200 {
+        if !harness.state().choosing() {
+            break;
+        }
+        harness.step();
+    }
+    assert!(!harness.state().choosing());
+    settle(harness);
+}
+
+/// A file or folder dropped on the window, as the windowing layer hands it over.
+#[derive(Debug)]
+struct Dropped(PathBuf);
+
+impl egui::DroppedFile for Dropped {
+    fn path(&self) -> &std::path::Path {
+        &self.0
+    }
+    fn bytes(&self) -> Result<Vec<u8>, String> {
+        std::fs::read(&self.0).map_err(|e| e.to_string())
+    }
+}
+
+/// Drops `path` on the window and lets a frame take it.
+pub fn drop_on_window(harness: &mut Harness<'static, Editor>, path: &std::path::Path) {
+    harness
+        .input_mut()
+        .dropped_files
+        .push(std::sync::Arc::new(Dropped(path.to_owned())));
+    harness.run_steps(1);
+}

@@ -1,9 +1,9 @@
 //! A mesh of the author's as the preview's surface: chosen, dropped, kept in the
 //! document's layout with its UV scale, and refused without harm when it cannot be read.
 
-use super::{bare, editor, settle};
+use super::{answered, bare, drop_on_window, editor, settle};
 use egui_kittest::Harness;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use tuft_editor::app::Editor;
 use tuft_editor::command::Command;
 use tuft_editor::file_dialogs::Dialogs;
@@ -17,12 +17,7 @@ fn creature() -> PathBuf {
 fn run(harness: &mut Harness<'static, Editor>, command: Command) {
     let ctx = harness.ctx.clone();
     harness.state_mut().run(&ctx, command);
-    for _ in 0..200 {
-        if !harness.state().choosing() {
-            break;
-        }
-        harness.step();
-    }
+    answered(harness);
     harness.state_mut().wait_for_mesh();
     settle(harness);
 }
@@ -67,7 +62,12 @@ fn a_chosen_mesh_becomes_the_surface_and_the_document_keeps_it() {
     run(&mut again, Command::OpenPath(scaled));
     assert_eq!(again.state().preview().kind, SurfaceKind::Mesh);
     assert_eq!(
-        again.state().preview().mesh.as_ref().and_then(|m| m.1),
+        again
+            .state()
+            .preview()
+            .mesh
+            .as_ref()
+            .and_then(|m| m.uv_scale),
         Some(3.5)
     );
     assert!(!again.state().session().is_dirty());
@@ -113,27 +113,10 @@ fn a_mesh_that_cannot_be_read_leaves_the_surface_and_the_document_alone() {
     );
 }
 
-/// A file dropped on the window, as the windowing layer hands it over.
-#[derive(Debug)]
-struct Dropped(PathBuf);
-
-impl egui::DroppedFile for Dropped {
-    fn path(&self) -> &Path {
-        &self.0
-    }
-    fn bytes(&self) -> Result<Vec<u8>, String> {
-        std::fs::read(&self.0).map_err(|e| e.to_string())
-    }
-}
-
 #[test]
 fn a_dropped_mesh_becomes_the_surface() {
     let mut harness = editor(bare(), None);
-    harness
-        .input_mut()
-        .dropped_files
-        .push(std::sync::Arc::new(Dropped(creature())));
-    harness.run_steps(1);
+    drop_on_window(&mut harness, &creature());
     harness.state_mut().wait_for_mesh();
     settle(&mut harness);
     assert_eq!(harness.state().preview().kind, SurfaceKind::Mesh);
@@ -159,12 +142,7 @@ fn preview_surface_menu_switches_between_the_kinds_and_the_mesh() {
         .state_mut()
         .set_dialogs(Dialogs::Answer(Some(creature())));
     preview_menu(&mut harness, "Mesh…");
-    for _ in 0..200 {
-        if !harness.state().choosing() {
-            break;
-        }
-        harness.step();
-    }
+    answered(&mut harness);
     harness.state_mut().wait_for_mesh();
     settle(&mut harness);
     assert_eq!(harness.state().preview().kind, SurfaceKind::Mesh);

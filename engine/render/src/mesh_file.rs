@@ -24,6 +24,19 @@ pub struct MeshFileError {
 /// The mesh file extensions read, lower case.
 pub const EXTENSIONS: [&str; 3] = ["glb", "gltf", "obj"];
 
+/// `path`'s extension, lower case, when it is one of [`EXTENSIONS`].
+fn extension(path: &Path) -> Option<String> {
+    path.extension()
+        .map(|e| e.to_string_lossy().to_lowercase())
+        .filter(|e| EXTENSIONS.contains(&e.as_str()))
+}
+
+/// Whether `path` names a mesh file this module reads (by its extension).
+#[must_use]
+pub fn is_mesh_file(path: &Path) -> bool {
+    extension(path).is_some()
+}
+
 /// Reads the mesh in `path` (by its extension), checked ([`MeshData::check`]).
 ///
 /// # Errors
@@ -42,11 +55,7 @@ pub fn load(path: &Path) -> Result<MeshData, MeshFileError> {
             "{len} bytes; a mesh file may have at most {MAX_MESH_FILE_BYTES}"
         )));
     }
-    let ext = path
-        .extension()
-        .map(|e| e.to_string_lossy().to_lowercase())
-        .unwrap_or_default();
-    let mut mesh = match ext.as_str() {
+    let mut mesh = match extension(path).as_deref().unwrap_or_default() {
         "glb" | "gltf" => gltf_mesh(path).map_err(fail)?,
         "obj" => obj_mesh(path).map_err(fail)?,
         _ => {

@@ -4,7 +4,7 @@
 use crate::renderer::{DEPTH_FORMAT, GpuScene, Renderer};
 use crate::scene::{FrameStats, Scene, View};
 use crate::target::Target;
-use tuft_strands::num::srgb_to_linear;
+use tuft_strands::num::srgb8_to_linear;
 
 /// Why a frame could not be drawn.
 #[derive(Debug, thiserror::Error)]
@@ -61,7 +61,7 @@ impl Image {
             }
             for c in 0..3 {
                 // Stored colour is the linear colour × coverage, encoded as sRGB.
-                sum[c] += f64::from(srgb_to_linear(f32::from(p[c]) / 255.0));
+                sum[c] += f64::from(srgb8_to_linear(p[c]));
             }
             cover += a;
         }
@@ -88,8 +88,8 @@ impl Image {
                 continue;
             }
             for c in 0..3 {
-                sums[0][c] += f64::from(srgb_to_linear(f32::from(p[c]) / 255.0));
-                sums[1][c] += f64::from(srgb_to_linear(f32::from(q[c]) / 255.0));
+                sums[0][c] += f64::from(srgb8_to_linear(p[c]));
+                sums[1][c] += f64::from(srgb8_to_linear(q[c]));
             }
             n += 1;
         }

@@ -57,6 +57,7 @@ impl Profile {
         }
         problems
     }
+
     /// The profile with its counts brought into range (segments 1..=16, sides 3..=8).
     /// The mesher and every count below use this, so a profile read from a hand-edited
     /// file meshes as its nearest valid one instead of failing half-way.
@@ -143,6 +144,12 @@ pub struct TileMesh {
 }
 
 impl TileMesh {
+    /// The vertex buffer's bytes, exactly as a GPU reads them.
+    #[must_use]
+    pub fn vertex_bytes(&self) -> &[u8] {
+        bytemuck::cast_slice(&self.vertices)
+    }
+
     /// The number of indices level `keep` draws: the prefix of strands with rank < keep.
     #[must_use]
     pub fn level_indices(&self, keep: f32, profile: Profile) -> usize {

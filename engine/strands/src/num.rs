@@ -66,6 +66,15 @@ pub fn srgb_to_linear(c: f32) -> f32 {
     }
 }
 
+/// An 8-bit sRGB code as a linear value in `[0, 1]`, through a 256-entry table built
+/// once: the one decoding of 8-bit sRGB.
+#[must_use]
+pub fn srgb8_to_linear(code: u8) -> f32 {
+    static TABLE: std::sync::OnceLock<[f32; 256]> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| std::array::from_fn(|k| srgb_to_linear(k as f32 / 255.0)))
+        [usize::from(code)]
+}
+
 /// The median of the finite `values` (the upper one of an even count); `None` when
 /// there are none.
 #[must_use]

@@ -360,6 +360,20 @@ impl MeshData {
             0.0
         }
     }
+
+    /// The UV scale at which a material of `repeat_m` metres keeps its size on this mesh
+    /// ([`repeats_per_uv`] of [`MeshData::metres_per_uv`]).
+    #[must_use]
+    pub fn repeats_per_uv(&self, repeat_m: f32) -> f32 {
+        repeats_per_uv(self.metres_per_uv(), repeat_m)
+    }
+}
+
+/// Repeats per UV unit of a material of `repeat_m` metres on a mesh measured at
+/// `metres_per_uv` metres of surface per UV unit: the scale that keeps its size.
+#[must_use]
+pub fn repeats_per_uv(metres_per_uv: f32, repeat_m: f32) -> f32 {
+    metres_per_uv / repeat_m.max(1e-3)
 }
 
 impl Surface {

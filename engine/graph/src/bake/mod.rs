@@ -531,14 +531,6 @@ pub fn strands_path(dir: &Path, stem: &str) -> PathBuf {
     dir.join(format!("{stem}.strands"))
 }
 
-/// Writes `file` to `path` (a file of a set being written: see [`write_into_set`]).
-///
-/// # Errors
-/// When the file cannot be written.
-pub fn write_strand_file(file: &StrandFile, path: &Path) -> Result<(), BakeError> {
-    write_into_set(path, &tuft_strands::file::encode(file))
-}
-
 /// Writes one file of a set into the folder being filled. The set's atomicity is the
 /// folder's (`staging`: written beside, read back, swapped in, the folder synced once),
 /// so each file is written and synced in place, not renamed.

@@ -141,13 +141,7 @@ impl Scene {
     /// one scene do not take turns re-planting them), and walking round a surface would
     /// otherwise keep every tile it ever passed at its finest level.
     pub(super) fn release_unseen(&mut self, visible: &[(usize, f32)]) {
-        let held: u64 = self
-            .layers
-            .iter()
-            .flat_map(|l| &l.resident)
-            .map(Resident::bytes)
-            .sum();
-        if held <= self.budget.bytes {
+        if self.resident_bytes() <= self.budget.bytes {
             return;
         }
         let seen: std::collections::HashSet<usize> = visible.iter().map(|&(t, _)| t).collect();

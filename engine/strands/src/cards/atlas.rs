@@ -5,7 +5,7 @@
 use super::{Card, CardSettings};
 use crate::hash::{hash, unit_f32};
 use crate::mesh::Shape;
-use crate::num::{fast_floor, linear_to_srgb, median, srgb_to_linear, to_unorm8};
+use crate::num::{fast_floor, linear_to_srgb, median, srgb8_to_linear, to_unorm8};
 use crate::set::StrandSet;
 use glam::{Vec2, Vec3};
 
@@ -168,7 +168,7 @@ impl Atlas {
             }
             values.sort_unstable();
             let k = ((1.0 - share) * (values.len() - 1) as f32) as usize;
-            let top = srgb_to_linear(f32::from(values[k]) / 255.0);
+            let top = srgb8_to_linear(values[k]);
             if top > 0.0 { 1.0 / top } else { f32::MAX }
         })
     }
@@ -178,13 +178,12 @@ impl Atlas {
     /// clamped in some channel.
     pub fn brighten(&mut self, scale: [f32; 3]) -> f32 {
         let table = srgb_table();
-        let linear: [f32; 256] = std::array::from_fn(|k| srgb_to_linear(k as f32 / 255.0));
         let mut clamped = [0usize; 2];
         for (mip, img) in self.color.iter_mut().enumerate() {
             for p in img.chunks_exact_mut(4) {
                 let mut clipped = false;
                 for c in 0..3 {
-                    let x = linear[usize::from(p[c])] * scale[c];
+                    let x = srgb8_to_linear(p[c]) * scale[c];
                     clipped |= x > 1.0;
                     p[c] = table[(x.clamp(0.0, 1.0) * 4095.0 + 0.5) as usize];
                 }

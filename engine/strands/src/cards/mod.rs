@@ -53,23 +53,22 @@ impl CardSettings {
     #[must_use]
     pub fn problems(&self) -> Vec<String> {
         let mut problems = Vec::new();
-        let cards = self;
-        if !cards.atlas_size.is_power_of_two() || !(16..=4096).contains(&cards.atlas_size) {
+        if !self.atlas_size.is_power_of_two() || !(16..=4096).contains(&self.atlas_size) {
             problems.push(format!(
-                "cards.atlas_size {} must be a power of two in 16..=4096",
-                cards.atlas_size
+                "self.atlas_size {} must be a power of two in 16..=4096",
+                self.atlas_size
             ));
         }
-        if cards.atlas_cells == 0 || cards.atlas_cells > 16 {
+        if self.atlas_cells == 0 || self.atlas_cells > 16 {
             problems.push(format!(
-                "cards.atlas_cells {} outside 1..=16",
-                cards.atlas_cells
+                "self.atlas_cells {} outside 1..=16",
+                self.atlas_cells
             ));
         }
-        if !(0.0..1.0).contains(&cards.alpha_cutoff) || cards.alpha_cutoff == 0.0 {
+        if !(0.0..1.0).contains(&self.alpha_cutoff) || self.alpha_cutoff == 0.0 {
             problems.push(format!(
-                "cards.alpha_cutoff {} outside (0, 1)",
-                cards.alpha_cutoff
+                "self.alpha_cutoff {} outside (0, 1)",
+                self.alpha_cutoff
             ));
         }
         problems

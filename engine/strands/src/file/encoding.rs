@@ -19,7 +19,7 @@
 //! `[0, 1]` as 8-bit sRGB codes.
 
 use super::Kind;
-use crate::num::{linear_to_srgb, srgb_to_linear, to_unorm8};
+use crate::num::{linear_to_srgb, srgb8_to_linear, to_unorm8};
 
 /// How one field's values are stored.
 #[derive(Clone, Debug, PartialEq)]
@@ -117,12 +117,13 @@ pub fn choose(name: &str, c: usize, values: &Values) -> Encoding {
             if v.iter().any(|x| !x.is_finite()) {
                 return Encoding::Raw;
             }
-            let bits = |s: &[f32]| s.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-            if !stored_per_strand
-                && !v.is_empty()
-                && v.chunks_exact(c).all(|s| bits(s) == bits(&v[..c]))
-            {
-                return Encoding::Constant(bits(&v[..c]));
+            let same = |s: &[f32]| {
+                s.iter()
+                    .zip(&v[..c])
+                    .all(|(a, b)| a.to_bits() == b.to_bits())
+            };
+            if !stored_per_strand && !v.is_empty() && v.chunks_exact(c).all(same) {
+                return Encoding::Constant(v[..c].iter().map(|x| x.to_bits()).collect());
             }
             if name == "rank" {
                 return Encoding::Rank16;
@@ -228,10 +229,7 @@ pub fn get(bytes: &[u8], encoding: &Encoding, kind: Kind, n: usize, c: usize) ->
                 .collect(),
         ),
         (Encoding::Rank16, _) => Values::F32(u16s().map(|q| f32::from(q) / 65536.0).collect()),
-        (Encoding::Srgb8, _) => {
-            let table: [f32; 256] = std::array::from_fn(|q| srgb_to_linear(q as f32 / 255.0));
-            Values::F32(bytes.iter().map(|&q| table[usize::from(q)]).collect())
-        }
+        (Encoding::Srgb8, _) => Values::F32(bytes.iter().map(|&q| srgb8_to_linear(q)).collect()),
         (Encoding::U16, _) => Values::U32(u16s().map(u32::from).collect()),
     }
 }
