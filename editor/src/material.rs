@@ -49,6 +49,7 @@ pub fn from_evaluator(
             levels: layer.levels.clone(),
             cards: layer.cards.clone(),
             clump_lattice: layer.clump_lattice,
+            macro_variation: layer.macro_variation,
         });
     }
     let material = Material {

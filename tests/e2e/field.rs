@@ -1,5 +1,5 @@
-//! The field to the horizon: tiles let go when the walker leaves them (past the frame
-//! budget's bytes) and planted again, byte for byte, on the way back.
+//! The field to the horizon: tiles planted in slices as they are planted at once, let
+//! go when the walker leaves them and planted again, byte for byte, on the way back.
 
 use tuft_render::{Camera, FrameBudget, Scene, SurfaceKind, View};
 use tuft_tests::root;
@@ -77,4 +77,100 @@ fn walking_out_and_back_replants_the_very_same_tiles() {
             "tile {t} differs after the walk"
         );
     }
+}
+
+/// Every tile's planted mesh of layer 0, as bytes (empty tiles left out).
+fn held_tiles(scene: &Scene) -> Vec<(usize, Vec<u8>)> {
+    let tiles = (tuft_render::scene::FIELD_TILES * tuft_render::scene::FIELD_TILES) as usize;
+    (0..tiles)
+        .filter_map(|t| {
+            let mesh = scene.resident_mesh(0, t)?;
+            (!mesh.vertices.is_empty()).then(|| (t, mesh.vertex_bytes().to_vec()))
+        })
+        .collect()
+}
+
+fn moss_field() -> Scene {
+    let doc = tuft_graph::io::load(&root().join("presets/moss.ron")).unwrap();
+    let (material, _) = tuft_editor::material::from_graph(&doc.graph, 64).unwrap();
+    Scene::new(material, SurfaceKind::Field)
+}
+
+#[test]
+fn tiles_planted_slice_by_slice_are_the_tiles_planted_at_once() {
+    let view = walker(0.0, 0.0);
+    let mut whole = moss_field();
+    settle(&mut whole, &view);
+    // A budget far under one tile's level 0: each near tile grows over many rounds,
+    // each round in slices on every core, installed in whatever order they finish.
+    let mut sliced = moss_field();
+    sliced.set_plant_budget(Some(3_000));
+    let mut rounds = 0;
+    while sliced.plan(&view).stats.tiles_pending > 0 {
+        rounds += 1;
+        assert!(rounds < 5_000, "planting never finished");
+    }
+    let held = held_tiles(&whole);
+    assert!(!held.is_empty());
+    assert!(
+        rounds > held.len(),
+        "{rounds} rounds for {} tiles",
+        held.len()
+    );
+    assert!(
+        held == held_tiles(&sliced),
+        "a tile differs when planted in slices"
+    );
+}
+
+#[test]
+fn a_walkers_wake_is_let_go_so_what_is_held_stays_flat() {
+    let mut scene = moss_field();
+    // Low water at a quarter of this, 32 MB: under what the view and its wake hold (a
+    // near tile of the moss at level 0 is 23 MB), so what no view wants is let go; the
+    // budget itself over what they hold, so letting go of everything out of view at
+    // once is never needed. Kept for ever, the tiles walked over would pass it by 12 m.
+    let budget: u64 = 128 << 20;
+    scene.set_budget(FrameBudget {
+        bytes: budget,
+        ..FrameBudget::default()
+    });
+    scene.set_deferred_planting(true);
+    let mut held = Vec::new();
+    let mut nearest = None;
+    // 24 m forward, a plan a frame at 1.5 m/s and 60 Hz, everything planted between.
+    for frame in 0..=960 {
+        let view = walker(-(frame as f32) * 0.025, 0.0);
+        scene.plan(&view);
+        while let Some(work) = scene.planting(usize::MAX) {
+            scene.install(work.run());
+        }
+        held.push(scene.resident_bytes());
+        if frame == 0 {
+            // The tile the walk began on holds the finest level of all.
+            nearest = held_tiles(&scene)
+                .into_iter()
+                .max_by_key(|(_, bytes)| bytes.len())
+                .map(|(t, _)| t);
+        }
+    }
+    // One near tile of the moss at level 0 is most of what is held, so it steps as the
+    // walker crosses tile boundaries (every 2 m); but it does not grow with the walk.
+    let peak = |frames: &[u64]| *frames.iter().max().unwrap();
+    let (middle, last) = (peak(&held[320..640]), peak(&held[640..]));
+    assert!(middle > 0);
+    assert!(
+        last as f64 <= 1.1 * middle as f64,
+        "held up to {middle} bytes from 8 to 16 m, {last} past 16 m"
+    );
+    // Nothing came near the budget's bytes, and yet the tile the walk began on is let go.
+    let high = peak(&held);
+    assert!(high < budget, "{high} bytes held");
+    let start = nearest.expect("a tile held at the start");
+    assert!(
+        scene
+            .resident_mesh(0, start)
+            .is_none_or(|m| m.vertices.is_empty()),
+        "tile {start} is still held 24 m behind"
+    );
 }

@@ -10,9 +10,8 @@ use tuft_render::{Camera, Scene, SurfaceKind, View};
 const FPS: f32 = 60.0;
 /// Walking speed, metres a second.
 const SPEED: f32 = 1.5;
-/// Strands a planting round plants at most (nearest tiles first; a tile's prefix is
-/// planted whole, so a round may run over by one tile).
-const PLANT_PER_FRAME: usize = 20_000;
+/// Strands a planting round plants: the editor's.
+const PLANT_PER_FRAME: usize = crate::preview::PLANT_PER_ROUND;
 
 /// Walks `metres` straight over the field on the lawn preset, at eye height, and prints
 /// per-frame planning time, planting, memory and triangles.
@@ -35,7 +34,9 @@ pub fn run(metres: f32, json: bool) -> anyhow::Result<()> {
     // TUFT_WALK_TRACE=1: every frame whose planning or planting passed 16 ms, on stderr.
     let trace = std::env::var_os("TUFT_WALK_TRACE").is_some();
     let mut plan_ms = Vec::with_capacity(frames);
-    let (mut peak, mut at_20m) = (0u64, 0u64);
+    let (mut peak, mut at_20m, mut upload) = (0u64, 0u64, 0u64);
+    // What is held over the walk past its first 20 m: flat if these are close.
+    let (mut low_after_20m, mut high_after_20m) = (u64::MAX, 0u64);
     let (mut drawn, mut full) = (Vec::new(), Vec::new());
     for f in 0..=frames {
         let z = -(f as f32) * SPEED / FPS;
@@ -59,6 +60,7 @@ pub fn run(metres: f32, json: bool) -> anyhow::Result<()> {
         if let Some(work) = scene.planting(PLANT_PER_FRAME) {
             let start = Instant::now();
             let planted = work.run();
+            upload = upload.max(planted.upload_bytes());
             scene.install(planted);
             planting = start.elapsed().as_secs_f64() * 1e3;
             plant_ms.push(planting);
@@ -77,6 +79,9 @@ pub fn run(metres: f32, json: bool) -> anyhow::Result<()> {
         peak = peak.max(bytes);
         if -z <= 20.0 {
             at_20m = bytes;
+        } else {
+            low_after_20m = low_after_20m.min(bytes);
+            high_after_20m = high_after_20m.max(bytes);
         }
         drawn.push(plan.stats.triangles());
         full.push(
@@ -114,6 +119,9 @@ pub fn run(metres: f32, json: bool) -> anyhow::Result<()> {
                 "planting_median_ms": round(0.5),
                 "planting_max_ms": round(1.0),
                 "resident_mb_at_20m": mb(at_20m),
+                "resident_mb_after_20m_low": mb(low_after_20m.min(high_after_20m)),
+                "resident_mb_after_20m_high": mb(high_after_20m),
+                "upload_mb_max_round": mb(upload),
                 "resident_mb_peak": mb(peak),
                 "resident_mb_end": mb(end),
                 "triangles_drawn_mean": mean(&drawn),
@@ -129,16 +137,22 @@ pub fn run(metres: f32, json: bool) -> anyhow::Result<()> {
             "  a frame's planning (UI thread): median {median:.2} ms, max {max:.2} ms, {over_16} frames over 16 ms"
         );
         out!(
-            "  planting rounds (worker, at most {PLANT_PER_FRAME} strands or one tile): {} rounds, median {:.1} ms, max {:.1} ms",
+            "  planting rounds (worker, about {PLANT_PER_FRAME} strands each): {} rounds, median {:.1} ms, max {:.1} ms",
             rounds.len(),
             round(0.5),
             round(1.0)
         );
         out!(
-            "  resident strand geometry: {:.0} MB after 20 m, peak {:.0} MB, {:.0} MB at the end",
+            "  resident strand geometry: {:.0} MB at 20 m, {:.0}–{:.0} MB after it, peak {:.0} MB, {:.0} MB at the end",
             mb(at_20m),
+            mb(low_after_20m.min(high_after_20m)),
+            mb(high_after_20m),
             mb(peak),
             mb(end)
+        );
+        out!(
+            "  upload a round (what the next frame sends the GPU): at most {:.1} MB",
+            mb(upload)
         );
         out!(
             "  triangles a frame: {:.2} M drawn against {:.1} M at full detail",

@@ -107,6 +107,7 @@ pub const STRAND_PORTS: [StrandPort; 13] = [
 ];
 
 pub use tuft_strands::levels::LevelSettings;
+pub use tuft_strands::macro_variation::MacroVariation;
 pub use tuft_strands::mesh::Profile;
 
 pub use tuft_strands::cards::CardSettings;
@@ -254,6 +255,10 @@ pub struct StrandLayer {
     /// The card level.
     #[serde(default)]
     pub cards: CardSettings,
+    /// Variation over the ground at a scale of metres (thinning, length, tint), so a
+    /// field of repeats does not show their grid.
+    #[serde(default, skip_serializing_if = "MacroVariation::is_off")]
+    pub macro_variation: MacroVariation,
 }
 
 impl Default for StrandLayer {
@@ -281,6 +286,7 @@ impl Default for StrandLayer {
             profile: default_profile(),
             levels: LevelSettings::default(),
             cards: CardSettings::default(),
+            macro_variation: MacroVariation::OFF,
         }
     }
 }
@@ -358,6 +364,7 @@ impl StrandLayer {
                 problems.push(format!("variation.{name} is {x}, outside [0, 1]"));
             }
         }
+        problems.extend(self.macro_variation.problems());
         problems.extend(self.profile.problems());
         problems.extend(self.levels.problems());
         problems.extend(self.cards.problems());

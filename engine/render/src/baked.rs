@@ -151,6 +151,7 @@ pub fn load(dir: &Path) -> Result<Material, BakedSetError> {
         let mut problems = l.profile.problems();
         problems.extend(l.levels.problems());
         problems.extend(l.cards.settings.problems());
+        problems.extend(l.macro_variation.problems());
         if l.clump_lattice == 0 {
             problems.push(
                 "no clump_lattice (baked before sets carried it: bake the graph again)".into(),
@@ -183,6 +184,7 @@ pub fn load(dir: &Path) -> Result<Material, BakedSetError> {
             levels: l.levels.clone(),
             cards: l.cards.settings.clone(),
             clump_lattice: l.clump_lattice,
+            macro_variation: l.macro_variation,
         });
     }
     Ok(Material {

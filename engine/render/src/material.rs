@@ -5,6 +5,7 @@ use std::sync::Arc;
 use tuft_strands::StrandSet;
 use tuft_strands::cards::CardSettings;
 use tuft_strands::levels::LevelSettings;
+use tuft_strands::macro_variation::MacroVariation;
 use tuft_strands::mesh::Profile;
 
 /// The surface maps of one repeat, square, row-major, 8 bits per channel.
@@ -56,6 +57,19 @@ pub struct Layer {
     pub cards: CardSettings,
     /// Clump cells per side of the repeat (cards group by clump).
     pub clump_lattice: u32,
+    /// Variation over the ground at a scale of metres.
+    pub macro_variation: MacroVariation,
+}
+
+impl Material {
+    /// The macro variation the surface follows: its first layer's (the ground's main
+    /// cover), whose tint it takes so strands, cards and relief agree.
+    #[must_use]
+    pub fn ground_variation(&self) -> MacroVariation {
+        self.layers
+            .first()
+            .map_or(MacroVariation::OFF, |l| l.macro_variation)
+    }
 }
 
 /// A material ready to draw.

@@ -6,7 +6,7 @@
 use crate::light::Light;
 use crate::scene::{DrawParams, DrawTarget, FramePlan, Scene, SurfaceVertex, View};
 use crate::texture::{mips, texture};
-use crate::tile_buffers::TileBuffers;
+use crate::tile_buffers::{TileBuffers, TileSource, source_bytes};
 use bytemuck::{Pod, Zeroable};
 use std::num::NonZeroU64;
 use tuft_strands::mesh::StrandVertex;
@@ -130,8 +130,8 @@ fn strand_vertex_layout() -> wgpu::VertexBufferLayout<'static> {
 }
 
 fn surface_vertex_layout() -> wgpu::VertexBufferLayout<'static> {
-    const ATTRS: [wgpu::VertexAttribute; 4] = wgpu::vertex_attr_array![
-        0 => Float32x3, 1 => Float32x3, 2 => Float32x4, 3 => Float32x2
+    const ATTRS: [wgpu::VertexAttribute; 5] = wgpu::vertex_attr_array![
+        0 => Float32x3, 1 => Float32x3, 2 => Float32x4, 3 => Float32x2, 4 => Float32
     ];
     wgpu::VertexBufferLayout {
         array_stride: size_of::<SurfaceVertex>() as u64,
@@ -610,30 +610,60 @@ impl Renderer {
         while gpu.slots.len() <= slot {
             gpu.slots.push(self.frame_slot(device));
         }
-        // Tiles the scene let go of (out of view, over the budget) free their buffers.
+        // Tiles the scene let go of or shrank (out of view, far behind) free their
+        // buffers, drawn or not.
         for (gpu_layer, layer) in gpu.layers.iter_mut().zip(&scene.layers) {
             for (slot, r) in gpu_layer.tiles.iter_mut().zip(&layer.resident) {
-                if r.n_prefix == 0 && slot.as_ref().is_some_and(|b| b.version != r.version) {
-                    *slot = None;
+                let Some(held) = slot.take_if(|b| b.version != r.version) else {
+                    continue;
+                };
+                if r.placed.strands.len() < held.n_strands() {
+                    let source = TileSource {
+                        mesh: &r.mesh,
+                        placed: &r.placed.strands,
+                        triangle_ground: &scene.triangle_ground,
+                    };
+                    let (synced, bytes) =
+                        held.sync(device, queue, &self.roots_layout, &source, r.version);
+                    gpu.uploaded_bytes += bytes;
+                    *slot = synced;
+                } else {
+                    *slot = Some(held);
                 }
             }
         }
         for item in &plan.draws {
-            // A strand tile uploads whenever its resident prefix moved; a tile's cards are
-            // built once, the first time a frame wants them, and uploaded then.
-            let (slot, mesh, placed, version) = match item.target {
+            // A strand tile uploads the strands its resident prefix gained; a tile's
+            // cards are built once, the first time a frame wants them, and uploaded then.
+            match item.target {
                 DrawTarget::Strands { layer, tile } => {
                     let resident = &scene.layers[layer].resident[tile];
                     let slot = &mut gpu.layers[layer].tiles[tile];
                     if slot.as_ref().is_some_and(|b| b.version == resident.version) {
                         continue;
                     }
-                    (
-                        slot,
-                        &resident.mesh,
-                        &resident.placed.strands,
-                        resident.version,
-                    )
+                    let source = TileSource {
+                        mesh: &resident.mesh,
+                        placed: &resident.placed.strands,
+                        triangle_ground: &scene.triangle_ground,
+                    };
+                    let (synced, bytes) = match slot.take() {
+                        Some(held) => {
+                            held.sync(device, queue, &self.roots_layout, &source, resident.version)
+                        }
+                        None => (
+                            TileBuffers::new(
+                                device,
+                                queue,
+                                &self.roots_layout,
+                                &source,
+                                resident.version,
+                            ),
+                            source_bytes(&source),
+                        ),
+                    };
+                    gpu.uploaded_bytes += bytes;
+                    *slot = synced;
                 }
                 DrawTarget::Cards { layer, tile } => {
                     let slot = &mut gpu.layers[layer].cards[tile];
@@ -641,22 +671,16 @@ impl Renderer {
                     let Some(built) = built.filter(|_| slot.is_none()) else {
                         continue;
                     };
-                    (slot, &built.mesh, &built.placed.strands, 0)
+                    let source = TileSource {
+                        mesh: &built.mesh,
+                        placed: &built.placed.strands,
+                        triangle_ground: &scene.triangle_ground,
+                    };
+                    gpu.uploaded_bytes += source_bytes(&source);
+                    *slot = TileBuffers::new(device, queue, &self.roots_layout, &source, 0);
                 }
-                DrawTarget::Surface { .. } => continue,
-            };
-            gpu.uploaded_bytes += (size_of_val(mesh.vertices.as_slice())
-                + size_of_val(mesh.indices.as_slice())
-                + placed.len() * ROOT_TEXELS * 16) as u64;
-            *slot = TileBuffers::new(
-                device,
-                queue,
-                &self.roots_layout,
-                mesh,
-                placed,
-                &scene.triangle_ground,
-                version,
-            );
+                DrawTarget::Surface { .. } => {}
+            }
         }
         let light = &self.light;
         let wind = view.wind.map_or([0.0; 4], |w| {

@@ -26,14 +26,20 @@ struct Chunk {
     indices: wgpu::Buffer,
     /// Where each strand (or card) stands: [`ROOT_TEXELS`] texels per strand.
     roots: wgpu::BindGroup,
-    /// The tile's index where this chunk starts, and how many indices it holds.
-    first_index: u32,
-    n_indices: u32,
+    /// The tile's strand where this chunk starts, and how many of its strands are drawn
+    /// (a tile shrunk to a prefix may draw a chunk in part).
+    first: usize,
+    n: usize,
 }
 
-/// A tile's buffers.
+/// A tile's buffers: the first `n_strands` strands of its mesh, in chunks. A tile grows
+/// by whole chunks appended after the last (a planted slice uploads itself alone) and
+/// shrinks by dropping chunks from the end.
 pub(crate) struct TileBuffers {
     chunks: Vec<Chunk>,
+    /// Vertices and indices a strand.
+    vps: usize,
+    ips: usize,
     /// The resident version these buffers hold.
     pub(crate) version: u64,
 }
@@ -55,30 +61,109 @@ pub fn strands_per_chunk(
     by_vertices.min(by_indices).min(by_roots).max(1)
 }
 
-impl TileBuffers {
-    /// Uploads `mesh`, whose strands (or cards) stand at `placed` in order, in as many
-    /// chunks as the device's limits need. `None` for an empty tile, or a mesh whose
-    /// strands do not all have the same counts (nothing this crate builds).
-    pub(crate) fn new(
-        device: &wgpu::Device,
-        queue: &wgpu::Queue,
-        roots_layout: &wgpu::BindGroupLayout,
-        mesh: &TileMesh,
-        placed: &[Planted],
-        triangle_ground: &[[[f32; 4]; 2]],
-        version: u64,
-    ) -> Option<Self> {
-        let n = placed.len();
+/// What a tile's buffers are uploaded from: its mesh and where its strands stand.
+pub(crate) struct TileSource<'a> {
+    pub(crate) mesh: &'a TileMesh,
+    pub(crate) placed: &'a [Planted],
+    pub(crate) triangle_ground: &'a [[[f32; 4]; 2]],
+}
+
+impl TileSource<'_> {
+    /// Vertices and indices a strand; `None` for an empty tile, or a mesh whose strands
+    /// do not all have the same counts (nothing this crate builds).
+    fn per_strand(&self) -> Option<(usize, usize)> {
+        let n = self.placed.len();
+        let mesh = self.mesh;
         if mesh.indices.is_empty() || n == 0 {
             return None;
         }
         let (vps, ips) = (mesh.vertices.len() / n, mesh.indices.len() / n);
-        if vps * n != mesh.vertices.len() || ips * n != mesh.indices.len() || vps == 0 {
-            return None;
+        (vps * n == mesh.vertices.len() && ips * n == mesh.indices.len() && vps > 0)
+            .then_some((vps, ips))
+    }
+}
+
+impl TileBuffers {
+    /// Uploads a tile whole, in as many chunks as the device's limits need. `None`
+    /// where [`TileSource`] has nothing to draw.
+    pub(crate) fn new(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        roots_layout: &wgpu::BindGroupLayout,
+        source: &TileSource<'_>,
+        version: u64,
+    ) -> Option<Self> {
+        let (vps, ips) = source.per_strand()?;
+        let mut buffers = Self {
+            chunks: Vec::new(),
+            vps,
+            ips,
+            version,
+        };
+        buffers.upload(device, queue, roots_layout, source, 0);
+        Some(buffers)
+    }
+
+    /// How many strands the buffers draw.
+    pub(crate) fn n_strands(&self) -> usize {
+        self.chunks.last().map_or(0, |c| c.first + c.n)
+    }
+
+    /// Brings the buffers to `source`, a longer or shorter prefix of the same tile:
+    /// strands past it are dropped, strands beyond what is held are uploaded as new
+    /// chunks. Returns the bytes uploaded; `None` where the tile has nothing to draw
+    /// (or its counts changed, which no prefix of one tile does).
+    pub(crate) fn sync(
+        mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        roots_layout: &wgpu::BindGroupLayout,
+        source: &TileSource<'_>,
+        version: u64,
+    ) -> (Option<Self>, u64) {
+        if source.per_strand() != Some((self.vps, self.ips)) {
+            let bytes = upload_bytes(source, 0);
+            return (
+                Self::new(device, queue, roots_layout, source, version),
+                bytes,
+            );
         }
+        let n = source.placed.len();
+        self.version = version;
+        // Shrink: whole chunks past `n` go; a chunk cut in part draws its prefix, or
+        // is uploaded again if what it keeps is under half of it.
+        self.chunks.retain(|c| c.first < n);
+        let mut from = self.n_strands().min(n);
+        if let Some(last) = self.chunks.last_mut() {
+            let keep = n - last.first;
+            if keep < last.n {
+                if 2 * keep < last.n {
+                    from = last.first;
+                    self.chunks.pop();
+                } else {
+                    last.n = keep;
+                    from = n;
+                }
+            }
+        }
+        let bytes = upload_bytes(source, from);
+        self.upload(device, queue, roots_layout, source, from);
+        (Some(self), bytes)
+    }
+
+    /// Uploads strands `first..` of `source` as chunks after those held.
+    fn upload(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        roots_layout: &wgpu::BindGroupLayout,
+        source: &TileSource<'_>,
+        mut first: usize,
+    ) {
+        let (vps, ips) = (self.vps, self.ips);
+        let n = source.placed.len();
         let per_chunk = strands_per_chunk(&device.limits(), vps, ips);
-        let mut chunks = Vec::with_capacity(n.div_ceil(per_chunk));
-        let mut first = 0;
+        let mesh = source.mesh;
         while first < n {
             let end = (first + per_chunk).min(n);
             let base = (first * vps) as u32;
@@ -86,7 +171,7 @@ impl TileBuffers {
                 .iter()
                 .map(|&i| i - base)
                 .collect();
-            chunks.push(Chunk {
+            self.chunks.push(Chunk {
                 vertices: device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
                     label: Some("tuft tile vertices"),
                     contents: bytemuck::cast_slice(&mesh.vertices[first * vps..end * vps]),
@@ -101,15 +186,14 @@ impl TileBuffers {
                     device,
                     queue,
                     roots_layout,
-                    &placed[first..end],
-                    triangle_ground,
+                    &source.placed[first..end],
+                    source.triangle_ground,
                 ),
-                first_index: (first * ips) as u32,
-                n_indices: ((end - first) * ips) as u32,
+                first,
+                n: end - first,
             });
             first = end;
         }
-        Some(Self { chunks, version })
     }
 
     /// How many chunks the tile was split into.
@@ -120,10 +204,11 @@ impl TileBuffers {
     /// Draws the tile's first `index_count` indices; the caller has bound the pipeline
     /// and every bind group but the roots (group 3).
     pub(crate) fn draw(&self, pass: &mut wgpu::RenderPass<'_>, index_count: u32) {
+        let ips = self.ips as u32;
         for chunk in &self.chunks {
             let count = index_count
-                .saturating_sub(chunk.first_index)
-                .min(chunk.n_indices);
+                .saturating_sub(chunk.first as u32 * ips)
+                .min(chunk.n as u32 * ips);
             if count == 0 {
                 break;
             }
@@ -133,6 +218,23 @@ impl TileBuffers {
             pass.draw_indexed(0..count, 0, 0..1);
         }
     }
+}
+
+/// Bytes uploading the whole of `source` writes.
+pub(crate) fn source_bytes(source: &TileSource<'_>) -> u64 {
+    upload_bytes(source, 0)
+}
+
+/// Bytes uploading strands `first..` of `source` writes: vertices, indices, roots.
+fn upload_bytes(source: &TileSource<'_>, first: usize) -> u64 {
+    let n = source.placed.len();
+    if first >= n {
+        return 0;
+    }
+    let share = |len: usize| (len / n) * (n - first);
+    (share(source.mesh.vertices.len()) * size_of::<StrandVertex>()
+        + share(source.mesh.indices.len()) * size_of::<u32>()
+        + (n - first) * ROOT_TEXELS * 16) as u64
 }
 
 /// The roots of `placed` as a texture [`ROOTS_WIDTH`] wide at most, bound for group 3.
@@ -190,7 +292,8 @@ fn roots_texture(
 }
 
 /// Each planted strand's root as [`ROOT_TEXELS`] texels: position and u, normal and v,
-/// then its triangle's gradient of u and curvature, gradient of v (`triangle_ground`).
+/// then its triangle's gradient of u and curvature, gradient of v (`triangle_ground`)
+/// and its macro patch value.
 fn root_texels(placed: &[Planted], triangle_ground: &[[[f32; 4]; 2]]) -> Vec<[f32; 4]> {
     placed
         .iter()
@@ -200,7 +303,7 @@ fn root_texels(placed: &[Planted], triangle_ground: &[[[f32; 4]; 2]]) -> Vec<[f3
                 p.position.extend(p.uv.x).to_array(),
                 p.normal.extend(p.uv.y).to_array(),
                 gu,
-                gv,
+                [gv[0], gv[1], gv[2], p.patch],
             ]
         })
         .collect()

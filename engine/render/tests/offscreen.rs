@@ -61,6 +61,7 @@ fn meadow(n: usize) -> Material {
             levels: LevelSettings::default(),
             cards: CardSettings::default(),
             clump_lattice: 8,
+            macro_variation: tuft_strands::macro_variation::MacroVariation::OFF,
         }],
     }
 }

@@ -33,6 +33,8 @@ pub mod channel {
     pub const CURL: u32 = 11;
     /// A strand's frizz: four numbers from here on (two frequencies, two phases).
     pub const FRIZZ: u32 = 12;
+    /// The lattice values of a layer's macro variation.
+    pub const MACRO: u32 = 16;
 }
 
 /// The SplitMix64 finaliser: a bijective 64-bit mix with full avalanche.

@@ -40,6 +40,7 @@ pub mod crc;
 pub mod file;
 pub mod hash;
 pub mod levels;
+pub mod macro_variation;
 pub mod manifest;
 pub mod mesh;
 pub mod num;

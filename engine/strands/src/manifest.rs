@@ -89,6 +89,14 @@ pub struct LayerManifest {
     /// it out for any view (sets baked before these were written have none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub switches: Option<crate::switches::Switches>,
+    /// Variation over the ground at a scale of metres: a game keeps or drops each
+    /// placed strand, scales it and tints it, and tints the surface under the layer,
+    /// from [`crate::macro_variation::MacroVariation`] of its world position.
+    #[serde(
+        default,
+        skip_serializing_if = "crate::macro_variation::MacroVariation::is_off"
+    )]
+    pub macro_variation: crate::macro_variation::MacroVariation,
 }
 
 /// The card level of a layer in a baked set.

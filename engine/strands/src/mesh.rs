@@ -150,6 +150,31 @@ impl TileMesh {
         bytemuck::cast_slice(&self.vertices)
     }
 
+    /// Empties the mesh, keeping its buffers.
+    pub fn clear(&mut self) {
+        self.vertices.clear();
+        self.indices.clear();
+        self.ranks.clear();
+    }
+
+    /// Keeps the first `n` strands (a rank prefix: a coarser level) of a mesh of
+    /// `profile`, dropping the rest.
+    pub fn truncate(&mut self, n: usize, profile: Profile) {
+        let n = n.min(self.ranks.len());
+        self.vertices.truncate(n * profile.vertices_per_strand());
+        self.indices.truncate(n * profile.indices_per_strand());
+        self.ranks.truncate(n);
+    }
+
+    /// Appends `other`, a mesh of the strands that follow this one's, its indices
+    /// counted from its own first vertex.
+    pub fn append(&mut self, other: &Self) {
+        let base = self.vertices.len() as u32;
+        self.vertices.extend_from_slice(&other.vertices);
+        self.indices.extend(other.indices.iter().map(|&i| base + i));
+        self.ranks.extend_from_slice(&other.ranks);
+    }
+
     /// The number of indices level `keep` draws: the prefix of strands with rank < keep.
     #[must_use]
     pub fn level_indices(&self, keep: f32, profile: Profile) -> usize {
@@ -219,7 +244,20 @@ impl Shape {
 /// Meshes the strands of one placed tile into `mesh`, reusing its buffers (a renderer
 /// rebuilding a tile keeps them: no allocation, no fresh pages).
 pub fn build_tile_into(set: &StrandSet, tile: &PlacedTile, profile: Profile, mesh: &mut TileMesh) {
-    build_with(|i| Shape::of(set, i), tile, profile, mesh, &mut Vec::new());
+    mesh.clear();
+    append_strands(set, &tile.strands, profile, mesh);
+}
+
+/// Meshes `strands` (the next slice of a tile, in rank order) onto the end of `mesh`: a
+/// tile meshed slice by slice is the tile meshed at once, vertex for vertex.
+pub fn append_strands(set: &StrandSet, strands: &[Planted], profile: Profile, mesh: &mut TileMesh) {
+    build_with(
+        |i| Shape::of(set, i),
+        strands,
+        profile,
+        mesh,
+        &mut Vec::new(),
+    );
 }
 
 /// Meshes `tile` into `mesh`, reading strand `i` through `shape_of`. The tile's records
@@ -228,16 +266,13 @@ pub fn build_tile_into(set: &StrandSet, tile: &PlacedTile, profile: Profile, mes
 /// vertex writes, every record was a cache miss nothing overlapped.
 fn build_with(
     shape_of: impl Fn(usize) -> Shape,
-    tile: &PlacedTile,
+    strands: &[Planted],
     profile: Profile,
     mesh: &mut TileMesh,
     shapes: &mut Vec<Shape>,
 ) {
     let profile = profile.clamped();
-    let n = tile.strands.len();
-    mesh.vertices.clear();
-    mesh.indices.clear();
-    mesh.ranks.clear();
+    let n = strands.len();
     mesh.vertices.reserve(n * profile.vertices_per_strand());
     mesh.indices.reserve(n * profile.indices_per_strand());
     mesh.ranks.reserve(n);
@@ -247,8 +282,8 @@ fn build_with(
     let centre = &mut centre[..n_points];
     let pattern = index_pattern(profile);
     shapes.clear();
-    shapes.extend(tile.strands.iter().map(|p| shape_of(p.strand as usize)));
-    for (planted, shape) in tile.strands.iter().zip(shapes.iter()) {
+    shapes.extend(strands.iter().map(|p| shape_of(p.strand as usize)));
+    for (planted, shape) in strands.iter().zip(shapes.iter()) {
         mesh.ranks.push(shape.rank);
         let frame =
             |v: Vec3| planted.tangent * v.x + planted.bitangent * v.y + planted.normal * v.z;
@@ -335,7 +370,8 @@ pub fn build_tiles_into(
             scope.spawn(move || {
                 let mut scratch = Vec::new();
                 for (t, m) in job {
-                    build_with(|i| shapes[i], t, profile, m, &mut scratch);
+                    m.clear();
+                    build_with(|i| shapes[i], &t.strands, profile, m, &mut scratch);
                 }
             });
         }
@@ -508,6 +544,33 @@ mod tests {
                 build_tile(&s, &tiles[0], wild),
                 build_tile(&s, &tiles[0], tame)
             );
+        }
+    }
+
+    #[test]
+    fn a_tile_meshed_in_slices_is_the_tile_meshed_at_once_and_truncates_to_its_prefix() {
+        let s = set(400);
+        let tiles = place(&s, &Surface::plane(1.0, 1, 1.0), 1.0);
+        let strands = &tiles[0].strands;
+        for profile in [
+            Profile::Ribbon { segments: 3 },
+            Profile::Tube {
+                sides: 4,
+                segments: 2,
+            },
+        ] {
+            let whole = build_tile(&s, &tiles[0], profile);
+            let mut sliced = TileMesh::default();
+            for range in [0..1, 1..150, 150..150, 150..strands.len()] {
+                let mut part = TileMesh::default();
+                append_strands(&s, &strands[range], profile, &mut part);
+                sliced.append(&part);
+            }
+            assert_eq!(sliced, whole);
+            let mut prefix = PlacedTile::default();
+            prefix.strands.extend_from_slice(&strands[..120]);
+            sliced.truncate(120, profile);
+            assert_eq!(sliced, build_tile(&s, &prefix, profile));
         }
     }
 

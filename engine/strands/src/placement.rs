@@ -15,6 +15,7 @@
 //! there falls below the authored one; give such surfaces more repeats).
 
 use crate::hash::{channel, hash, unit_f32};
+use crate::macro_variation::MacroVariation;
 use crate::set::StrandSet;
 use crate::surface::Surface;
 use glam::{DVec2, Vec2, Vec3};
@@ -37,6 +38,9 @@ pub struct Planted {
     /// The surface's triangle the root stands on ([`Surface::uv_gradient`] and
     /// [`Surface::curvature`] say how the surface runs around it).
     pub triangle: u32,
+    /// The layer's macro patch value at the root, in `[0, 1]` (0 without macro
+    /// variation): what its length and tint follow ([`MacroVariation`]).
+    pub patch: f32,
 }
 
 /// The strands planted on one spatial tile, in rank order.
@@ -150,10 +154,16 @@ impl Bins {
         }
     }
 
-    /// Calls `f` with every strand below `limit` whose bin overlaps `[lo, hi]` (within
-    /// `[0, 1)²`). A bin lists its strands in ascending order, so the limit ends each
-    /// bin's walk early.
-    fn each_in(&self, lo: Vec2, hi: Vec2, limit: u32, mut f: impl FnMut(&Binned)) {
+    /// Calls `f` with every strand in `strands` whose bin overlaps `[lo, hi]` (within
+    /// `[0, 1)²`). A bin lists its strands in ascending order, so each bin's walk starts
+    /// at the range's first strand (a binary search) and ends at its last.
+    fn each_in(
+        &self,
+        lo: Vec2,
+        hi: Vec2,
+        strands: std::ops::Range<u32>,
+        mut f: impl FnMut(&Binned),
+    ) {
         let s = self.side as f32;
         let x0 = ((lo.x * s).floor().max(0.0) as usize).min(self.side - 1);
         let y0 = ((lo.y * s).floor().max(0.0) as usize).min(self.side - 1);
@@ -162,8 +172,14 @@ impl Bins {
         for y in y0..=y1 {
             for x in x0..=x1 {
                 let b = y * self.side + x;
-                for item in &self.items[self.start[b] as usize..self.start[b + 1] as usize] {
-                    if item.strand >= limit {
+                let bin = &self.items[self.start[b] as usize..self.start[b + 1] as usize];
+                let from = if strands.start == 0 {
+                    0
+                } else {
+                    bin.partition_point(|item| item.strand < strands.start)
+                };
+                for item in &bin[from..] {
+                    if item.strand >= strands.end {
                         break;
                     }
                     f(item);
@@ -206,6 +222,7 @@ pub fn place(set: &StrandSet, surface: &Surface, repeat_m: f32) -> Vec<PlacedTil
 pub struct Placer {
     bins: Bins,
     by_tile: Vec<Vec<usize>>,
+    variation: MacroVariation,
 }
 
 impl Placer {
@@ -219,7 +236,16 @@ impl Placer {
         Self {
             bins: Bins::new(set),
             by_tile,
+            variation: MacroVariation::OFF,
         }
+    }
+
+    /// Plants under `variation`: a strand is kept where its hash is also under the
+    /// macro keep at its root, and carries the patch value there.
+    #[must_use]
+    pub fn with_variation(mut self, variation: MacroVariation) -> Self {
+        self.variation = variation;
+        self
     }
 
     /// Plants the strands `0..n_prefix` of `set` that fall on tile `tile`, in rank order,
@@ -235,13 +261,38 @@ impl Placer {
         out: &mut PlacedTile,
     ) {
         out.strands.clear();
-        let limit = n_prefix.min(set.len()) as u32;
+        self.place_tile_range(set, surface, repeat_m, tile, 0..n_prefix, out);
+    }
+
+    /// Appends to `out` the strands `range` of `set` that fall on tile `tile`, in rank
+    /// order. A tile grown slice by slice (`0..a`, then `a..b`, …) lists exactly what
+    /// one call for `0..b` lists: every strand of a later slice follows every strand of
+    /// an earlier one in rank order, so the slices need no merging.
+    pub fn place_tile_range(
+        &self,
+        set: &StrandSet,
+        surface: &Surface,
+        repeat_m: f32,
+        tile: usize,
+        range: std::ops::Range<usize>,
+        out: &mut PlacedTile,
+    ) {
+        let end = range.end.min(set.len()) as u32;
+        let strands = range.start.min(end as usize) as u32..end;
+        if strands.is_empty() {
+            return;
+        }
+        let first = out.strands.len();
         for &t in self.by_tile.get(tile).map_or(&[][..], Vec::as_slice) {
-            plant_triangle(surface, repeat_m, &self.bins, t, limit, out);
+            let within = Within {
+                strands: strands.clone(),
+                variation: &self.variation,
+            };
+            plant_triangle(surface, repeat_m, &self.bins, t, &within, out);
         }
         // A strand planted in two repeats of one tile appears twice: order those by UV
         // too, so a prefix lists them as the whole tile does.
-        out.strands.sort_unstable_by(|a, b| {
+        out.strands[first..].sort_unstable_by(|a, b| {
             a.strand
                 .cmp(&b.strand)
                 .then(a.uv.x.total_cmp(&b.uv.x))
@@ -250,15 +301,22 @@ impl Placer {
     }
 }
 
+/// Which strands a triangle plants: a range of the set, under a macro variation.
+struct Within<'a> {
+    strands: std::ops::Range<u32>,
+    variation: &'a MacroVariation,
+}
+
 /// Plants the strands of triangle `t` into `tile`.
 fn plant_triangle(
     surface: &Surface,
     repeat_m: f32,
     bins: &Bins,
     t: usize,
-    limit: u32,
+    within: &Within<'_>,
     tile: &mut PlacedTile,
 ) {
+    let varies = !within.variation.is_off();
     let target = f64::from(repeat_m) * f64::from(repeat_m);
     let tri = &surface.triangles[t];
     let uv_area = f64::from(surface.uv_area(t));
@@ -281,7 +339,7 @@ fn plant_triangle(
         for ci in lo.x.floor() as i32..=hi.x.floor() as i32 {
             let cell = Vec2::new(ci as f32, cj as f32);
             let cell_seed = (u64::from(ci as u32) << 32) | u64::from(cj as u32);
-            bins.each_in(lo - cell, hi - cell, limit, |item| {
+            bins.each_in(lo - cell, hi - cell, within.strands.clone(), |item| {
                 let r = item.root;
                 let p = DVec2::new(
                     f64::from(r[0]) + f64::from(ci),
@@ -290,13 +348,19 @@ fn plant_triangle(
                 if !owns(uv, p) {
                     return;
                 }
-                if keep < 1.0
-                    && unit_f32(hash(cell_seed, u64::from(item.id), channel::AREA)) >= keep
+                let mut planted = frame.plant(item.strand, Vec2::from(r) + cell);
+                // One hash answers both thinnings: kept under their product.
+                let mut share = keep;
+                if varies {
+                    planted.patch = within.variation.patch(planted.position);
+                    share *= within.variation.keep(planted.patch);
+                }
+                if share < 1.0
+                    && unit_f32(hash(cell_seed, u64::from(item.id), channel::AREA)) >= share
                 {
                     return;
                 }
-                tile.strands
-                    .push(frame.plant(item.strand, Vec2::from(r) + cell));
+                tile.strands.push(planted);
             });
         }
     }
@@ -348,6 +412,7 @@ impl Frame {
             bitangent,
             uv: p,
             triangle: self.triangle,
+            patch: 0.0,
         }
     }
 }
@@ -394,6 +459,24 @@ mod tests {
                 assert!(tile.strands == expected, "tile {k}, prefix {n_prefix}");
             }
         }
+    }
+
+    #[test]
+    fn a_tile_grown_in_slices_lists_what_one_call_lists() {
+        let set = crate::testing::random_set(3000, 11, 40);
+        let sphere = Surface::sphere(1.0, 24, 12, 3.0, 2.0);
+        let placer = Placer::new(&set, &sphere);
+        let (mut whole, mut sliced) = (PlacedTile::default(), PlacedTile::default());
+        for k in 0..sphere.n_tiles as usize {
+            placer.place_tile_into(&set, &sphere, 2.0, k, 2500, &mut whole);
+            sliced.strands.clear();
+            // Uneven slices, an empty one, and one past the set's end clipped to 2500.
+            for range in [0..1, 1..700, 700..700, 700..1999, 1999..2500] {
+                placer.place_tile_range(&set, &sphere, 2.0, k, range, &mut sliced);
+            }
+            assert!(sliced == whole, "tile {k}");
+        }
+        assert!(!whole.strands.is_empty());
     }
 
     /// Every planted (strand, uv) pair, sorted, across tiles.

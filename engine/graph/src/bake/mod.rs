@@ -321,6 +321,7 @@ pub fn write_baked_set_with(
             cards,
             clump_lattice: layer.clump_lattice,
             switches: Some(switches),
+            macro_variation: layer.macro_variation,
         });
     }
     let ground = format!("{stem}_ground.glb");

@@ -135,9 +135,11 @@ pub struct SurfaceVertex {
     pub tangent: [f32; 4],
     /// In repeats of the material.
     pub uv: [f32; 2],
+    /// The macro patch value of the surface's first layer here (what its tint follows).
+    pub patch: f32,
 }
 
-/// Per-draw parameters, as the shaders' `Draw` struct (64 bytes).
+/// Per-draw parameters, as the shaders' `Draw` struct (80 bytes).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
 pub struct DrawParams {
@@ -169,6 +171,11 @@ pub struct DrawParams {
     pub along_scale: f32,
     /// Unused.
     pub pad: f32,
+    /// The layer's macro tint at a full patch (the surface's: its first layer's);
+    /// each root carries its patch value.
+    pub macro_tint: [f32; 3],
+    /// How much shorter the layer's strands are in a full patch.
+    pub macro_length: f32,
 }
 
 /// What a draw draws.

@@ -58,7 +58,10 @@ fn tile_uv_area(mesh: &SurfaceMesh, t: usize) -> f32 {
 }
 
 /// The surface's vertices with tangents along +u, and its triangles grouped by tile.
-pub(super) fn surface_mesh(s: &Surface) -> SurfaceMesh {
+pub(super) fn surface_mesh(
+    s: &Surface,
+    ground: &tuft_strands::macro_variation::MacroVariation,
+) -> SurfaceMesh {
     let n = s.positions.len();
     let mut du = vec![Vec3::ZERO; n];
     let mut dv = vec![Vec3::ZERO; n];
@@ -95,6 +98,7 @@ pub(super) fn surface_mesh(s: &Surface) -> SurfaceMesh {
                 normal: normal.to_array(),
                 tangent: t.extend(w).to_array(),
                 uv: s.uvs[i].to_array(),
+                patch: ground.patch(s.positions[i]),
             }
         })
         .collect();

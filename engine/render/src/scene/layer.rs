@@ -65,7 +65,7 @@ impl LayerShared {
         let widen = (0..keep.len()).map(|k| layer.levels.widen(k)).collect();
         Self {
             identity,
-            placer: Placer::new(set, surface),
+            placer: Placer::new(set, surface).with_variation(layer.macro_variation),
             keep,
             widen,
             width_m: median(set.width.iter().copied()).unwrap_or(0.0),
@@ -73,7 +73,7 @@ impl LayerShared {
             card_along_scale: tuft_strands::switches::along_scale(set),
             switches: tuft_strands::switches::Switches::of(set, &layer.levels, &cards),
             atlas,
-            card_placer: Placer::new(&card_points, surface),
+            card_placer: Placer::new(&card_points, surface).with_variation(layer.macro_variation),
             card_points,
             cards,
             card_tiles: (0..surface.n_tiles).map(|_| OnceLock::new()).collect(),
@@ -142,6 +142,7 @@ pub(super) struct LayerIdentity {
     pub(super) levels: tuft_strands::levels::LevelSettings,
     pub(super) cards: cards::CardSettings,
     pub(super) clump_lattice: u32,
+    pub(super) macro_variation: tuft_strands::macro_variation::MacroVariation,
     pub(super) kind: SurfaceKind,
     /// The mesh, for a mesh surface (the same allocation, or not the same surface).
     pub(super) mesh: Option<Arc<Surface>>,
@@ -161,6 +162,7 @@ impl LayerIdentity {
             levels: layer.levels.clone(),
             cards: layer.cards.clone(),
             clump_lattice: layer.clump_lattice,
+            macro_variation: layer.macro_variation,
             kind,
             repeat_m,
         }
@@ -171,6 +173,7 @@ impl LayerIdentity {
             && self.levels == other.levels
             && self.cards == other.cards
             && self.clump_lattice == other.clump_lattice
+            && self.macro_variation == other.macro_variation
             && self.kind == other.kind
             && match (&self.mesh, &other.mesh) {
                 (None, None) => true,

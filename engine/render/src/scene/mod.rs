@@ -11,11 +11,10 @@ use crate::material::Material;
 use crate::plan::{Choice, LevelMode, Rep, choose};
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec3, Vec4};
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use tuft_strands::cards::{self, Atlas};
-use tuft_strands::mesh::{TileMesh, build_tile_into};
+use tuft_strands::mesh::{TileMesh, append_strands};
 use tuft_strands::num::median;
 use tuft_strands::placement::{PlacedTile, Placer};
 use tuft_strands::surface::Surface;
@@ -44,20 +43,71 @@ pub(crate) struct Resident {
     pub mesh: TileMesh,
     /// Bumped on every rebuild, so the GPU side knows what to upload.
     pub version: u64,
+    /// The largest prefix any view wanted of the tile in this window of plans and in
+    /// the one before ([`Scene::let_go_unwanted`]).
+    pub wanted: [usize; 2],
 }
 
 impl Resident {
-    /// Bytes this tile holds on the CPU (the GPU holds about as much again).
+    /// Bytes this tile has allocated on the CPU (the GPU holds about as much again).
     pub(crate) fn bytes(&self) -> u64 {
-        (size_of_val(self.mesh.vertices.as_slice())
-            + size_of_val(self.mesh.indices.as_slice())
-            + size_of_val(self.mesh.ranks.as_slice())
-            + size_of_val(self.placed.strands.as_slice())) as u64
+        fn cap<T>(v: &Vec<T>) -> usize {
+            v.capacity() * size_of::<T>()
+        }
+        (cap(&self.mesh.vertices)
+            + cap(&self.mesh.indices)
+            + cap(&self.mesh.ranks)
+            + cap(&self.placed.strands)) as u64
+    }
+
+    /// Appends a planted slice. The first slice of a growth reserves room for the rest
+    /// at its own density (rank order is spatially uniform, so a slice's share of the
+    /// tile is its share of the strands): a tile grown in ten slices is allocated about
+    /// once, not doubled ten times.
+    fn grow(&mut self, slice: planting::Slice, placed: &PlacedTile, mesh: &TileMesh) {
+        let n_new = placed.strands.len();
+        if self.placed.strands.capacity() < self.placed.strands.len() + n_new {
+            let expect = (n_new as f64 * (slice.need - slice.from) as f64
+                / (slice.to - slice.from).max(1) as f64
+                * 1.02)
+                .ceil() as usize;
+            let per = |len: usize| len / n_new.max(1) * expect.max(n_new);
+            self.placed.strands.reserve_exact(expect.max(n_new));
+            self.mesh.vertices.reserve_exact(per(mesh.vertices.len()));
+            self.mesh.indices.reserve_exact(per(mesh.indices.len()));
+            self.mesh.ranks.reserve_exact(expect.max(n_new));
+        }
+        self.placed.strands.extend_from_slice(&placed.strands);
+        self.mesh.append(mesh);
+        self.n_prefix = slice.to;
+        self.version += 1;
+    }
+
+    /// Keeps the prefix of `need` strands of the set (a coarser level), giving the rest
+    /// of the memory back.
+    fn shrink(&mut self, need: usize, profile: tuft_strands::mesh::Profile) {
+        if need == 0 {
+            *self = Self {
+                version: self.version + 1,
+                wanted: self.wanted,
+                ..Self::default()
+            };
+            return;
+        }
+        let n = self
+            .placed
+            .strands
+            .partition_point(|p| (p.strand as usize) < need);
+        self.placed.strands.truncate(n);
+        self.placed.strands.shrink_to_fit();
+        self.mesh.truncate(n, profile);
+        self.mesh.vertices.shrink_to_fit();
+        self.mesh.indices.shrink_to_fit();
+        self.mesh.ranks.shrink_to_fit();
+        self.n_prefix = need;
+        self.version += 1;
     }
 }
-
-/// Card tiles one planting round builds (a fur's are ~20 ms each).
-const CARD_TILES_PER_ROUND: usize = 4;
 
 static NEXT_SCENE_ID: AtomicU64 = AtomicU64::new(1);
 
@@ -87,6 +137,8 @@ pub struct Scene {
     wanted: Vec<(usize, usize, usize)>,
     /// The card tiles (layer, tile) the last `plan` wanted and did not find built.
     wanted_cards: Vec<(usize, usize)>,
+    /// Plans made: [`Scene::let_go_unwanted`] lets go every [`planting::LINGER`].
+    plans: u64,
 }
 
 impl std::fmt::Debug for Scene {
@@ -179,7 +231,7 @@ impl Scene {
             .flat_map(|l| l.set.length.iter().copied())
             .fold(0.0f32, f32::max);
         let tiles = tile_bounds(&surface, tallest);
-        let surface_mesh = surface_mesh(&surface);
+        let surface_mesh = surface_mesh(&surface, &material.ground_variation());
         let tile_uv = tile_shares(&surface, &surface_mesh);
         let triangle_ground = (0..surface.triangles.len())
             .map(|t| {
@@ -206,6 +258,7 @@ impl Scene {
             deferred: false,
             wanted: Vec::new(),
             wanted_cards: Vec::new(),
+            plans: 0,
         }
     }
 
@@ -372,33 +425,24 @@ impl Scene {
             ..FrameStats::default()
         };
         // Choices per (layer, visible tile), then what must be planted.
-        let mut choices: Vec<Vec<Choice>> = Vec::with_capacity(self.layers.len());
-        for (li, layer) in self.layers.iter().enumerate() {
-            let s = &layer.shared;
-            let mut layer_choices = Vec::with_capacity(visible.len());
-            for &(_, d) in &visible {
-                let ppm = view.camera.px_per_m(d, height_px);
+        let choices: Vec<Vec<Choice>> = (0..self.layers.len())
+            .map(|li| {
                 let mode = match view.level_layer {
                     Some(only) if only != li => LevelMode::Auto,
                     _ => view.level,
                 };
-                let choice = match mode {
-                    LevelMode::Auto => choose(s.width_m * ppm, &s.widen, s.card_height_m * ppm),
-                    LevelMode::Forced(Rep::Strands(k)) => Choice {
-                        rep: Rep::Strands(k.min(s.keep.len() - 1)),
-                        fade: 0.0,
-                    },
-                    LevelMode::Forced(rep) => Choice { rep, fade: 0.0 },
-                };
-                layer_choices.push(choice);
-            }
-            choices.push(layer_choices);
-        }
+                visible
+                    .iter()
+                    .map(|&(_, d)| self.choice_at(li, mode, &view.camera, d, height_px))
+                    .collect()
+            })
+            .collect();
+        let mut choices = choices;
         // Within the budget before anything is planted: the farthest tiles go coarser.
         stats.tiles_coarsened = self.fit_budget(&visible, &mut choices);
         stats.budget_limited = stats.tiles_coarsened > 0;
-        self.release_unseen(&visible);
         let (done, pending) = self.make_resident(&visible, &choices);
+        self.let_go_unwanted(&visible);
         stats.tiles_rebuilt = done;
         stats.tiles_pending = pending + self.make_cards_resident(&visible, &choices);
         if pending > 0 {
@@ -422,6 +466,27 @@ impl Scene {
         }
     }
 
+    /// What layer `li` draws at `d` metres in `mode`.
+    fn choice_at(
+        &self,
+        li: usize,
+        mode: LevelMode,
+        camera: &Camera,
+        d: f32,
+        height_px: f32,
+    ) -> Choice {
+        let s = &self.layers[li].shared;
+        let ppm = camera.px_per_m(d, height_px);
+        match mode {
+            LevelMode::Auto => choose(s.width_m * ppm, &s.widen, s.card_height_m * ppm),
+            LevelMode::Forced(Rep::Strands(k)) => Choice {
+                rep: Rep::Strands(k.min(s.keep.len() - 1)),
+                fade: 0.0,
+            },
+            LevelMode::Forced(rep) => Choice { rep, fade: 0.0 },
+        }
+    }
+
     fn draws(
         &self,
         visible: &[(usize, f32)],
@@ -431,6 +496,7 @@ impl Scene {
     ) -> Vec<DrawItem> {
         let mut draws = Vec::new();
         let neutral = [0.55, 0.55, 0.55, 1.0];
+        let ground = self.material.ground_variation();
         for (vi, &(t, _)) in visible.iter().enumerate() {
             let all_relief = choices.iter().all(|c| c[vi].rep == Rep::Relief);
             let range = &self.surface_mesh.tile_ranges[t];
@@ -443,6 +509,7 @@ impl Scene {
                     } else {
                         neutral
                     },
+                    macro_tint: ground.tint,
                     ..DrawParams::zeroed()
                 },
             });
@@ -452,6 +519,7 @@ impl Scene {
             let s = &layer.shared;
             let profile = self.material.layers[li].profile;
             let cutoff = self.material.layers[li].cards.alpha_cutoff;
+            let variation = self.material.layers[li].macro_variation;
             let ls = &mut stats.layers[li];
             let mut reps: Vec<(Rep, u32)> = Vec::new();
             for (vi, &(t, d)) in visible.iter().enumerate() {
@@ -492,6 +560,8 @@ impl Scene {
                                 blend_m,
                                 along_scale: 1.0,
                                 pad: 0.0,
+                                macro_tint: variation.tint,
+                                macro_length: variation.length,
                             },
                         });
                     }
@@ -519,6 +589,8 @@ impl Scene {
                             blend_m,
                             along_scale: s.card_along_scale,
                             pad: 0.0,
+                            macro_tint: variation.tint,
+                            macro_length: variation.length,
                         },
                     });
                 }

@@ -1,12 +1,15 @@
 use super::*;
 
-/// One tile of one layer to plant and mesh.
-pub(super) struct Job<'a> {
+/// One slice of one tile of one layer to plant and mesh: the set's strands `from..to`
+/// that fall on the tile, appended to the `from` it holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Slice {
     pub(super) layer: usize,
-    pub(super) placer: &'a Placer,
     pub(super) tile: usize,
+    pub(super) from: usize,
+    pub(super) to: usize,
+    /// The prefix the tile is growing toward (`to` for its last slice).
     pub(super) need: usize,
-    pub(super) resident: &'a mut Resident,
 }
 
 /// Planting work handed out by [`Scene::planting`]: it holds what it needs, so it runs
@@ -17,50 +20,70 @@ pub struct Planting {
     pub(super) material: Arc<Material>,
     pub(super) surface: Arc<Surface>,
     pub(super) layers: Vec<Arc<LayerShared>>,
-    pub(super) jobs: Vec<(usize, usize, usize)>,
+    pub(super) slices: Vec<Slice>,
     /// Card tiles (layer, tile) to plant.
     pub(super) cards: Vec<(usize, usize)>,
 }
 
-/// Tiles planted and meshed by [`Planting::run`], for [`Scene::install`].
+/// Slices planted and meshed by [`Planting::run`], for [`Scene::install`].
 #[derive(Debug)]
 pub struct Planted {
     pub(super) scene_id: u64,
-    pub(super) tiles: Vec<(usize, usize, usize, PlacedTile, TileMesh)>,
+    pub(super) slices: Vec<(Slice, PlacedTile, TileMesh)>,
+}
+
+impl Planted {
+    /// Bytes the GPU side uploads for these slices once installed: vertices, indices
+    /// and roots texels (cards are counted when a frame first draws them).
+    #[must_use]
+    pub fn upload_bytes(&self) -> u64 {
+        self.slices
+            .iter()
+            .map(|(_, placed, mesh)| {
+                (size_of_val(mesh.vertices.as_slice())
+                    + size_of_val(mesh.indices.as_slice())
+                    + placed.strands.len() * crate::tile_buffers::ROOT_TEXELS * 16)
+                    as u64
+            })
+            .sum()
+    }
 }
 
 impl Planting {
-    /// Plants and meshes the tiles, spread over the cores.
+    /// Plants and meshes the slices, spread over the cores.
     #[must_use]
     pub fn run(self) -> Planted {
         let repeat_m = self.material.repeat_m.max(1e-3);
         build_card_tiles(&self.layers, &self.cards, &self.surface, repeat_m);
         let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
-        let mut parts: Vec<Vec<(usize, usize, usize)>> = (0..threads).map(|_| Vec::new()).collect();
-        for (k, job) in self.jobs.iter().enumerate() {
-            parts[k % threads].push(*job);
+        // Biggest slices first, dealt round the cores.
+        let mut slices = self.slices;
+        slices.sort_by_key(|s| std::cmp::Reverse(s.to - s.from));
+        let mut parts: Vec<Vec<Slice>> = (0..threads).map(|_| Vec::new()).collect();
+        for (k, slice) in slices.into_iter().enumerate() {
+            parts[k % threads].push(slice);
         }
         let (material, surface, layers) = (&self.material, &self.surface, &self.layers);
-        let tiles = std::thread::scope(|scope| {
+        let slices: Vec<(Slice, PlacedTile, TileMesh)> = std::thread::scope(|scope| {
             let handles: Vec<_> = parts
                 .into_iter()
                 .map(|part| {
                     scope.spawn(move || {
                         part.into_iter()
-                            .map(|(layer, tile, need)| {
-                                let l = &material.layers[layer];
+                            .map(|slice| {
+                                let l = &material.layers[slice.layer];
                                 let mut placed = PlacedTile::default();
-                                layers[layer].placer.place_tile_into(
+                                layers[slice.layer].placer.place_tile_range(
                                     &l.set,
                                     surface,
                                     repeat_m,
-                                    tile,
-                                    need,
+                                    slice.tile,
+                                    slice.from..slice.to,
                                     &mut placed,
                                 );
                                 let mut mesh = TileMesh::default();
-                                build_tile_into(&l.set, &placed, l.profile, &mut mesh);
-                                (layer, tile, need, placed, mesh)
+                                append_strands(&l.set, &placed.strands, l.profile, &mut mesh);
+                                (slice, placed, mesh)
                             })
                             .collect::<Vec<_>>()
                     })
@@ -68,48 +91,78 @@ impl Planting {
                 .collect();
             handles
                 .into_iter()
-                .flat_map(|h| h.join().unwrap_or_default())
+                .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
                 .collect()
         });
         Planted {
             scene_id: self.scene_id,
-            tiles,
+            slices,
         }
     }
 }
 
+/// Plans between two lettings-go of what no view wants ([`Scene::let_go_unwanted`]): a
+/// tile keeps a prefix no view wants for one to two such windows (a second or two at
+/// 60 frames a second).
+pub(super) const LINGER: u64 = 60;
+
 impl Scene {
-    /// The planting the last `plan` wanted and did not do, nearest tiles first, as much
-    /// as `budget` strands: work that runs without the scene ([`Planting::run`]).
+    /// The planting the last `plan` wanted and did not do, nearest tiles first, about
+    /// `budget` strands of it (a card counts as a strand): work that runs without the
+    /// scene ([`Planting::run`]). A tile's growth is cut into slices (the next strands
+    /// in rank order) of at most a core's share of the budget, so one tile's level 0
+    /// is planted on every core at once and over as many rounds as it takes, and no
+    /// round pays for a whole tile.
     #[must_use]
     pub fn planting(&self, budget: usize) -> Option<Planting> {
-        let mut jobs = Vec::new();
-        let mut spent = 0usize;
-        for &(layer, tile, need) in &self.wanted {
-            if self.layers[layer].resident[tile].n_prefix >= need {
-                continue;
-            }
-            let cost = (self.tile_uv[tile] * need as f32) as usize;
-            if !jobs.is_empty() && spent + cost > budget {
+        let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+        let mut left = budget as f64;
+        let piece = (left / threads as f64).max(1.0);
+        // Card tiles first (a few thousand cards a tile, and the far field waits on
+        // them): shared by the scenes that reuse the layer, built once, in place.
+        let mut cards = Vec::new();
+        for &(l, t) in &self.wanted_cards {
+            let cost = f64::from(self.tile_uv[t]) * self.layers[l].shared.card_points.len() as f64;
+            if left < cost && !cards.is_empty() {
                 break;
             }
-            spent += cost;
-            jobs.push((layer, tile, need));
+            if self.layers[l].shared.card_tiles[t].get().is_none() {
+                left -= cost;
+                cards.push((l, t));
+            }
         }
-        // Card tiles are shared by the scenes that reuse the layer: built once, in place.
-        let cards: Vec<(usize, usize)> = self
-            .wanted_cards
-            .iter()
-            .copied()
-            .filter(|&(l, t)| self.layers[l].shared.card_tiles[t].get().is_none())
-            .take(CARD_TILES_PER_ROUND)
-            .collect();
-        (!jobs.is_empty() || !cards.is_empty()).then(|| Planting {
+        let mut slices = Vec::new();
+        for &(layer, tile, need) in &self.wanted {
+            let mut from = self.layers[layer].resident[tile].n_prefix;
+            // A tile holds about `tile_uv` of each strand of the set.
+            let per_strand = f64::from(self.tile_uv[tile]).max(1e-9);
+            while from < need && left >= 1.0 {
+                let room = (left.min(piece) / per_strand).ceil().max(1.0);
+                let to = if room >= (need - from) as f64 {
+                    need
+                } else {
+                    from + room as usize
+                };
+                left -= (to - from) as f64 * per_strand;
+                slices.push(Slice {
+                    layer,
+                    tile,
+                    from,
+                    to,
+                    need,
+                });
+                from = to;
+            }
+            if left < 1.0 {
+                break;
+            }
+        }
+        (!slices.is_empty() || !cards.is_empty()).then(|| Planting {
             scene_id: self.id,
             material: self.material.clone(),
             surface: self.surface.clone(),
             layers: self.layers.iter().map(|l| l.shared.clone()).collect(),
-            jobs,
+            slices,
             cards,
         })
     }
@@ -119,39 +172,62 @@ impl Scene {
         self.layers[layer].resident[tile].n_prefix < need
     }
 
-    /// Takes planted tiles back (those of another scene, or no longer wanted larger than
-    /// what is held, are dropped).
+    /// Takes planted slices back: each is appended to its tile if the tile still ends
+    /// where the slice begins (slices of another scene, or of a tile shrunk or let go
+    /// meanwhile, are dropped).
     pub fn install(&mut self, planted: Planted) {
         if planted.scene_id != self.id {
             return;
         }
-        for (layer, tile, need, placed, mesh) in planted.tiles {
-            let r = &mut self.layers[layer].resident[tile];
-            if need > r.n_prefix {
-                r.placed = placed;
-                r.mesh = mesh;
-                r.n_prefix = need;
-                r.version += 1;
+        // Slices of one tile come back in any order: each goes on where the last ended.
+        let mut slices = planted.slices;
+        slices.sort_by_key(|(s, _, _)| (s.layer, s.tile, s.from));
+        for (slice, placed, mesh) in slices {
+            let r = &mut self.layers[slice.layer].resident[slice.tile];
+            if r.n_prefix == slice.from {
+                r.grow(slice, &placed, &mesh);
             }
         }
     }
 
-    /// Lets go of the strands of tiles out of view once what every tile holds passes
-    /// the frame budget's bytes: tiles only grow while they are seen (so the views of
-    /// one scene do not take turns re-planting them), and walking round a surface would
-    /// otherwise keep every tile it ever passed at its finest level.
-    pub(super) fn release_unseen(&mut self, visible: &[(usize, f32)]) {
-        if self.resident_bytes() <= self.budget.bytes {
+    /// Gives back what no view has wanted for a while, once what every tile holds
+    /// passes the low-water mark (a quarter of the frame budget's bytes): every
+    /// [`LINGER`] plans, each tile shrinks to the largest prefix any view wanted of it
+    /// over the last two such windows (nothing, for a tile out of every view). A tile
+    /// that left the view a moment ago, or that a walker's step moves back and forth
+    /// over a level's boundary, keeps what it holds; the wake behind a walker is let go
+    /// a second or two later, so memory follows what is in view. Below the low-water
+    /// mark nothing is let go (orbiting a sphere re-plants nothing). Past the budget's
+    /// bytes, tiles out of this view are let go at once.
+    pub(super) fn let_go_unwanted(&mut self, visible: &[(usize, f32)]) {
+        self.plans += 1;
+        let held = self.resident_bytes();
+        if held > self.budget.bytes {
+            let mut seen = vec![false; self.tiles.len()];
+            for &(t, _) in visible {
+                seen[t] = true;
+            }
+            for (li, layer) in self.layers.iter_mut().enumerate() {
+                let profile = self.material.layers[li].profile;
+                for (t, r) in layer.resident.iter_mut().enumerate() {
+                    if !seen[t] && r.n_prefix > 0 {
+                        r.shrink(0, profile);
+                    }
+                }
+            }
             return;
         }
-        let seen: std::collections::HashSet<usize> = visible.iter().map(|&(t, _)| t).collect();
-        for layer in &mut self.layers {
-            for (t, r) in layer.resident.iter_mut().enumerate() {
-                if r.n_prefix > 0 && !seen.contains(&t) {
-                    *r = Resident {
-                        version: r.version + 1,
-                        ..Resident::default()
-                    };
+        if !self.plans.is_multiple_of(LINGER) {
+            return;
+        }
+        let low_water = held > self.budget.bytes / 4;
+        for (li, layer) in self.layers.iter_mut().enumerate() {
+            let profile = self.material.layers[li].profile;
+            for r in &mut layer.resident {
+                let wanted = r.wanted[0].max(r.wanted[1]);
+                r.wanted = [0, r.wanted[0]];
+                if low_water && wanted < r.n_prefix {
+                    r.shrink(wanted, profile);
                 }
             }
         }
@@ -230,54 +306,40 @@ impl Scene {
         0
     }
 
+    /// Records what the visible tiles' levels need planted beyond what they hold,
+    /// nearest first; unless planting is deferred, plants it (within the planting
+    /// budget, one round). Tiles only grow here: a coarser level is a prefix of what a
+    /// tile holds, and several views of one scene (the levels side by side) would
+    /// otherwise take turns re-planting the same tiles. Returns how many tiles were
+    /// finished and how many wait.
     pub(super) fn make_resident(
         &mut self,
         visible: &[(usize, f32)],
         choices: &[Vec<Choice>],
     ) -> (u32, u32) {
-        let surface = &self.surface;
-        let repeat_m = self.material.repeat_m.max(1e-3);
-        let mut jobs: Vec<Job<'_>> = Vec::new();
-        for (li, layer) in self.layers.iter_mut().enumerate() {
-            let set = &self.material.layers[li].set;
-            let LayerScene { shared, resident } = layer;
-            let mut wanted: Vec<Option<usize>> = vec![None; resident.len()];
-            for (&(t, _), choice) in visible.iter().zip(&choices[li]) {
-                let keep = match choice.rep {
-                    Rep::Strands(k) => shared.keep[k],
-                    Rep::Cards | Rep::Relief => 0.0,
+        // `visible` is in distance order: so is this.
+        let mut wanted: Vec<(usize, usize, usize)> = Vec::new();
+        for (vi, &(t, _)) in visible.iter().enumerate() {
+            for (li, layer) in self.layers.iter_mut().enumerate() {
+                let keep = match choices[li][vi].rep {
+                    Rep::Strands(k) => layer.shared.keep[k],
+                    Rep::Cards | Rep::Relief => continue,
                 };
-                wanted[t] = Some(set.rank.partition_point(|&r| r < keep));
-            }
-            for (t, (r, want)) in resident.iter_mut().zip(wanted).enumerate() {
-                let Some(need) = want else { continue };
+                let need = self.material.layers[li]
+                    .set
+                    .rank
+                    .partition_point(|&r| r < keep);
+                let r = &mut layer.resident[t];
+                r.wanted[0] = r.wanted[0].max(need);
                 if need > r.n_prefix {
-                    jobs.push(Job {
-                        layer: li,
-                        placer: &shared.placer,
-                        tile: t,
-                        need,
-                        resident: r,
-                    });
+                    wanted.push((li, t, need));
                 }
             }
         }
-        if jobs.is_empty() {
-            return (0, 0);
-        }
-        // Nearest tiles first: `visible` is in distance order.
-        let order: HashMap<usize, usize> = visible
-            .iter()
-            .enumerate()
-            .map(|(k, &(t, _))| (t, k))
-            .collect();
-        jobs.sort_by_key(|j| order.get(&j.tile).copied().unwrap_or(usize::MAX));
+        let n = wanted.len() as u32;
         if self.deferred {
-            // This view's wants first (nearest first), then what other views of the
-            // scene (the levels side by side) still want.
-            let mut wanted: Vec<(usize, usize, usize)> =
-                jobs.iter().map(|j| (j.layer, j.tile, j.need)).collect();
-            let n = wanted.len() as u32;
+            // This view's wants first, then what other views of the scene (the levels
+            // side by side) still want.
             for &(layer, tile, need) in &self.wanted {
                 if self.layers_need(layer, tile, need)
                     && !wanted
@@ -290,51 +352,25 @@ impl Scene {
             self.wanted = wanted;
             return (0, n);
         }
-        let mut pending = 0;
-        if let Some(budget) = self.plant_budget {
-            let mut spent = 0usize;
-            let mut kept = Vec::with_capacity(jobs.len());
-            for job in jobs {
-                let cost = (self.tile_uv[job.tile] * job.need as f32) as usize;
-                if kept.is_empty() || spent + cost <= budget {
-                    spent += cost;
-                    kept.push(job);
-                } else {
-                    pending += 1;
-                }
-            }
-            jobs = kept;
+        self.wanted = wanted;
+        if n == 0 {
+            return (0, 0);
         }
-        let n_jobs = jobs.len() as u32;
-        // Big tiles first, dealt round the cores.
-        jobs.sort_by_key(|j| std::cmp::Reverse(j.need));
-        let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
-        let mut split: Vec<Vec<Job<'_>>> = (0..threads).map(|_| Vec::new()).collect();
-        for (k, job) in jobs.into_iter().enumerate() {
-            split[k % threads].push(job);
-        }
-        let material = &self.material;
-        std::thread::scope(|scope| {
-            for part in split {
-                scope.spawn(move || {
-                    for job in part {
-                        let layer = &material.layers[job.layer];
-                        let r = job.resident;
-                        job.placer.place_tile_into(
-                            &layer.set,
-                            surface,
-                            repeat_m,
-                            job.tile,
-                            job.need,
-                            &mut r.placed,
-                        );
-                        build_tile_into(&layer.set, &r.placed, layer.profile, &mut r.mesh);
-                        r.n_prefix = job.need;
-                        r.version += 1;
-                    }
-                });
+        // The same protocol as a planting thread's, run here: one round within the
+        // budget, or every round until nothing is wanted.
+        let budget = self.plant_budget.unwrap_or(usize::MAX);
+        while let Some(work) = self.planting(budget) {
+            let planted = work.run();
+            self.install(planted);
+            if self.plant_budget.is_some() {
+                break;
             }
-        });
-        (n_jobs, pending)
+        }
+        let pending = self
+            .wanted
+            .iter()
+            .filter(|&&(l, t, need)| self.layers_need(l, t, need))
+            .count() as u32;
+        (n - pending, pending)
     }
 }

@@ -46,7 +46,16 @@ struct Draw {
     // of its height in the picture.
     along_scale: f32,
     pad: f32,
+    // The layer's macro tint at a full patch (the surface's: its first layer's), and how
+    // much shorter its strands are there; each root carries its patch value.
+    macro_tint: vec3<f32>,
+    macro_length: f32,
 };
+
+// The macro tint at patch value `amount` (tuft-strands' `MacroVariation::tint_at`).
+fn macro_tint(amount: f32) -> vec3<f32> {
+    return vec3<f32>(1.0) + (draw.macro_tint - vec3<f32>(1.0)) * amount;
+}
 
 @group(0) @binding(0) var<uniform> frame: Frame;
 @group(1) @binding(0) var<uniform> draw: Draw;

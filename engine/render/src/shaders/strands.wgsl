@@ -12,8 +12,8 @@
 @group(2) @binding(4) var normal_map: texture_2d<f32>;
 @group(2) @binding(5) var orm_map: texture_2d<f32>;
 // Where each strand (or card) of the tile stands, four texels per strand:
-// (position, u), (normal, v), (gradient of u, curvature), (gradient of v, 0). The
-// gradients give the surface UV of any point near the root.
+// (position, u), (normal, v), (gradient of u, curvature), (gradient of v, macro patch
+// value). The gradients give the surface UV of any point near the root.
 @group(3) @binding(0) var roots: texture_2d<f32>;
 
 struct StrandIn {
@@ -41,11 +41,31 @@ struct StrandOut {
     @location(4) @interpolate(perspective, centroid) along: f32,
     // The strand's (or card's) place in its tile.
     @location(5) @interpolate(flat) strand: u32,
+    // The layer's macro tint at the root (it multiplies the strand's colour and the
+    // surface's behind it alike).
+    @location(6) @interpolate(flat) tint: vec3<f32>,
 };
 
-fn strand_out(v: StrandIn, index: u32, world: vec3<f32>) -> StrandOut {
+// The macro patch value at a strand's root.
+fn root_patch(strand: u32) -> f32 {
+    return root_texel(strand, 3u).w;
+}
+
+// `world`, a point of strand `strand` whose centreline point is `centre`, with the
+// centreline scaled about the root by the layer's macro length (its width kept).
+fn macro_scaled(world: vec3<f32>, centre: vec3<f32>, strand: u32) -> vec3<f32> {
+    if draw.macro_length <= 0.0 {
+        return world;
+    }
+    let scale = 1.0 - draw.macro_length * root_patch(strand);
+    return world + (centre - root_texel(strand, 0u).xyz) * (scale - 1.0);
+}
+
+fn strand_out(v: StrandIn, index: u32, widened: vec3<f32>) -> StrandOut {
     var out: StrandOut;
     out.strand = index / max(draw.verts_per_strand, 1u);
+    let world = macro_scaled(widened, v.position - v.across, out.strand);
+    out.tint = macro_tint(root_patch(out.strand));
     out.clip = frame.view_proj * vec4<f32>(world, 1.0);
     if !strand_kept(v.rank) {
         out.clip = DROPPED;
@@ -195,8 +215,8 @@ fn blend_weight(world: vec3<f32>) -> f32 {
 
 // What the surface shows at `g`, shaded as surface.wgsl shades it; `duv_dx`, `duv_dy`
 // are the UV's screen derivatives (taken where control flow is uniform).
-fn surface_at(g: Ground, duv_dx: vec2<f32>, duv_dy: vec2<f32>) -> vec3<f32> {
-    let base = textureSampleGrad(base_map, atlas_sampler, g.uv, duv_dx, duv_dy).rgb;
+fn surface_at(g: Ground, duv_dx: vec2<f32>, duv_dy: vec2<f32>, tint: vec3<f32>) -> vec3<f32> {
+    let base = textureSampleGrad(base_map, atlas_sampler, g.uv, duv_dx, duv_dy).rgb * tint;
     let orm = textureSampleGrad(orm_map, atlas_sampler, g.uv, duv_dx, duv_dy).rgb;
     let nt = textureSampleGrad(normal_map, atlas_sampler, g.uv, duv_dx, duv_dy).xyz;
     return shade_surface(base, orm, nt, g.tangent, g.bitangent, g.normal, g.point);
@@ -214,13 +234,14 @@ fn blend_far(
     strand: u32,
     base: vec3<f32>,
     depth: f32,
+    tint: vec3<f32>,
 ) -> vec3<f32> {
     let w = blend_weight(world);
     if w <= 0.0 {
         return own;
     }
     if b.g.hit {
-        return mix(own, surface_at(b.g, b.duv_dx, b.duv_dy), w);
+        return mix(own, surface_at(b.g, b.duv_dx, b.duv_dy, tint), w);
     }
     let axis = normalize(root_texel(strand, 1u).xyz);
     return mix(own, shade_turned(base, axis, depth), w);
@@ -264,8 +285,9 @@ fn fs_strand(in: StrandOut, @builtin(front_facing) front: bool) -> @location(0) 
         n = -n;
     }
     let depth = canopy_depth(in.along);
-    let own = shade_strand(in.color, n, depth);
-    return vec4<f32>(blend_far(own, in.world, behind, in.strand, in.color, depth), 1.0);
+    let base = in.color * in.tint;
+    let own = shade_strand(base, n, depth);
+    return vec4<f32>(blend_far(own, in.world, behind, in.strand, base, depth, in.tint), 1.0);
 }
 
 // Cards leaving for the relief sink into the ground: the height of every point above
@@ -285,7 +307,9 @@ fn sunk(position: vec3<f32>, card: u32) -> vec3<f32> {
 fn vs_card(v: StrandIn, @builtin(vertex_index) index: u32) -> StrandOut {
     var out: StrandOut;
     out.strand = index / max(draw.verts_per_strand, 1u);
-    let world = sunk(v.position, out.strand);
+    // A card's quads stand on its root: all of it scales as its strands' centrelines do.
+    let world = sunk(macro_scaled(v.position, v.position, out.strand), out.strand);
+    out.tint = macro_tint(root_patch(out.strand));
     out.clip = frame.view_proj * vec4<f32>(world, 1.0);
     if v.rank >= draw.card_visible {
         out.clip = DROPPED;
@@ -305,7 +329,10 @@ fn fs_card(in: StrandOut, @builtin(front_facing) front: bool) -> @location(0) ve
     // picture shows them from the side. Seen from the side the picture holds.
     let up = normalize(root_texel(in.strand, 1u).xyz);
     let from_above = abs(dot(normalize(frame.eye.xyz - in.world), up));
-    let texel = vec4<f32>(sampled.rgb * mix(vec3<f32>(1.0), in.color, from_above), sampled.a);
+    let texel = vec4<f32>(
+        sampled.rgb * mix(vec3<f32>(1.0), in.color, from_above) * in.tint,
+        sampled.a,
+    );
     let tn = textureSample(atlas_normal, atlas_sampler, in.uv).xyz * 2.0 - 1.0;
     let dp_dx = dpdx(in.world);
     let dp_dy = dpdy(in.world);
@@ -336,5 +363,5 @@ fn fs_card(in: StrandOut, @builtin(front_facing) front: bool) -> @location(0) ve
     // height: lit as the canopy is there, as the strands it stands for are.
     let depth = canopy_depth(min(in.along * draw.along_scale, 1.0));
     let own = shade_strand(texel.rgb, n, depth);
-    return vec4<f32>(blend_far(own, in.world, behind, in.strand, texel.rgb, depth), 1.0);
+    return vec4<f32>(blend_far(own, in.world, behind, in.strand, texel.rgb, depth, in.tint), 1.0);
 }

@@ -13,6 +13,8 @@ struct SurfaceIn {
     @location(2) tangent: vec4<f32>,
     // In repeats of the material.
     @location(3) uv: vec2<f32>,
+    // The macro patch value of the first layer.
+    @location(4) macro_patch: f32,
 };
 
 struct SurfaceOut {
@@ -21,6 +23,7 @@ struct SurfaceOut {
     @location(1) normal: vec3<f32>,
     @location(2) tangent: vec4<f32>,
     @location(3) uv: vec2<f32>,
+    @location(4) macro_patch: f32,
 };
 
 @vertex
@@ -31,6 +34,7 @@ fn vs_surface(v: SurfaceIn) -> SurfaceOut {
     out.normal = v.normal;
     out.tangent = v.tangent;
     out.uv = v.uv;
+    out.macro_patch = v.macro_patch;
     return out;
 }
 
@@ -41,7 +45,7 @@ fn fs_surface(in: SurfaceOut) -> @location(0) vec4<f32> {
         let shade = 0.35 + 0.65 * max(dot(n_geo, frame.sun_dir.xyz), 0.0);
         return vec4<f32>(draw.overlay.rgb * shade, 1.0);
     }
-    let base = textureSample(base_map, map_sampler, in.uv).rgb;
+    let base = textureSample(base_map, map_sampler, in.uv).rgb * macro_tint(in.macro_patch);
     let orm = textureSample(orm_map, map_sampler, in.uv).rgb;
     let nt = textureSample(normal_map, map_sampler, in.uv).xyz;
     let t = normalize(in.tangent.xyz - n_geo * dot(n_geo, in.tangent.xyz));

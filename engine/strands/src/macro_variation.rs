@@ -1,0 +1,223 @@
+//! Macro variation: a layer's strands vary over the ground at a scale of metres, so
+//! the repeat of its one tile of strands does not show as a grid on a field.
+//!
+//! Strand fields stay static (one repeat); what varies across repeats is placement and
+//! shading, through one low-frequency field of world position, the *patch* value
+//! `n ∈ [0, 1]` ([`MacroVariation::patch`]). Where `n` is 1 the layer is thinnest,
+//! shortest and most tinted; where it is 0 it is as authored:
+//!
+//! - density: a strand is kept where its own hash is under `1 − density · n` (times the
+//!   area thinning), so a level's rank cut of the kept strands still nests in the next;
+//! - length: a strand is scaled about its root along its centreline by
+//!   `1 − length · n` ([`MacroVariation::length_scale`]);
+//! - tint: its colour, and the surface's under it, multiplied by `1 + (tint − 1) · n`
+//!   ([`MacroVariation::tint_at`]).
+//!
+//! It is a pure function of world position and the layer's settings, so a game reading
+//! a baked set computes the very same numbers from the manifest.
+
+use crate::hash::{channel, hash, mix64, unit_f32};
+use glam::Vec3;
+use serde::{Deserialize, Serialize};
+
+/// One layer's macro variation. The default varies nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct MacroVariation {
+    /// The size of a patch, metres: the field's features are about this far apart.
+    pub scale_m: f32,
+    /// How much of the layer the sparsest patches drop, in `[0, 1]`.
+    pub density: f32,
+    /// How much shorter strands are in a full patch, in `[0, 0.9]`.
+    pub length: f32,
+    /// The colour multiplier of a full patch (linear RGB, each in `[0, 2]`).
+    pub tint: [f32; 3],
+    /// Which field: layers with the same seed and scale share their patches.
+    pub seed: u32,
+}
+
+impl Default for MacroVariation {
+    fn default() -> Self {
+        Self::OFF
+    }
+}
+
+impl MacroVariation {
+    /// No variation at all.
+    pub const OFF: Self = Self {
+        scale_m: 12.0,
+        density: 0.0,
+        length: 0.0,
+        tint: [1.0; 3],
+        seed: 0,
+    };
+
+    /// Whether it changes nothing (placement skips the field).
+    #[must_use]
+    pub fn is_off(&self) -> bool {
+        self.density == 0.0 && self.length == 0.0 && self.tint == [1.0; 3]
+    }
+
+    /// What is out of range: each a sentence naming the setting and its range.
+    #[must_use]
+    pub fn problems(&self) -> Vec<String> {
+        let mut problems = Vec::new();
+        if !(self.scale_m.is_finite() && (0.1..=10_000.0).contains(&self.scale_m)) {
+            problems.push(format!(
+                "macro.scale_m must be within 0.1..=10000 m, not {}",
+                self.scale_m
+            ));
+        }
+        if !(0.0..=1.0).contains(&self.density) {
+            problems.push(format!(
+                "macro.density must be within 0..=1, not {}",
+                self.density
+            ));
+        }
+        if !(0.0..=0.9).contains(&self.length) {
+            problems.push(format!(
+                "macro.length must be within 0..=0.9, not {}",
+                self.length
+            ));
+        }
+        if self.tint.iter().any(|c| !(0.0..=2.0).contains(c)) {
+            problems.push(format!(
+                "macro.tint must be within 0..=2 in every channel, not {:?}",
+                self.tint
+            ));
+        }
+        problems
+    }
+
+    /// The patch value at world position `p`, in `[0, 1]`: two octaves of smooth value
+    /// noise over a lattice of `scale_m`, its middle stretched so that patches are
+    /// distinct (0 where the variation is off).
+    #[must_use]
+    pub fn patch(&self, p: Vec3) -> f32 {
+        if self.is_off() {
+            return 0.0;
+        }
+        let q = p / self.scale_m.max(0.1);
+        let seed = u64::from(self.seed);
+        let n = (2.0 * value_noise(q, seed) + value_noise(q * 2.03 + Vec3::splat(17.1), seed ^ 1))
+            / 3.0;
+        let x = ((n - 0.3) / 0.4).clamp(0.0, 1.0);
+        x * x * (3.0 - 2.0 * x)
+    }
+
+    /// The share of strands kept at patch value `n` (before the area thinning).
+    #[must_use]
+    pub fn keep(&self, n: f32) -> f32 {
+        1.0 - self.density * n
+    }
+
+    /// The factor a strand's centreline is scaled by about its root at patch value `n`.
+    #[must_use]
+    pub fn length_scale(&self, n: f32) -> f32 {
+        1.0 - self.length * n
+    }
+
+    /// The colour multiplier at patch value `n`.
+    #[must_use]
+    pub fn tint_at(&self, n: f32) -> [f32; 3] {
+        self.tint.map(|t| 1.0 + (t - 1.0) * n)
+    }
+}
+
+/// Smooth (quintic) value noise in `[0, 1]` at `q`, lattice values hashed from `seed`.
+fn value_noise(q: Vec3, seed: u64) -> f32 {
+    let cell = q.floor();
+    let f = q - cell;
+    let w = f * f * f * (f * (f * 6.0 - Vec3::splat(15.0)) + Vec3::splat(10.0));
+    let [x0, y0, z0] = cell.to_array().map(|c| c as i64);
+    let at = |dx: i64, dy: i64, dz: i64| {
+        let key = mix64((x0 + dx) as u64 ^ mix64((y0 + dy) as u64 ^ mix64((z0 + dz) as u64)));
+        unit_f32(hash(seed, key, channel::MACRO))
+    };
+    let lerp = |a: f32, b: f32, t: f32| a + (b - a) * t;
+    let x00 = lerp(at(0, 0, 0), at(1, 0, 0), w.x);
+    let x10 = lerp(at(0, 1, 0), at(1, 1, 0), w.x);
+    let x01 = lerp(at(0, 0, 1), at(1, 0, 1), w.x);
+    let x11 = lerp(at(0, 1, 1), at(1, 1, 1), w.x);
+    lerp(lerp(x00, x10, w.y), lerp(x01, x11, w.y), w.z)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lawn_like() -> MacroVariation {
+        MacroVariation {
+            scale_m: 10.0,
+            density: 0.5,
+            length: 0.3,
+            tint: [1.2, 1.05, 0.7],
+            seed: 3,
+        }
+    }
+
+    #[test]
+    fn off_varies_nothing() {
+        let off = MacroVariation::OFF;
+        assert!(off.is_off() && off.problems().is_empty());
+        for p in [Vec3::ZERO, Vec3::new(31.7, 0.0, -90.2)] {
+            let n = off.patch(p);
+            assert_eq!(n, 0.0);
+            assert_eq!(off.keep(n), 1.0);
+            assert_eq!(off.length_scale(n), 1.0);
+            assert_eq!(off.tint_at(n), [1.0; 3]);
+        }
+    }
+
+    #[test]
+    fn the_patches_span_the_range_vary_slowly_and_depend_on_the_seed() {
+        let v = lawn_like();
+        let samples: Vec<f32> = (0..4096)
+            .map(|k| v.patch(Vec3::new((k % 64) as f32 * 2.0, 0.0, (k / 64) as f32 * 2.0)))
+            .collect();
+        assert!(samples.iter().all(|n| (0.0..=1.0).contains(n)));
+        let bare = samples.iter().filter(|&&n| n == 0.0).count();
+        let full = samples.iter().filter(|&&n| n == 1.0).count();
+        assert!(bare > 200 && full > 200, "{bare} bare, {full} full");
+        // Low frequency: 10 cm apart, the value hardly moves.
+        for k in 0..200 {
+            let p = Vec3::new(k as f32 * 1.37, 0.3, k as f32 * -0.71);
+            assert!((v.patch(p) - v.patch(p + Vec3::X * 0.1)).abs() < 0.06);
+        }
+        let other = MacroVariation { seed: 4, ..v };
+        let differ = (0..64)
+            .filter(|&k| {
+                let p = Vec3::new(k as f32 * 3.1, 0.0, 0.0);
+                (v.patch(p) - other.patch(p)).abs() > 0.1
+            })
+            .count();
+        assert!(differ > 10);
+    }
+
+    #[test]
+    fn the_numbers_are_the_ones_a_game_computes() {
+        // Pinned: a game reimplementing the function checks itself against these.
+        let v = lawn_like();
+        let n = v.patch(Vec3::new(12.5, 0.0, -40.25));
+        assert_eq!(n.to_bits(), v.patch(Vec3::new(12.5, 0.0, -40.25)).to_bits());
+        assert!((v.keep(n) - (1.0 - 0.5 * n)).abs() < 1e-7);
+        assert!((v.length_scale(1.0) - 0.7).abs() < 1e-7);
+        assert_eq!(v.tint_at(0.0), [1.0; 3]);
+        assert_eq!(v.tint_at(1.0), [1.2, 1.05, 0.7]);
+    }
+
+    #[test]
+    fn settings_out_of_range_are_named() {
+        let bad = MacroVariation {
+            scale_m: f32::NAN,
+            density: 1.5,
+            length: -0.1,
+            tint: [3.0, 1.0, 1.0],
+            seed: 0,
+        };
+        let problems = bad.problems().join("\n");
+        for name in ["scale_m", "density", "length", "tint"] {
+            assert!(problems.contains(name), "{problems}");
+        }
+    }
+}
