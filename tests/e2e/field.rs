@@ -174,3 +174,20 @@ fn a_walkers_wake_is_let_go_so_what_is_held_stays_flat() {
         "tile {start} is still held 24 m behind"
     );
 }
+
+#[test]
+fn macro_variation_makes_the_lawns_repeat_show_less_from_above() {
+    let doc = tuft_graph::io::load(&root().join("presets/lawn.ron")).unwrap();
+    let (material, _) = tuft_editor::material::from_graph(&doc.graph, 64).unwrap();
+    assert!(
+        material.layers.iter().all(|l| !l.macro_variation.is_off()),
+        "the lawn preset varies every layer"
+    );
+    let [(with, varied), (without, plain)] =
+        tuft_editor::cli::walk::repeat_from_above(&material, (640, 480)).unwrap();
+    println!("autocorrelation at the repeat: {with:.3} varied, {without:.3} plain");
+    assert!(with < 0.9 * without, "{with:.3} varied, {without:.3} plain");
+    // The variation tints: the two frames differ in colour, not only in pattern.
+    let (a, b) = (varied.mean_color().unwrap(), plain.mean_color().unwrap());
+    assert!((a[2] - b[2]).abs() > 0.005, "{a:?} against {b:?}");
+}

@@ -342,6 +342,54 @@ fn layer_settings(ui: &mut egui::Ui, l: &mut StrandLayer) {
             ui.add(egui::Slider::new(&mut l.cards.alpha_cutoff, 0.05..=0.95));
         },
     );
+    macro_rows(ui, &mut l.macro_variation);
+}
+
+/// The layer's macro variation: patches over the ground, metres across, where the
+/// layer is thinner, shorter and tinted (with the surface under it, for the first
+/// layer), so a field of repeats shows no grid.
+fn macro_rows(ui: &mut egui::Ui, v: &mut tuft_graph::layer::MacroVariation) {
+    row(
+        ui,
+        "macro scale",
+        "The size of the macro patches over the ground, in metres (world space: the same on every surface, and what a game computes from the baked set)",
+        |ui| {
+            ui.add(
+                egui::Slider::new(&mut v.scale_m, 0.5..=200.0)
+                    .logarithmic(true)
+                    .suffix(" m"),
+            );
+        },
+    );
+    row(
+        ui,
+        "macro density",
+        "How much of the layer a full patch drops (each strand's own hash against the patch; the levels still nest)",
+        |ui| {
+            ui.add(egui::Slider::new(&mut v.density, 0.0..=1.0));
+        },
+    );
+    row(
+        ui,
+        "macro length",
+        "How much shorter strands stand in a full patch",
+        |ui| {
+            ui.add(egui::Slider::new(&mut v.length, 0.0..=0.9));
+        },
+    );
+    row(
+        ui,
+        "macro tint",
+        "The colour a full patch multiplies the layer's strands and cards by, red, green, blue (1 leaves a channel as it is); the first layer's tints the surface too",
+        |ui| {
+            ui.horizontal(|ui| {
+                for c in &mut v.tint {
+                    ui.add(egui::DragValue::new(c).range(0.0..=2.0).speed(0.01));
+                }
+                ui.add(egui::DragValue::new(&mut v.seed).prefix("seed "));
+            });
+        },
+    );
 }
 
 /// The levels' keeps: the first is always 1, each later one below the one before; a

@@ -27,7 +27,7 @@ pub mod numbers;
 pub mod render;
 mod validate;
 mod view;
-mod walk;
+pub mod walk;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;

@@ -97,6 +97,44 @@ impl Image {
         (n > 0.0).then(|| (sums[0].map(|s| s / n), sums[1].map(|s| s / n)))
     }
 
+    /// How much the frame's luminance repeats itself `lag_px` pixels away, across and
+    /// down: the normalised autocorrelation (1 for a pattern that repeats exactly, 0
+    /// for none), at the whole pixels either side of the lag, the larger. What a
+    /// repeat seen from above shows at its period. `None` for a frame no bigger than
+    /// the lag, or a flat one.
+    #[must_use]
+    pub fn autocorrelation(&self, lag_px: f32) -> Option<f64> {
+        let (w, h) = (self.width as usize, self.height as usize);
+        let luma: Vec<f64> = self
+            .rgba
+            .chunks_exact(4)
+            .map(|p| 0.2126 * f64::from(p[0]) + 0.7152 * f64::from(p[1]) + 0.0722 * f64::from(p[2]))
+            .collect();
+        let mean = luma.iter().sum::<f64>() / luma.len().max(1) as f64;
+        let centred: Vec<f64> = luma.iter().map(|l| l - mean).collect();
+        let at = |x: usize, y: usize| centred[y * w + x];
+        let at_lag = |d: usize| -> Option<f64> {
+            if d == 0 || d >= w || d >= h {
+                return None;
+            }
+            let (mut sum, mut var, mut n) = (0.0, 0.0, 0usize);
+            for y in 0..h - d {
+                for x in 0..w - d {
+                    let c = at(x, y);
+                    sum += c * at(x + d, y) + c * at(x, y + d);
+                    var += 2.0 * c * c;
+                    n += 2;
+                }
+            }
+            (var > 0.0 && n > 0).then(|| sum / var)
+        };
+        let lag = lag_px.max(0.0);
+        match (at_lag(lag.floor() as usize), at_lag(lag.ceil() as usize)) {
+            (Some(a), Some(b)) => Some(a.max(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
     /// The fraction of the frame the material covers.
     #[must_use]
     pub fn coverage(&self) -> f64 {

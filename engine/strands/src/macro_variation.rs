@@ -196,10 +196,21 @@ mod tests {
 
     #[test]
     fn the_numbers_are_the_ones_a_game_computes() {
-        // Pinned: a game reimplementing the function checks itself against these.
+        // Test vectors: a game that reimplements the function checks itself on these,
+        // and a change to the function (which would move every baked set's patches)
+        // fails here first.
         let v = lawn_like();
-        let n = v.patch(Vec3::new(12.5, 0.0, -40.25));
-        assert_eq!(n.to_bits(), v.patch(Vec3::new(12.5, 0.0, -40.25)).to_bits());
+        for (p, n) in [
+            ([12.5, 0.0, -40.25], 0.817_362_3),
+            ([0.0, 0.0, 0.0], 0.680_471_36),
+            ([3.0, 1.0, 77.0], 0.265_967_58),
+            ([-50.0, 0.0, 5.5], 0.613_037_4),
+            ([100.0, 0.0, 100.0], 1.0),
+        ] {
+            let got = v.patch(Vec3::from(p));
+            assert!((got - n).abs() < 1e-6, "{p:?}: {got}, not {n}");
+        }
+        let n = 0.817_362_3;
         assert!((v.keep(n) - (1.0 - 0.5 * n)).abs() < 1e-7);
         assert!((v.length_scale(1.0) - 0.7).abs() < 1e-7);
         assert_eq!(v.tint_at(0.0), [1.0; 3]);

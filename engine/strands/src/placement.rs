@@ -479,6 +479,68 @@ mod tests {
         assert!(!whole.strands.is_empty());
     }
 
+    #[test]
+    fn macro_variation_thins_by_the_patch_and_its_prefixes_still_nest() {
+        let set = crate::testing::random_set(4000, 5, 40);
+        // 40 m of ground in 2 m repeats, 5 m tiles; patches of about 8 m.
+        let plane = Surface::plane(40.0, 8, 20.0);
+        let v = MacroVariation {
+            scale_m: 8.0,
+            density: 0.8,
+            ..MacroVariation::OFF
+        };
+        let varied = Placer::new(&set, &plane).with_variation(v);
+        let bare = Placer::new(&set, &plane);
+        let (mut with, mut without, mut prefix) = (
+            PlacedTile::default(),
+            PlacedTile::default(),
+            PlacedTile::default(),
+        );
+        let (mut sparse, mut dense) = ((0.0, 0usize), (0.0, 0usize));
+        for tile in 0..64 {
+            varied.place_tile_into(&set, &plane, 2.0, tile, set.len(), &mut with);
+            bare.place_tile_into(&set, &plane, 2.0, tile, set.len(), &mut without);
+            // What is kept is what the bare placement plants, with the patch value at
+            // its root; and the tile's strands under a rank prefix are the prefix.
+            let mut kept = with.strands.iter().peekable();
+            for p in &without.strands {
+                let n = v.patch(p.position);
+                let half = if n > 0.5 { &mut sparse } else { &mut dense };
+                half.0 += f64::from(v.keep(n));
+                if kept
+                    .peek()
+                    .is_some_and(|k| k.strand == p.strand && k.uv == p.uv)
+                {
+                    let k = kept.next().expect("peeked");
+                    assert_eq!(k.patch, n);
+                    assert_eq!(Planted { patch: 0.0, ..*k }, *p);
+                    half.1 += 1;
+                }
+            }
+            assert!(
+                kept.next().is_none(),
+                "tile {tile} planted a strand bare did not"
+            );
+            varied.place_tile_into(&set, &plane, 2.0, tile, 1000, &mut prefix);
+            let expected: Vec<Planted> = with
+                .strands
+                .iter()
+                .copied()
+                .filter(|p| p.strand < 1000)
+                .collect();
+            assert!(prefix.strands == expected, "tile {tile}");
+        }
+        // The density follows the macro keep in sparse patches and in dense ones.
+        for (expected, got) in [sparse, dense] {
+            assert!(expected > 1000.0, "{expected}");
+            let off = (got as f64 - expected).abs();
+            assert!(
+                off < 4.0 * expected.sqrt(),
+                "{got} kept, {expected:.0} expected"
+            );
+        }
+    }
+
     /// Every planted (strand, uv) pair, sorted, across tiles.
     fn planted(set: &StrandSet, s: &Surface, repeat_m: f32) -> Vec<(u32, [u32; 2])> {
         let mut all: Vec<(u32, [u32; 2])> = place(set, s, repeat_m)
