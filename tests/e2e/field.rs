@@ -179,10 +179,6 @@ fn a_walkers_wake_is_let_go_so_what_is_held_stays_flat() {
 fn macro_variation_makes_the_lawns_repeat_show_less_from_above() {
     let doc = tuft_graph::io::load(&root().join("presets/lawn.ron")).unwrap();
     let (material, _) = tuft_editor::material::from_graph(&doc.graph, 64).unwrap();
-    assert!(
-        material.layers.iter().all(|l| !l.macro_variation.is_off()),
-        "the lawn preset varies every layer"
-    );
     let [(with, varied), (without, plain)] =
         tuft_editor::cli::walk::repeat_from_above(&material, (640, 480)).unwrap();
     println!("autocorrelation at the repeat: {with:.3} varied, {without:.3} plain");

@@ -16,9 +16,21 @@ const PLANT_PER_FRAME: usize = crate::preview::PLANT_PER_ROUND;
 /// How high above the field the repeat is looked at, metres.
 const ABOVE_M: f32 = 12.0;
 
-/// The lawn on the field seen straight down from [`ABOVE_M`], with its macro variation
-/// and with every layer's turned off: the autocorrelation of each frame's luminance at
-/// the repeat's period (how plainly the repeat shows), and the frames.
+/// The macro variation the repeat is measured with, on every layer: patches of about
+/// 4 m where a full patch drops 70% of the strands, stands them 40% shorter and tints
+/// them toward dry yellow.
+pub const MEASURED_MACRO: tuft_strands::macro_variation::MacroVariation =
+    tuft_strands::macro_variation::MacroVariation {
+        scale_m: 4.0,
+        density: 0.7,
+        length: 0.4,
+        tint: [1.5, 1.3, 0.55],
+        seed: 7,
+    };
+
+/// `material` on the field seen straight down from [`ABOVE_M`], with [`MEASURED_MACRO`]
+/// on every layer and with none: the autocorrelation of each frame's luminance at the
+/// repeat's period (how plainly the repeat shows), and the frames.
 pub fn repeat_from_above(
     material: &tuft_render::Material,
     size: (u32, u32),
@@ -36,10 +48,17 @@ pub fn repeat_from_above(
         ..View::default()
     };
     let period_px = material.repeat_m * view.camera.px_per_m(ABOVE_M, size.1 as f32);
-    let mut plain = material.clone();
-    for layer in &mut plain.layers {
-        layer.macro_variation = tuft_strands::macro_variation::MacroVariation::OFF;
-    }
+    let with = |variation| {
+        let mut m = material.clone();
+        for layer in &mut m.layers {
+            layer.macro_variation = variation;
+        }
+        m
+    };
+    let (varied, plain) = (
+        with(MEASURED_MACRO),
+        with(tuft_strands::macro_variation::MacroVariation::OFF),
+    );
     let mut measure = |m: tuft_render::Material| -> anyhow::Result<(f64, tuft_render::Image)> {
         let mut scene = Scene::new(m, SurfaceKind::Field);
         let image = offscreen.render(&mut scene, &view)?.image;
@@ -48,7 +67,7 @@ pub fn repeat_from_above(
             .ok_or_else(|| anyhow::anyhow!("a flat frame from above"))?;
         Ok((r, image))
     };
-    Ok([measure(material.clone())?, measure(plain)?])
+    Ok([measure(varied)?, measure(plain)?])
 }
 
 /// Walks `metres` straight over the field on the lawn preset, at eye height, and prints

@@ -293,22 +293,27 @@ fn fs_strand(in: StrandOut, @builtin(front_facing) front: bool) -> @location(0) 
 // Cards leaving for the relief sink into the ground: the height of every point above
 // its card's root shrinks with the fade. Past the surface's outline the cards stand
 // against the sky, many deep along each ray, and dropping them one by one would thin
-// that silhouette only at the very end of the fade; sinking thins it evenly.
+// that silhouette only at the very end of the fade; sinking thins it evenly. In a macro
+// patch a card stands as much lower as its strands are shorter (its width kept, as
+// theirs is).
 fn sunk(position: vec3<f32>, card: u32) -> vec3<f32> {
-    if draw.fade <= 0.0 {
+    var height = 1.0 - draw.fade;
+    if draw.macro_length > 0.0 {
+        height *= 1.0 - draw.macro_length * root_patch(card);
+    }
+    if height >= 1.0 {
         return position;
     }
     let root = root_texel(card, 0u).xyz;
     let n = normalize(root_texel(card, 1u).xyz);
-    return position - n * (dot(position - root, n) * draw.fade);
+    return position - n * (dot(position - root, n) * (1.0 - height));
 }
 
 @vertex
 fn vs_card(v: StrandIn, @builtin(vertex_index) index: u32) -> StrandOut {
     var out: StrandOut;
     out.strand = index / max(draw.verts_per_strand, 1u);
-    // A card's quads stand on its root: all of it scales as its strands' centrelines do.
-    let world = sunk(macro_scaled(v.position, v.position, out.strand), out.strand);
+    let world = sunk(v.position, out.strand);
     out.tint = macro_tint(root_patch(out.strand));
     out.clip = frame.view_proj * vec4<f32>(world, 1.0);
     if v.rank >= draw.card_visible {
