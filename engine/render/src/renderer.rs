@@ -6,7 +6,7 @@
 use crate::light::Light;
 use crate::scene::{DrawParams, DrawTarget, FramePlan, Scene, SurfaceVertex, View};
 use crate::texture::{mips, texture};
-use crate::tile_buffers::{TileBuffers, TileSource, source_bytes};
+use crate::tile_buffers::{TileBuffers, TileSource};
 use bytemuck::{Pod, Zeroable};
 use std::num::NonZeroU64;
 use tuft_strands::mesh::StrandVertex;
@@ -614,56 +614,37 @@ impl Renderer {
         // buffers, drawn or not.
         for (gpu_layer, layer) in gpu.layers.iter_mut().zip(&scene.layers) {
             for (slot, r) in gpu_layer.tiles.iter_mut().zip(&layer.resident) {
-                let Some(held) = slot.take_if(|b| b.version != r.version) else {
-                    continue;
-                };
-                if r.placed.strands.len() < held.n_strands() {
-                    let source = TileSource {
-                        mesh: &r.mesh,
-                        placed: &r.placed.strands,
-                        triangle_ground: &scene.triangle_ground,
-                    };
-                    let (synced, bytes) =
-                        held.sync(device, queue, &self.roots_layout, &source, r.version);
-                    gpu.uploaded_bytes += bytes;
-                    *slot = synced;
-                } else {
-                    *slot = Some(held);
+                let shrank = slot.as_ref().is_some_and(|b| {
+                    b.version != r.version && r.placed.strands.len() < b.n_strands()
+                });
+                if shrank {
+                    let source = TileSource::of(&r.mesh, &r.placed.strands, scene);
+                    gpu.uploaded_bytes += TileBuffers::update(
+                        slot,
+                        device,
+                        queue,
+                        &self.roots_layout,
+                        &source,
+                        r.version,
+                    );
                 }
             }
         }
         for item in &plan.draws {
             // A strand tile uploads the strands its resident prefix gained; a tile's
             // cards are built once, the first time a frame wants them, and uploaded then.
-            match item.target {
+            let (slot, source, version) = match item.target {
                 DrawTarget::Strands { layer, tile } => {
-                    let resident = &scene.layers[layer].resident[tile];
+                    let r = &scene.layers[layer].resident[tile];
                     let slot = &mut gpu.layers[layer].tiles[tile];
-                    if slot.as_ref().is_some_and(|b| b.version == resident.version) {
+                    if slot.as_ref().is_some_and(|b| b.version == r.version) {
                         continue;
                     }
-                    let source = TileSource {
-                        mesh: &resident.mesh,
-                        placed: &resident.placed.strands,
-                        triangle_ground: &scene.triangle_ground,
-                    };
-                    let (synced, bytes) = match slot.take() {
-                        Some(held) => {
-                            held.sync(device, queue, &self.roots_layout, &source, resident.version)
-                        }
-                        None => (
-                            TileBuffers::new(
-                                device,
-                                queue,
-                                &self.roots_layout,
-                                &source,
-                                resident.version,
-                            ),
-                            source_bytes(&source),
-                        ),
-                    };
-                    gpu.uploaded_bytes += bytes;
-                    *slot = synced;
+                    (
+                        slot,
+                        TileSource::of(&r.mesh, &r.placed.strands, scene),
+                        r.version,
+                    )
                 }
                 DrawTarget::Cards { layer, tile } => {
                     let slot = &mut gpu.layers[layer].cards[tile];
@@ -671,16 +652,16 @@ impl Renderer {
                     let Some(built) = built.filter(|_| slot.is_none()) else {
                         continue;
                     };
-                    let source = TileSource {
-                        mesh: &built.mesh,
-                        placed: &built.placed.strands,
-                        triangle_ground: &scene.triangle_ground,
-                    };
-                    gpu.uploaded_bytes += source_bytes(&source);
-                    *slot = TileBuffers::new(device, queue, &self.roots_layout, &source, 0);
+                    (
+                        slot,
+                        TileSource::of(&built.mesh, &built.placed.strands, scene),
+                        0,
+                    )
                 }
-                DrawTarget::Surface { .. } => {}
-            }
+                DrawTarget::Surface { .. } => continue,
+            };
+            gpu.uploaded_bytes +=
+                TileBuffers::update(slot, device, queue, &self.roots_layout, &source, version);
         }
         let light = &self.light;
         let wind = view.wind.map_or([0.0; 4], |w| {

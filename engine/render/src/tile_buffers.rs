@@ -68,7 +68,16 @@ pub(crate) struct TileSource<'a> {
     pub(crate) triangle_ground: &'a [[[f32; 4]; 2]],
 }
 
-impl TileSource<'_> {
+impl<'a> TileSource<'a> {
+    /// A tile of `scene`: its mesh and where its strands stand.
+    pub(crate) fn of(mesh: &'a TileMesh, placed: &'a [Planted], scene: &'a crate::Scene) -> Self {
+        Self {
+            mesh,
+            placed,
+            triangle_ground: &scene.triangle_ground,
+        }
+    }
+
     /// Vertices and indices a strand; `None` for an empty tile, or a mesh whose strands
     /// do not all have the same counts (nothing this crate builds).
     fn per_strand(&self) -> Option<(usize, usize)> {
@@ -84,71 +93,58 @@ impl TileSource<'_> {
 }
 
 impl TileBuffers {
-    /// Uploads a tile whole, in as many chunks as the device's limits need. `None`
+    /// Brings `slot` to `source` and returns the bytes uploaded. Buffers already there
+    /// hold a longer or shorter prefix of the same tile: strands past `source` are
+    /// dropped (a chunk cut in part draws its prefix, or is uploaded again if what it
+    /// keeps is under half of it) and strands beyond what is held are uploaded as new
+    /// chunks. An empty slot, or one whose strands had other counts, is uploaded
+    /// whole, in as many chunks as the device's limits need. The slot is left empty
     /// where [`TileSource`] has nothing to draw.
-    pub(crate) fn new(
+    pub(crate) fn update(
+        slot: &mut Option<Self>,
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         roots_layout: &wgpu::BindGroupLayout,
         source: &TileSource<'_>,
         version: u64,
-    ) -> Option<Self> {
-        let (vps, ips) = source.per_strand()?;
-        let mut buffers = Self {
-            chunks: Vec::new(),
-            vps,
-            ips,
-            version,
+    ) -> u64 {
+        let Some((vps, ips)) = source.per_strand() else {
+            *slot = None;
+            return 0;
         };
-        buffers.upload(device, queue, roots_layout, source, 0);
-        Some(buffers)
-    }
-
-    /// How many strands the buffers draw.
-    pub(crate) fn n_strands(&self) -> usize {
-        self.chunks.last().map_or(0, |c| c.first + c.n)
-    }
-
-    /// Brings the buffers to `source`, a longer or shorter prefix of the same tile:
-    /// strands past it are dropped, strands beyond what is held are uploaded as new
-    /// chunks. Returns the bytes uploaded; `None` where the tile has nothing to draw
-    /// (or its counts changed, which no prefix of one tile does).
-    pub(crate) fn sync(
-        mut self,
-        device: &wgpu::Device,
-        queue: &wgpu::Queue,
-        roots_layout: &wgpu::BindGroupLayout,
-        source: &TileSource<'_>,
-        version: u64,
-    ) -> (Option<Self>, u64) {
-        if source.per_strand() != Some((self.vps, self.ips)) {
-            let bytes = upload_bytes(source, 0);
-            return (
-                Self::new(device, queue, roots_layout, source, version),
-                bytes,
-            );
-        }
+        let buffers = match slot.take() {
+            Some(held) if (held.vps, held.ips) == (vps, ips) => held,
+            _ => Self {
+                chunks: Vec::new(),
+                vps,
+                ips,
+                version,
+            },
+        };
+        let buffers = slot.insert(buffers);
+        buffers.version = version;
         let n = source.placed.len();
-        self.version = version;
-        // Shrink: whole chunks past `n` go; a chunk cut in part draws its prefix, or
-        // is uploaded again if what it keeps is under half of it.
-        self.chunks.retain(|c| c.first < n);
-        let mut from = self.n_strands().min(n);
-        if let Some(last) = self.chunks.last_mut() {
+        buffers.chunks.retain(|c| c.first < n);
+        let mut from = buffers.n_strands().min(n);
+        if let Some(last) = buffers.chunks.last_mut() {
             let keep = n - last.first;
             if keep < last.n {
                 if 2 * keep < last.n {
                     from = last.first;
-                    self.chunks.pop();
+                    buffers.chunks.pop();
                 } else {
                     last.n = keep;
                     from = n;
                 }
             }
         }
-        let bytes = upload_bytes(source, from);
-        self.upload(device, queue, roots_layout, source, from);
-        (Some(self), bytes)
+        buffers.upload(device, queue, roots_layout, source, from);
+        upload_bytes(source, from)
+    }
+
+    /// How many strands the buffers draw.
+    pub(crate) fn n_strands(&self) -> usize {
+        self.chunks.last().map_or(0, |c| c.first + c.n)
     }
 
     /// Uploads strands `first..` of `source` as chunks after those held.
@@ -220,13 +216,8 @@ impl TileBuffers {
     }
 }
 
-/// Bytes uploading the whole of `source` writes.
-pub(crate) fn source_bytes(source: &TileSource<'_>) -> u64 {
-    upload_bytes(source, 0)
-}
-
 /// Bytes uploading strands `first..` of `source` writes: vertices, indices, roots.
-fn upload_bytes(source: &TileSource<'_>, first: usize) -> u64 {
+pub(crate) fn upload_bytes(source: &TileSource<'_>, first: usize) -> u64 {
     let n = source.placed.len();
     if first >= n {
         return 0;

@@ -348,17 +348,22 @@ fn plant_triangle(
                 if !owns(uv, p) {
                     return;
                 }
+                let thinned = |share: f32| {
+                    share < 1.0
+                        && unit_f32(hash(cell_seed, u64::from(item.id), channel::AREA)) >= share
+                };
+                // The area thinning alone is decided before the root is framed (most
+                // of a pole's candidates go); with macro variation one hash answers
+                // both thinnings, kept under their product at the root's patch.
+                if !varies && thinned(keep) {
+                    return;
+                }
                 let mut planted = frame.plant(item.strand, Vec2::from(r) + cell);
-                // One hash answers both thinnings: kept under their product.
-                let mut share = keep;
                 if varies {
                     planted.patch = within.variation.patch(planted.position);
-                    share *= within.variation.keep(planted.patch);
-                }
-                if share < 1.0
-                    && unit_f32(hash(cell_seed, u64::from(item.id), channel::AREA)) >= share
-                {
-                    return;
+                    if thinned(keep * within.variation.keep(planted.patch)) {
+                        return;
+                    }
                 }
                 tile.strands.push(planted);
             });

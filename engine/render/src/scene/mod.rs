@@ -425,7 +425,7 @@ impl Scene {
             ..FrameStats::default()
         };
         // Choices per (layer, visible tile), then what must be planted.
-        let choices: Vec<Vec<Choice>> = (0..self.layers.len())
+        let mut choices: Vec<Vec<Choice>> = (0..self.layers.len())
             .map(|li| {
                 let mode = match view.level_layer {
                     Some(only) if only != li => LevelMode::Auto,
@@ -437,7 +437,6 @@ impl Scene {
                     .collect()
             })
             .collect();
-        let mut choices = choices;
         // Within the budget before anything is planted: the farthest tiles go coarser.
         stats.tiles_coarsened = self.fit_budget(&visible, &mut choices);
         stats.budget_limited = stats.tiles_coarsened > 0;

@@ -40,10 +40,12 @@ impl Planted {
         self.slices
             .iter()
             .map(|(_, placed, mesh)| {
-                (size_of_val(mesh.vertices.as_slice())
-                    + size_of_val(mesh.indices.as_slice())
-                    + placed.strands.len() * crate::tile_buffers::ROOT_TEXELS * 16)
-                    as u64
+                let source = crate::tile_buffers::TileSource {
+                    mesh,
+                    placed: &placed.strands,
+                    triangle_ground: &[],
+                };
+                crate::tile_buffers::upload_bytes(&source, 0)
             })
             .sum()
     }

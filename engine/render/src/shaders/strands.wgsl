@@ -51,6 +51,14 @@ fn root_patch(strand: u32) -> f32 {
     return root_texel(strand, 3u).w;
 }
 
+// The layer's macro tint at a strand's root; a layer without a tint reads no texel.
+fn strand_tint(strand: u32) -> vec3<f32> {
+    if all(draw.macro_tint == vec3<f32>(1.0)) {
+        return vec3<f32>(1.0);
+    }
+    return macro_tint(root_patch(strand));
+}
+
 // `world`, a point of strand `strand` whose centreline point is `centre`, with the
 // centreline scaled about the root by the layer's macro length (its width kept).
 fn macro_scaled(world: vec3<f32>, centre: vec3<f32>, strand: u32) -> vec3<f32> {
@@ -65,7 +73,7 @@ fn strand_out(v: StrandIn, index: u32, widened: vec3<f32>) -> StrandOut {
     var out: StrandOut;
     out.strand = index / max(draw.verts_per_strand, 1u);
     let world = macro_scaled(widened, v.position - v.across, out.strand);
-    out.tint = macro_tint(root_patch(out.strand));
+    out.tint = strand_tint(out.strand);
     out.clip = frame.view_proj * vec4<f32>(world, 1.0);
     if !strand_kept(v.rank) {
         out.clip = DROPPED;
@@ -314,7 +322,7 @@ fn vs_card(v: StrandIn, @builtin(vertex_index) index: u32) -> StrandOut {
     var out: StrandOut;
     out.strand = index / max(draw.verts_per_strand, 1u);
     let world = sunk(v.position, out.strand);
-    out.tint = macro_tint(root_patch(out.strand));
+    out.tint = strand_tint(out.strand);
     out.clip = frame.view_proj * vec4<f32>(world, 1.0);
     if v.rank >= draw.card_visible {
         out.clip = DROPPED;
