@@ -280,8 +280,9 @@ fn thin_strands_keep_their_colour_whatever_their_size_in_pixels() {
 /// 43° over the horizon) on the plane at the blades' card switch, every strand and card
 /// in its own colour (no blend toward the surface, as a game drawing the cards with a
 /// plain material shows them), the cards' 8 × 8 block luminance inside the plane follows
-/// the strands' last level's (correlation at least 0.9; 0.42 untinted) and their mean
-/// colour stays within 2 codes of it.
+/// the strands' last level's (correlation at least 0.9; 0.42 untinted), its spread is at
+/// least half of theirs (0.34 with the plain crown ratio, [`tuft_strands::cards::CONTRAST`]
+/// 1) and their mean colour stays within 2 codes of it.
 #[test]
 fn cards_carry_the_light_and_dark_patches_of_their_strands() {
     let size = (320, 240);
@@ -312,12 +313,24 @@ fn cards_carry_the_light_and_dark_patches_of_their_strands() {
     let (a, b) = crate::golden::covered_block_luminance(&strands, &cards);
     assert!(a.len() > 100, "{} blocks inside the plane", a.len());
     let pattern = crate::golden::correlation(&a, &b);
+    let contrast = spread(&b) / spread(&a);
     let colour = largest_change([mean_codes(&strands), mean_codes(&cards)]);
     println!(
-        "at {at:.2} m: {from:?} {:.1?}, cards {:.1?}; pattern {pattern:.3}",
+        "at {at:.2} m: {from:?} {:.1?}, cards {:.1?}; pattern {pattern:.3}, contrast {contrast:.2}",
         mean_codes(&strands),
         mean_codes(&cards)
     );
     assert!(pattern >= 0.9, "block luminance correlation {pattern:.3}");
+    assert!(
+        contrast >= 0.5,
+        "the cards show {contrast:.2} of the strands' contrast"
+    );
     assert!(colour <= 2.0, "mean colour moved {colour:.2} codes");
+}
+
+/// The standard deviation of `values`.
+fn spread(values: &[f64]) -> f64 {
+    let n = values.len() as f64;
+    let mean = values.iter().sum::<f64>() / n;
+    (values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / n).sqrt()
 }
