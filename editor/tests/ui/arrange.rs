@@ -26,8 +26,10 @@ fn chain() -> (Document, NodeId, NodeId) {
     (doc, noise, ramp)
 }
 
-/// Drags from graph position `from` by `by` screen points, a frame a step.
+/// Drags from graph position `from` by `by` screen points, a frame a step, once the
+/// workers' results (which move the panels) have landed.
 fn drag_title(harness: &mut Harness<'static, Editor>, from: [f32; 2], by: egui::Vec2) {
+    settle(harness);
     let start = harness
         .state()
         .graph_view()

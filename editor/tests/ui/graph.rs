@@ -190,6 +190,7 @@ fn the_canvas_menu_searches_the_vocabulary_and_adds_at_the_pointer() {
 fn a_wire_dropped_on_the_canvas_offers_the_nodes_that_fit_and_wires_the_one_chosen() {
     let mut harness = editor(bare(), None);
     let noise = add_from_library(&mut harness, "Noise");
+    settle(&mut harness); // the workers' results move the panels: before the pins are read
     harness.key_press(egui::Key::F);
     harness.run_steps(3);
     let from = harness

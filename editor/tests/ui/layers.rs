@@ -75,6 +75,10 @@ fn a_strand_layer_is_authored_from_file_new_to_a_preview_through_the_ui_alone() 
     // A field wired into the layer's density by dragging a wire from the Noise's pin to
     // the layer node's, as a pointer does.
     let noise = add_from_library(&mut harness, "Noise");
+    // The workers' results (the preview, the layer's survivor thumbnails) change the
+    // panels' sizes and so where the graph is drawn: let them land before the pins are
+    // read and the pointer drags between them.
+    settle(&mut harness);
     harness.key_press(egui::Key::F); // frame the graph: every pin on screen
     harness.run_steps(3);
     let layer = tuft_editor::graph_view::ViewNode::Layer(names[0].clone());
