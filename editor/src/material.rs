@@ -35,10 +35,22 @@ pub fn from_evaluator(
 ) -> anyhow::Result<(Material, Vec<Diagnostic>)> {
     let graph = evaluator.graph();
     let maps = bake_pbr_with(evaluator, resolution, &mut |_| {})?;
+    let material = Material {
+        name: graph.name.clone(),
+        repeat_m: graph.repeat_m,
+        maps: surface_maps(&maps),
+        // The evaluator's own sets: a layer whose relief the maps read was scattered
+        // for them already.
+        layers: layers_of(evaluator)?,
+    };
+    Ok((material, evaluator.diagnostics()))
+}
+
+/// The graph's strand layers, each with the set `evaluator` scatters (or has cached).
+pub fn layers_of(evaluator: &Evaluator<'_>) -> anyhow::Result<Vec<Layer>> {
+    let graph = evaluator.graph();
     let mut layers = Vec::with_capacity(graph.strands.len());
     for (name, layer) in &graph.strands {
-        // The evaluator's own set: a layer whose relief the maps read was scattered
-        // for them already.
         let set = evaluator
             .strand_set(name)
             .with_context(|| format!("scattering strand layer `{name}`"))?;
@@ -52,13 +64,7 @@ pub fn from_evaluator(
             macro_variation: layer.macro_variation,
         });
     }
-    let material = Material {
-        name: graph.name.clone(),
-        repeat_m: graph.repeat_m,
-        maps: surface_maps(&maps),
-        layers,
-    };
-    Ok((material, evaluator.diagnostics()))
+    Ok(layers)
 }
 
 /// The maps as 8-bit textures: base colour sRGB, normal `0.5 + 0.5·n`, and occlusion,

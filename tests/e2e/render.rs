@@ -4,7 +4,9 @@
 use tuft_render::offscreen::srgb_codes;
 use tuft_render::parity::{every_switch, largest_change};
 use tuft_render::plan::FADE_BAND;
-use tuft_render::{Camera, Image, LevelMode, Offscreen, Rep, Scene, SurfaceKind, View};
+use tuft_render::{
+    Camera, Image, LevelMode, Material, Offscreen, Rep, Scene, SurfaceKind, SurfaceMaps, View,
+};
 use tuft_tests::root;
 
 pub(crate) fn scene(preset: &str, resolution: usize) -> Scene {
@@ -333,4 +335,43 @@ fn spread(values: &[f64]) -> f64 {
     let n = values.len() as f64;
     let mean = values.iter().sum::<f64>() / n;
     (values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / n).sqrt()
+}
+
+/// Maps put on a planted scene (an edit's strands land before its maps) draw as a
+/// scene built with those maps from the start: written in place when they have the old
+/// maps' size, uploaded anew when not. The frame before differs, so the comparison
+/// sees the maps.
+#[test]
+fn maps_replaced_on_a_planted_scene_draw_as_if_built_with_them() {
+    let mut offscreen = Offscreen::new().expect("an adapter");
+    let material = scene("lawn", 64).material().clone();
+    let v = view(3.0, (160, 120), LevelMode::Auto, false);
+    let mut reddened = material.maps.clone();
+    for texel in &mut reddened.base_color {
+        texel[0] = texel[0].saturating_add(120);
+    }
+    for maps in [reddened, SurfaceMaps::flat([200, 60, 40])] {
+        let mut replaced = Scene::new(material.clone(), SurfaceKind::Sphere);
+        let before = offscreen.render(&mut replaced, &v).expect("a frame").image;
+        replaced.replace_maps(maps.clone());
+        let after = offscreen.render(&mut replaced, &v).expect("a frame").image;
+        let mut fresh = Scene::new(
+            Material {
+                maps: maps.clone(),
+                ..material.clone()
+            },
+            SurfaceKind::Sphere,
+        );
+        let built = offscreen.render(&mut fresh, &v).expect("a frame").image;
+        assert!(
+            before.rgba != after.rgba,
+            "the {}² maps change the frame",
+            maps.size
+        );
+        assert!(
+            after.rgba == built.rgba,
+            "the {}² maps drawn as built",
+            maps.size
+        );
+    }
 }

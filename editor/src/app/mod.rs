@@ -415,6 +415,15 @@ impl Editor {
         self.preview.building.is_some()
     }
 
+    /// Whether the preview has yet to show the newest edit's strands (they land before
+    /// its maps when the edit reached a strand layer).
+    #[must_use]
+    pub fn strands_rebuilding(&self) -> bool {
+        self.preview
+            .building
+            .is_some_and(|g| self.preview.strands_shown < g)
+    }
+
     /// The status-bar message (what was saved, what failed).
     #[must_use]
     pub fn message(&self) -> Option<&str> {

@@ -184,8 +184,18 @@ struct Job {
 struct Built {
     ticket: u64,
     generation: u64,
-    scene: Result<Scene, String>,
+    landing: Landing,
     ms: f64,
+}
+
+/// What a rebuild hands the UI.
+enum Landing {
+    /// A whole scene, or why there is none.
+    Scene(Result<Scene, String>),
+    /// The edit's strands planted on the last scene's maps; its own maps follow.
+    Strands(Scene),
+    /// The maps of the scene that landed as `Strands`.
+    Maps(tuft_render::SurfaceMaps),
 }
 
 /// What an edit costs before the preview shows it: a graph evaluated into a material
@@ -238,6 +248,76 @@ pub fn scene_of(
     Some(Ok(scene))
 }
 
+/// What the worker has at hand for a rebuild: where it sends what it builds, and what
+/// it keeps between rebuilds.
+struct Worker<'a> {
+    send: &'a dyn Fn(Landing) -> bool,
+    stale: &'a dyn Fn() -> bool,
+    surfaces: &'a mut Surfaces,
+    reuse: &'a mut Reuse,
+    /// The last graph's maps, for the next edit's strands to land on first.
+    last_maps: &'a mut Option<tuft_render::SurfaceMaps>,
+}
+
+/// A rebuild that reached a strand layer, in two landings: the layers scattered and
+/// planted on the last scene's maps, so the new strands show before the maps (a third
+/// of the rebuild, the relief splat included) are computed; then the maps. `None` when
+/// a whole build serves as well: no last maps, nothing reached a layer, or scattering
+/// one failed (the whole build reports it). `Some(false)` when the UI is gone.
+///
+/// The maps are computed after the strands' scene, not beside it: on two cores the two
+/// halves side by side land together, no sooner than a whole build (BENCHMARKS.md).
+fn strands_first(evaluator: &Evaluator<'_>, job: &Job, w: &mut Worker<'_>) -> Option<bool> {
+    let maps = w.last_maps.clone()?;
+    let layers = crate::material::layers_of(evaluator).ok()?;
+    let graph = evaluator.graph();
+    let material = tuft_render::Material {
+        name: graph.name.clone(),
+        repeat_m: graph.repeat_m,
+        maps,
+        layers,
+    };
+    if w.reuse
+        .covers(&material, job.ground.kind())
+        .iter()
+        .all(|&c| c)
+    {
+        return None;
+    }
+    match scene_of(
+        material,
+        &job.ground,
+        w.surfaces,
+        &job.view,
+        w.reuse,
+        w.stale,
+    ) {
+        None => return Some(true),
+        Some(Ok(scene)) => {
+            *w.reuse = scene.reuse();
+            if (w.stale)() {
+                return Some(true);
+            }
+            if !(w.send)(Landing::Strands(scene)) {
+                return Some(false);
+            }
+        }
+        Some(Err(e)) => return Some((w.send)(Landing::Scene(Err(e)))),
+    }
+    let maps = tuft_graph::bake::bake_pbr_with(evaluator, PREVIEW_MAPS, &mut |_| {})
+        .map(|maps| crate::material::surface_maps(&maps));
+    if (w.stale)() {
+        return Some(true);
+    }
+    Some(match maps {
+        Ok(maps) => {
+            *w.last_maps = Some(maps.clone());
+            (w.send)(Landing::Maps(maps))
+        }
+        Err(e) => (w.send)(Landing::Scene(Err(format!("{e:#}")))),
+    })
+}
+
 /// The preview's state on the UI side.
 pub struct Preview {
     scene: Arc<Mutex<Option<Scene>>>,
@@ -254,6 +334,9 @@ pub struct Preview {
     pub building: Option<u64>,
     /// The generation on screen.
     pub shown: u64,
+    /// The generation whose strands are on screen: ahead of `shown` while its maps are
+    /// still being computed.
+    pub strands_shown: u64,
     /// Milliseconds the last rebuild took on the worker.
     pub rebuild_ms: Option<f64>,
     /// Why the last rebuild failed.
@@ -292,6 +375,8 @@ impl Preview {
         let mut reuse = Reuse::default();
         let mut surfaces = Surfaces::default();
         let mut sets_read = BakedSets::default();
+        // The last graph's maps, for the next edit's strands to land on first.
+        let mut last_maps: Option<tuft_render::SurfaceMaps> = None;
         let jobs = crate::workers::newest_job_worker("tuft preview", move |job: Job| {
             if job.ticket < worker_latest.load(Ordering::Acquire) {
                 return true;
@@ -299,29 +384,62 @@ impl Preview {
             let start = Instant::now();
             // A newer edit makes this build stale: stop at the next stage.
             let stale = || job.ticket < worker_latest.load(Ordering::Acquire);
+            let send = |landing| {
+                result_tx
+                    .send(Built {
+                        ticket: job.ticket,
+                        generation: job.generation,
+                        landing,
+                        ms: start.elapsed().as_secs_f64() * 1e3,
+                    })
+                    .is_ok()
+            };
             let scene = match &job.source {
                 Source::Graph(graph) => {
                     let evaluator = Evaluator::with_cache(graph, sets.clone());
-                    build_scene(
+                    // An edit that reached a layer shows its strands before its maps
+                    // (not on a mesh of the author's: its layers' identity is the
+                    // mesh's, which `Reuse::covers` cannot tell).
+                    if matches!(job.ground, Ground::Kind(_)) {
+                        let mut worker = Worker {
+                            send: &send,
+                            stale: &stale,
+                            surfaces: &mut surfaces,
+                            reuse: &mut reuse,
+                            last_maps: &mut last_maps,
+                        };
+                        if let Some(alive) = strands_first(&evaluator, &job, &mut worker) {
+                            return alive;
+                        }
+                    }
+                    let built = build_scene(
                         &evaluator,
                         &job.ground,
                         &mut surfaces,
                         &job.view,
                         &reuse,
                         &stale,
-                    )
+                    );
+                    if let Some(Ok(scene)) = &built {
+                        last_maps = Some(scene.material().maps.clone());
+                    }
+                    built
                 }
-                Source::Baked(dir) => match sets_read.material(dir) {
-                    Ok(material) => scene_of(
-                        material,
-                        &job.ground,
-                        &mut surfaces,
-                        &job.view,
-                        &reuse,
-                        &stale,
-                    ),
-                    Err(e) => Some(Err(e)),
-                },
+                Source::Baked(dir) => {
+                    // A set's maps are not a graph's: the next edit builds whole.
+                    last_maps = None;
+                    match sets_read.material(dir) {
+                        Ok(material) => scene_of(
+                            material,
+                            &job.ground,
+                            &mut surfaces,
+                            &job.view,
+                            &reuse,
+                            &stale,
+                        ),
+                        Err(e) => Some(Err(e)),
+                    }
+                }
             };
             let Some(scene) = scene else {
                 return true;
@@ -330,16 +448,10 @@ impl Preview {
                 reuse = scene.reuse();
             }
             // A newer edit arrived meanwhile: this one is stale, drop it.
-            if job.ticket < worker_latest.load(Ordering::Acquire) {
+            if stale() {
                 return true;
             }
-            let built = Built {
-                ticket: job.ticket,
-                generation: job.generation,
-                scene,
-                ms: start.elapsed().as_secs_f64() * 1e3,
-            };
-            result_tx.send(built).is_ok()
+            send(Landing::Scene(scene))
         });
         let scene: Arc<Mutex<Option<Scene>>> = Arc::new(Mutex::new(None));
         let (plant, plant_rx) = channel::<()>();
@@ -377,6 +489,7 @@ impl Preview {
             tickets: 0,
             building: None,
             shown: 0,
+            strands_shown: 0,
             rebuild_ms: None,
             error: None,
             view: View::default(),
@@ -455,11 +568,34 @@ impl Preview {
         if built.ticket < self.latest.load(Ordering::Acquire) {
             return false;
         }
-        self.building = None;
-        self.landed.store(built.ticket, Ordering::Release);
-        self.shown = built.generation;
+        // The planting thread waits for the whole rebuild: the maps that follow the
+        // strands want the cores more than the strands' farther tiles do.
+        if !matches!(built.landing, Landing::Strands(_)) {
+            self.landed.store(built.ticket, Ordering::Release);
+        }
         self.rebuild_ms = Some(built.ms);
-        match built.scene {
+        let scene = match built.landing {
+            Landing::Maps(maps) => {
+                // The scene that landed with this edit's strands, unless it failed since.
+                if let Some(scene) = lock(&self.scene).as_mut() {
+                    scene.replace_maps(maps);
+                }
+                self.building = None;
+                self.shown = built.generation;
+                return true;
+            }
+            Landing::Strands(scene) => {
+                self.strands_shown = built.generation;
+                Ok(scene)
+            }
+            Landing::Scene(scene) => {
+                self.building = None;
+                self.shown = built.generation;
+                self.strands_shown = built.generation;
+                scene
+            }
+        };
+        match scene {
             Ok(scene) => {
                 let old = lock(&self.scene).replace(scene);
                 // Freeing a lawn's tile buffers takes longer than a frame: not here.

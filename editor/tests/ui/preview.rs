@@ -154,3 +154,45 @@ fn the_status_bar_shows_the_interval_between_frames_not_only_the_ui_code() {
     assert_eq!(harness.state().frame_interval_ms(), Some(250.0));
     harness.get_by_label_contains("frame 250 ms (UI ");
 }
+
+/// An edit that reaches a strand layer lands in two steps (its strands on the last
+/// maps, then its own maps): once both are in, the preview holds what a whole build of
+/// the edited graph gives, maps and layers alike, and the maps are not the ones before.
+#[test]
+fn an_edit_to_a_layer_ends_with_the_maps_and_strands_of_the_edited_graph() {
+    let doc = tuft_graph::io::from_str(tuft_editor::app::LAWN_PRESET).unwrap();
+    let mut harness = editor(doc, None);
+    settle(&mut harness);
+    let maps_before = harness
+        .state()
+        .preview()
+        .with_material(|m| m.maps.clone())
+        .expect("the lawn is shown");
+    let parameter = harness
+        .state()
+        .session()
+        .doc()
+        .graph
+        .nodes
+        .iter()
+        .find(|n| n.kind == "Parameter")
+        .map(|n| n.id)
+        .expect("the lawn has a Parameter");
+    harness
+        .state_mut()
+        .set_param(parameter, "value", ParamValue::Float(0.6));
+    settle(&mut harness);
+    assert!(!harness.state().rebuilding());
+    let graph = harness.state().session().doc().graph.clone();
+    let (whole, _) =
+        tuft_editor::material::from_graph(&graph, tuft_editor::preview::PREVIEW_MAPS).unwrap();
+    harness
+        .state()
+        .preview()
+        .with_material(|shown| {
+            assert!(shown.maps == whole.maps, "the edited graph's maps");
+            assert!(shown.maps != maps_before, "the grass height moves the maps");
+            assert!(shown.layers == whole.layers, "the edited graph's strands");
+        })
+        .expect("the edited lawn is shown");
+}

@@ -5,7 +5,7 @@
 
 use crate::light::Light;
 use crate::scene::{DrawParams, DrawTarget, FramePlan, Scene, SurfaceVertex, View};
-use crate::texture::{mips, texture};
+use crate::texture::{mips, texture, write_levels};
 use crate::tile_buffers::{TileBuffers, TileSource};
 use bytemuck::{Pod, Zeroable};
 use std::num::NonZeroU64;
@@ -75,6 +75,10 @@ struct GpuLayer {
 /// A scene's buffers on the GPU, and the frame's uniforms.
 pub struct GpuScene {
     scene_id: u64,
+    /// The scene's `maps_version` the map textures hold, their side, and the textures.
+    maps_version: u64,
+    maps_size: u32,
+    map_textures: [wgpu::Texture; 3],
     surface_vertices: wgpu::Buffer,
     surface_indices: wgpu::Buffer,
     surface_ranges: Vec<std::ops::Range<u32>>,
@@ -101,7 +105,7 @@ impl GpuScene {
     /// Whether these buffers hold `scene`.
     #[must_use]
     pub fn holds(&self, scene: &Scene) -> bool {
-        self.scene_id == scene.id
+        self.scene_id == scene.id && self.maps_size == map_levels_size(scene)
     }
 
     /// The most chunks any uploaded tile was split into to fit the device's limits.
@@ -392,44 +396,18 @@ impl Renderer {
             contents: bytemuck::cast_slice(&mesh.indices),
             usage: wgpu::BufferUsages::INDEX,
         });
-        let flat;
-        let maps = if scene.material.maps.is_consistent() {
-            &scene.material.maps
-        } else {
-            flat = crate::material::SurfaceMaps::flat([128, 128, 128]);
-            &flat
-        };
+        let (size, levels) = map_levels(scene);
+        let [base_color, normal, orm] = &levels;
         let textures = [
-            texture(
-                device,
-                queue,
-                "tuft base colour",
-                maps.size,
-                &mips(&maps.base_color, maps.size),
-                true,
-            ),
-            texture(
-                device,
-                queue,
-                "tuft normal",
-                maps.size,
-                &mips(&maps.normal, maps.size),
-                false,
-            ),
-            texture(
-                device,
-                queue,
-                "tuft orm",
-                maps.size,
-                &mips(&maps.orm, maps.size),
-                false,
-            ),
+            texture(device, queue, "tuft base colour", size, base_color, true),
+            texture(device, queue, "tuft normal", size, normal, false),
+            texture(device, queue, "tuft orm", size, orm, false),
         ];
         self.finish_upload(
             device,
             queue,
             scene,
-            &textures,
+            textures,
             surface_vertices,
             surface_indices,
         )
@@ -440,7 +418,7 @@ impl Renderer {
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         scene: &Scene,
-        textures: &[wgpu::Texture; 3],
+        textures: [wgpu::Texture; 3],
         surface_vertices: wgpu::Buffer,
         surface_indices: wgpu::Buffer,
     ) -> GpuScene {
@@ -521,6 +499,9 @@ impl Renderer {
             .collect();
         GpuScene {
             scene_id: scene.id,
+            maps_version: scene.maps_version,
+            maps_size: map_levels_size(scene),
+            map_textures: textures,
             surface_vertices,
             surface_indices,
             surface_ranges: scene.surface_mesh.tile_ranges.clone(),
@@ -609,6 +590,15 @@ impl Renderer {
     ) {
         while gpu.slots.len() <= slot {
             gpu.slots.push(self.frame_slot(device));
+        }
+        // Maps replaced in place (same side, or `holds` would have said no): rewrite them.
+        if gpu.maps_version != scene.maps_version {
+            let (size, levels) = map_levels(scene);
+            for (texture, levels) in gpu.map_textures.iter().zip(&levels) {
+                write_levels(queue, texture, size, levels);
+                gpu.uploaded_bytes += levels.iter().map(|l| l.len() as u64).sum::<u64>();
+            }
+            gpu.maps_version = scene.maps_version;
         }
         // Tiles the scene let go of or shrank (out of view, far behind) free their
         // buffers, drawn or not.
@@ -769,4 +759,30 @@ impl Renderer {
 
 fn rgb4(c: [f32; 3]) -> [f32; 4] {
     [c[0], c[1], c[2], 1.0]
+}
+
+/// The surface maps `scene` shows (a flat grey where its maps are inconsistent), as
+/// their side and each map's mip chain: base colour, normal, ORM.
+fn map_levels(scene: &Scene) -> (u32, [Vec<Vec<u8>>; 3]) {
+    let flat;
+    let maps = if scene.material.maps.is_consistent() {
+        &scene.material.maps
+    } else {
+        flat = crate::material::SurfaceMaps::flat([128, 128, 128]);
+        &flat
+    };
+    (
+        maps.size,
+        [&maps.base_color, &maps.normal, &maps.orm].map(|m| mips(m, maps.size)),
+    )
+}
+
+/// The side of the maps [`map_levels`] gives, without computing them (the flat grey
+/// is one texel).
+fn map_levels_size(scene: &Scene) -> u32 {
+    if scene.material.maps.is_consistent() {
+        scene.material.maps.size
+    } else {
+        1
+    }
 }

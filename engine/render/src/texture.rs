@@ -55,11 +55,22 @@ pub(crate) fn texture(
         usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
         view_formats: &[],
     });
+    write_levels(queue, &texture, size, levels);
+    texture
+}
+
+/// Writes `levels` (mip 0 first) into a square RGBA8 texture of side `size`.
+pub(crate) fn write_levels(
+    queue: &wgpu::Queue,
+    texture: &wgpu::Texture,
+    size: u32,
+    levels: &[Vec<u8>],
+) {
     for (level, data) in levels.iter().enumerate() {
         let side = (size >> level).max(1);
         queue.write_texture(
             wgpu::TexelCopyTextureInfo {
-                texture: &texture,
+                texture,
                 mip_level: level as u32,
                 origin: wgpu::Origin3d::ZERO,
                 aspect: wgpu::TextureAspect::All,
@@ -77,5 +88,4 @@ pub(crate) fn texture(
             },
         );
     }
-    texture
 }

@@ -125,6 +125,9 @@ pub struct Scene {
     pub(crate) layers: Vec<LayerScene>,
     /// Unique per scene: the GPU side rebuilds its buffers when it changes.
     pub(crate) id: u64,
+    /// Counts [`Scene::replace_maps`]: the GPU side rewrites its map textures when it
+    /// changes.
+    pub(crate) maps_version: u64,
     budget: FrameBudget,
     /// Each tile's area in UV (repeats²): a tile holds about this times a prefix.
     tile_uv: Vec<f32>,
@@ -252,6 +255,7 @@ impl Scene {
             triangle_ground,
             layers,
             id: NEXT_SCENE_ID.fetch_add(1, Ordering::Relaxed),
+            maps_version: 0,
             budget: FrameBudget::default(),
             tile_uv,
             plant_budget: None,
@@ -274,6 +278,16 @@ impl Scene {
     #[must_use]
     pub fn material(&self) -> &Material {
         &self.material
+    }
+
+    /// Puts `maps` on the surface in place of the material's, keeping everything
+    /// planted: an edit's new strands can show before its maps are computed, and the
+    /// maps follow without planting anything again.
+    pub fn replace_maps(&mut self, maps: crate::material::SurfaceMaps) {
+        let mut material = (*self.material).clone();
+        material.maps = maps;
+        self.material = Arc::new(material);
+        self.maps_version += 1;
     }
 
     /// Bytes of strand and card geometry the scene holds on the CPU, over every layer
