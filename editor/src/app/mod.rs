@@ -446,12 +446,13 @@ impl Editor {
         if self.validated_for != generation
             || self.preview.shown == 0 && self.preview.building.is_none()
         {
-            self.report = tuft_graph::validate(&self.session.doc().graph);
-            self.validated_for = generation;
+            // The rebuild first: the worker starts on it while this thread validates.
             self.thumbs.supersede(generation);
             if self.baked.is_none() {
                 self.request_preview();
             }
+            self.report = tuft_graph::validate(&self.session.doc().graph);
+            self.validated_for = generation;
         }
         if let Some(id) = self.selected
             && self.session.doc().graph.node(id).is_none()
