@@ -207,12 +207,11 @@ pub fn group(set: &StrandSet, clump_lattice: u32, repeat_m: f32, atlas_cells: u3
         keyed.push(((u64::from(c) << 16) | (sx << 8) | sy, i as u32));
     }
     sort_keyed(&mut keyed, &anchors);
-    // What a card reads of its strands, gathered in group order in one loop of
-    // independent loads (the groups visit the set out of order).
-    let members: Vec<Member> = keyed
-        .iter()
-        .map(|&(_, i)| {
-            let i = i as usize;
+    // What a card reads of its strands: worked out in the set's order (a pass down each
+    // column), then put in group order as one compact record a strand (the groups visit
+    // the set out of order, and a strand's fourteen columns would be fourteen misses).
+    let in_set_order: Vec<Member> = (0..set.len())
+        .map(|i| {
             let strand = crate::mesh::Shape::of(set, i);
             let (area, crown) = atlas::strand_crown(set, i);
             Member {
@@ -225,6 +224,7 @@ pub fn group(set: &StrandSet, clump_lattice: u32, repeat_m: f32, atlas_cells: u3
             }
         })
         .collect();
+    let members: Vec<Member> = keyed.iter().map(|&(_, i)| in_set_order[i as usize]).collect();
     let mut cards = Vec::new();
     let mut start = 0;
     while start < keyed.len() {
@@ -237,6 +237,7 @@ pub fn group(set: &StrandSet, clump_lattice: u32, repeat_m: f32, atlas_cells: u3
 }
 
 /// One strand of a card's group.
+#[derive(Clone, Copy)]
 struct Member {
     root: [f32; 2],
     width: f32,
