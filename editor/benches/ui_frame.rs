@@ -29,10 +29,7 @@ fn main() {
         .session()
         .doc()
         .graph
-        .nodes
-        .iter()
-        .find(|n| n.kind == "Parameter")
-        .map(|n| n.id)
+        .first_of_kind("Parameter")
         .expect("the lawn has a Parameter");
     let mut during = Vec::new();
     let mut rebuilds = 0;

@@ -239,11 +239,7 @@ fn cases(name: &str, graph: &MaterialGraph, runs: usize) -> Vec<Case> {
     // height): the set cache and the last scene warm, so only what reads the Parameter is
     // scattered and built again. Every run sets a value not seen before; the replaced
     // scenes are dropped after the timing (the editor drops them on a thread of their own).
-    let parameter = graph
-        .nodes
-        .iter()
-        .find(|n| n.kind == "Parameter")
-        .map(|n| n.id);
+    let parameter = graph.first_of_kind("Parameter");
     if let Some(parameter) = parameter {
         let sets = std::sync::Arc::new(tuft_graph::cache::SetCache::default());
         let kind = tuft_render::SurfaceKind::Sphere;

@@ -173,10 +173,7 @@ fn an_edit_to_a_layer_ends_with_the_maps_and_strands_of_the_edited_graph() {
         .session()
         .doc()
         .graph
-        .nodes
-        .iter()
-        .find(|n| n.kind == "Parameter")
-        .map(|n| n.id)
+        .first_of_kind("Parameter")
         .expect("the lawn has a Parameter");
     harness
         .state_mut()

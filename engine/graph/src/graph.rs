@@ -258,6 +258,12 @@ impl MaterialGraph {
         }
     }
 
+    /// The first node of kind `kind`, in the graph's order.
+    #[must_use]
+    pub fn first_of_kind(&self, kind: &str) -> Option<NodeId> {
+        self.nodes.iter().find(|n| n.kind == kind).map(|n| n.id)
+    }
+
     /// The node with id `id`.
     #[must_use]
     pub fn node(&self, id: NodeId) -> Option<&Node> {

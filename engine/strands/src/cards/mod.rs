@@ -224,7 +224,10 @@ pub fn group(set: &StrandSet, clump_lattice: u32, repeat_m: f32, atlas_cells: u3
             }
         })
         .collect();
-    let members: Vec<Member> = keyed.iter().map(|&(_, i)| in_set_order[i as usize]).collect();
+    let members: Vec<Member> = keyed
+        .iter()
+        .map(|&(_, i)| in_set_order[i as usize])
+        .collect();
     let mut cards = Vec::new();
     let mut start = 0;
     while start < keyed.len() {
