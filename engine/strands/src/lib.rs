@@ -44,6 +44,7 @@ pub mod macro_variation;
 pub mod manifest;
 pub mod mesh;
 pub mod num;
+pub mod par;
 pub mod placement;
 pub mod relief;
 pub mod set;

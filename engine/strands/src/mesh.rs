@@ -344,37 +344,21 @@ pub fn build_tiles_into(
     out: &mut Vec<TileMesh>,
 ) {
     out.resize_with(tiles.len(), TileMesh::default);
-    let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
-    // Interleave tiles over threads so neighbouring (similarly full) tiles spread out.
-    let mut jobs: Vec<Vec<(&PlacedTile, &mut TileMesh)>> =
-        (0..threads).map(|_| Vec::new()).collect();
-    for (k, (t, m)) in tiles.iter().zip(out.iter_mut()).enumerate() {
-        jobs[k % threads].push((t, m));
-    }
-    // One front-to-back pass gathers every strand's record (split over the threads);
+    // One front-to-back pass gathers every strand's record (split over the cores);
     // tiles then read one cache line per strand.
     let mut shapes = vec![Shape::default(); set.len()];
-    let chunk = set.len().div_ceil(threads).max(1);
-    std::thread::scope(|scope| {
-        for (c, part) in shapes.chunks_mut(chunk).enumerate() {
-            scope.spawn(move || {
-                for (k, shape) in part.iter_mut().enumerate() {
-                    *shape = Shape::of(set, c * chunk + k);
-                }
-            });
+    let chunk = set.len().div_ceil(crate::par::threads()).max(1);
+    let parts: Vec<_> = shapes.chunks_mut(chunk).enumerate().collect();
+    crate::par::for_each("tuft mesh", parts, |(c, part)| {
+        for (k, shape) in part.iter_mut().enumerate() {
+            *shape = Shape::of(set, c * chunk + k);
         }
     });
     let shapes = &shapes;
-    std::thread::scope(|scope| {
-        for job in jobs {
-            scope.spawn(move || {
-                let mut scratch = Vec::new();
-                for (t, m) in job {
-                    m.clear();
-                    build_with(|i| shapes[i], &t.strands, profile, m, &mut scratch);
-                }
-            });
-        }
+    let jobs: Vec<(&PlacedTile, &mut TileMesh)> = tiles.iter().zip(out.iter_mut()).collect();
+    crate::par::map_with("tuft mesh", jobs, Vec::new, |scratch, (t, m)| {
+        m.clear();
+        build_with(|i| shapes[i], &t.strands, profile, m, scratch);
     });
 }
 

@@ -196,20 +196,9 @@ impl Bins {
 pub fn place(set: &StrandSet, surface: &Surface, repeat_m: f32) -> Vec<PlacedTile> {
     let placer = Placer::new(set, surface);
     let mut tiles = vec![PlacedTile::default(); surface.n_tiles as usize];
-    let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
-    let mut jobs: Vec<Vec<(usize, &mut PlacedTile)>> = (0..threads).map(|_| Vec::new()).collect();
-    for (k, tile) in tiles.iter_mut().enumerate() {
-        jobs[k % threads].push((k, tile));
-    }
-    let placer = &placer;
-    std::thread::scope(|scope| {
-        for job in jobs {
-            scope.spawn(move || {
-                for (k, tile) in job {
-                    placer.place_tile_into(set, surface, repeat_m, k, set.len(), tile);
-                }
-            });
-        }
+    let jobs: Vec<(usize, &mut PlacedTile)> = tiles.iter_mut().enumerate().collect();
+    crate::par::for_each("tuft placement", jobs, |(k, tile)| {
+        placer.place_tile_into(set, surface, repeat_m, k, set.len(), tile);
     });
     tiles
 }

@@ -79,48 +79,29 @@ pub fn splat_prefix(
     let ranges: Vec<(usize, usize)> = (0..CHUNKS)
         .map(|c| ((c * chunk).min(n), ((c + 1) * chunk).min(n)))
         .collect();
-    let threads = std::thread::available_parallelism()
-        .map_or(1, std::num::NonZero::get)
-        .clamp(1, CHUNKS);
-    let mut accums: Vec<Option<Accum>> = (0..CHUNKS).map(|_| None).collect();
-    std::thread::scope(|scope| {
-        let per_thread = CHUNKS.div_ceil(threads);
-        let handles: Vec<_> = ranges
-            .chunks(per_thread)
-            .map(|rs| {
-                scope.spawn(move || {
-                    rs.iter()
-                        .map(|&(a, b)| {
-                            let mut acc = Accum::new(texels);
-                            // A block's strand records gathered first, in one loop of
-                            // independent loads: the spatial order visits the set out
-                            // of order, and read between the deposits every attribute
-                            // was a cache miss nothing overlapped.
-                            let mut block = Vec::with_capacity(BLOCK);
-                            for part in order[a..b].chunks(BLOCK) {
-                                block.clear();
-                                block.extend(part.iter().map(|&i| {
-                                    (Shape::of(set, i as usize), set.root_uv[i as usize])
-                                }));
-                                for (shape, root) in &block {
-                                    deposit(shape, *root, width_scale, repeat_m, res, &mut acc);
-                                }
-                            }
-                            acc
-                        })
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        let mut k = 0;
-        for h in handles {
-            for acc in h.join().expect("a splat thread panicked") {
-                accums[k] = Some(acc);
-                k += 1;
+    let accums = crate::par::map_with(
+        "tuft relief",
+        ranges,
+        || Vec::with_capacity(BLOCK),
+        |block, (a, b)| {
+            let mut acc = Accum::new(texels);
+            // A block's strand records gathered first, in one loop of independent
+            // loads: the spatial order visits the set out of order, and read between
+            // the deposits every attribute was a cache miss nothing overlapped.
+            for part in order[a..b].chunks(BLOCK) {
+                block.clear();
+                block.extend(
+                    part.iter()
+                        .map(|&i| (Shape::of(set, i as usize), set.root_uv[i as usize])),
+                );
+                for (shape, root) in block.iter() {
+                    deposit(shape, *root, width_scale, repeat_m, res, &mut acc);
+                }
             }
-        }
-    });
-    let mut chunks = accums.into_iter().flatten();
+            acc
+        },
+    );
+    let mut chunks = accums.into_iter();
     let mut total = chunks.next().unwrap_or_else(|| Accum::new(texels));
     for acc in chunks {
         for (t, a) in total.texels.iter_mut().zip(&acc.texels) {

@@ -123,15 +123,8 @@ pub(super) fn build_card_tiles(
     surface: &Surface,
     repeat_m: f32,
 ) {
-    let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
-    std::thread::scope(|scope| {
-        for part in 0..threads.min(jobs.len()) {
-            scope.spawn(move || {
-                for &(layer, tile) in jobs.iter().skip(part).step_by(threads) {
-                    let _ = layers[layer].card_tile(tile, surface, repeat_m);
-                }
-            });
-        }
+    tuft_strands::par::for_each("tuft cards", jobs.to_vec(), |(layer, tile)| {
+        let _ = layers[layer].card_tile(tile, surface, repeat_m);
     });
 }
 

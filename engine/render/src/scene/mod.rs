@@ -195,32 +195,35 @@ impl Scene {
         let mesh = (kind == SurfaceKind::Mesh).then_some(&surface);
         let repeat_m = material.repeat_m.max(1e-3);
         let n_tiles = surface.n_tiles as usize;
-        let shared: Vec<Arc<LayerShared>> = std::thread::scope(|scope| {
-            let jobs: Vec<_> = material
-                .layers
-                .iter()
-                .map(|layer| {
-                    let identity = LayerIdentity::of(layer, kind, mesh, material.repeat_m);
-                    match reuse.find(&identity) {
-                        Some(shared) => Ok(shared),
-                        None => {
-                            let surface = &surface;
-                            Err(scope.spawn(move || {
-                                Arc::new(LayerShared::new(layer, identity, surface, repeat_m))
-                            }))
-                        }
-                    }
-                })
-                .collect();
-            jobs.into_iter()
-                .map(|job| match job {
-                    Ok(shared) => shared,
-                    Err(handle) => handle
-                        .join()
-                        .unwrap_or_else(|e| std::panic::resume_unwind(e)),
-                })
-                .collect()
+        // What an earlier scene built is taken over; the rest is built on the cores.
+        let found: Vec<(
+            &crate::material::Layer,
+            LayerIdentity,
+            Option<Arc<LayerShared>>,
+        )> = material
+            .layers
+            .iter()
+            .map(|layer| {
+                let identity = LayerIdentity::of(layer, kind, mesh, material.repeat_m);
+                let shared = reuse.find(&identity);
+                (layer, identity, shared)
+            })
+            .collect();
+        let (reused, to_build): (Vec<_>, Vec<_>) = found
+            .into_iter()
+            .enumerate()
+            .partition(|(_, (_, _, shared))| shared.is_some());
+        let built = tuft_strands::par::map("tuft scene", to_build, |(k, (layer, identity, _))| {
+            let shared = LayerShared::new(layer, identity, &surface, repeat_m);
+            (k, Arc::new(shared))
         });
+        let mut shared: Vec<(usize, Arc<LayerShared>)> = reused
+            .into_iter()
+            .filter_map(|(k, (_, _, shared))| shared.map(|s| (k, s)))
+            .chain(built)
+            .collect();
+        shared.sort_by_key(|(k, _)| *k);
+        let shared = shared.into_iter().map(|(_, s)| s);
         let layers: Vec<LayerScene> = shared
             .into_iter()
             .map(|shared| LayerScene {

@@ -57,44 +57,24 @@ impl Planting {
     pub fn run(self) -> Planted {
         let repeat_m = self.material.repeat_m.max(1e-3);
         build_card_tiles(&self.layers, &self.cards, &self.surface, repeat_m);
-        let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
         // Biggest slices first, dealt round the cores.
         let mut slices = self.slices;
         slices.sort_by_key(|s| std::cmp::Reverse(s.to - s.from));
-        let mut parts: Vec<Vec<Slice>> = (0..threads).map(|_| Vec::new()).collect();
-        for (k, slice) in slices.into_iter().enumerate() {
-            parts[k % threads].push(slice);
-        }
         let (material, surface, layers) = (&self.material, &self.surface, &self.layers);
-        let slices: Vec<(Slice, PlacedTile, TileMesh)> = std::thread::scope(|scope| {
-            let handles: Vec<_> = parts
-                .into_iter()
-                .map(|part| {
-                    scope.spawn(move || {
-                        part.into_iter()
-                            .map(|slice| {
-                                let l = &material.layers[slice.layer];
-                                let mut placed = PlacedTile::default();
-                                layers[slice.layer].placer.place_tile_range(
-                                    &l.set,
-                                    surface,
-                                    repeat_m,
-                                    slice.tile,
-                                    slice.from..slice.to,
-                                    &mut placed,
-                                );
-                                let mut mesh = TileMesh::default();
-                                append_strands(&l.set, &placed.strands, l.profile, &mut mesh);
-                                (slice, placed, mesh)
-                            })
-                            .collect::<Vec<_>>()
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-                .collect()
+        let slices = tuft_strands::par::map("tuft planting", slices, |slice| {
+            let l = &material.layers[slice.layer];
+            let mut placed = PlacedTile::default();
+            layers[slice.layer].placer.place_tile_range(
+                &l.set,
+                surface,
+                repeat_m,
+                slice.tile,
+                slice.from..slice.to,
+                &mut placed,
+            );
+            let mut mesh = TileMesh::default();
+            append_strands(&l.set, &placed.strands, l.profile, &mut mesh);
+            (slice, placed, mesh)
         });
         Planted {
             scene_id: self.scene_id,
@@ -117,7 +97,7 @@ impl Scene {
     /// round pays for a whole tile.
     #[must_use]
     pub fn planting(&self, budget: usize) -> Option<Planting> {
-        let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+        let threads = tuft_strands::par::threads();
         let mut left = budget as f64;
         let piece = (left / threads as f64).max(1.0);
         // Card tiles first (a few thousand cards a tile, and the far field waits on

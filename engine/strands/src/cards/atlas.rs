@@ -67,40 +67,25 @@ pub fn atlas(set: &StrandSet, cards: &[Card], repeat_m: f32, settings: &CardSett
         })
         .collect();
     // The roots binned, and beside them the colour the set shows from above.
-    let (bins, crown) = std::thread::scope(|scope| {
-        let crown = scope.spawn(|| crown_colour(set));
-        let bins = RootBins::new(set, repeat_m, window);
-        (
-            bins,
-            crown
-                .join()
-                .unwrap_or_else(|e| std::panic::resume_unwind(e)),
-        )
-    });
+    let (crown, bins) = crate::par::join(
+        "tuft atlas",
+        || crown_colour(set),
+        || RootBins::new(set, repeat_m, window),
+    );
     // Each band of cells (one row of the atlas's cells) is its own stretch of both
     // images; the bands are drawn on the available cores.
-    let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
-    let mut jobs: Vec<Vec<Band<'_>>> = (0..threads).map(|_| Vec::new()).collect();
-    let bands = rgba
+    let bands: Vec<Band<'_>> = rgba
         .chunks_mut(size * cell_px * 4)
         .zip(nrm.chunks_mut(size * cell_px * 3))
-        .take(cells);
-    for (band, (c, n)) in bands.enumerate() {
-        jobs[band % threads].push((band, c, n));
-    }
-    std::thread::scope(|scope| {
-        for job in jobs {
-            let (view, bins, origins) = (&view, &bins, &origins);
-            scope.spawn(move || {
-                let mut near = Vec::new();
-                for (band, c, n) in job {
-                    for column in 0..cells {
-                        let origin = origins[band * cells + column];
-                        bins.near(origin, &mut near);
-                        view.draw(set, &near, origin, column * cell_px, c, n);
-                    }
-                }
-            });
+        .take(cells)
+        .enumerate()
+        .map(|(band, (c, n))| (band, c, n))
+        .collect();
+    crate::par::map_with("tuft atlas", bands, Vec::new, |near, (band, c, n)| {
+        for column in 0..cells {
+            let origin = origins[band * cells + column];
+            bins.near(origin, near);
+            view.draw(set, near, origin, column * cell_px, c, n);
         }
     });
     if let Some(crown) = crown {
@@ -125,22 +110,17 @@ pub fn atlas(set: &StrandSet, cards: &[Card], repeat_m: f32, settings: &CardSett
         bleed(mip);
     }
     // The two images' bytes side by side.
-    let (color, normal) = std::thread::scope(|scope| {
-        let normal = scope.spawn(|| {
+    let (normal, color) = crate::par::join(
+        "tuft atlas",
+        || {
             normal_mips
                 .iter()
                 .zip(&color_mips)
                 .map(|(n, c)| normal_bytes(n, c))
                 .collect()
-        });
-        let color = color_mips.iter().map(|c| color_bytes(c)).collect();
-        (
-            color,
-            normal
-                .join()
-                .unwrap_or_else(|e| std::panic::resume_unwind(e)),
-        )
-    });
+        },
+        || color_mips.iter().map(|c| color_bytes(c)).collect(),
+    );
     Atlas {
         size: size as u32,
         normal,
