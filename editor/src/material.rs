@@ -33,21 +33,30 @@ pub fn from_evaluator(
     evaluator: &Evaluator<'_>,
     resolution: usize,
 ) -> anyhow::Result<(Material, Vec<Diagnostic>)> {
-    let graph = evaluator.graph();
-    let maps = bake_pbr_with(evaluator, resolution, &mut |_| {})?;
-    let material = Material {
-        name: graph.name.clone(),
-        repeat_m: graph.repeat_m,
-        maps: surface_maps(&maps),
-        // The evaluator's own sets: a layer whose relief the maps read was scattered
-        // for them already.
-        layers: layers_of(evaluator)?,
-    };
-    Ok((material, evaluator.diagnostics()))
+    let maps = maps_of(evaluator, resolution)?;
+    // The evaluator's own sets: a layer whose relief the maps read was scattered for
+    // them already.
+    Ok((wearing(evaluator, maps)?, evaluator.diagnostics()))
 }
 
-/// The graph's strand layers, each with the set `evaluator` scatters (or has cached).
-pub fn layers_of(evaluator: &Evaluator<'_>) -> anyhow::Result<Vec<Layer>> {
+/// The graph's surface maps at `resolution`², as 8-bit textures.
+///
+/// # Errors
+/// As [`from_graph`].
+pub fn maps_of(evaluator: &Evaluator<'_>, resolution: usize) -> anyhow::Result<SurfaceMaps> {
+    Ok(surface_maps(&bake_pbr_with(
+        evaluator,
+        resolution,
+        &mut |_| {},
+    )?))
+}
+
+/// The graph's material wearing `maps`: every strand layer with the set `evaluator`
+/// scatters (or has cached).
+///
+/// # Errors
+/// A layer that cannot be scattered.
+pub fn wearing(evaluator: &Evaluator<'_>, maps: SurfaceMaps) -> anyhow::Result<Material> {
     let graph = evaluator.graph();
     let mut layers = Vec::with_capacity(graph.strands.len());
     for (name, layer) in &graph.strands {
@@ -64,7 +73,12 @@ pub fn layers_of(evaluator: &Evaluator<'_>) -> anyhow::Result<Vec<Layer>> {
             macro_variation: layer.macro_variation,
         });
     }
-    Ok(layers)
+    Ok(Material {
+        name: graph.name.clone(),
+        repeat_m: graph.repeat_m,
+        maps,
+        layers,
+    })
 }
 
 /// The maps as 8-bit textures: base colour sRGB, normal `0.5 + 0.5·n`, and occlusion,

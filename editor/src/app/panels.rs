@@ -256,15 +256,10 @@ impl Editor {
     /// strand level the layers have, then cards and relief.
     fn overlay_legend(&self, ui: &mut egui::Ui, preview: egui::Rect) {
         // The material drawn (a baked set's, or the graph's as last built).
-        let levels = self
+        let reps = self
             .preview
-            .with_material(|m| m.layers.iter().map(|l| l.levels.keep.len()).max())
-            .flatten()
-            .unwrap_or(1);
-        let reps: Vec<Rep> = (0..levels)
-            .map(Rep::Strands)
-            .chain([Rep::Cards, Rep::Relief])
-            .collect();
+            .with_material(crate::preview::every_rep)
+            .unwrap_or_else(|| vec![Rep::Strands(0), Rep::Cards, Rep::Relief]);
         let row = ui.spacing().interact_size.y + ui.spacing().item_spacing.y;
         let size = egui::vec2(92.0, 12.0 + row * reps.len() as f32);
         let rect =

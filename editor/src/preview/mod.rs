@@ -269,14 +269,7 @@ struct Worker<'a> {
 /// halves side by side land together, no sooner than a whole build (BENCHMARKS.md).
 fn strands_first(evaluator: &Evaluator<'_>, job: &Job, w: &mut Worker<'_>) -> Option<bool> {
     let maps = w.last_maps.clone()?;
-    let layers = crate::material::layers_of(evaluator).ok()?;
-    let graph = evaluator.graph();
-    let material = tuft_render::Material {
-        name: graph.name.clone(),
-        repeat_m: graph.repeat_m,
-        maps,
-        layers,
-    };
+    let material = crate::material::wearing(evaluator, maps).ok()?;
     if w.reuse
         .covers(&material, job.ground.kind())
         .iter()
@@ -304,8 +297,7 @@ fn strands_first(evaluator: &Evaluator<'_>, job: &Job, w: &mut Worker<'_>) -> Op
         }
         Some(Err(e)) => return Some((w.send)(Landing::Scene(Err(e)))),
     }
-    let maps = tuft_graph::bake::bake_pbr_with(evaluator, PREVIEW_MAPS, &mut |_| {})
-        .map(|maps| crate::material::surface_maps(&maps));
+    let maps = crate::material::maps_of(evaluator, PREVIEW_MAPS);
     if (w.stale)() {
         return Some(true);
     }
@@ -316,6 +308,22 @@ fn strands_first(evaluator: &Evaluator<'_>, job: &Job, w: &mut Worker<'_>) -> Op
         }
         Err(e) => (w.send)(Landing::Scene(Err(format!("{e:#}")))),
     })
+}
+
+/// Every representation `material` has, nearest first: each strand level its layers
+/// have, then cards and relief (the side-by-side panes, the overlay's legend).
+#[must_use]
+pub fn every_rep(material: &tuft_render::Material) -> Vec<Rep> {
+    let levels = material
+        .layers
+        .iter()
+        .map(|l| l.levels.keep.len())
+        .max()
+        .unwrap_or(1);
+    (0..levels)
+        .map(Rep::Strands)
+        .chain([Rep::Cards, Rep::Relief])
+        .collect()
 }
 
 /// The preview's state on the UI side.
@@ -657,17 +665,7 @@ impl Preview {
             return;
         };
         let panes: Vec<(Option<Rep>, egui::Rect)> = if self.side_by_side {
-            let n_levels = scene
-                .material()
-                .layers
-                .iter()
-                .map(|l| l.levels.keep.len())
-                .max()
-                .unwrap_or(1);
-            let reps: Vec<Rep> = (0..n_levels)
-                .map(Rep::Strands)
-                .chain([Rep::Cards, Rep::Relief])
-                .collect();
+            let reps = every_rep(scene.material());
             let cols = reps.len().div_ceil(2);
             let (w, h) = (rect.width() / cols as f32, rect.height() / 2.0);
             reps.into_iter()

@@ -105,7 +105,7 @@ impl GpuScene {
     /// Whether these buffers hold `scene`.
     #[must_use]
     pub fn holds(&self, scene: &Scene) -> bool {
-        self.scene_id == scene.id && self.maps_size == map_levels_size(scene)
+        self.scene_id == scene.id && self.maps_size == shown_maps(scene).size
     }
 
     /// The most chunks any uploaded tile was split into to fit the device's limits.
@@ -500,7 +500,7 @@ impl Renderer {
         GpuScene {
             scene_id: scene.id,
             maps_version: scene.maps_version,
-            maps_size: map_levels_size(scene),
+            maps_size: shown_maps(scene).size,
             map_textures: textures,
             surface_vertices,
             surface_indices,
@@ -761,28 +761,21 @@ fn rgb4(c: [f32; 3]) -> [f32; 4] {
     [c[0], c[1], c[2], 1.0]
 }
 
-/// The surface maps `scene` shows (a flat grey where its maps are inconsistent), as
-/// their side and each map's mip chain: base colour, normal, ORM.
-fn map_levels(scene: &Scene) -> (u32, [Vec<Vec<u8>>; 3]) {
-    let flat;
-    let maps = if scene.material.maps.is_consistent() {
-        &scene.material.maps
+/// The surface maps `scene` shows: its own, or a flat grey where they are inconsistent.
+fn shown_maps(scene: &Scene) -> std::borrow::Cow<'_, crate::material::SurfaceMaps> {
+    if scene.material.maps.is_consistent() {
+        std::borrow::Cow::Borrowed(&scene.material.maps)
     } else {
-        flat = crate::material::SurfaceMaps::flat([128, 128, 128]);
-        &flat
-    };
+        std::borrow::Cow::Owned(crate::material::SurfaceMaps::flat([128, 128, 128]))
+    }
+}
+
+/// The maps `scene` shows ([`shown_maps`]) as their side and each map's mip chain:
+/// base colour, normal, ORM.
+fn map_levels(scene: &Scene) -> (u32, [Vec<Vec<u8>>; 3]) {
+    let maps = shown_maps(scene);
     (
         maps.size,
         [&maps.base_color, &maps.normal, &maps.orm].map(|m| mips(m, maps.size)),
     )
-}
-
-/// The side of the maps [`map_levels`] gives, without computing them (the flat grey
-/// is one texel).
-fn map_levels_size(scene: &Scene) -> u32 {
-    if scene.material.maps.is_consistent() {
-        scene.material.maps.size
-    } else {
-        1
-    }
 }

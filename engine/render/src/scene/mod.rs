@@ -195,35 +195,26 @@ impl Scene {
         let mesh = (kind == SurfaceKind::Mesh).then_some(&surface);
         let repeat_m = material.repeat_m.max(1e-3);
         let n_tiles = surface.n_tiles as usize;
-        // What an earlier scene built is taken over; the rest is built on the cores.
-        let found: Vec<(
-            &crate::material::Layer,
-            LayerIdentity,
-            Option<Arc<LayerShared>>,
-        )> = material
+        // What an earlier scene built is taken over; the rest is built on the cores and
+        // put back in the layers' order.
+        let mut to_build = Vec::new();
+        let found: Vec<Option<Arc<LayerShared>>> = material
             .layers
             .iter()
             .map(|layer| {
                 let identity = LayerIdentity::of(layer, kind, mesh, material.repeat_m);
                 let shared = reuse.find(&identity);
-                (layer, identity, shared)
+                if shared.is_none() {
+                    to_build.push((layer, identity));
+                }
+                shared
             })
             .collect();
-        let (reused, to_build): (Vec<_>, Vec<_>) = found
-            .into_iter()
-            .enumerate()
-            .partition(|(_, (_, _, shared))| shared.is_some());
-        let built = tuft_strands::par::map("tuft scene", to_build, |(k, (layer, identity, _))| {
-            let shared = LayerShared::new(layer, identity, &surface, repeat_m);
-            (k, Arc::new(shared))
-        });
-        let mut shared: Vec<(usize, Arc<LayerShared>)> = reused
-            .into_iter()
-            .filter_map(|(k, (_, _, shared))| shared.map(|s| (k, s)))
-            .chain(built)
-            .collect();
-        shared.sort_by_key(|(k, _)| *k);
-        let shared = shared.into_iter().map(|(_, s)| s);
+        let mut built = tuft_strands::par::map("tuft scene", to_build, |(layer, identity)| {
+            Arc::new(LayerShared::new(layer, identity, &surface, repeat_m))
+        })
+        .into_iter();
+        let shared = found.into_iter().filter_map(|f| f.or_else(|| built.next()));
         let layers: Vec<LayerScene> = shared
             .into_iter()
             .map(|shared| LayerScene {
