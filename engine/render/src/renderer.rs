@@ -9,7 +9,7 @@ use crate::texture::{mips, texture, write_levels};
 use crate::tile_buffers::{TileBuffers, TileSource};
 use bytemuck::{Pod, Zeroable};
 use std::num::NonZeroU64;
-use tuft_strands::mesh::StrandVertex;
+use tuft_strands::mesh::PackedVertex;
 use wgpu::util::DeviceExt;
 
 /// The depth buffer's format.
@@ -122,12 +122,12 @@ impl GpuScene {
 }
 
 fn strand_vertex_layout() -> wgpu::VertexBufferLayout<'static> {
-    const ATTRS: [wgpu::VertexAttribute; 7] = wgpu::vertex_attr_array![
-        0 => Float32x3, 1 => Float32x3, 2 => Float32x3, 3 => Float32x2,
-        4 => Float32x3, 5 => Float32, 6 => Float32
+    // tuft_strands::mesh::PackedVertex; `PackedIn` in strands.wgsl.
+    const ATTRS: [wgpu::VertexAttribute; 5] = wgpu::vertex_attr_array![
+        0 => Unorm16x4, 1 => Float16x4, 2 => Snorm16x2, 3 => Unorm16x2, 4 => Float16x4
     ];
     wgpu::VertexBufferLayout {
-        array_stride: size_of::<StrandVertex>() as u64,
+        array_stride: size_of::<PackedVertex>() as u64,
         step_mode: wgpu::VertexStepMode::Vertex,
         attributes: &ATTRS,
     }
@@ -233,11 +233,20 @@ impl Renderer {
             label: Some("tuft roots"),
             // RGBA32F, read with `textureLoad`: unfiltered.
             // Read by the card vertex stage too (cards sink toward their roots).
-            entries: &[float_texture_entry(
-                0,
-                false,
-                wgpu::ShaderStages::VERTEX_FRAGMENT,
-            )],
+            // Then the tile's frame, which the vertex stage unpacks positions with.
+            entries: &[
+                float_texture_entry(0, false, wgpu::ShaderStages::VERTEX_FRAGMENT),
+                wgpu::BindGroupLayoutEntry {
+                    binding: 1,
+                    visibility: wgpu::ShaderStages::VERTEX,
+                    ty: wgpu::BindingType::Buffer {
+                        ty: wgpu::BufferBindingType::Uniform,
+                        has_dynamic_offset: false,
+                        min_binding_size: NonZeroU64::new(32),
+                    },
+                    count: None,
+                },
+            ],
         });
         let [(_, surface_src), (_, strands_src)] = shader_sources();
         let surface_module = device.create_shader_module(wgpu::ShaderModuleDescriptor {

@@ -8,7 +8,7 @@
 //! finds each strand's root. Drawing a prefix draws every chunk it covers, the last one
 //! in part: the same triangles in the same order as one buffer would give.
 
-use tuft_strands::mesh::{StrandVertex, TileMesh};
+use tuft_strands::mesh::{Frame, PackedVertex, TileMesh};
 use tuft_strands::placement::Planted;
 use wgpu::util::DeviceExt;
 
@@ -24,7 +24,8 @@ pub(crate) const ROOTS_WIDTH: usize = 2048;
 struct Chunk {
     vertices: wgpu::Buffer,
     indices: wgpu::Buffer,
-    /// Where each strand (or card) stands: [`ROOT_TEXELS`] texels per strand.
+    /// Where each strand (or card) stands: [`ROOT_TEXELS`] texels per strand; and the
+    /// tile's frame.
     roots: wgpu::BindGroup,
     /// The tile's strand where this chunk starts, and how many of its strands are drawn
     /// (a tile shrunk to a prefix may draw a chunk in part).
@@ -40,6 +41,8 @@ pub(crate) struct TileBuffers {
     /// Vertices and indices a strand.
     vps: usize,
     ips: usize,
+    /// The box the vertices' positions are packed in.
+    frame: Frame,
     /// The resident version these buffers hold.
     pub(crate) version: u64,
 }
@@ -54,7 +57,7 @@ pub fn strands_per_chunk(
     indices_per_strand: usize,
 ) -> usize {
     let max_buffer = limits.max_buffer_size.min(usize::MAX as u64) as usize;
-    let by_vertices = max_buffer / (vertices_per_strand.max(1) * size_of::<StrandVertex>());
+    let by_vertices = max_buffer / (vertices_per_strand.max(1) * size_of::<PackedVertex>());
     let by_indices = max_buffer / (indices_per_strand.max(1) * size_of::<u32>());
     let width = ROOTS_WIDTH.min(limits.max_texture_dimension_2d as usize);
     let by_roots = width * limits.max_texture_dimension_2d as usize / ROOT_TEXELS;
@@ -112,12 +115,14 @@ impl TileBuffers {
             *slot = None;
             return 0;
         };
+        let frame = source.mesh.frame;
         let buffers = match slot.take() {
-            Some(held) if (held.vps, held.ips) == (vps, ips) => held,
+            Some(held) if (held.vps, held.ips, held.frame) == (vps, ips, frame) => held,
             _ => Self {
                 chunks: Vec::new(),
                 vps,
                 ips,
+                frame,
                 version,
             },
         };
@@ -178,12 +183,13 @@ impl TileBuffers {
                     contents: bytemuck::cast_slice(&indices),
                     usage: wgpu::BufferUsages::INDEX,
                 }),
-                roots: roots_texture(
+                roots: roots_bind_group(
                     device,
                     queue,
                     roots_layout,
                     &source.placed[first..end],
                     source.triangle_ground,
+                    &self.frame,
                 ),
                 first,
                 n: end - first,
@@ -223,18 +229,20 @@ pub(crate) fn upload_bytes(source: &TileSource<'_>, first: usize) -> u64 {
         return 0;
     }
     let share = |len: usize| (len / n) * (n - first);
-    (share(source.mesh.vertices.len()) * size_of::<StrandVertex>()
+    (share(source.mesh.vertices.len()) * size_of::<PackedVertex>()
         + share(source.mesh.indices.len()) * size_of::<u32>()
         + (n - first) * ROOT_TEXELS * 16) as u64
 }
 
-/// The roots of `placed` as a texture [`ROOTS_WIDTH`] wide at most, bound for group 3.
-fn roots_texture(
+/// The roots of `placed` as a texture [`ROOTS_WIDTH`] wide at most, and `frame` as a
+/// uniform (`Tile` in strands.wgsl), bound for group 3.
+fn roots_bind_group(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
     layout: &wgpu::BindGroupLayout,
     placed: &[Planted],
     triangle_ground: &[[[f32; 4]; 2]],
+    frame: &Frame,
 ) -> wgpu::BindGroup {
     let n_texels = placed.len() * ROOT_TEXELS;
     let width = n_texels.min(ROOTS_WIDTH);
@@ -272,13 +280,26 @@ fn roots_texture(
         size,
     );
     let view = roots.create_view(&wgpu::TextureViewDescriptor::default());
+    let [ox, oy, oz] = frame.origin;
+    let [ex, ey, ez] = frame.extent;
+    let tile = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some("tuft tile frame"),
+        contents: bytemuck::cast_slice(&[ox, oy, oz, 0.0, ex, ey, ez, 0.0]),
+        usage: wgpu::BufferUsages::UNIFORM,
+    });
     device.create_bind_group(&wgpu::BindGroupDescriptor {
         label: Some("tuft tile roots"),
         layout,
-        entries: &[wgpu::BindGroupEntry {
-            binding: 0,
-            resource: wgpu::BindingResource::TextureView(&view),
-        }],
+        entries: &[
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: wgpu::BindingResource::TextureView(&view),
+            },
+            wgpu::BindGroupEntry {
+                binding: 1,
+                resource: tile.as_entire_binding(),
+            },
+        ],
     })
 }
 
@@ -309,9 +330,13 @@ mod tests {
         let mut limits = wgpu::Limits::downlevel_defaults();
         // The fur's undercoat on the plane: 10 vertices and 24 indices a strand.
         let n = strands_per_chunk(&limits, 10, 24);
-        assert!(n as u64 * 10 * 64 <= limits.max_buffer_size);
+        let vertex = size_of::<PackedVertex>() as u64;
+        assert!(n as u64 * 10 * vertex <= limits.max_buffer_size);
         assert!(n as u64 * 24 * 4 <= limits.max_buffer_size);
-        assert_eq!(n, (limits.max_buffer_size / 640) as usize);
+        assert_eq!(
+            n,
+            (limits.max_buffer_size / (10 * vertex).max(24 * 4)) as usize
+        );
         // A tiny buffer limit cuts chunks of one strand at least.
         limits.max_buffer_size = 16;
         assert_eq!(strands_per_chunk(&limits, 10, 24), 1);

@@ -166,6 +166,28 @@ impl Surface {
         0.5 * (b - a).cross(c - a).length()
     }
 
+    /// Each tile's box, low and high corners, around its triangles' vertices (an empty
+    /// tile's low corner is above its high one).
+    #[must_use]
+    pub fn tile_boxes(&self) -> Vec<(Vec3, Vec3)> {
+        let mut boxes = vec![
+            (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
+            self.n_tiles as usize
+        ];
+        for (tri, &tile) in self.triangles.iter().zip(&self.tile_of_triangle) {
+            let Some((lo, hi)) = boxes.get_mut(tile as usize) else {
+                continue;
+            };
+            for &i in tri {
+                if let Some(&p) = self.positions.get(i as usize) {
+                    *lo = lo.min(p);
+                    *hi = hi.max(p);
+                }
+            }
+        }
+        boxes
+    }
+
     /// UV area of triangle `t` in square repeats.
     #[must_use]
     pub fn uv_area(&self, t: usize) -> f32 {

@@ -50,7 +50,7 @@ impl std::ops::SubAssign for Cost {
 /// Bytes one strand (or card) of `vertices` vertices and `indices` indices takes: its
 /// vertices, indices and roots texels, held on the CPU and again on the GPU.
 fn bytes_per_strand(vertices: usize, indices: usize) -> u64 {
-    2 * (vertices * size_of::<tuft_strands::mesh::StrandVertex>()
+    2 * (vertices * size_of::<tuft_strands::mesh::PackedVertex>()
         + indices * size_of::<u32>()
         + crate::tile_buffers::ROOT_TEXELS * 16) as u64
 }

@@ -5,6 +5,8 @@ pub(crate) struct LayerShared {
     /// What it was built from.
     pub(super) identity: LayerIdentity,
     pub(super) placer: Placer,
+    /// The frame each tile packs the layer's strands in.
+    pub(super) frames: Vec<tuft_strands::mesh::Frame>,
     pub(super) keep: Vec<f32>,
     pub(super) widen: Vec<f32>,
     /// Median strand width and length, metres.
@@ -66,6 +68,7 @@ impl LayerShared {
         Self {
             identity,
             placer: Placer::new(set, surface).with_variation(layer.macro_variation),
+            frames: tuft_strands::mesh::tile_frames(surface, tuft_strands::mesh::reach_bound(set)),
             keep,
             widen,
             width_m: median(set.width.iter().copied()).unwrap_or(0.0),

@@ -72,7 +72,7 @@ impl Planting {
                 slice.from..slice.to,
                 &mut placed,
             );
-            let mut mesh = TileMesh::default();
+            let mut mesh = TileMesh::in_frame(layers[slice.layer].frames[slice.tile]);
             append_strands(&l.set, &placed.strands, l.profile, &mut mesh);
             (slice, placed, mesh)
         });

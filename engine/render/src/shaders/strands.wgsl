@@ -16,16 +16,57 @@
 // value). The gradients give the surface UV of any point near the root.
 @group(3) @binding(0) var roots: texture_2d<f32>;
 
-struct StrandIn {
-    @location(0) position: vec3<f32>,
-    @location(1) across: vec3<f32>,
-    @location(2) normal: vec3<f32>,
-    // x: along, 0 at the root to 1 at the tip; y: across or around.
-    @location(3) uv: vec2<f32>,
-    @location(4) color: vec3<f32>,
-    @location(5) wind: f32,
-    @location(6) rank: f32,
+// The box the tile's positions are 16-bit fractions of (tuft_strands::mesh::Frame).
+struct Tile {
+    origin: vec4<f32>,
+    extent: vec4<f32>,
 };
+@group(3) @binding(1) var<uniform> tile: Tile;
+
+// A vertex as a tile stores it (tuft_strands::mesh::PackedVertex, 32 bytes).
+struct PackedIn {
+    // xyz: fractions of the tile's box; w: the rank, stored as ⌊rank · 65536⌋.
+    @location(0) position: vec4<f32>,
+    // xyz: the offset across; w: the wind weight.
+    @location(1) across: vec4<f32>,
+    // The normal, octahedral.
+    @location(2) normal: vec2<f32>,
+    @location(3) uv: vec2<f32>,
+    @location(4) color: vec4<f32>,
+};
+
+struct StrandIn {
+    position: vec3<f32>,
+    across: vec3<f32>,
+    normal: vec3<f32>,
+    // x: along, 0 at the root to 1 at the tip; y: across or around.
+    uv: vec2<f32>,
+    color: vec3<f32>,
+    wind: f32,
+    rank: f32,
+};
+
+// The unit direction of an octahedral pair (tuft_strands::mesh::oct_decode).
+fn oct_decode(e: vec2<f32>) -> vec3<f32> {
+    var n = vec3<f32>(e.x, e.y, 1.0 - abs(e.x) - abs(e.y));
+    let t = max(-n.z, 0.0);
+    n.x += select(t, -t, n.x >= 0.0);
+    n.y += select(t, -t, n.y >= 0.0);
+    return normalize(n);
+}
+
+// A packed vertex in floats (tuft_strands::mesh::PackedVertex::unpack).
+fn unpack(p: PackedIn) -> StrandIn {
+    var v: StrandIn;
+    v.position = tile.origin.xyz + p.position.xyz * tile.extent.xyz;
+    v.rank = p.position.w * (65535.0 / 65536.0);
+    v.across = p.across.xyz;
+    v.wind = p.across.w;
+    v.normal = oct_decode(p.normal);
+    v.uv = p.uv;
+    v.color = p.color.rgb;
+    return v;
+}
 
 // Centroid interpolation: a strand or card is often narrower than a pixel, and with
 // multisampling the fragment runs once per pixel; at the pixel's centre, outside the
@@ -87,7 +128,8 @@ fn strand_out(v: StrandIn, index: u32, widened: vec3<f32>) -> StrandOut {
 }
 
 @vertex
-fn vs_strand(v: StrandIn, @builtin(vertex_index) index: u32) -> StrandOut {
+fn vs_strand(p: PackedIn, @builtin(vertex_index) index: u32) -> StrandOut {
+    let v = unpack(p);
     return strand_out(v, index, widen(v.position, v.across));
 }
 
@@ -105,7 +147,8 @@ fn sway(world: vec3<f32>, weight: f32) -> vec3<f32> {
 }
 
 @vertex
-fn vs_strand_wind(v: StrandIn, @builtin(vertex_index) index: u32) -> StrandOut {
+fn vs_strand_wind(p: PackedIn, @builtin(vertex_index) index: u32) -> StrandOut {
+    let v = unpack(p);
     return strand_out(v, index, sway(widen(v.position, v.across), v.wind));
 }
 
@@ -318,7 +361,8 @@ fn sunk(position: vec3<f32>, card: u32) -> vec3<f32> {
 }
 
 @vertex
-fn vs_card(v: StrandIn, @builtin(vertex_index) index: u32) -> StrandOut {
+fn vs_card(p: PackedIn, @builtin(vertex_index) index: u32) -> StrandOut {
+    let v = unpack(p);
     var out: StrandOut;
     out.strand = index / max(draw.verts_per_strand, 1u);
     let world = sunk(v.position, out.strand);

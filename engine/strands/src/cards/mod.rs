@@ -18,7 +18,7 @@ mod atlas;
 pub use atlas::{Atlas, CROWN, atlas, coverage_per_mip};
 
 use crate::hash::{hash, unit_f32};
-use crate::mesh::{StrandVertex, TileMesh};
+use crate::mesh::{Frame, PackedVertex, StrandVertex, TileMesh};
 use crate::num::{fast_floor, wrap_delta};
 use crate::placement::PlacedTile;
 use crate::set::StrandSet;
@@ -418,12 +418,13 @@ pub const INDICES_PER_CARD: usize = 12;
 /// card level in and out.
 #[must_use]
 pub fn build_card_tile(cards: &[Card], tile: &PlacedTile, atlas_cells: u32) -> TileMesh {
+    let mut floats = Vec::with_capacity(tile.strands.len() * VERTICES_PER_CARD);
     let mut mesh = TileMesh::default();
     for planted in &tile.strands {
         let card = &cards[planted.strand as usize];
         let frame = [planted.tangent, planted.bitangent, planted.normal];
         push_card(
-            &mut mesh.vertices,
+            &mut floats,
             &mut mesh.indices,
             card,
             planted.position,
@@ -432,6 +433,12 @@ pub fn build_card_tile(cards: &[Card], tile: &PlacedTile, atlas_cells: u32) -> T
         );
         mesh.ranks.push(card.turn);
     }
+    // The cards are built whole, so their box is exact.
+    mesh.frame = Frame::of(floats.iter().map(|v| Vec3::from(v.position)));
+    mesh.vertices = floats
+        .iter()
+        .map(|v| PackedVertex::pack(v, &mesh.frame))
+        .collect();
     mesh
 }
 

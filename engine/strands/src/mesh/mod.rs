@@ -1,9 +1,9 @@
 //! Strand meshes: ribbons and tubes built straight into flat vertex and index buffers.
 //!
-//! One vertex layout for every profile ([`StrandVertex`], 64 bytes). Vertices hold their
-//! level-0 position and the `across` offset from the centreline, so a renderer widens a
-//! level's survivors by moving each vertex along `across` — the buffers never change
-//! between levels. A tile's strands are meshed in rank order with a fixed count of
+//! One vertex layout for every profile ([`PackedVertex`], 32 bytes; [`StrandVertex`] is
+//! the same vertex in floats). Vertices hold their level-0 position and the `across`
+//! offset from the centreline, so a renderer widens a level's survivors by moving each
+//! vertex along `across` — the buffers never change between levels. A tile's strands are meshed in rank order with a fixed count of
 //! indices per strand, so level `k` is the index range `0 .. n_k × indices_per_strand`.
 
 use crate::placement::{PlacedTile, Planted};
@@ -12,6 +12,11 @@ use crate::shape::{Curve, Groom, facing, reach};
 use bytemuck::{Pod, Zeroable};
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
+
+mod packed;
+
+pub use packed::{Frame, PackedVertex, f16_bits, f16_value, oct_decode, oct_encode, rank_value};
+use packed::{Quantiser, color_bits, rank_bits, unit_bits};
 
 /// The most segments along a strand.
 pub const MAX_SEGMENTS: u32 = 16;
@@ -110,7 +115,8 @@ impl Profile {
     }
 }
 
-/// One strand vertex. Field order and sizes are the GPU layout (`#[repr(C)]`, 64 bytes).
+/// One strand vertex in floats: what meshing computes, a level mesh and the baked glTF
+/// meshes hold; a tile stores it packed ([`PackedVertex`]).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
 pub struct StrandVertex {
@@ -135,8 +141,10 @@ pub struct StrandVertex {
 /// A tile's strands as one vertex buffer and one index buffer.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TileMesh {
+    /// The box the vertices' positions are packed in.
+    pub frame: Frame,
     /// Vertices, strand after strand in rank order.
-    pub vertices: Vec<StrandVertex>,
+    pub vertices: Vec<PackedVertex>,
     /// Triangle indices into `vertices`.
     pub indices: Vec<u32>,
     /// Each strand's rank, in order (to find a level's range).
@@ -150,7 +158,22 @@ impl TileMesh {
         bytemuck::cast_slice(&self.vertices)
     }
 
-    /// Empties the mesh, keeping its buffers.
+    /// An empty mesh whose positions will be packed in `frame`.
+    #[must_use]
+    pub fn in_frame(frame: Frame) -> Self {
+        Self {
+            frame,
+            ..Self::default()
+        }
+    }
+
+    /// Vertex `i` in floats.
+    #[must_use]
+    pub fn vertex(&self, i: usize) -> StrandVertex {
+        self.vertices[i].unpack(&self.frame)
+    }
+
+    /// Empties the mesh, keeping its buffers (and its frame).
     pub fn clear(&mut self) {
         self.vertices.clear();
         self.indices.clear();
@@ -167,8 +190,18 @@ impl TileMesh {
     }
 
     /// Appends `other`, a mesh of the strands that follow this one's, its indices
-    /// counted from its own first vertex.
+    /// counted from its own first vertex; an empty mesh takes `other`'s frame.
+    ///
+    /// # Panics
+    /// Where both hold vertices packed in different frames.
     pub fn append(&mut self, other: &Self) {
+        if self.vertices.is_empty() {
+            self.frame = other.frame;
+        }
+        assert!(
+            other.vertices.is_empty() || other.frame == self.frame,
+            "meshes appended in one frame"
+        );
         let base = self.vertices.len() as u32;
         self.vertices.extend_from_slice(&other.vertices);
         self.indices.extend(other.indices.iter().map(|&i| base + i));
@@ -241,15 +274,55 @@ impl Shape {
     }
 }
 
+/// How far any point of any strand of `set` may lie from its root, metres: its length
+/// (the bent centreline never reaches farther), twice the curl's radius, the frizz's
+/// widest wobble and half its width. A tile's [`Frame`] is its roots' box grown by this.
+#[must_use]
+pub fn reach_bound(set: &StrandSet) -> f32 {
+    (0..set.len())
+        .map(|i| {
+            let g = set.groom(i).clamped();
+            let length = set.length[i].max(0.0);
+            length * (1.0 + 2.0 * g.curl[0] + 1.6 * g.frizz) + 0.5 * set.width[i].max(0.0)
+        })
+        .filter(|r| r.is_finite())
+        .fold(0.0, f32::max)
+}
+
+/// The frame a tile of strands at most `reach` from their roots is packed in.
+#[must_use]
+pub fn tile_frame(tile: &PlacedTile, reach: f32) -> Frame {
+    let (lo, hi) = tile.strands.iter().fold(
+        (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
+        |(lo, hi), p| (lo.min(p.position), hi.max(p.position)),
+    );
+    Frame::around(lo, hi, reach)
+}
+
+/// The frame each tile of `surface` packs its strands in, for strands at most `reach`
+/// from their roots ([`reach_bound`]): the tile's box grown by `reach`. Known before any
+/// strand is planted, so a tile grown slice by slice packs every slice alike.
+#[must_use]
+pub fn tile_frames(surface: &crate::surface::Surface, reach: f32) -> Vec<Frame> {
+    surface
+        .tile_boxes()
+        .into_iter()
+        .map(|(lo, hi)| Frame::around(lo, hi, reach))
+        .collect()
+}
+
 /// Meshes the strands of one placed tile into `mesh`, reusing its buffers (a renderer
 /// rebuilding a tile keeps them: no allocation, no fresh pages).
 pub fn build_tile_into(set: &StrandSet, tile: &PlacedTile, profile: Profile, mesh: &mut TileMesh) {
     mesh.clear();
+    mesh.frame = tile_frame(tile, reach_bound(set));
     append_strands(set, &tile.strands, profile, mesh);
 }
 
-/// Meshes `strands` (the next slice of a tile, in rank order) onto the end of `mesh`: a
-/// tile meshed slice by slice is the tile meshed at once, vertex for vertex.
+/// Meshes `strands` (the next slice of a tile, in rank order) onto the end of `mesh`, in
+/// its frame: a tile meshed slice by slice is the tile meshed at once, vertex for vertex.
+/// The frame must hold every strand ([`reach_bound`]); a vertex outside it is held at
+/// its edge.
 pub fn append_strands(set: &StrandSet, strands: &[Planted], profile: Profile, mesh: &mut TileMesh) {
     build_with(
         |i| Shape::of(set, i),
@@ -281,6 +354,7 @@ fn build_with(
     let mut centre = [Vec3::ZERO; MAX_POINTS];
     let centre = &mut centre[..n_points];
     let pattern = index_pattern(profile);
+    let q = Quantiser::new(&mesh.frame);
     shapes.clear();
     shapes.extend(strands.iter().map(|p| shape_of(p.strand as usize)));
     for (planted, shape) in strands.iter().zip(shapes.iter()) {
@@ -296,8 +370,8 @@ fn build_with(
         let side = frame(side_2d.extend(0.0)).normalize_or(planted.tangent);
         let base = mesh.vertices.len() as u32;
         match profile {
-            Profile::Ribbon { .. } => ribbon(mesh, shape, planted, centre, side),
-            Profile::Tube { sides, .. } => tube(mesh, shape, centre, side, sides),
+            Profile::Ribbon { .. } => ribbon(mesh, &q, shape, planted, centre, side),
+            Profile::Tube { sides, .. } => tube(mesh, &q, shape, centre, side, sides),
         }
         mesh.indices.extend(pattern.iter().map(|&k| base + k));
     }
@@ -344,6 +418,7 @@ pub fn build_tiles_into(
     out: &mut Vec<TileMesh>,
 ) {
     out.resize_with(tiles.len(), TileMesh::default);
+    let reach = reach_bound(set);
     // One front-to-back pass gathers every strand's record (split over the cores);
     // tiles then read one cache line per strand.
     let mut shapes = vec![Shape::default(); set.len()];
@@ -358,6 +433,7 @@ pub fn build_tiles_into(
     let jobs: Vec<(&PlacedTile, &mut TileMesh)> = tiles.iter().zip(out.iter_mut()).collect();
     crate::par::map_with("tuft mesh", jobs, Vec::new, |scratch, (t, m)| {
         m.clear();
+        m.frame = tile_frame(t, reach);
         build_with(|i| shapes[i], &t.strands, profile, m, scratch);
     });
 }
@@ -397,7 +473,8 @@ pub fn level_mesh(tiles: &[TileMesh], profile: Profile, keep: f32, widen: f32) -
         let base = out.vertices.len() as u32;
         out.vertices
             .extend(tile.vertices[..n * per_strand].iter().map(|v| {
-                let mut w = *v;
+                let v = v.unpack(&tile.frame);
+                let mut w = v;
                 for k in 0..3 {
                     w.position[k] += (widen - 1.0) * v.across[k];
                     w.across[k] *= widen;
@@ -432,29 +509,60 @@ fn direction(centre: &[Vec3], k: usize, fallback: Vec3) -> Vec3 {
     (b - a).normalize_or(fallback)
 }
 
-fn ribbon(mesh: &mut TileMesh, shape: &Shape, planted: &Planted, centre: &[Vec3], side: Vec3) {
+/// The two sides of a ribbon point share all but their position and the sign of their
+/// `across`, so each point is packed once and its pair made by flipping the half floats'
+/// signs (exact).
+fn ribbon(
+    mesh: &mut TileMesh,
+    q: &Quantiser,
+    shape: &Shape,
+    planted: &Planted,
+    centre: &[Vec3],
+    side: Vec3,
+) {
     let last = centre.len() - 1;
+    let rank = rank_bits(shape.rank);
     for (k, &c) in centre.iter().enumerate() {
         let t = k as f32 / last as f32;
         let half = 0.5 * shape.width_at(t);
         let along = direction(centre, k, planted.normal);
-        let normal = side.cross(along).normalize_or(planted.normal);
-        for (s, sign) in [(0.0, -1.0), (1.0, 1.0)] {
-            let across = side * (half * sign);
-            mesh.vertices.push(StrandVertex {
-                position: (c + across).to_array(),
-                across: across.to_array(),
-                normal: normal.to_array(),
-                uv: [t, s],
-                color: shape.color_at(t),
-                wind: t * t,
-                rank: shape.rank,
+        let normal = oct_encode(side.cross(along).normalize_or(planted.normal));
+        let across = side * half;
+        let right = [
+            f16_bits(across.x),
+            f16_bits(across.y),
+            f16_bits(across.z),
+            f16_bits(t * t),
+        ];
+        let left = [
+            right[0] ^ 0x8000,
+            right[1] ^ 0x8000,
+            right[2] ^ 0x8000,
+            right[3],
+        ];
+        let color = color_bits(shape.color_at(t));
+        let along_bits = unit_bits(t);
+        for (s, across_bits, at) in [(0, left, c - across), (u16::MAX, right, c + across)] {
+            let p = q.position(at);
+            mesh.vertices.push(PackedVertex {
+                position: [p[0], p[1], p[2], rank],
+                across: across_bits,
+                normal,
+                uv: [along_bits, s],
+                color,
             });
         }
     }
 }
 
-fn tube(mesh: &mut TileMesh, shape: &Shape, centre: &[Vec3], side: Vec3, sides: u32) {
+fn tube(
+    mesh: &mut TileMesh,
+    q: &Quantiser,
+    shape: &Shape,
+    centre: &[Vec3],
+    side: Vec3,
+    sides: u32,
+) {
     let last = centre.len() - 1;
     for (k, &c) in centre.iter().enumerate() {
         let t = k as f32 / last as f32;
@@ -466,15 +574,18 @@ fn tube(mesh: &mut TileMesh, shape: &Shape, centre: &[Vec3], side: Vec3, sides: 
             let phi = std::f32::consts::TAU * s as f32 / sides as f32;
             let out = e1 * phi.cos() + e2 * phi.sin();
             let across = out * radius;
-            mesh.vertices.push(StrandVertex {
-                position: (c + across).to_array(),
-                across: across.to_array(),
-                normal: out.to_array(),
-                uv: [t, s as f32 / sides as f32],
-                color: shape.color_at(t),
-                wind: t * t,
-                rank: shape.rank,
-            });
+            mesh.vertices.push(PackedVertex::pack_with(
+                &StrandVertex {
+                    position: (c + across).to_array(),
+                    across: across.to_array(),
+                    normal: out.to_array(),
+                    uv: [t, s as f32 / sides as f32],
+                    color: shape.color_at(t),
+                    wind: t * t,
+                    rank: shape.rank,
+                },
+                q,
+            ));
         }
     }
 }
@@ -494,7 +605,7 @@ mod tests {
     }
 
     #[test]
-    fn the_vertex_is_sixty_four_bytes() {
+    fn the_float_vertex_is_sixty_four_bytes() {
         assert_eq!(size_of::<StrandVertex>(), 64);
     }
 
@@ -546,15 +657,15 @@ mod tests {
             let whole = build_tile(&s, &tiles[0], profile);
             let mut sliced = TileMesh::default();
             for range in [0..1, 1..150, 150..150, 150..strands.len()] {
-                let mut part = TileMesh::default();
+                let mut part = TileMesh::in_frame(whole.frame);
                 append_strands(&s, &strands[range], profile, &mut part);
                 sliced.append(&part);
             }
             assert_eq!(sliced, whole);
-            let mut prefix = PlacedTile::default();
-            prefix.strands.extend_from_slice(&strands[..120]);
+            let mut prefix = TileMesh::in_frame(whole.frame);
+            append_strands(&s, &strands[..120], profile, &mut prefix);
             sliced.truncate(120, profile);
-            assert_eq!(sliced, build_tile(&s, &prefix, profile));
+            assert_eq!(sliced, prefix);
         }
     }
 
@@ -588,17 +699,19 @@ mod tests {
         let m = build_tile(&s, tile, Profile::Ribbon { segments: 8 });
         let mid = |k: usize| {
             let (a, b) = (
-                Vec3::from(m.vertices[2 * k].position),
-                Vec3::from(m.vertices[2 * k + 1].position),
+                Vec3::from(m.vertex(2 * k).position),
+                Vec3::from(m.vertex(2 * k + 1).position),
             );
             ((a + b) * 0.5, (a - b).length())
         };
+        // Two packed positions, each within half a step of its own.
+        let tol = 2.0 * m.frame.tolerance().length();
         let length: f32 = (0..8).map(|k| (mid(k + 1).0 - mid(k).0).length()).sum();
         assert!((length - 0.05).abs() < 0.003, "{length}");
-        assert!((mid(0).1 - 0.004).abs() < 1e-6);
-        assert!((mid(8).1 - 0.004 * crate::shape::TIP_WIDTH).abs() < 1e-6);
+        assert!((mid(0).1 - 0.004).abs() < tol, "{} {tol}", mid(0).1);
+        assert!((mid(8).1 - 0.004 * crate::shape::TIP_WIDTH).abs() < tol);
         // Roots stand on the surface; tips above it.
-        assert!(mid(0).0.y.abs() < 1e-6 && mid(8).0.y > 0.01);
+        assert!(mid(0).0.y.abs() < tol && mid(8).0.y > 0.01);
     }
 
     #[test]
@@ -619,7 +732,38 @@ mod tests {
         let v = quarter.vertices[0];
         let a = Vec3::from(v.across).length();
         let root_width = s.width[0] * 2.0;
-        assert!((2.0 * a - root_width).abs() < 1e-6, "{a}");
+        // Half floats: 11 significant bits.
+        assert!((2.0 * a - root_width).abs() < root_width / 2048.0, "{a}");
+    }
+
+    #[test]
+    fn the_most_groomed_strands_stay_inside_their_tiles_frame() {
+        use crate::shape::{MAX_CURL, MAX_CURL_TURNS, MAX_FRIZZ};
+        let mut s = crate::testing::random_set(2000, 5, 4);
+        s.length.fill(0.3);
+        s.width.fill(0.02);
+        for i in 0..s.len() {
+            s.lean[i] = [0.9, -0.4];
+            s.curl[i] = [MAX_CURL, MAX_CURL_TURNS * (i % 7) as f32 / 6.0];
+            s.frizz[i] = MAX_FRIZZ * (i % 3) as f32 / 2.0;
+            s.taper[i] = [1.0, 1.0];
+        }
+        let tiles = place(&s, &Surface::plane(1.0, 2, 1.0), 1.0);
+        for profile in [
+            Profile::Ribbon { segments: 16 },
+            Profile::Tube {
+                sides: 8,
+                segments: 16,
+            },
+        ] {
+            for tile in &tiles {
+                let m = build_tile(&s, tile, profile);
+                // A clamped vertex would sit on the box's faces (0 or 65535).
+                let inside =
+                    |v: &PackedVertex| v.position[..3].iter().all(|&q| q > 0 && q < 65_535);
+                assert!(m.vertices.iter().all(inside), "{profile:?}");
+            }
+        }
     }
 
     #[test]
