@@ -44,6 +44,15 @@ pub fn to_unorm8(x: f32) -> u8 {
     (x.clamp(0.0, 1.0) * 255.0 + 0.5) as u8
 }
 
+/// `x` clamped to `[0, 65535]` and rounded to the nearest integer (halves up), without
+/// the library call `f32::round` is on the x86-64 baseline: meshing packs a dozen values
+/// a point through it.
+#[inline]
+#[must_use]
+pub fn nearest_u16(x: f32) -> u16 {
+    (x.clamp(0.0, 65_535.0) + 0.5) as u16
+}
+
 /// Linear to sRGB-encoded, both in `[0, 1]`.
 #[must_use]
 pub fn linear_to_srgb(x: f32) -> f32 {

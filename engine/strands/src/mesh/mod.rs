@@ -15,7 +15,9 @@ use serde::{Deserialize, Serialize};
 
 mod packed;
 
-pub use packed::{Frame, PackedVertex, f16_bits, f16_value, oct_decode, oct_encode, rank_value};
+pub use packed::{
+    Frame, PackedVertex, f16_bits, f16_value, f16x4, oct_decode, oct_encode, rank_value,
+};
 use packed::{Quantiser, color_bits, rank_bits, unit_bits};
 
 /// The most segments along a strand.
@@ -276,17 +278,21 @@ impl Shape {
 
 /// How far any point of any strand of `set` may lie from its root, metres: its length
 /// (the bent centreline never reaches farther), twice the curl's radius, the frizz's
-/// widest wobble and half its width. A tile's [`Frame`] is its roots' box grown by this.
+/// widest wobble and half its width, each at the set's largest. A tile's [`Frame`] is
+/// its roots' box grown by this.
 #[must_use]
 pub fn reach_bound(set: &StrandSet) -> f32 {
-    (0..set.len())
-        .map(|i| {
-            let g = set.groom(i).clamped();
-            let length = set.length[i].max(0.0);
-            length * (1.0 + 2.0 * g.curl[0] + 1.6 * g.frizz) + 0.5 * set.width[i].max(0.0)
-        })
-        .filter(|r| r.is_finite())
-        .fold(0.0, f32::max)
+    use crate::shape::{MAX_CURL, MAX_FRIZZ};
+    // A negative or NaN column counts as zero (NaN fails every comparison).
+    fn most(column: impl Iterator<Item = f32>) -> f32 {
+        column.fold(0.0f32, |m, x| if x > m { x } else { m })
+    }
+    let length = most(set.length.iter().copied());
+    let width = most(set.width.iter().copied());
+    let curl = most(set.curl.iter().map(|c| c[0])).min(MAX_CURL);
+    let frizz = most(set.frizz.iter().copied()).min(MAX_FRIZZ);
+    let bound = length * (1.0 + 2.0 * curl + 1.6 * frizz) + 0.5 * width;
+    if bound.is_finite() { bound } else { 0.0 }
 }
 
 /// The frame a tile of strands at most `reach` from their roots is packed in.
@@ -525,15 +531,29 @@ fn ribbon(
     for (k, &c) in centre.iter().enumerate() {
         let t = k as f32 / last as f32;
         let half = 0.5 * shape.width_at(t);
-        let along = direction(centre, k, planted.normal);
-        let normal = oct_encode(side.cross(along).normalize_or(planted.normal));
+        // The octahedral packing divides by the normal's own size: nothing to normalise.
+        let (a, b) = if k < last {
+            (c, centre[k + 1])
+        } else {
+            (centre[k - 1], c)
+        };
+        // As `direction`, unnormalised: the root's normal along a strand of no length.
+        let d = b - a;
+        let along = if d.length_squared() > 1e-24 {
+            d
+        } else {
+            planted.normal
+        };
+        let normal = side.cross(along);
+        let normal = oct_encode(
+            if normal.length_squared() > 1e-12 * along.length_squared() {
+                normal
+            } else {
+                planted.normal
+            },
+        );
         let across = side * half;
-        let right = [
-            f16_bits(across.x),
-            f16_bits(across.y),
-            f16_bits(across.z),
-            f16_bits(t * t),
-        ];
+        let right = f16x4([across.x, across.y, across.z, t * t]);
         let left = [
             right[0] ^ 0x8000,
             right[1] ^ 0x8000,
