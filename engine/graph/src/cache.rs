@@ -20,10 +20,12 @@
 //! assert!(Arc::ptr_eq(&first, &again));
 //! ```
 
+use crate::Field;
 use crate::eval::lock;
-use crate::graph::{MaterialGraph, Node, NodeId};
+use crate::graph::{Input, MaterialGraph, Node, NodeId};
 use crate::layer::StrandLayer;
-use std::collections::{BTreeMap, BTreeSet};
+use crate::scatter::Survivor;
+use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use tuft_strands::StrandSet;
 use tuft_strands::relief::Relief;
@@ -45,51 +47,141 @@ impl LayerKey {
     /// The key of layer `name` of `graph`; `None` when there is no such layer.
     #[must_use]
     pub fn of(graph: &MaterialGraph, name: &str) -> Option<Self> {
-        let index = graph.index();
+        graph.strands.get(name)?;
         let mut key = Self {
             repeat_m: graph.repeat_m,
             layers: BTreeMap::new(),
             nodes: BTreeMap::new(),
         };
-        let mut layers_to_visit = vec![name.to_owned()];
-        let mut seen_layers = BTreeSet::new();
-        while let Some(layer_name) = layers_to_visit.pop() {
-            if !seen_layers.insert(layer_name.clone()) {
-                continue;
-            }
-            let Some(layer) = graph.strands.get(&layer_name) else {
-                if layer_name == name {
-                    return None;
-                }
-                continue;
-            };
-            key.layers.insert(layer_name, layer.clone());
-            let mut stack: Vec<NodeId> = layer
-                .ports()
-                .iter()
-                .filter_map(|(_, input)| input.link().map(|l| l.node))
-                .collect();
-            while let Some(id) = stack.pop() {
-                if key.nodes.contains_key(&id) {
-                    continue;
-                }
-                let Some(node) = index.get(&id).map(|&i| &graph.nodes[i]) else {
-                    continue;
-                };
-                stack.extend(
-                    node.inputs
-                        .values()
-                        .filter_map(|i| i.link().map(|l| l.node)),
-                );
-                // A node that reads a layer (the relief splat) reads all of it.
-                if let Some(other) = node.kind().and_then(|k| k.strand_layer(&node.params())) {
-                    layers_to_visit.push(other.to_owned());
-                }
-                key.nodes.insert(id, node.clone());
-            }
-        }
+        upstream(
+            graph,
+            vec![name.to_owned()],
+            Vec::new(),
+            &mut key.layers,
+            &mut key.nodes,
+        );
         Some(key)
     }
+}
+
+/// Adds to `layers` and `nodes` the layers in `layers_to_visit` and the nodes in `stack`,
+/// and everything upstream of them: each layer's ports, each node's inputs, and every
+/// layer a node reads (the relief splat reads all of it).
+fn upstream(
+    graph: &MaterialGraph,
+    mut layers_to_visit: Vec<String>,
+    mut stack: Vec<NodeId>,
+    layers: &mut BTreeMap<String, StrandLayer>,
+    nodes: &mut BTreeMap<NodeId, Node>,
+) {
+    let index = graph.index();
+    loop {
+        while let Some(id) = stack.pop() {
+            if nodes.contains_key(&id) {
+                continue;
+            }
+            let Some(node) = index.get(&id).map(|&i| &graph.nodes[i]) else {
+                continue;
+            };
+            stack.extend(
+                node.inputs
+                    .values()
+                    .filter_map(|i| i.link().map(|l| l.node)),
+            );
+            if let Some(other) = node.kind().and_then(|k| k.strand_layer(&node.params())) {
+                layers_to_visit.push(other.to_owned());
+            }
+            nodes.insert(id, node.clone());
+        }
+        let Some(name) = layers_to_visit.pop() else {
+            return;
+        };
+        if layers.contains_key(&name) {
+            continue;
+        }
+        let Some(layer) = graph.strands.get(&name) else {
+            continue;
+        };
+        stack.extend(
+            layer
+                .ports()
+                .iter()
+                .filter_map(|(_, input)| input.link().map(|l| l.node)),
+        );
+        layers.insert(name, layer.clone());
+    }
+}
+
+/// What one part of a layer's scatter is made of: the layer settings it reads, the
+/// inputs it follows and everything upstream of them. Equal keys give bit-identical
+/// parts, so an edit to one port of a layer (a grass height) scatters the layer again
+/// from the roots and the other ports' fields an earlier scatter left.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct PartKey {
+    repeat_m: f32,
+    settings: Vec<u64>,
+    inputs: Vec<Input>,
+    layers: BTreeMap<String, StrandLayer>,
+    nodes: BTreeMap<NodeId, Node>,
+}
+
+impl PartKey {
+    /// The key of a part reading layer settings `settings` and `inputs`.
+    pub(crate) fn of(graph: &MaterialGraph, settings: Vec<u64>, inputs: Vec<Input>) -> Self {
+        let mut key = Self {
+            repeat_m: graph.repeat_m,
+            settings,
+            inputs,
+            layers: BTreeMap::new(),
+            nodes: BTreeMap::new(),
+        };
+        let stack = key
+            .inputs
+            .iter()
+            .filter_map(|i| i.link().map(|l| l.node))
+            .collect();
+        upstream(graph, Vec::new(), stack, &mut key.layers, &mut key.nodes);
+        key
+    }
+}
+
+/// A port's field at a layer's roots: the roots' key, the port, and the port's own.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct PortKey {
+    pub(crate) roots: PartKey,
+    pub(crate) port: &'static str,
+    pub(crate) part: PartKey,
+}
+
+/// Parts kept: a few layers' roots, and a few layers' ports' fields.
+const PART_CAPACITY: usize = 8;
+const FIELD_CAPACITY: usize = 32;
+
+/// Parts of scatters ([`PartKey`]), least recently used first.
+#[derive(Default)]
+struct Parts {
+    survivors: Vec<(PartKey, Arc<Vec<Survivor>>)>,
+    fields: Vec<(PortKey, Arc<Field>)>,
+    /// Parts found kept, of either kind.
+    hits: u64,
+}
+
+/// The value kept under `key`, moved to the back (most recently used).
+fn take_recent<K: PartialEq, V: Clone>(list: &mut Vec<(K, V)>, key: &K) -> Option<V> {
+    let k = list.iter().position(|(held, _)| held == key)?;
+    let entry = list.remove(k);
+    let value = entry.1.clone();
+    list.push(entry);
+    Some(value)
+}
+
+/// Keeps `value` under `key`, letting the least recently used go past `capacity`.
+fn keep<K: PartialEq, V>(list: &mut Vec<(K, V)>, key: K, value: V, capacity: usize) {
+    list.retain(|(held, _)| *held != key);
+    if list.len() >= capacity {
+        list.remove(0);
+    }
+    list.push((key, value));
 }
 
 struct Entry {
@@ -103,6 +195,7 @@ struct Entry {
 #[derive(Default)]
 pub struct SetCache {
     entries: Mutex<Vec<Entry>>,
+    parts: Mutex<Parts>,
 }
 
 impl std::fmt::Debug for SetCache {
@@ -159,6 +252,37 @@ impl SetCache {
         if let Some(e) = self.lock().iter_mut().find(|e| e.key == *key) {
             e.relief = Some(relief);
         }
+    }
+
+    /// The survivors of a layer's density cut in rank order, made of `key`, if kept.
+    pub(crate) fn survivors(&self, key: &PartKey) -> Option<Arc<Vec<Survivor>>> {
+        let mut parts = lock(&self.parts);
+        let kept = take_recent(&mut parts.survivors, key);
+        parts.hits += u64::from(kept.is_some());
+        kept
+    }
+
+    /// Keeps `survivors` as the ones made of `key`.
+    pub(crate) fn insert_survivors(&self, key: PartKey, survivors: Arc<Vec<Survivor>>) {
+        keep(
+            &mut lock(&self.parts).survivors,
+            key,
+            survivors,
+            PART_CAPACITY,
+        );
+    }
+
+    /// A port's field made of `key`, if kept.
+    pub(crate) fn field(&self, key: &PortKey) -> Option<Arc<Field>> {
+        let mut parts = lock(&self.parts);
+        let kept = take_recent(&mut parts.fields, key);
+        parts.hits += u64::from(kept.is_some());
+        kept
+    }
+
+    /// Keeps `field` as the one made of `key`.
+    pub(crate) fn insert_field(&self, key: PortKey, field: Arc<Field>) {
+        keep(&mut lock(&self.parts).fields, key, field, FIELD_CAPACITY);
     }
 
     /// How many sets are kept.
@@ -288,6 +412,44 @@ mod tests {
                 .strand_set("moss")
                 .expect("scatters")
         );
+    }
+
+    #[test]
+    fn an_edit_to_one_port_scatters_from_the_kept_roots_and_other_ports() {
+        let cache = Arc::new(SetCache::default());
+        let kept = |c: &SetCache| {
+            let parts = lock(&c.parts);
+            (parts.survivors.len(), parts.fields.len(), parts.hits)
+        };
+        let g = graph();
+        let _ = Evaluator::with_cache(&g, cache.clone())
+            .strand_set("moss")
+            .expect("scatters");
+        // The grass (for the moss's relief) and the moss: two roots, six ports each.
+        assert_eq!(kept(&cache), (2, 12, 0));
+        // The grass's length noise: the grass's roots and five ports are kept.
+        let mut edited = g.clone();
+        set_param(&mut edited, 0, 7);
+        let fresh = |name: &str| Evaluator::new(&edited).strand_set(name).expect("scatters");
+        let grass = Evaluator::with_cache(&edited, cache.clone())
+            .strand_set("grass")
+            .expect("scatters");
+        assert_eq!(*grass, *fresh("grass"));
+        assert_ne!(
+            grass.length,
+            Evaluator::new(&g).strand_set("grass").unwrap().length
+        );
+        assert_eq!(
+            kept(&cache),
+            (2, 13, 6),
+            "the roots and five fields were found"
+        );
+        // The moss's density reads the grass's relief: its roots are cut anew.
+        let moss = Evaluator::with_cache(&edited, cache.clone())
+            .strand_set("moss")
+            .expect("scatters");
+        assert_eq!(*moss, *fresh("moss"));
+        assert_eq!(kept(&cache).0, 3);
     }
 
     #[test]

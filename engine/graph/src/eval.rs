@@ -265,6 +265,11 @@ impl<'g> Evaluator<'g> {
         self.graph
     }
 
+    /// The cache shared with other evaluators, if any.
+    pub(crate) fn shared_cache(&self) -> Option<&SetCache> {
+        self.shared.as_deref()
+    }
+
     /// The strand set of layer `name`, scattered once per evaluator.
     ///
     /// # Errors

@@ -16,6 +16,7 @@
 //!    survivors and a level is a prefix. (The sort happens right after step 3, so steps 4
 //!    and the assembly walk memory in order.)
 
+use crate::cache::{PartKey, PortKey, SetCache};
 use crate::eval::Evaluator;
 use crate::graph::{Input, MaterialGraph};
 use crate::layer::{STRAND_PORTS, StrandLayer};
@@ -23,6 +24,7 @@ use crate::limits;
 use crate::value::PortType;
 use crate::{Domain, Field};
 use rayon::prelude::*;
+use std::sync::Arc;
 use tuft_strands::StrandSet;
 use tuft_strands::hash::{hash, hash_in, stream, unit_f32};
 use tuft_strands::num::{fast_floor, wrap_delta, wrap_index};
@@ -299,8 +301,8 @@ fn candidates_with(
 /// A survivor of the density cut, as the rank sort moves it: the sort key (rank bits over
 /// candidate index) and what step 4 reads of the candidate, so that nothing after the
 /// sort gathers from the candidate arrays out of order.
-#[derive(Clone, Copy)]
-struct Survivor {
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Survivor {
     key: u64,
     root: [f32; 2],
     clump: u32,
@@ -325,47 +327,36 @@ fn scatter(evaluator: &Evaluator<'_>, layer: &StrandLayer, repeat_m: f32) -> Str
     let h = |i: usize, c: u32| unit_f32(hash_in(streams[c as usize], i as u64));
 
     let clumps = clump_points(seed, m);
-    let Candidates {
-        roots,
-        clump: clump_of,
-        survives,
-    } = candidates_with(evaluator, layer, &h, &clumps);
-
-    // 5 (done early). Sort the survivors by rank (the candidate index breaks ties, so
-    // the order is total); ranks are non-negative, so their bits order like the numbers
-    // and one integer sort does it. Everything after runs in this order, so every array
-    // below is written and read front to back.
-    let mut survivors: Vec<Survivor> = (0..count)
-        .into_par_iter()
-        .filter(|&i| survives[i])
-        .map(|i| Survivor {
-            key: (u64::from(h(i, channel::RANK).to_bits()) << 32) | i as u64,
-            root: roots[i],
-            clump: clump_of[i],
-        })
-        .collect();
-    drop((roots, clump_of, survives));
-    survivors.par_sort_unstable_by_key(|s| s.key);
+    // The roots depend on the seed, the lattices, the density and the clump offset
+    // alone: an edit to another port finds them made.
+    let shared = evaluator.shared_cache().map(|cache| {
+        let settings = vec![seed, u64::from(layer.lattice), u64::from(m)];
+        let inputs = vec![layer.density.clone(), layer.clump_offset.clone()];
+        (cache, PartKey::of(evaluator.graph(), settings, inputs))
+    });
+    let survivors = match shared.as_ref().and_then(|(c, key)| c.survivors(key)) {
+        Some(kept) => kept,
+        None => {
+            let made = Arc::new(survivors(evaluator, layer, &h, &clumps, count));
+            if let Some((cache, key)) = &shared {
+                cache.insert_survivors(key.clone(), made.clone());
+            }
+            made
+        }
+    };
 
     // 4. Every other field, once per survivor at its root.
     let survivor_roots: Vec<[f32; 2]> = survivors.par_iter().map(|s| s.root).collect();
     let domain = Domain::points(&survivor_roots);
     let names = ["length", "width", "lean", "bend", "root_color", "tip_color"];
-    let inputs: Vec<(Input, PortType)> = names
+    let ports: Vec<(&'static str, Input)> = names
         .iter()
-        .map(|&name| {
-            let input = layer
-                .ports()
-                .into_iter()
-                .find(|(p, _)| *p == name)
-                .map(|(_, i)| i.clone())
-                .expect("every named port exists");
-            (input, port_type(name))
-        })
+        .map(|&name| (name, port_input(layer, name)))
         .collect();
-    let fields = evaluator.eval_inputs(&inputs, &domain);
+    let roots_key = shared.as_ref().map(|(cache, key)| (*cache, key));
+    let fields = port_fields(evaluator, roots_key, &ports, &domain);
     let [length, width, lean, bend, root_color, tip_color] =
-        <[Field; 6]>::try_from(fields).expect("six inputs give six fields");
+        <[Arc<Field>; 6]>::try_from(fields).expect("six inputs give six fields");
 
     // Every attribute stays inside the limits whatever the fields say, so a set is one
     // its own file reader accepts and its meshes are finite. The bounds that scale with
@@ -453,29 +444,121 @@ fn scatter(evaluator: &Evaluator<'_>, layer: &StrandLayer, repeat_m: f32) -> Str
                 *id = s.id();
             },
         );
-    groom(evaluator, layer, &domain, &mut set);
+    groom(evaluator, layer, roots_key, &domain, &mut set);
     set
+}
+
+/// Steps 1 to 3 and 5 (done early): the candidates, the density cut, and the survivors
+/// sorted by rank (the candidate index breaks ties, so the order is total); ranks are
+/// non-negative, so their bits order like the numbers and one integer sort does it.
+/// Everything after runs in this order, so every array is written and read front to
+/// back.
+fn survivors(
+    evaluator: &Evaluator<'_>,
+    layer: &StrandLayer,
+    h: &(dyn Fn(usize, u32) -> f32 + Sync),
+    clumps: &[[f32; 2]],
+    count: usize,
+) -> Vec<Survivor> {
+    let Candidates {
+        roots,
+        clump: clump_of,
+        survives,
+    } = candidates_with(evaluator, layer, h, clumps);
+    let mut survivors: Vec<Survivor> = (0..count)
+        .into_par_iter()
+        .filter(|&i| survives[i])
+        .map(|i| Survivor {
+            key: (u64::from(h(i, channel::RANK).to_bits()) << 32) | i as u64,
+            root: roots[i],
+            clump: clump_of[i],
+        })
+        .collect();
+    drop((roots, clump_of, survives));
+    survivors.par_sort_unstable_by_key(|s| s.key);
+    survivors
+}
+
+/// The input feeding port `name` of `layer`.
+fn port_input(layer: &StrandLayer, name: &str) -> Input {
+    layer
+        .ports()
+        .into_iter()
+        .find(|(p, _)| *p == name)
+        .map(|(_, i)| i.clone())
+        .expect("every named port exists")
+}
+
+/// The fields of `ports` at `domain` (the layer's survivors' roots): each one a shared
+/// cache kept from a scatter over the same roots (`roots`) with the same upstream, the
+/// rest evaluated together in one pass and kept.
+fn port_fields(
+    evaluator: &Evaluator<'_>,
+    roots: Option<(&SetCache, &PartKey)>,
+    ports: &[(&'static str, Input)],
+    domain: &Domain,
+) -> Vec<Arc<Field>> {
+    let keys: Vec<Option<PortKey>> = ports
+        .iter()
+        .map(|(name, input)| {
+            roots.map(|(_, key)| PortKey {
+                roots: key.clone(),
+                port: name,
+                part: PartKey::of(evaluator.graph(), Vec::new(), vec![input.clone()]),
+            })
+        })
+        .collect();
+    let mut fields: Vec<Option<Arc<Field>>> = keys
+        .iter()
+        .map(|key| roots.zip(key.as_ref()).and_then(|((c, _), k)| c.field(k)))
+        .collect();
+    let missing: Vec<usize> = (0..ports.len()).filter(|&i| fields[i].is_none()).collect();
+    let inputs: Vec<(Input, PortType)> = missing
+        .iter()
+        .map(|&i| (ports[i].1.clone(), port_type(ports[i].0)))
+        .collect();
+    for (i, field) in missing
+        .into_iter()
+        .zip(evaluator.eval_inputs(&inputs, domain))
+    {
+        let field = Arc::new(field);
+        if let (Some((cache, _)), Some(key)) = (roots, keys[i].clone()) {
+            cache.insert_field(key, field.clone());
+        }
+        fields[i] = Some(field);
+    }
+    fields
+        .into_iter()
+        .map(|f| f.expect("every port evaluated or kept"))
+        .collect()
 }
 
 /// The groom fields at every root, held inside their ranges
 /// ([`tuft_strands::shape::Groom::clamped`]). Ports fed by constants (the usual case)
 /// are read once, not evaluated at every root; a layer groomed by constants alone fills
 /// its columns with one value.
-fn groom(evaluator: &Evaluator<'_>, layer: &StrandLayer, domain: &Domain, set: &mut StrandSet) {
+fn groom(
+    evaluator: &Evaluator<'_>,
+    layer: &StrandLayer,
+    roots: Option<(&SetCache, &PartKey)>,
+    domain: &Domain,
+    set: &mut StrandSet,
+) {
     let ports = [
-        &layer.curl,
-        &layer.curl_turns,
-        &layer.frizz,
-        &layer.tip_width,
-        &layer.taper,
+        ("curl", &layer.curl),
+        ("curl_turns", &layer.curl_turns),
+        ("frizz", &layer.frizz),
+        ("tip_width", &layer.tip_width),
+        ("taper", &layer.taper),
     ];
-    let linked: Vec<(Input, PortType)> = ports
+    let linked: Vec<(&'static str, Input)> = ports
         .iter()
-        .filter(|i| i.link().is_some())
-        .map(|i| ((*i).clone(), PortType::Float))
+        .filter(|(_, i)| i.link().is_some())
+        .map(|(name, i)| (*name, (*i).clone()))
         .collect();
-    let mut fields = evaluator.eval_inputs(&linked, domain).into_iter();
-    let values: Vec<Result<f32, Field>> = ports
+    let mut fields = port_fields(evaluator, roots, &linked, domain).into_iter();
+    let ports = ports.map(|(_, input)| input);
+    let values: Vec<Result<f32, Arc<Field>>> = ports
         .iter()
         .map(|i| match i {
             Input::Const(v) => Ok(v.channels()[0]),
