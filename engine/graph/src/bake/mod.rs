@@ -237,93 +237,53 @@ pub fn write_baked_set_with(
                 message: format!("the quantised strands do not read back: {e}"),
             })?,
     };
-    progress("maps", 0.2)?;
-    let mut stopped = false;
-    let maps = bake_pbr_with(evaluator, resolution, &mut |f| {
-        stopped |= progress("maps", 0.2 + 0.4 * f).is_err();
-    })?;
-    if stopped {
-        return Err(BakeError::Cancelled);
-    }
-    let mut written = write_maps(&maps, out, &stem)?;
-    let mut map_files: std::collections::BTreeMap<String, String> = MAP_NAMES
-        .iter()
-        .map(|m| ((*m).to_owned(), format!("{stem}_{m}.png")))
-        .collect();
-    let mut textures_ktx2 = std::collections::BTreeMap::new();
-    for (map, bytes) in crate::ktx2::map_textures(&maps, ktx2) {
-        let file = format!("{stem}_{map}.ktx2");
-        let path = out.join(&file);
-        write_into_set(&path, &bytes)?;
-        written.push(path);
-        textures_ktx2.insert(map.to_owned(), file);
-    }
-    let extra = target
-        .extra_maps(&maps)
-        .map_err(|e| fail(out, e.to_string()))?;
-    for (map, bytes) in extra {
-        let path = map_path(out, &stem, map);
-        write_into_set(&path, &bytes)?;
-        written.push(path);
-        map_files.insert(map.to_owned(), format!("{stem}_{map}.png"));
-    }
-    let strands_file = strands_path(out, &stem);
-    write_into_set(&strands_file, &strand_bytes)?;
-    written.push(strands_file.clone());
-    let mut layers = Vec::new();
-    let n_layers = strands.layers.len().max(1);
-    for (k, (name, set)) in strands.layers.iter().enumerate() {
-        progress("meshes", 0.6 + 0.4 * k as f32 / n_layers as f32)?;
-        let layer = &graph.strands[name];
-        let tiles = tuft_strands::mesh::repeat_tiles(set, graph.repeat_m, layer.profile);
-        let mut meshes = Vec::new();
-        for (level_idx, &keep) in layer.levels.keep.iter().enumerate() {
-            let mesh = tuft_strands::mesh::level_mesh(
-                &tiles,
-                layer.profile,
-                keep,
-                layer.levels.widen(level_idx),
-            );
-            let file = mesh_name(&stem, name, level_idx);
-            let path = out.join(&file);
-            let material = StrandMaterial::Strands {
-                double_sided: matches!(layer.profile, crate::layer::Profile::Ribbon { .. }),
-            };
-            let glb = crate::gltf::encode_glb(
-                &mesh,
-                &format!("{name} level {level_idx}"),
-                &material,
-                encoding,
-            );
-            write_into_set(&path, &glb)?;
-            written.push(path);
-            meshes.push(file);
-        }
-        let (cards, switches) = write_cards(
-            set,
-            layer,
-            graph.repeat_m,
-            (out, &stem, name),
-            (encoding, ktx2),
-            &mut written,
-        )?;
-        layers.push(tuft_strands::manifest::LayerManifest {
-            name: name.clone(),
-            profile: layer.profile,
-            levels: layer.levels.clone(),
-            level_reports: tuft_strands::levels::reports(
-                set,
-                &layer.levels,
-                layer.profile,
-                graph.repeat_m,
-            ),
-            meshes,
-            cards,
-            clump_lattice: layer.clump_lattice,
-            switches: Some(switches),
-            macro_variation: layer.macro_variation,
-        });
-    }
+    // The meshes read the strands alone and the maps the graph alone: they are made
+    // side by side, the meshes on a thread of their own (checking `cancel` between
+    // files), the maps here (reporting progress).
+    let (meshed, mapped) = tuft_strands::par::join(
+        "tuft bake meshes",
+        || write_layers(&strands, graph, (out, &stem), (encoding, ktx2), cancel),
+        || -> Result<_, BakeError> {
+            progress("maps", 0.2)?;
+            let mut stopped = false;
+            let maps = bake_pbr_with(evaluator, resolution, &mut |f| {
+                stopped |= progress("maps", 0.2 + 0.6 * f).is_err();
+            })?;
+            if stopped {
+                return Err(BakeError::Cancelled);
+            }
+            let mut written = write_maps(&maps, out, &stem)?;
+            let mut map_files: std::collections::BTreeMap<String, String> = MAP_NAMES
+                .iter()
+                .map(|m| ((*m).to_owned(), format!("{stem}_{m}.png")))
+                .collect();
+            let mut textures_ktx2 = std::collections::BTreeMap::new();
+            for (map, bytes) in crate::ktx2::map_textures(&maps, ktx2) {
+                let file = format!("{stem}_{map}.ktx2");
+                let path = out.join(&file);
+                write_into_set(&path, &bytes)?;
+                written.push(path);
+                textures_ktx2.insert(map.to_owned(), file);
+            }
+            let extra = target
+                .extra_maps(&maps)
+                .map_err(|e| fail(out, e.to_string()))?;
+            for (map, bytes) in extra {
+                let path = map_path(out, &stem, map);
+                write_into_set(&path, &bytes)?;
+                written.push(path);
+                map_files.insert(map.to_owned(), format!("{stem}_{map}.png"));
+            }
+            let strands_file = strands_path(out, &stem);
+            write_into_set(&strands_file, &strand_bytes)?;
+            written.push(strands_file);
+            progress("meshes", 0.8)?;
+            Ok((written, map_files, textures_ktx2))
+        },
+    );
+    let (mut written, map_files, textures_ktx2) = mapped?;
+    let (layers, meshes_written) = meshed?;
+    written.extend(meshes_written);
     let ground = format!("{stem}_ground.glb");
     let path = out.join(&ground);
     let maps_uri = |m: &str| format!("{stem}_{m}.png");
@@ -381,6 +341,80 @@ pub fn write_baked_set_with(
                 .map_or_else(|| dir.to_owned(), |f| dir.join(f))
         })
         .collect())
+}
+
+/// Each layer's level meshes and cards written into `out`, and its manifest entry;
+/// stops with [`BakeError::Cancelled`] between files once `cancel` is set.
+fn write_layers(
+    strands: &StrandFile,
+    graph: &crate::MaterialGraph,
+    (out, stem): (&Path, &str),
+    (encoding, ktx2): (Encoding, crate::ktx2::Codec),
+    cancel: &AtomicBool,
+) -> Result<(Vec<tuft_strands::manifest::LayerManifest>, Vec<PathBuf>), BakeError> {
+    let cancelled = || {
+        if cancel.load(std::sync::atomic::Ordering::Relaxed) {
+            Err(BakeError::Cancelled)
+        } else {
+            Ok(())
+        }
+    };
+    let mut written = Vec::new();
+    let mut layers = Vec::new();
+    for (name, set) in &strands.layers {
+        cancelled()?;
+        let layer = &graph.strands[name];
+        let tiles = tuft_strands::mesh::repeat_tiles(set, graph.repeat_m, layer.profile);
+        let mut meshes = Vec::new();
+        for (level_idx, &keep) in layer.levels.keep.iter().enumerate() {
+            cancelled()?;
+            let mesh = tuft_strands::mesh::level_mesh(
+                &tiles,
+                layer.profile,
+                keep,
+                layer.levels.widen(level_idx),
+            );
+            let file = mesh_name(stem, name, level_idx);
+            let path = out.join(&file);
+            let material = StrandMaterial::Strands {
+                double_sided: matches!(layer.profile, crate::layer::Profile::Ribbon { .. }),
+            };
+            let glb = crate::gltf::encode_glb(
+                &mesh,
+                &format!("{name} level {level_idx}"),
+                &material,
+                encoding,
+            );
+            write_into_set(&path, &glb)?;
+            written.push(path);
+            meshes.push(file);
+        }
+        let (cards, switches) = write_cards(
+            set,
+            layer,
+            graph.repeat_m,
+            (out, stem, name),
+            (encoding, ktx2),
+            &mut written,
+        )?;
+        layers.push(tuft_strands::manifest::LayerManifest {
+            name: name.clone(),
+            profile: layer.profile,
+            levels: layer.levels.clone(),
+            level_reports: tuft_strands::levels::reports(
+                set,
+                &layer.levels,
+                layer.profile,
+                graph.repeat_m,
+            ),
+            meshes,
+            cards,
+            clump_lattice: layer.clump_lattice,
+            switches: Some(switches),
+            macro_variation: layer.macro_variation,
+        });
+    }
+    Ok((layers, written))
 }
 
 /// Reads back what a bake wrote into `out` as a game would: the manifest parses to what
