@@ -48,6 +48,20 @@ impl Lattice {
         self.period
     }
 
+    /// The hashes, row after row, where the lattice is small enough to tabulate.
+    #[inline]
+    #[must_use]
+    pub fn table(&self) -> Option<&[u32]> {
+        self.table.as_deref()
+    }
+
+    /// The seed its hashes are made from.
+    #[inline]
+    #[must_use]
+    pub fn seed(&self) -> u32 {
+        self.seed
+    }
+
     /// The hash of wrapped cell `(x, y)`; both must lie in `0..period`.
     #[inline]
     #[must_use]

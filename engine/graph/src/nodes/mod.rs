@@ -20,6 +20,7 @@ pub use height_normal::normals_from_height;
 mod math;
 mod mix;
 mod noise;
+mod noise_lanes;
 mod parameter;
 pub mod reroute;
 mod shape;

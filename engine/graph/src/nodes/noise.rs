@@ -1,10 +1,11 @@
 //! Noise: value, gradient and fractal (fBm) lattice noise that tiles over the repeat.
 
 use crate::eval::NodeCtx;
-use crate::field::{Field, par_field};
+use crate::field::Field;
 use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
 use crate::nodes::fast_floor;
 use crate::nodes::lattice::Lattice;
+use crate::nodes::noise_lanes::{self, Kind};
 use crate::nodes::{SEED_PARAM, count_param};
 use crate::value::PortType;
 use rayon::prelude::*;
@@ -97,37 +98,48 @@ impl NodeKind for Noise {
                 gain,
             )];
         }
-        let field = match p.choice("kind") {
-            "value" => {
-                let lattice = Lattice::new(seed, lattice_period(scale));
-                par_field(PortType::Float, d.len(), |i| {
-                    [
-                        value_noise(d.u[i], d.v[i], scale, &lattice).clamp(0.0, 1.0),
-                        0.0,
-                        0.0,
-                    ]
-                })
-            }
-            "gradient" => {
-                let lattice = Lattice::new(seed, lattice_period(scale));
-                par_field(PortType::Float, d.len(), |i| {
-                    let n = 0.5 + gradient_noise(d.u[i], d.v[i], scale, &lattice) * GRADIENT_NORM;
-                    [n.clamp(0.0, 1.0), 0.0, 0.0]
-                })
-            }
+        // Scattered points (strand roots): eight at a time (`noise_lanes`).
+        let (kind, layers) = match p.choice("kind") {
+            kind @ ("value" | "gradient") => (
+                if kind == "value" {
+                    Kind::Value
+                } else {
+                    Kind::Gradient
+                },
+                vec![(1.0, scale, Lattice::new(seed, lattice_period(scale)))],
+            ),
             _ => {
                 let octaves = Octaves::new(scale, seed, octaves, gain);
-                par_field(PortType::Float, d.len(), |i| {
-                    [octaves.fbm(d.u[i], d.v[i]).clamp(0.0, 1.0), 0.0, 0.0]
-                })
+                (
+                    Kind::Fbm { norm: octaves.norm },
+                    octaves
+                        .octaves
+                        .into_iter()
+                        .map(|(s, amp, lattice)| (amp, s, lattice))
+                        .collect(),
+                )
             }
         };
-        vec![field]
+        let mut data = vec![0.0f32; d.len()];
+        data.par_chunks_mut(POINTS_PER_TASK)
+            .enumerate()
+            .for_each(|(c, out)| {
+                let from = c * POINTS_PER_TASK;
+                let (us, vs) = (&d.u[from..from + out.len()], &d.v[from..from + out.len()]);
+                noise_lanes::points(&kind, &layers, us, vs, out);
+            });
+        vec![Field {
+            ty: PortType::Float,
+            data,
+        }]
     }
 }
 
+/// Points one task evaluates.
+const POINTS_PER_TASK: usize = 4096;
+
 /// Maps the ±√½ range of 2D gradient noise onto ±½.
-const GRADIENT_NORM: f32 = std::f32::consts::FRAC_1_SQRT_2;
+pub(super) const GRADIENT_NORM: f32 = std::f32::consts::FRAC_1_SQRT_2;
 
 /// The lattice period used to wrap cell indices: the scale rounded up, so a scale that is
 /// not a whole number still evaluates (and visibly fails to meet itself at the edges).
@@ -162,7 +174,9 @@ fn cell(x: f32, scale: f32, period: i64) -> (u32, u32, f32) {
     (i0 as u32, i1 as u32, xs - xf)
 }
 
-/// Smoothly interpolated random values at the lattice points, in `[0, 1]`.
+/// Smoothly interpolated random values at the lattice points, in `[0, 1]`: the
+/// reference `noise_lanes` is tested against.
+#[cfg(test)]
 #[must_use]
 pub fn value_noise(u: f32, v: f32, scale: f32, lattice: &Lattice) -> f32 {
     let period = lattice.period();
@@ -308,7 +322,9 @@ const GRADIENTS: [[f32; 2]; 8] = [
     ],
 ];
 
-/// Perlin-style gradient noise, centred on zero, within about ±√½.
+/// Perlin-style gradient noise, centred on zero, within about ±√½: the reference
+/// `noise_lanes` is tested against.
+#[cfg(test)]
 #[must_use]
 pub fn gradient_noise(u: f32, v: f32, scale: f32, lattice: &Lattice) -> f32 {
     let period = lattice.period();
@@ -344,7 +360,9 @@ impl Octaves {
         }
     }
 
-    /// The sum at `(u, v)`, normalised into about `[0, 1]`.
+    /// The sum at `(u, v)`, normalised into about `[0, 1]`: the reference `noise_lanes`
+    /// is tested against.
+    #[cfg(test)]
     #[must_use]
     pub fn fbm(&self, u: f32, v: f32) -> f32 {
         let sum: f32 = self
@@ -377,6 +395,63 @@ mod tests {
             ],
             &[],
         )
+    }
+
+    #[test]
+    fn points_eight_at_a_time_are_the_one_point_functions_to_the_bit() {
+        use super::noise_lanes::{Kind, points, points_portable};
+        use super::{GRADIENT_NORM, Lattice, Octaves, gradient_noise, lattice_period, value_noise};
+        // Points inside and outside the repeat, on cell edges, and a NaN; 1001 of them
+        // so the last block is partial.
+        let mut state = 0x2545_f491u32;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            (state as f32 / u32::MAX as f32) * 6.0 - 2.0
+        };
+        let mut us: Vec<f32> = (0..1001).map(|_| next()).collect();
+        let vs: Vec<f32> = (0..1001).map(|_| next()).collect();
+        us[0] = 0.25;
+        us[1] = 1.0;
+        us[2] = -0.0;
+        us[3] = f32::NAN;
+        // Scales from one cell to past the tabulated lattices (hashed per lookup).
+        for (scale, seed) in [(1.0, 1), (3.7, 9), (40.0, 2), (3000.0, 5)] {
+            let lattice = || Lattice::new(seed, lattice_period(scale));
+            let octaves = Octaves::new(scale, seed, 4, 0.5);
+            let fbm_layers: Vec<_> = Octaves::new(scale, seed, 4, 0.5)
+                .octaves
+                .into_iter()
+                .map(|(s, amp, l)| (amp, s, l))
+                .collect();
+            type OnePoint<'a> = &'a dyn Fn(f32, f32) -> f32;
+            let cases: [(Kind, Vec<_>, OnePoint<'_>); 3] = [
+                (Kind::Value, vec![(1.0, scale, lattice())], &|u, v| {
+                    value_noise(u, v, scale, &lattice()).clamp(0.0, 1.0)
+                }),
+                (Kind::Gradient, vec![(1.0, scale, lattice())], &|u, v| {
+                    (0.5 + gradient_noise(u, v, scale, &lattice()) * GRADIENT_NORM).clamp(0.0, 1.0)
+                }),
+                (Kind::Fbm { norm: octaves.norm }, fbm_layers, &|u, v| {
+                    octaves.fbm(u, v).clamp(0.0, 1.0)
+                }),
+            ];
+            for (kind, layers, one) in &cases {
+                let (mut fast, mut portable) = (vec![0.0; us.len()], vec![0.0; us.len()]);
+                points(kind, layers, &us, &vs, &mut fast);
+                points_portable(kind, layers, &us, &vs, &mut portable);
+                for i in 0..us.len() {
+                    let want = one(us[i], vs[i]);
+                    assert_eq!(fast[i].to_bits(), want.to_bits(), "scale {scale} point {i}");
+                    assert_eq!(
+                        portable[i].to_bits(),
+                        want.to_bits(),
+                        "scale {scale} point {i}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
