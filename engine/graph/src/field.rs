@@ -110,11 +110,8 @@ impl Field {
     pub fn constant(value: Value, n: usize) -> Self {
         let ty = value.ty();
         let c = value.channels();
-        let channels = ty.channels();
-        let mut data = Vec::with_capacity(n * channels);
-        for _ in 0..n {
-            data.extend_from_slice(&c[..channels]);
-        }
+        // `repeat` copies in doubling runs; a copy per point cost a library call each.
+        let data = c[..ty.channels()].repeat(n);
         Self { ty, data }
     }
 
