@@ -161,6 +161,22 @@ fn corners(lattice: &Lattice, x: &Cells, y: &Cells) -> [[u32; LANES]; 4] {
     h
 }
 
+/// Each lane's cells along u and v, and their corners' hashes.
+#[inline(always)]
+fn lattice_cells(
+    u: &[f32; LANES],
+    v: &[f32; LANES],
+    scale: f32,
+    lattice: &Lattice,
+) -> (Cells, Cells, [[u32; LANES]; 4]) {
+    let (x, y) = (
+        cells(u, scale, lattice.period()),
+        cells(v, scale, lattice.period()),
+    );
+    let h = corners(lattice, &x, &y);
+    (x, y, h)
+}
+
 #[inline(always)]
 fn bilerp(a: f32, b: f32, c: f32, e: f32, sx: f32, sy: f32) -> f32 {
     let top = a + (b - a) * sx;
@@ -170,11 +186,7 @@ fn bilerp(a: f32, b: f32, c: f32, e: f32, sx: f32, sy: f32) -> f32 {
 
 #[inline(always)]
 fn value_block(u: &[f32; LANES], v: &[f32; LANES], scale: f32, lattice: &Lattice) -> [f32; LANES] {
-    let (x, y) = (
-        cells(u, scale, lattice.period()),
-        cells(v, scale, lattice.period()),
-    );
-    let h = corners(lattice, &x, &y);
+    let (x, y, h) = lattice_cells(u, v, scale, lattice);
     let mut out = [0.0f32; LANES];
     for l in 0..LANES {
         let [a, b, c, e] = [h[0][l], h[1][l], h[2][l], h[3][l]].map(unit_f32_32);
@@ -200,11 +212,7 @@ fn gradient_block(
     scale: f32,
     lattice: &Lattice,
 ) -> [f32; LANES] {
-    let (x, y) = (
-        cells(u, scale, lattice.period()),
-        cells(v, scale, lattice.period()),
-    );
-    let h = corners(lattice, &x, &y);
+    let (x, y, h) = lattice_cells(u, v, scale, lattice);
     let mut out = [0.0f32; LANES];
     for l in 0..LANES {
         let (fx, fy) = (x.t[l], y.t[l]);
