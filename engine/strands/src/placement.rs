@@ -102,6 +102,41 @@ fn owns(t: [DVec2; 3], p: DVec2) -> bool {
     }
 }
 
+/// A triangle's ownership test with its edges put in canonical order once: a root
+/// strictly inside all three edges is owned at once, and only a root on an edge or a
+/// vertex goes through [`owns`]' rules. The side numbers are the very ones `owns`
+/// computes, so the answer is the same.
+struct Owner {
+    tri: [DVec2; 3],
+    /// Each edge from its smaller endpoint, and whether the triangle walks it that way.
+    edges: [(DVec2, DVec2, bool); 3],
+}
+
+impl Owner {
+    fn new(tri: [DVec2; 3]) -> Self {
+        let edges = [0, 1, 2].map(|k| {
+            let (u, v) = (tri[k], tri[(k + 1) % 3]);
+            let forward = lex_less(u, v);
+            if forward { (u, v, true) } else { (v, u, false) }
+        });
+        Self { tri, edges }
+    }
+
+    #[inline]
+    fn owns(&self, p: DVec2) -> bool {
+        let mut on_edge = false;
+        for &(s, e, forward) in &self.edges {
+            let side = orient(s, e, p);
+            let inside = if forward { side } else { -side };
+            if inside < 0.0 {
+                return false;
+            }
+            on_edge |= side == 0.0;
+        }
+        !on_edge || owns(self.tri, p)
+    }
+}
+
 /// A uniform grid of bins over `[0, 1)²` holding strands, for finding the roots inside a
 /// triangle's footprint. Each binned strand keeps its root and id beside its index, so a
 /// triangle's walk reads memory in bin order instead of jumping about the set.
@@ -322,6 +357,7 @@ fn plant_triangle(
         uv.swap(1, 2);
     }
     let frame = Frame::new(surface, t);
+    let owner = Owner::new(uv);
     let lo = a.min(b).min(c);
     let hi = a.max(b).max(c);
     for cj in lo.y.floor() as i32..=hi.y.floor() as i32 {
@@ -334,7 +370,7 @@ fn plant_triangle(
                     f64::from(r[0]) + f64::from(ci),
                     f64::from(r[1]) + f64::from(cj),
                 );
-                if !owns(uv, p) {
+                if !owner.owns(p) {
                     return;
                 }
                 let thinned = |share: f32| {
@@ -547,6 +583,34 @@ mod tests {
             .collect();
         all.sort_unstable();
         all
+    }
+
+    #[test]
+    fn the_canonical_edges_own_what_the_rules_own() {
+        // Triangles with vertices on a coarse grid, so points on their edges and
+        // vertices are exact; points on a finer grid land inside, outside, on edges and
+        // on vertices.
+        let q = |i: i32| f64::from(i) * 0.25;
+        let mut checked = [0usize; 2];
+        for (a, b, c) in [
+            ((0, 0), (4, 0), (0, 4)),
+            ((4, 0), (0, 4), (4, 4)),
+            ((1, 3), (3, 1), (2, 5)),
+        ] {
+            for tri in [[a, b, c], [b, c, a], [c, b, a]] {
+                let t = tri.map(|(x, y)| DVec2::new(q(x), q(y)));
+                let owner = Owner::new(t);
+                for y in -2..=22 {
+                    for x in -2..=22 {
+                        let p = DVec2::new(f64::from(x) * 0.0625, f64::from(y) * 0.0625);
+                        let want = owns(t, p);
+                        assert_eq!(owner.owns(p), want, "{t:?} {p:?}");
+                        checked[usize::from(want)] += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked.iter().all(|&n| n > 100), "{checked:?}");
     }
 
     #[test]
