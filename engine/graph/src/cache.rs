@@ -184,8 +184,9 @@ fn keep<K: PartialEq, V>(list: &mut Vec<(K, V)>, key: K, value: V, capacity: usi
     list.push((key, value));
 }
 
-struct Entry {
-    key: LayerKey,
+/// A kept set and, once splatted, its relief.
+#[derive(Clone)]
+struct Kept {
     set: Arc<StrandSet>,
     relief: Option<Arc<Relief>>,
 }
@@ -194,7 +195,7 @@ struct Entry {
 /// recently used go first.
 #[derive(Default)]
 pub struct SetCache {
-    entries: Mutex<Vec<Entry>>,
+    entries: Mutex<Vec<(LayerKey, Kept)>>,
     parts: Mutex<Parts>,
 }
 
@@ -207,50 +208,31 @@ impl std::fmt::Debug for SetCache {
 }
 
 impl SetCache {
-    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Entry>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<(LayerKey, Kept)>> {
         lock(&self.entries)
-    }
-
-    /// The entry for `key`, moved to the back (most recently used).
-    fn touch<T>(&self, key: &LayerKey, read: impl FnOnce(&Entry) -> Option<T>) -> Option<T> {
-        let mut entries = self.lock();
-        let k = entries.iter().position(|e| e.key == *key)?;
-        let entry = entries.remove(k);
-        let out = read(&entry);
-        entries.push(entry);
-        out
     }
 
     /// The set made of `key`, if it is kept.
     #[must_use]
     pub fn set(&self, key: &LayerKey) -> Option<Arc<StrandSet>> {
-        self.touch(key, |e| Some(e.set.clone()))
+        take_recent(&mut self.lock(), key).map(|k| k.set)
     }
 
     /// The relief of the set made of `key`, if it is kept.
     #[must_use]
     pub fn relief(&self, key: &LayerKey) -> Option<Arc<Relief>> {
-        self.touch(key, |e| e.relief.clone())
+        take_recent(&mut self.lock(), key).and_then(|k| k.relief)
     }
 
     /// Keeps `set` as the one made of `key`.
     pub fn insert_set(&self, key: LayerKey, set: Arc<StrandSet>) {
-        let mut entries = self.lock();
-        entries.retain(|e| e.key != key);
-        if entries.len() >= CAPACITY {
-            entries.remove(0);
-        }
-        entries.push(Entry {
-            key,
-            set,
-            relief: None,
-        });
+        keep(&mut self.lock(), key, Kept { set, relief: None }, CAPACITY);
     }
 
     /// Keeps `relief` beside the set made of `key` (if that set is still kept).
     pub fn insert_relief(&self, key: &LayerKey, relief: Arc<Relief>) {
-        if let Some(e) = self.lock().iter_mut().find(|e| e.key == *key) {
-            e.relief = Some(relief);
+        if let Some((_, kept)) = self.lock().iter_mut().find(|(k, _)| k == key) {
+            kept.relief = Some(relief);
         }
     }
 

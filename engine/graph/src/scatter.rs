@@ -321,7 +321,6 @@ impl Survivor {
 fn scatter(evaluator: &Evaluator<'_>, layer: &StrandLayer, repeat_m: f32) -> StrandSet {
     let seed = layer.seed;
     let m = layer.clump_lattice;
-    let count = layer.n_candidates() as usize;
     // Each channel's stream once, so a strand's number costs one mix, not two.
     let streams: [u64; 12] = std::array::from_fn(|c| stream(seed, c as u32));
     let h = |i: usize, c: u32| unit_f32(hash_in(streams[c as usize], i as u64));
@@ -337,7 +336,7 @@ fn scatter(evaluator: &Evaluator<'_>, layer: &StrandLayer, repeat_m: f32) -> Str
     let survivors = match shared.as_ref().and_then(|(c, key)| c.survivors(key)) {
         Some(kept) => kept,
         None => {
-            let made = Arc::new(survivors(evaluator, layer, &h, &clumps, count));
+            let made = Arc::new(survivors(evaluator, layer, &h, &clumps));
             if let Some((cache, key)) = &shared {
                 cache.insert_survivors(key.clone(), made.clone());
             }
@@ -458,14 +457,13 @@ fn survivors(
     layer: &StrandLayer,
     h: &(dyn Fn(usize, u32) -> f32 + Sync),
     clumps: &[[f32; 2]],
-    count: usize,
 ) -> Vec<Survivor> {
     let Candidates {
         roots,
         clump: clump_of,
         survives,
     } = candidates_with(evaluator, layer, h, clumps);
-    let mut survivors: Vec<Survivor> = (0..count)
+    let mut survivors: Vec<Survivor> = (0..roots.len())
         .into_par_iter()
         .filter(|&i| survives[i])
         .map(|i| Survivor {

@@ -170,10 +170,7 @@ impl Surface {
     /// tile's low corner is above its high one).
     #[must_use]
     pub fn tile_boxes(&self) -> Vec<(Vec3, Vec3)> {
-        let mut boxes = vec![
-            (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
-            self.n_tiles as usize
-        ];
+        let mut boxes = vec![(Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)); self.n_tiles as usize];
         for (tri, &tile) in self.triangles.iter().zip(&self.tile_of_triangle) {
             let Some((lo, hi)) = boxes.get_mut(tile as usize) else {
                 continue;

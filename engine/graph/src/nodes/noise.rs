@@ -5,7 +5,7 @@ use crate::field::Field;
 use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
 use crate::nodes::fast_floor;
 use crate::nodes::lattice::Lattice;
-use crate::nodes::noise_lanes::{self, Kind};
+use crate::nodes::noise_lanes::{self, Kind, Layer};
 use crate::nodes::{SEED_PARAM, count_param};
 use crate::value::PortType;
 use rayon::prelude::*;
@@ -87,39 +87,11 @@ impl NodeKind for Noise {
         let octaves = p.int("octaves").clamp(1, 10) as u32;
         let gain = p.float("gain");
         let d = ctx.domain();
+        let (kind, layers) = noise_layers(p.choice("kind"), scale, seed, octaves, gain);
         if let Some((us, vs)) = d.axes() {
-            return vec![grid_noise(
-                p.choice("kind"),
-                us,
-                &vs,
-                scale,
-                seed,
-                octaves,
-                gain,
-            )];
+            return vec![grid_noise(&kind, layers, us, &vs)];
         }
         // Scattered points (strand roots): eight at a time (`noise_lanes`).
-        let (kind, layers) = match p.choice("kind") {
-            kind @ ("value" | "gradient") => (
-                if kind == "value" {
-                    Kind::Value
-                } else {
-                    Kind::Gradient
-                },
-                vec![(1.0, scale, Lattice::new(seed, lattice_period(scale)))],
-            ),
-            _ => {
-                let octaves = Octaves::new(scale, seed, octaves, gain);
-                (
-                    Kind::Fbm { norm: octaves.norm },
-                    octaves
-                        .octaves
-                        .into_iter()
-                        .map(|(s, amp, lattice)| (amp, s, lattice))
-                        .collect(),
-                )
-            }
-        };
         let mut data = vec![0.0f32; d.len()];
         data.par_chunks_mut(POINTS_PER_TASK)
             .enumerate()
@@ -137,6 +109,32 @@ impl NodeKind for Noise {
 
 /// Points one task evaluates.
 const POINTS_PER_TASK: usize = 4096;
+
+/// The noise `kind` names and the layers it sums: one lattice for value and gradient
+/// noise, the octaves for fBm.
+fn noise_layers(kind: &str, scale: f32, seed: u32, octaves: u32, gain: f32) -> (Kind, Vec<Layer>) {
+    match kind {
+        "value" | "gradient" => (
+            if kind == "value" {
+                Kind::Value
+            } else {
+                Kind::Gradient
+            },
+            vec![(1.0, scale, Lattice::new(seed, lattice_period(scale)))],
+        ),
+        _ => {
+            let octaves = Octaves::new(scale, seed, octaves, gain);
+            (
+                Kind::Fbm { norm: octaves.norm },
+                octaves
+                    .octaves
+                    .into_iter()
+                    .map(|(s, amp, lattice)| (amp, s, lattice))
+                    .collect(),
+            )
+        }
+    }
+}
 
 /// Maps the ±√½ range of 2D gradient noise onto ±½.
 pub(super) const GRADIENT_NORM: f32 = std::f32::consts::FRAC_1_SQRT_2;
@@ -217,31 +215,15 @@ impl Axis {
 
 /// Noise on a grid domain (`us` per column, `vs` per row): the same numbers as the
 /// per-point path, with the lattice work of each row and column done once.
-fn grid_noise(
-    kind: &str,
-    us: &[f32],
-    vs: &[f32],
-    scale: f32,
-    seed: u32,
-    octaves: u32,
-    gain: f32,
-) -> Field {
+fn grid_noise(kind: &Kind, layers: Vec<Layer>, us: &[f32], vs: &[f32]) -> Field {
     let w = us.len();
-    let layers: Vec<(f32, Lattice, Axis, Axis)> = match kind {
-        "value" | "gradient" => vec![(1.0, Lattice::new(seed, lattice_period(scale)), scale)],
-        _ => Octaves::new(scale, seed, octaves, gain)
-            .octaves
-            .into_iter()
-            .map(|(s, amp, lattice)| (amp, lattice, s))
-            .collect(),
-    }
-    .into_iter()
-    .map(|(amp, lattice, s)| {
-        let p = lattice.period();
-        (amp, lattice, Axis::new(us, s, p), Axis::new(vs, s, p))
-    })
-    .collect();
-    let norm: f32 = layers.iter().map(|l| l.0).sum::<f32>().max(1e-6);
+    let layers: Vec<(f32, Lattice, Axis, Axis)> = layers
+        .into_iter()
+        .map(|(amp, s, lattice)| {
+            let p = lattice.period();
+            (amp, lattice, Axis::new(us, s, p), Axis::new(vs, s, p))
+        })
+        .collect();
     let mut data = vec![0.0f32; w * vs.len()];
     data.par_chunks_mut(w).enumerate().for_each(|(y, row)| {
         for (amp, lattice, ax, ay) in &layers {
@@ -249,7 +231,7 @@ fn grid_noise(
             for (x, out) in row.iter_mut().enumerate() {
                 let (x0, x1, tx, sx) = (ax.i0[x], ax.i1[x], ax.t[x], ax.faded[x]);
                 let corners = lattice.corners(x0, x1, y0, y1);
-                let n = if kind == "value" {
+                let n = if matches!(kind, Kind::Value) {
                     bilerp(corners.map(unit_f32_32), sx, sy)
                 } else {
                     gradient_corners(corners, tx, ty, sx, sy)
@@ -258,12 +240,7 @@ fn grid_noise(
             }
         }
         for out in row.iter_mut() {
-            let n = match kind {
-                "value" => *out,
-                "gradient" => 0.5 + *out * GRADIENT_NORM,
-                _ => 0.5 + 1.5 * GRADIENT_NORM * *out / norm,
-            };
-            *out = n.clamp(0.0, 1.0);
+            *out = noise_lanes::finish(kind, *out);
         }
     });
     Field {
@@ -399,8 +376,11 @@ mod tests {
 
     #[test]
     fn points_eight_at_a_time_are_the_one_point_functions_to_the_bit() {
-        use super::noise_lanes::{Kind, points, points_portable};
-        use super::{GRADIENT_NORM, Lattice, Octaves, gradient_noise, lattice_period, value_noise};
+        use super::noise_lanes::{points, points_portable};
+        use super::{
+            GRADIENT_NORM, Lattice, Octaves, gradient_noise, lattice_period, noise_layers,
+            value_noise,
+        };
         // Points inside and outside the repeat, on cell edges, and a NaN; 1001 of them
         // so the last block is partial.
         let mut state = 0x2545_f491u32;
@@ -420,27 +400,21 @@ mod tests {
         for (scale, seed) in [(1.0, 1), (3.7, 9), (40.0, 2), (3000.0, 5)] {
             let lattice = || Lattice::new(seed, lattice_period(scale));
             let octaves = Octaves::new(scale, seed, 4, 0.5);
-            let fbm_layers: Vec<_> = Octaves::new(scale, seed, 4, 0.5)
-                .octaves
-                .into_iter()
-                .map(|(s, amp, l)| (amp, s, l))
-                .collect();
             type OnePoint<'a> = &'a dyn Fn(f32, f32) -> f32;
-            let cases: [(Kind, Vec<_>, OnePoint<'_>); 3] = [
-                (Kind::Value, vec![(1.0, scale, lattice())], &|u, v| {
+            let cases: [(&str, OnePoint<'_>); 3] = [
+                ("value", &|u, v| {
                     value_noise(u, v, scale, &lattice()).clamp(0.0, 1.0)
                 }),
-                (Kind::Gradient, vec![(1.0, scale, lattice())], &|u, v| {
+                ("gradient", &|u, v| {
                     (0.5 + gradient_noise(u, v, scale, &lattice()) * GRADIENT_NORM).clamp(0.0, 1.0)
                 }),
-                (Kind::Fbm { norm: octaves.norm }, fbm_layers, &|u, v| {
-                    octaves.fbm(u, v).clamp(0.0, 1.0)
-                }),
+                ("fbm", &|u, v| octaves.fbm(u, v).clamp(0.0, 1.0)),
             ];
-            for (kind, layers, one) in &cases {
+            for (name, one) in &cases {
+                let (kind, layers) = noise_layers(name, scale, seed, 4, 0.5);
                 let (mut fast, mut portable) = (vec![0.0; us.len()], vec![0.0; us.len()]);
-                points(kind, layers, &us, &vs, &mut fast);
-                points_portable(kind, layers, &us, &vs, &mut portable);
+                points(&kind, &layers, &us, &vs, &mut fast);
+                points_portable(&kind, &layers, &us, &vs, &mut portable);
                 for i in 0..us.len() {
                     let want = one(us[i], vs[i]);
                     assert_eq!(fast[i].to_bits(), want.to_bits(), "scale {scale} point {i}");

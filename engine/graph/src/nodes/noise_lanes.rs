@@ -81,16 +81,24 @@ pub(super) fn points_portable(
         }
         let mut done = [0.0f32; LANES];
         for l in 0..LANES {
-            let n = match kind {
-                Kind::Value => sum[l],
-                Kind::Gradient => 0.5 + sum[l] * super::noise::GRADIENT_NORM,
-                Kind::Fbm { norm } => 0.5 + 1.5 * super::noise::GRADIENT_NORM * sum[l] / norm,
-            };
-            done[l] = n.clamp(0.0, 1.0);
+            done[l] = finish(kind, sum[l]);
         }
         out[at..at + m].copy_from_slice(&done[..m]);
         at += m;
     }
+}
+
+/// The noise's value from its layers' sum, in `[0, 1]`: gradient noise's ±√½ onto ±½
+/// about ½; fBm's normalised by its amplitudes and given back one octave's contrast.
+#[inline(always)]
+pub(super) fn finish(kind: &Kind, sum: f32) -> f32 {
+    use super::noise::GRADIENT_NORM;
+    let n = match kind {
+        Kind::Value => sum,
+        Kind::Gradient => 0.5 + sum * GRADIENT_NORM,
+        Kind::Fbm { norm } => 0.5 + 1.5 * GRADIENT_NORM * sum / norm,
+    };
+    n.clamp(0.0, 1.0)
 }
 
 /// Each lane's cell as `cell` in `noise.rs` finds it: the wrapped cell, the next one,

@@ -122,22 +122,21 @@ pub(super) fn surface_mesh(
     }
 }
 
-pub(super) fn tile_bounds(s: &Surface, tallest: f32) -> Vec<TileBounds> {
+/// Each tile's bounds, from its box (`Surface::tile_boxes`) and its normals.
+pub(super) fn tile_bounds(s: &Surface, boxes: &[(Vec3, Vec3)], tallest: f32) -> Vec<TileBounds> {
     let n_tiles = s.n_tiles as usize;
-    let mut lo = vec![Vec3::splat(f32::MAX); n_tiles];
-    let mut hi = vec![Vec3::splat(f32::MIN); n_tiles];
     let mut nsum = vec![Vec3::ZERO; n_tiles];
     for (t, tri) in s.triangles.iter().enumerate() {
         let tile = s.tile_of_triangle[t] as usize;
         for &i in tri {
-            lo[tile] = lo[tile].min(s.positions[i as usize]);
-            hi[tile] = hi[tile].max(s.positions[i as usize]);
             nsum[tile] += s.normals[i as usize];
         }
     }
-    let mut out: Vec<TileBounds> = (0..n_tiles)
-        .map(|t| TileBounds {
-            centre: (lo[t] + hi[t]) * 0.5,
+    let mut out: Vec<TileBounds> = boxes
+        .iter()
+        .enumerate()
+        .map(|(t, &(lo, hi))| TileBounds {
+            centre: (lo + hi) * 0.5,
             surface_radius: 0.0,
             radius: 0.0,
             normal: nsum[t].normalize_or(Vec3::Y),

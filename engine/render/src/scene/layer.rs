@@ -46,11 +46,13 @@ impl std::fmt::Debug for LayerShared {
 impl LayerShared {
     /// Groups the layer's cards, bins them and its strands over `surface` and draws its
     /// atlas; each tile's cards are planted when a frame first wants them
-    /// ([`LayerShared::card_tile`]).
+    /// ([`LayerShared::card_tile`]). `boxes` are the surface's tiles' boxes
+    /// (`Surface::tile_boxes`), which the layer's packing frames grow.
     pub(super) fn new(
         layer: &crate::material::Layer,
         identity: LayerIdentity,
         surface: &Surface,
+        boxes: &[(Vec3, Vec3)],
         repeat_m: f32,
     ) -> Self {
         let set = &layer.set;
@@ -68,7 +70,7 @@ impl LayerShared {
         Self {
             identity,
             placer: Placer::new(set, surface).with_variation(layer.macro_variation),
-            frames: tuft_strands::mesh::tile_frames(surface, tuft_strands::mesh::reach_bound(set)),
+            frames: tuft_strands::mesh::tile_frames(boxes, tuft_strands::mesh::reach_bound(set)),
             keep,
             widen,
             width_m: median(set.width.iter().copied()).unwrap_or(0.0),

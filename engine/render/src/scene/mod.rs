@@ -210,8 +210,12 @@ impl Scene {
                 shared
             })
             .collect();
+        // The tiles' boxes, once: the layers' packing frames and the culling bounds.
+        let boxes = surface.tile_boxes();
         let mut built = tuft_strands::par::map("tuft scene", to_build, |(layer, identity)| {
-            Arc::new(LayerShared::new(layer, identity, &surface, repeat_m))
+            Arc::new(LayerShared::new(
+                layer, identity, &surface, &boxes, repeat_m,
+            ))
         })
         .into_iter();
         let shared = found.into_iter().filter_map(|f| f.or_else(|| built.next()));
@@ -227,7 +231,7 @@ impl Scene {
             .iter()
             .flat_map(|l| l.set.length.iter().copied())
             .fold(0.0f32, f32::max);
-        let tiles = tile_bounds(&surface, tallest);
+        let tiles = tile_bounds(&surface, &boxes, tallest);
         let surface_mesh = surface_mesh(&surface, &material.ground_variation());
         let tile_uv = tile_shares(&surface, &surface_mesh);
         let triangle_ground = (0..surface.triangles.len())

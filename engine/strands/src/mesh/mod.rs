@@ -3,8 +3,9 @@
 //! One vertex layout for every profile ([`PackedVertex`], 32 bytes; [`StrandVertex`] is
 //! the same vertex in floats). Vertices hold their level-0 position and the `across`
 //! offset from the centreline, so a renderer widens a level's survivors by moving each
-//! vertex along `across` — the buffers never change between levels. A tile's strands are meshed in rank order with a fixed count of
-//! indices per strand, so level `k` is the index range `0 .. n_k × indices_per_strand`.
+//! vertex along `across` — the buffers never change between levels. A tile's strands
+//! are meshed in rank order with a fixed count of indices per strand, so level `k` is
+//! the index range `0 .. n_k × indices_per_strand`.
 
 use crate::placement::{PlacedTile, Planted};
 use crate::set::StrandSet;
@@ -298,22 +299,19 @@ pub fn reach_bound(set: &StrandSet) -> f32 {
 /// The frame a tile of strands at most `reach` from their roots is packed in.
 #[must_use]
 pub fn tile_frame(tile: &PlacedTile, reach: f32) -> Frame {
-    let (lo, hi) = tile.strands.iter().fold(
-        (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
-        |(lo, hi), p| (lo.min(p.position), hi.max(p.position)),
-    );
+    let (lo, hi) = packed::bounds(tile.strands.iter().map(|p| p.position));
     Frame::around(lo, hi, reach)
 }
 
-/// The frame each tile of `surface` packs its strands in, for strands at most `reach`
-/// from their roots ([`reach_bound`]): the tile's box grown by `reach`. Known before any
-/// strand is planted, so a tile grown slice by slice packs every slice alike.
+/// The frame each tile packs its strands in, from the tiles' boxes
+/// ([`crate::surface::Surface::tile_boxes`]), for strands at most `reach` from their
+/// roots ([`reach_bound`]): each box grown by `reach`. Known before any strand is
+/// planted, so a tile grown slice by slice packs every slice alike.
 #[must_use]
-pub fn tile_frames(surface: &crate::surface::Surface, reach: f32) -> Vec<Frame> {
-    surface
-        .tile_boxes()
-        .into_iter()
-        .map(|(lo, hi)| Frame::around(lo, hi, reach))
+pub fn tile_frames(boxes: &[(Vec3, Vec3)], reach: f32) -> Vec<Frame> {
+    boxes
+        .iter()
+        .map(|&(lo, hi)| Frame::around(lo, hi, reach))
         .collect()
 }
 
@@ -505,14 +503,14 @@ pub fn repeat_tiles(set: &StrandSet, repeat_m: f32, profile: Profile) -> Vec<Til
     build_tiles(set, &placed, profile)
 }
 
-/// Direction of the centreline at point `k`.
-fn direction(centre: &[Vec3], k: usize, fallback: Vec3) -> Vec3 {
-    let (a, b) = if k + 1 < centre.len() {
-        (centre[k], centre[k + 1])
+/// The centreline's segment at point `k` (to the next point; the last point's, from
+/// the one before), unnormalised.
+fn segment(centre: &[Vec3], k: usize) -> Vec3 {
+    if k + 1 < centre.len() {
+        centre[k + 1] - centre[k]
     } else {
-        (centre[k - 1], centre[k])
-    };
-    (b - a).normalize_or(fallback)
+        centre[k] - centre[k - 1]
+    }
 }
 
 /// The two sides of a ribbon point share all but their position and the sign of their
@@ -532,13 +530,8 @@ fn ribbon(
         let t = k as f32 / last as f32;
         let half = 0.5 * shape.width_at(t);
         // The octahedral packing divides by the normal's own size: nothing to normalise.
-        let (a, b) = if k < last {
-            (c, centre[k + 1])
-        } else {
-            (centre[k - 1], c)
-        };
-        // As `direction`, unnormalised: the root's normal along a strand of no length.
-        let d = b - a;
+        // The root's normal along a strand of no length.
+        let d = segment(centre, k);
         let along = if d.length_squared() > 1e-24 {
             d
         } else {
@@ -587,7 +580,7 @@ fn tube(
     for (k, &c) in centre.iter().enumerate() {
         let t = k as f32 / last as f32;
         let radius = 0.5 * shape.width_at(t);
-        let along = direction(centre, k, Vec3::Y);
+        let along = segment(centre, k).normalize_or(Vec3::Y);
         let e1 = (side - along * side.dot(along)).normalize_or(along.any_orthonormal_vector());
         let e2 = along.cross(e1);
         for s in 0..sides {

@@ -51,10 +51,7 @@ impl Frame {
     /// The box around `points`, exactly.
     #[must_use]
     pub fn of(points: impl IntoIterator<Item = Vec3>) -> Self {
-        let (lo, hi) = points.into_iter().fold(
-            (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
-            |(lo, hi), p| (lo.min(p), hi.max(p)),
-        );
+        let (lo, hi) = bounds(points);
         Self::around(lo, hi, 0.0)
     }
 
@@ -72,6 +69,15 @@ impl Frame {
     pub fn tolerance(&self) -> Vec3 {
         Vec3::from(self.extent) / (2.0 * STEPS)
     }
+}
+
+/// The low and high corners of `points` (no points: low above high, which
+/// [`Frame::around`] takes as an empty box).
+pub(crate) fn bounds(points: impl IntoIterator<Item = Vec3>) -> (Vec3, Vec3) {
+    points.into_iter().fold(
+        (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
+        |(lo, hi), p| (lo.min(p), hi.max(p)),
+    )
 }
 
 /// Packs positions into one [`Frame`]: the division done once.
@@ -234,18 +240,20 @@ fn f16x4_f16c(x: [f32; 4]) -> [u16; 4] {
     out
 }
 
-/// The value of IEEE half float `h`.
+/// The value of IEEE half float `h`: a normal half's bits moved into a float's (no
+/// library call; level meshes unpack every vertex through it), a subnormal scaled.
 #[must_use]
 pub fn f16_value(h: u16) -> f32 {
-    let sign = if h & 0x8000 == 0 { 1.0 } else { -1.0 };
-    let e = i32::from((h >> 10) & 0x1f);
-    let m = f32::from(h & 0x3ff);
-    sign * match e {
-        0 => m * (-24f32).exp2(),
-        0x1f if m == 0.0 => f32::INFINITY,
-        0x1f => f32::NAN,
-        _ => (1024.0 + m) * ((e - 25) as f32).exp2(),
-    }
+    let sign = u32::from(h & 0x8000) << 16;
+    let e = u32::from((h >> 10) & 0x1f);
+    let m = u32::from(h & 0x3ff);
+    let magnitude = match e {
+        // m · 2⁻²⁴, exactly.
+        0 => m as f32 * f32::from_bits((127 - 24) << 23),
+        0x1f => f32::from_bits((0xff << 23) | (m << 13)),
+        _ => f32::from_bits(((e + 127 - 15) << 23) | (m << 13)),
+    };
+    f32::from_bits(sign | magnitude.to_bits())
 }
 
 /// A direction as an octahedral pair of 16-bit signed fractions (within 0.01° of it
