@@ -139,9 +139,9 @@ impl Field {
     #[must_use]
     pub fn get(&self, i: usize) -> [f32; 3] {
         let n = self.ty.channels();
-        let mut out = [0.0; 3];
-        out[..n].copy_from_slice(&self.data[i * n..i * n + n]);
-        out
+        let at = &self.data[i * n..i * n + n];
+        // Three reads, not a copy of a length known at run time (a library call each).
+        std::array::from_fn(|c| at.get(c).copied().unwrap_or(0.0))
     }
 
     /// Smallest and largest value over every channel (NaN ignored).

@@ -130,6 +130,22 @@ fn nearest_clump(points: &[[f32; 2]], m: u32, u: f32, v: f32) -> u32 {
     best.1
 }
 
+/// A layer's hash streams, one per strand channel: a strand's number costs one mix.
+#[derive(Clone, Copy)]
+struct Streams([u64; 12]);
+
+impl Streams {
+    fn of(seed: u64) -> Self {
+        Self(std::array::from_fn(|c| stream(seed, c as u32)))
+    }
+
+    /// Candidate `i`'s number on `channel`, in `[0, 1)`.
+    #[inline]
+    fn unit(&self, i: usize, channel: u32) -> f32 {
+        unit_f32(hash_in(self.0[channel as usize], i as u64))
+    }
+}
+
 /// A random vector in the unit disk from two uniform numbers.
 fn disk(angle: f32, radius: f32) -> [f32; 2] {
     let (s, c) = (std::f32::consts::TAU * angle).sin_cos();
@@ -221,21 +237,25 @@ pub struct Candidates {
 /// No such layer, or settings the scatter refuses.
 pub fn candidates(evaluator: &Evaluator<'_>, name: &str) -> Result<Candidates, ScatterError> {
     let layer = checked_layer(evaluator.graph(), name)?;
-    let streams: [u64; 12] = std::array::from_fn(|c| stream(layer.seed, c as u32));
-    let h = |i: usize, c: u32| unit_f32(hash_in(streams[c as usize], i as u64));
     let clumps = clump_points(layer.seed, layer.clump_lattice);
-    Ok(candidates_with(evaluator, layer, &h, &clumps))
+    Ok(candidates_with(
+        evaluator,
+        layer,
+        &Streams::of(layer.seed),
+        &clumps,
+    ))
 }
 
 fn candidates_with(
     evaluator: &Evaluator<'_>,
     layer: &StrandLayer,
-    h: &(dyn Fn(usize, u32) -> f32 + Sync),
+    streams: &Streams,
     clumps: &[[f32; 2]],
 ) -> Candidates {
     let n = layer.lattice as usize;
     let m = layer.clump_lattice;
     let count = layer.n_candidates() as usize;
+    let h = |i: usize, c: u32| streams.unit(i, c);
     // 1. Candidates and their clumps.
     let (mut roots, clump): (Vec<[f32; 2]>, Vec<u32>) = (0..count)
         .into_par_iter()
@@ -321,9 +341,8 @@ impl Survivor {
 fn scatter(evaluator: &Evaluator<'_>, layer: &StrandLayer, repeat_m: f32) -> StrandSet {
     let seed = layer.seed;
     let m = layer.clump_lattice;
-    // Each channel's stream once, so a strand's number costs one mix, not two.
-    let streams: [u64; 12] = std::array::from_fn(|c| stream(seed, c as u32));
-    let h = |i: usize, c: u32| unit_f32(hash_in(streams[c as usize], i as u64));
+    let streams = Streams::of(seed);
+    let h = |i: usize, c: u32| streams.unit(i, c);
 
     let clumps = clump_points(seed, m);
     // The roots depend on the seed, the lattices, the density and the clump offset
@@ -336,7 +355,7 @@ fn scatter(evaluator: &Evaluator<'_>, layer: &StrandLayer, repeat_m: f32) -> Str
     let survivors = match shared.as_ref().and_then(|(c, key)| c.survivors(key)) {
         Some(kept) => kept,
         None => {
-            let made = Arc::new(survivors(evaluator, layer, &h, &clumps));
+            let made = Arc::new(survivors(evaluator, layer, &streams, &clumps));
             if let Some((cache, key)) = &shared {
                 cache.insert_survivors(key.clone(), made.clone());
             }
@@ -455,26 +474,62 @@ fn scatter(evaluator: &Evaluator<'_>, layer: &StrandLayer, repeat_m: f32) -> Str
 fn survivors(
     evaluator: &Evaluator<'_>,
     layer: &StrandLayer,
-    h: &(dyn Fn(usize, u32) -> f32 + Sync),
+    streams: &Streams,
     clumps: &[[f32; 2]],
 ) -> Vec<Survivor> {
     let Candidates {
         roots,
         clump: clump_of,
         survives,
-    } = candidates_with(evaluator, layer, h, clumps);
-    let mut survivors: Vec<Survivor> = (0..roots.len())
+    } = candidates_with(evaluator, layer, streams, clumps);
+    let survivors: Vec<Survivor> = (0..roots.len())
         .into_par_iter()
         .filter(|&i| survives[i])
         .map(|i| Survivor {
-            key: (u64::from(h(i, channel::RANK).to_bits()) << 32) | i as u64,
+            key: (u64::from(streams.unit(i, channel::RANK).to_bits()) << 32) | i as u64,
             root: roots[i],
             clump: clump_of[i],
         })
         .collect();
     drop((roots, clump_of, survives));
-    survivors.par_sort_unstable_by_key(|s| s.key);
-    survivors
+    sorted_by_rank(survivors)
+}
+
+/// `survivors` (in candidate order) sorted by key. Ranks are spread evenly over `[0, 1)`,
+/// so one counting pass deals them into buckets of about 32 by rank, in order, and the
+/// buckets are sorted alone, in parallel and in cache; the same order as one sort by key.
+fn sorted_by_rank(survivors: Vec<Survivor>) -> Vec<Survivor> {
+    let n = survivors.len();
+    // A power of two, so `rank × buckets` is exact and its floor never reorders ranks.
+    let buckets = (n / 32).clamp(1, 1 << 16).next_power_of_two();
+    let bucket = |s: &Survivor| ((s.rank() * buckets as f32) as usize).min(buckets - 1);
+    let mut starts = vec![0usize; buckets + 1];
+    for s in &survivors {
+        starts[bucket(s) + 1] += 1;
+    }
+    for b in 0..buckets {
+        starts[b + 1] += starts[b];
+    }
+    let mut next = starts.clone();
+    let mut out = survivors.clone();
+    for s in &survivors {
+        let b = bucket(s);
+        out[next[b]] = *s;
+        next[b] += 1;
+    }
+    drop(survivors);
+    let mut parts: Vec<&mut [Survivor]> = Vec::with_capacity(buckets);
+    let mut rest = out.as_mut_slice();
+    for b in 0..buckets {
+        let (part, tail) = rest.split_at_mut(starts[b + 1] - starts[b]);
+        parts.push(part);
+        rest = tail;
+    }
+    parts
+        .into_par_iter()
+        .with_min_len(64)
+        .for_each(|part| part.sort_unstable_by_key(|s| s.key));
+    out
 }
 
 /// The input feeding port `name` of `layer`.
@@ -634,6 +689,33 @@ mod tests {
                 .expect("clumps exist");
             let found = nearest_clump(&clumps, m, u, v) as usize;
             assert_eq!(d2(clumps[found]), d2(clumps[best]), "at ({u}, {v})");
+        }
+    }
+
+    #[test]
+    fn the_bucketed_rank_sort_is_the_sort_by_key() {
+        let streams = Streams::of(5);
+        for n in [0, 1, 31, 1000, 100_000] {
+            let mut survivors: Vec<Survivor> = (0..n)
+                .map(|i| {
+                    // Every seventh rank repeats its neighbour's, and a few sit at the
+                    // ends of the range, so ties and the last bucket are exercised.
+                    let rank = match i % 97 {
+                        0 => 0.0,
+                        1 => BELOW_ONE,
+                        _ => streams.unit(i - usize::from(i % 7 == 0), channel::RANK),
+                    };
+                    Survivor {
+                        key: (u64::from(rank.to_bits()) << 32) | i as u64,
+                        root: [i as f32, 0.0],
+                        clump: i as u32,
+                    }
+                })
+                .collect();
+            let bucketed = sorted_by_rank(survivors.clone());
+            survivors.sort_unstable_by_key(|s| s.key);
+            let keys = |v: &[Survivor]| v.iter().map(|s| (s.key, s.clump)).collect::<Vec<_>>();
+            assert_eq!(keys(&bucketed), keys(&survivors), "{n} survivors");
         }
     }
 }

@@ -165,21 +165,37 @@ impl StrandSet {
     /// a level keeping `k` of the result keeps `k · keep` of this set: the same layer,
     /// thinner, covering as much (as a level does). A `keep` outside `(0, 1]` keeps all.
     #[must_use]
-    pub fn thinned(&self, keep: f32, widen_p: f32) -> Self {
+    pub fn thinned(mut self, keep: f32, widen_p: f32) -> Self {
         if !(keep > 0.0 && keep < 1.0) {
-            return self.clone();
+            return self;
         }
-        let n = self.level_len(keep);
-        let order: Vec<u32> = (0..n as u32).collect();
-        let mut out = self.permuted(&order);
+        self.truncate(self.level_len(keep));
         let widen = keep.powf(-widen_p);
         let below_one = 1.0 - f32::EPSILON / 2.0;
-        for w in &mut out.width {
+        for w in &mut self.width {
             *w *= widen;
         }
-        for r in &mut out.rank {
+        for r in &mut self.rank {
             *r = (*r / keep).min(below_one);
         }
-        out
+        self
+    }
+
+    /// Keeps the first `n` strands (the prefix of the lowest ranks) and drops the rest.
+    pub fn truncate(&mut self, n: usize) {
+        self.root_uv.truncate(n);
+        self.rank.truncate(n);
+        self.clump.truncate(n);
+        self.length.truncate(n);
+        self.width.truncate(n);
+        self.lean.truncate(n);
+        self.bend.truncate(n);
+        self.root_color.truncate(n);
+        self.tip_color.truncate(n);
+        self.tip_pull.truncate(n);
+        self.id.truncate(n);
+        self.curl.truncate(n);
+        self.frizz.truncate(n);
+        self.taper.truncate(n);
     }
 }
