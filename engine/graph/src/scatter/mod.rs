@@ -16,6 +16,8 @@
 //!    survivors and a level is a prefix. (The sort happens right after step 3, so steps 4
 //!    and the assembly walk memory in order.)
 
+mod lanes;
+
 use crate::cache::{PartKey, PortKey, SetCache};
 use crate::eval::Evaluator;
 use crate::graph::{Input, MaterialGraph};
@@ -144,7 +146,16 @@ impl Streams {
     fn unit(&self, i: usize, channel: u32) -> f32 {
         unit_f32(hash_in(self.0[channel as usize], i as u64))
     }
+
+    /// [`Streams::unit`] of candidates `first..first + out.len()`, over lanes.
+    fn units(&self, first: usize, channel: u32, out: &mut [f32]) {
+        lanes::units(self.0[channel as usize], first as u64, out);
+    }
 }
+
+/// How many candidates one task of a parallel loop takes: their numbers on one channel
+/// fit a scratch array on the stack.
+const RUN: usize = 2048;
 
 /// A random vector in the unit disk from two uniform numbers.
 fn disk(angle: f32, radius: f32) -> [f32; 2] {
@@ -255,18 +266,31 @@ fn candidates_with(
     let n = layer.lattice as usize;
     let m = layer.clump_lattice;
     let count = layer.n_candidates() as usize;
-    let h = |i: usize, c: u32| streams.unit(i, c);
-    // 1. Candidates and their clumps.
-    let (mut roots, clump): (Vec<[f32; 2]>, Vec<u32>) = (0..count)
-        .into_par_iter()
-        .map(|i| {
-            let row = i / n;
-            let (x, y) = ((i - row * n) as f32, row as f32);
-            let u = ((x + h(i, channel::JITTER_U)) / n as f32).min(BELOW_ONE);
-            let v = ((y + h(i, channel::JITTER_V)) / n as f32).min(BELOW_ONE);
-            ([u, v], nearest_clump(clumps, m, u, v))
-        })
-        .unzip();
+    // 1. Candidates and their clumps, a run at a time.
+    let mut roots = vec![[0.0f32; 2]; count];
+    let mut clump = vec![0u32; count];
+    roots
+        .par_chunks_mut(RUN)
+        .zip(clump.par_chunks_mut(RUN))
+        .enumerate()
+        .for_each(|(r, (roots, clump))| {
+            let first = r * RUN;
+            let (mut ju, mut jv) = ([0.0; RUN], [0.0; RUN]);
+            let (ju, jv) = (&mut ju[..roots.len()], &mut jv[..roots.len()]);
+            streams.units(first, channel::JITTER_U, ju);
+            streams.units(first, channel::JITTER_V, jv);
+            let (mut row, mut x) = (first / n, first % n);
+            for (k, (root, clump)) in roots.iter_mut().zip(clump.iter_mut()).enumerate() {
+                let u = ((x as f32 + ju[k]) / n as f32).min(BELOW_ONE);
+                let v = ((row as f32 + jv[k]) / n as f32).min(BELOW_ONE);
+                *root = [u, v];
+                *clump = nearest_clump(clumps, m, u, v);
+                x += 1;
+                if x == n {
+                    (x, row) = (0, row + 1);
+                }
+            }
+        });
 
     // 2. The clump offset moves roots after the clump is chosen.
     if layer.clump_offset.link().is_some() {
@@ -295,22 +319,28 @@ fn candidates_with(
     }
 
     // 3. Density: a threshold on each candidate's own hash.
-    let survives: Vec<bool> = match &layer.density {
-        Input::Const(value) => {
-            let d = value.channels()[0];
-            (0..count)
-                .into_par_iter()
-                .map(|i| h(i, channel::DENSITY) < d)
-                .collect()
-        }
-        input => {
-            let density = read(evaluator, input, PortType::Float, &Domain::points(&roots));
-            (0..count)
-                .into_par_iter()
-                .map(|i| h(i, channel::DENSITY) < density.at(0, i))
-                .collect()
-        }
+    let density = match &layer.density {
+        Input::Const(value) => Err(value.channels()[0]),
+        input => Ok(read(
+            evaluator,
+            input,
+            PortType::Float,
+            &Domain::points(&roots),
+        )),
     };
+    let mut survives = vec![false; count];
+    survives
+        .par_chunks_mut(RUN)
+        .enumerate()
+        .for_each(|(r, survives)| {
+            let first = r * RUN;
+            let mut own = [0.0; RUN];
+            let own = &mut own[..survives.len()];
+            streams.units(first, channel::DENSITY, own);
+            for (k, (s, own)) in survives.iter_mut().zip(own).enumerate() {
+                *s = *own < density.as_ref().map_or_else(|&d| d, |f| f.at(0, first + k));
+            }
+        });
     Candidates {
         roots,
         clump,
@@ -482,13 +512,21 @@ fn survivors(
         clump: clump_of,
         survives,
     } = candidates_with(evaluator, layer, streams, clumps);
-    let survivors: Vec<Survivor> = (0..roots.len())
-        .into_par_iter()
-        .filter(|&i| survives[i])
-        .map(|i| Survivor {
-            key: (u64::from(streams.unit(i, channel::RANK).to_bits()) << 32) | i as u64,
-            root: roots[i],
-            clump: clump_of[i],
+    let survivors: Vec<Survivor> = survives
+        .par_chunks(RUN)
+        .enumerate()
+        .flat_map_iter(|(r, survives)| {
+            let first = r * RUN;
+            let mut rank = [0.0; RUN];
+            streams.units(first, channel::RANK, &mut rank[..survives.len()]);
+            let (roots, clump_of) = (&roots, &clump_of);
+            (first..first + survives.len())
+                .filter(move |&i| survives[i - first])
+                .map(move |i| Survivor {
+                    key: (u64::from(rank[i - first].to_bits()) << 32) | i as u64,
+                    root: roots[i],
+                    clump: clump_of[i],
+                })
         })
         .collect();
     drop((roots, clump_of, survives));
