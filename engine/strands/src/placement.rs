@@ -306,22 +306,33 @@ impl Placer {
         if strands.is_empty() {
             return;
         }
-        let first = out.strands.len();
-        for &t in self.by_tile.get(tile).map_or(&[][..], Vec::as_slice) {
+        let triangles = self.by_tile.get(tile).map_or(&[][..], Vec::as_slice);
+        let mut frames = Vec::with_capacity(triangles.len());
+        let mut found = Vec::new();
+        for &t in triangles {
             let within = Within {
                 strands: strands.clone(),
                 variation: &self.variation,
             };
-            plant_triangle(surface, repeat_m, &self.bins, t, &within, out);
+            let next = frames.len() as u32;
+            let frame =
+                find_in_triangle(surface, repeat_m, &self.bins, t, &within, next, &mut found);
+            frames.extend(frame);
         }
-        // A strand planted in two repeats of one tile appears twice: order those by UV
-        // too, so a prefix lists them as the whole tile does.
-        out.strands[first..].sort_unstable_by(|a, b| {
+        // The roots are sorted small, then framed in order. A strand planted in two
+        // repeats of one tile appears twice: order those by UV too, so a prefix lists
+        // them as the whole tile does.
+        found.sort_unstable_by(|a, b| {
             a.strand
                 .cmp(&b.strand)
                 .then(a.uv.x.total_cmp(&b.uv.x))
                 .then(a.uv.y.total_cmp(&b.uv.y))
         });
+        out.strands.reserve(found.len());
+        out.strands.extend(found.iter().map(|f| Planted {
+            patch: f.patch,
+            ..frames[f.frame as usize].plant(f.strand, f.uv)
+        }));
     }
 }
 
@@ -331,25 +342,37 @@ struct Within<'a> {
     variation: &'a MacroVariation,
 }
 
-/// Plants the strands of triangle `t` into `tile`.
-fn plant_triangle(
+/// A root a triangle plants, before it is framed: what the tile's rank sort moves.
+#[derive(Clone, Copy, Debug)]
+struct Found {
+    strand: u32,
+    /// The triangle's frame, in the tile's list.
+    frame: u32,
+    uv: Vec2,
+    patch: f32,
+}
+
+/// Finds the strands triangle `t` plants and appends them to `found`, naming its frame
+/// `frame_index`; returns the frame, or `None` where the triangle plants nothing.
+fn find_in_triangle(
     surface: &Surface,
     repeat_m: f32,
     bins: &Bins,
     t: usize,
     within: &Within<'_>,
-    tile: &mut PlacedTile,
-) {
+    frame_index: u32,
+    found: &mut Vec<Found>,
+) -> Option<Frame> {
     let varies = !within.variation.is_off();
     let target = f64::from(repeat_m) * f64::from(repeat_m);
     let tri = &surface.triangles[t];
     let uv_area = f64::from(surface.uv_area(t));
     if uv_area <= 0.0 {
-        return;
+        return None;
     }
     let keep = (f64::from(surface.world_area(t)) / uv_area / target).min(1.0) as f32;
     if keep <= 0.0 {
-        return;
+        return None;
     }
     let [a, b, c] = tri.map(|i| surface.uvs[i as usize]);
     let mut uv = [a, b, c].map(|p| DVec2::new(f64::from(p.x), f64::from(p.y)));
@@ -383,17 +406,26 @@ fn plant_triangle(
                 if !varies && thinned(keep) {
                     return;
                 }
-                let mut planted = frame.plant(item.strand, Vec2::from(r) + cell);
+                let uv = Vec2::from(r) + cell;
+                let mut patch = 0.0;
                 if varies {
-                    planted.patch = within.variation.patch(planted.position);
-                    if thinned(keep * within.variation.keep(planted.patch)) {
+                    patch = within
+                        .variation
+                        .patch(frame.plant(item.strand, uv).position);
+                    if thinned(keep * within.variation.keep(patch)) {
                         return;
                     }
                 }
-                tile.strands.push(planted);
+                found.push(Found {
+                    strand: item.strand,
+                    frame: frame_index,
+                    uv,
+                    patch,
+                });
             });
         }
     }
+    Some(frame)
 }
 
 /// A triangle's affine map from UV to position, normal and tangents.
