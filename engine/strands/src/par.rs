@@ -1,6 +1,6 @@
 //! The one way tuft-strands and tuft-render split work over the cores: one named, scoped
-//! thread a core, the items dealt round-robin (neighbouring items, often alike in cost,
-//! land on different cores), the results handed back in the items' order. Every item is
+//! thread a core, each taking the next item as it finishes the last (so uneven items or
+//! a busy core balance out), the results handed back in the items' order. Every item is
 //! independent, so what a split computes does not depend on how many cores there are.
 
 /// How many threads a split uses: the available cores (1 when that is unknown).
@@ -63,57 +63,56 @@ pub fn map_with<T: Send, R: Send, S>(
 ) -> Vec<R> {
     let n = items.len();
     let threads = threads().min(n).max(1);
-    let run = |part: Vec<T>| -> Vec<R> {
-        let mut s = state();
-        part.into_iter().map(|item| f(&mut s, item)).collect()
-    };
     if threads == 1 {
-        return run(items);
+        let mut s = state();
+        return items.into_iter().map(|item| f(&mut s, item)).collect();
     }
-    let mut parts: Vec<Vec<T>> = (0..threads)
-        .map(|_| Vec::with_capacity(n.div_ceil(threads)))
-        .collect();
-    for (k, item) in items.into_iter().enumerate() {
-        parts[k % threads].push(item);
-    }
-    let results: Vec<Vec<R>> = std::thread::scope(|scope| {
+    // Each thread takes the next item when it is done with its last: a core slowed by
+    // other work, or dealt the costly items, never leaves the others waiting on it.
+    let queue = std::sync::Mutex::new(items.into_iter().enumerate());
+    let run = || -> Vec<(usize, R)> {
+        let mut s = state();
+        let mut done = Vec::new();
+        loop {
+            // The lock is held for the take alone, never while `f` runs.
+            let next = queue
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .next();
+            let Some((k, item)) = next else {
+                return done;
+            };
+            done.push((k, f(&mut s, item)));
+        }
+    };
+    let parts: Vec<Vec<(usize, R)>> = std::thread::scope(|scope| {
         let run = &run;
-        let mut inline = Vec::new();
-        let mut handles = Vec::new();
-        for (k, part) in parts.into_iter().enumerate() {
-            if k == 0 {
-                // The calling thread takes the first part itself.
-                inline.push((k, part));
-                continue;
-            }
-            // The part goes over a channel once the thread runs: a thread that cannot
-            // be started leaves its part to the caller (a failed spawn drops its closure).
-            let (sender, receiver) = std::sync::mpsc::channel::<Vec<T>>();
-            let spawned = std::thread::Builder::new()
-                .name(name.to_owned())
-                .spawn_scoped(scope, move || receiver.recv().map(run).unwrap_or_default());
-            match spawned {
-                Ok(handle) => {
-                    let _ = sender.send(part);
-                    handles.push((k, handle));
-                }
-                Err(_) => inline.push((k, part)),
-            }
+        // A thread that cannot be started leaves its share to the others and the caller.
+        let handles: Vec<_> = (1..threads)
+            .filter_map(|_| {
+                std::thread::Builder::new()
+                    .name(name.to_owned())
+                    .spawn_scoped(scope, run)
+                    .ok()
+            })
+            .collect();
+        let mut parts = vec![run()];
+        for handle in handles {
+            parts.push(
+                handle
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            );
         }
-        let mut out: Vec<(usize, Vec<R>)> =
-            inline.into_iter().map(|(k, part)| (k, run(part))).collect();
-        for (k, handle) in handles {
-            let done = handle
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            out.push((k, done));
-        }
-        out.sort_by_key(|(k, _)| *k);
-        out.into_iter().map(|(_, r)| r).collect()
+        parts
     });
-    // Item `k` went to part `k % threads`, as its `k / threads`-th.
-    let mut iters: Vec<_> = results.into_iter().map(Vec::into_iter).collect();
-    (0..n).filter_map(|k| iters[k % threads].next()).collect()
+    let mut out: Vec<Option<R>> = std::iter::repeat_with(|| None).take(n).collect();
+    for (k, r) in parts.into_iter().flatten() {
+        out[k] = Some(r);
+    }
+    out.into_iter()
+        .map(|r| r.expect("every item was taken once"))
+        .collect()
 }
 
 #[cfg(test)]
@@ -143,9 +142,12 @@ mod tests {
                 *count
             },
         );
-        let threads = threads().min(50);
-        let firsts = seen.iter().filter(|&&c| c == 1).count();
-        assert_eq!(firsts, threads);
+        // A thread's items count 1, 2, 3, …: every thread that took any took a first
+        // (at most one first a thread; a state made afresh for each item would make
+        // all fifty firsts), and fewer items reach each count than the one below.
+        let reaching = |c: usize| seen.iter().filter(|&&s| s == c).count();
+        assert!((1..=threads().min(50)).contains(&reaching(1)), "{seen:?}");
+        assert!((1..50).all(|c| reaching(c + 1) <= reaching(c)), "{seen:?}");
     }
 
     #[test]
