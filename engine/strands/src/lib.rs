@@ -49,6 +49,7 @@ pub mod placement;
 pub mod relief;
 pub mod set;
 pub mod shape;
+pub mod simd;
 pub mod surface;
 pub mod switches;
 

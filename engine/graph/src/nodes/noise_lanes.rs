@@ -35,8 +35,8 @@ pub(super) type Layer = (f32, f32, Lattice);
 /// `value_noise`, `gradient_noise` and `Octaves::fbm` give point by point.
 pub(super) fn points(kind: &Kind, layers: &[Layer], us: &[f32], vs: &[f32], out: &mut [f32]) {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU has AVX2 (checked above).
+    if tuft_strands::simd::level() >= tuft_strands::simd::Level::Avx2 {
+        // SAFETY: the level is AVX2 or above only where the CPU has AVX2.
         #[allow(unsafe_code)]
         unsafe {
             points_avx2(kind, layers, us, vs, out);

@@ -2,12 +2,14 @@
 //!
 //! A candidate's number on a channel is `unit_f32(hash_in(stream, i))`: a SplitMix64
 //! finaliser, two 64-bit multiplies. Consecutive candidates' numbers are independent, so
-//! a run of them is computed as arrays the compiler turns into vector code: eight lanes of
-//! 64-bit multiplies with AVX-512 (`vpmullq`), four with AVX2 (each multiply pieced from
-//! 32-bit ones), one at a time on the baseline. The instruction set is chosen at run time;
+//! a run of them is computed as arrays the compiler turns into vector code: four lanes of
+//! 64-bit multiplies with AVX2 (each pieced from 32-bit ones), one at a time on the
+//! baseline. The instruction set is chosen at run time (`tuft_strands::simd::level`);
 //! every path gives the scalar function's numbers to the bit (tested).
 
 use tuft_strands::hash::{hash_in, mix64, unit_f32};
+#[cfg(target_arch = "x86_64")]
+use tuft_strands::simd::{Level, level};
 
 /// How many candidates one step of the loop computes.
 const LANES: usize = 8;
@@ -15,31 +17,14 @@ const LANES: usize = 8;
 /// `out[k] = unit_f32(hash_in(stream, first + k))` for every `k`.
 pub(super) fn units(stream: u64, first: u64, out: &mut [f32]) {
     #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx512dq") {
-            // SAFETY: the CPU has AVX-512 F and DQ (DQ implies F; checked above).
-            #[allow(unsafe_code)]
-            unsafe {
-                units_avx512(stream, first, out);
-            }
-            return;
+    if level() >= Level::Avx2 {
+        // SAFETY: the level is AVX2 only where the CPU has AVX2.
+        #[allow(unsafe_code)]
+        unsafe {
+            units_avx2(stream, first, out);
         }
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2 (checked above).
-            #[allow(unsafe_code)]
-            unsafe {
-                units_avx2(stream, first, out);
-            }
-            return;
-        }
+        return;
     }
-    units_portable(stream, first, out);
-}
-
-/// [`units_portable`] compiled for AVX-512.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512dq,avx512vl")]
-fn units_avx512(stream: u64, first: u64, out: &mut [f32]) {
     units_portable(stream, first, out);
 }
 
@@ -84,15 +69,10 @@ mod tests {
         let mut paths: Vec<(&str, Path)> = vec![("portable", |s, f, o| units_portable(s, f, o))];
         #[cfg(target_arch = "x86_64")]
         {
-            if std::arch::is_x86_feature_detected!("avx2") {
+            if tuft_strands::simd::detected() >= Level::Avx2 {
                 // SAFETY: the CPU has AVX2 (checked above).
                 #[allow(unsafe_code)]
                 paths.push(("avx2", |s, f, o| unsafe { units_avx2(s, f, o) }));
-            }
-            if std::arch::is_x86_feature_detected!("avx512dq") {
-                // SAFETY: the CPU has AVX-512 DQ (checked above).
-                #[allow(unsafe_code)]
-                paths.push(("avx512", |s, f, o| unsafe { units_avx512(s, f, o) }));
             }
         }
         paths.push(("dispatched", units));
