@@ -1,5 +1,5 @@
-//! Which vector instruction set the lane kernels (noise at points, the scatter's hashes)
-//! are compiled for: the best this CPU has, or a lower one asked for by the environment
+//! Which vector instruction set the kernels compiled more than once (noise at points, the
+//! scatter's hashes, strand meshing) run: the best this CPU has, or a lower one asked for by the environment
 //! variable `TUFT_SIMD` (`portable` or `avx2`), to compare them or to rule them out. Every
 //! level computes the same bits; only the speed differs. (AVX-512, with 64-bit multiplies
 //! in lanes, ran the scatter no faster than AVX2 here: BENCHMARKS.md.)

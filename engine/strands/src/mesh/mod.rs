@@ -348,6 +348,45 @@ fn build_with(
     mesh: &mut TileMesh,
     shapes: &mut Vec<Shape>,
 ) {
+    #[cfg(target_arch = "x86_64")]
+    if crate::simd::level() >= crate::simd::Level::Avx2
+        && std::arch::is_x86_feature_detected!("f16c")
+    {
+        // SAFETY: the level is AVX2 only where the CPU has AVX2; F16C is checked above.
+        #[allow(unsafe_code)]
+        unsafe {
+            build_with_avx2(shape_of, strands, profile, mesh, shapes);
+        }
+        return;
+    }
+    build_with_on::<false>(shape_of, strands, profile, mesh, shapes);
+}
+
+/// [`build_with_on`] compiled for AVX2 and F16C: the same arithmetic (no fused
+/// multiply-adds), the ribbon's half floats converted inline.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,f16c")]
+fn build_with_avx2(
+    shape_of: impl Fn(usize) -> Shape,
+    strands: &[Planted],
+    profile: Profile,
+    mesh: &mut TileMesh,
+    shapes: &mut Vec<Shape>,
+) {
+    build_with_on::<true>(shape_of, strands, profile, mesh, shapes);
+}
+
+/// [`build_with`] on whatever instruction set it is compiled for; `INLINE` puts the
+/// ribbon's body in the loop (where the loop is compiled for F16C, so the half floats
+/// convert inline; on the baseline the ribbon stays a call, which measured faster).
+#[inline(always)]
+fn build_with_on<const INLINE: bool>(
+    shape_of: impl Fn(usize) -> Shape,
+    strands: &[Planted],
+    profile: Profile,
+    mesh: &mut TileMesh,
+    shapes: &mut Vec<Shape>,
+) {
     let profile = profile.clamped();
     let n = strands.len();
     mesh.vertices.reserve(n * profile.vertices_per_strand());
@@ -374,6 +413,9 @@ fn build_with(
         let side = frame(side_2d.extend(0.0)).normalize_or(planted.tangent);
         let base = mesh.vertices.len() as u32;
         match profile {
+            Profile::Ribbon { .. } if INLINE => {
+                ribbon_body(mesh, &q, shape, planted, centre, side);
+            }
             Profile::Ribbon { .. } => ribbon(mesh, &q, shape, planted, centre, side),
             Profile::Tube { sides, .. } => tube(mesh, &q, shape, centre, side, sides),
         }
@@ -516,7 +558,21 @@ fn segment(centre: &[Vec3], k: usize) -> Vec3 {
 /// The two sides of a ribbon point share all but their position and the sign of their
 /// `across`, so each point is packed once and its pair made by flipping the half floats'
 /// signs (exact).
+#[inline(never)]
 fn ribbon(
+    mesh: &mut TileMesh,
+    q: &Quantiser,
+    shape: &Shape,
+    planted: &Planted,
+    centre: &[Vec3],
+    side: Vec3,
+) {
+    ribbon_body(mesh, q, shape, planted, centre, side);
+}
+
+/// [`ribbon`]'s body, for loops that inline it.
+#[inline(always)]
+fn ribbon_body(
     mesh: &mut TileMesh,
     q: &Quantiser,
     shape: &Shape,
@@ -615,6 +671,50 @@ mod tests {
         s.length.fill(0.05);
         s.width.fill(0.004);
         s
+    }
+
+    #[test]
+    fn every_instruction_set_meshes_the_same_bytes() {
+        let mut s = crate::testing::random_set(2000, 9, 1);
+        // Curl and frizz on half the strands, so the groomed centreline is in the loop.
+        for k in (0..s.len()).step_by(2) {
+            s.curl[k] = [0.3, 2.0];
+            s.frizz[k] = 0.2;
+        }
+        let tiles = place(&s, &Surface::sphere(1.0, 16, 8, 1.0, 1.0), 1.0);
+        let reach = reach_bound(&s);
+        for profile in [
+            Profile::Ribbon { segments: 4 },
+            Profile::Tube {
+                sides: 3,
+                segments: 3,
+            },
+        ] {
+            for tile in &tiles {
+                let mut meshes: [TileMesh; 2] = Default::default();
+                for m in &mut meshes {
+                    m.frame = tile_frame(tile, reach);
+                }
+                let shape = |i| Shape::of(&s, i);
+                // The baseline body with the ribbon as a call, and whatever this CPU
+                // dispatches to (the AVX2 and F16C body where it has them).
+                build_with_on::<false>(
+                    shape,
+                    &tile.strands,
+                    profile,
+                    &mut meshes[0],
+                    &mut Vec::new(),
+                );
+                build_with(
+                    shape,
+                    &tile.strands,
+                    profile,
+                    &mut meshes[1],
+                    &mut Vec::new(),
+                );
+                assert_eq!(meshes[0], meshes[1]);
+            }
+        }
     }
 
     #[test]
