@@ -1,0 +1,230 @@
+//! Tests of the strand meshes: counts, shapes, levels, packing and the instruction sets.
+
+use super::*;
+use crate::placement::place;
+use crate::surface::Surface;
+
+/// Random strands, all 5 cm long and 4 mm wide (the length test measures them).
+fn set(n: usize) -> StrandSet {
+    let mut s = crate::testing::random_set(n, 9, 1);
+    s.length.fill(0.05);
+    s.width.fill(0.004);
+    s
+}
+
+#[test]
+fn every_instruction_set_meshes_the_same_bytes() {
+    let mut s = crate::testing::random_set(2000, 9, 1);
+    // Curl and frizz on half the strands, so the groomed centreline is in the loop.
+    for k in (0..s.len()).step_by(2) {
+        s.curl[k] = [0.3, 2.0];
+        s.frizz[k] = 0.2;
+    }
+    let tiles = place(&s, &Surface::sphere(1.0, 16, 8, 1.0, 1.0), 1.0);
+    let reach = reach_bound(&s);
+    for profile in [
+        Profile::Ribbon { segments: 4 },
+        Profile::Tube {
+            sides: 3,
+            segments: 3,
+        },
+    ] {
+        for tile in &tiles {
+            let mut meshes: [TileMesh; 2] = Default::default();
+            for m in &mut meshes {
+                m.frame = tile_frame(tile, reach);
+            }
+            let shape = |i| Shape::of(&s, i);
+            // The baseline body with the ribbon as a call, and whatever this CPU
+            // dispatches to (the AVX2 and F16C body where it has them).
+            build_with_on::<false>(
+                shape,
+                &tile.strands,
+                profile,
+                &mut meshes[0],
+                &mut Vec::new(),
+            );
+            build_with(
+                shape,
+                &tile.strands,
+                profile,
+                &mut meshes[1],
+                &mut Vec::new(),
+            );
+            assert_eq!(meshes[0], meshes[1]);
+        }
+    }
+}
+
+#[test]
+fn the_float_vertex_is_sixty_four_bytes() {
+    assert_eq!(size_of::<StrandVertex>(), 64);
+}
+
+#[test]
+fn a_profile_out_of_range_meshes_as_its_clamped_one() {
+    let s = set(50);
+    let tiles = place(&s, &Surface::plane(1.0, 1, 1.0), 1.0);
+    for (wild, tame) in [
+        (
+            Profile::Ribbon { segments: 0 },
+            Profile::Ribbon { segments: 1 },
+        ),
+        (
+            Profile::Ribbon { segments: 99 },
+            Profile::Ribbon { segments: 16 },
+        ),
+        (
+            Profile::Tube {
+                sides: 1,
+                segments: 40,
+            },
+            Profile::Tube {
+                sides: 3,
+                segments: 16,
+            },
+        ),
+    ] {
+        assert_eq!(wild.clamped(), tame);
+        assert_eq!(wild.indices_per_strand(), tame.indices_per_strand());
+        assert_eq!(
+            build_tile(&s, &tiles[0], wild),
+            build_tile(&s, &tiles[0], tame)
+        );
+    }
+}
+
+#[test]
+fn a_tile_meshed_in_slices_is_the_tile_meshed_at_once_and_truncates_to_its_prefix() {
+    let s = set(400);
+    let tiles = place(&s, &Surface::plane(1.0, 1, 1.0), 1.0);
+    let strands = &tiles[0].strands;
+    for profile in [
+        Profile::Ribbon { segments: 3 },
+        Profile::Tube {
+            sides: 4,
+            segments: 2,
+        },
+    ] {
+        let whole = build_tile(&s, &tiles[0], profile);
+        let mut sliced = TileMesh::default();
+        for range in [0..1, 1..150, 150..150, 150..strands.len()] {
+            let mut part = TileMesh::in_frame(whole.frame);
+            append_strands(&s, &strands[range], profile, &mut part);
+            sliced.append(&part);
+        }
+        assert_eq!(sliced, whole);
+        let mut prefix = TileMesh::in_frame(whole.frame);
+        append_strands(&s, &strands[..120], profile, &mut prefix);
+        sliced.truncate(120, profile);
+        assert_eq!(sliced, prefix);
+    }
+}
+
+#[test]
+fn ribbons_and_tubes_have_the_counts_their_profile_says() {
+    let s = set(500);
+    let tiles = place(&s, &Surface::plane(1.0, 2, 1.0), 1.0);
+    for profile in [
+        Profile::Ribbon { segments: 4 },
+        Profile::Tube {
+            sides: 3,
+            segments: 5,
+        },
+    ] {
+        for tile in &tiles {
+            let m = build_tile(&s, tile, profile);
+            let n = tile.strands.len();
+            assert_eq!(m.vertices.len(), n * profile.vertices_per_strand());
+            assert_eq!(m.indices.len(), n * profile.indices_per_strand());
+            assert!(m.indices.iter().all(|&i| (i as usize) < m.vertices.len()));
+            assert_eq!(m.level_indices(1.0, profile), m.indices.len());
+        }
+    }
+}
+
+#[test]
+fn a_strand_has_its_length_and_width() {
+    let s = set(1);
+    let tiles = place(&s, &Surface::plane(1.0, 1, 1.0), 1.0);
+    let tile = tiles.iter().find(|t| !t.strands.is_empty()).unwrap();
+    let m = build_tile(&s, tile, Profile::Ribbon { segments: 8 });
+    let mid = |k: usize| {
+        let (a, b) = (
+            Vec3::from(m.vertex(2 * k).position),
+            Vec3::from(m.vertex(2 * k + 1).position),
+        );
+        ((a + b) * 0.5, (a - b).length())
+    };
+    // Two packed positions, each within half a step of its own.
+    let tol = 2.0 * m.frame.tolerance().length();
+    let length: f32 = (0..8).map(|k| (mid(k + 1).0 - mid(k).0).length()).sum();
+    assert!((length - 0.05).abs() < 0.003, "{length}");
+    assert!((mid(0).1 - 0.004).abs() < tol, "{} {tol}", mid(0).1);
+    assert!((mid(8).1 - 0.004 * crate::shape::TIP_WIDTH).abs() < tol);
+    // Roots stand on the surface; tips above it.
+    assert!(mid(0).0.y.abs() < tol && mid(8).0.y > 0.01);
+}
+
+#[test]
+fn a_level_mesh_widens_survivors_and_keeps_the_prefix() {
+    let s = set(3000);
+    let profile = Profile::Ribbon { segments: 2 };
+    let tiles = repeat_tiles(&s, 1.0, profile);
+    let full = level_mesh(&tiles, profile, 1.0, 1.0);
+    let quarter = level_mesh(&tiles, profile, 0.25, 2.0);
+    let strands = |m: &LevelMesh| m.vertices.len() / profile.vertices_per_strand();
+    assert_eq!(
+        strands(&full),
+        3000,
+        "one repeat on one repeat's plane: every strand once"
+    );
+    assert_eq!(strands(&quarter), s.level_len(0.25));
+    // A widened vertex sits twice as far from its centreline.
+    let v = quarter.vertices[0];
+    let a = Vec3::from(v.across).length();
+    let root_width = s.width[0] * 2.0;
+    // Half floats: 11 significant bits.
+    assert!((2.0 * a - root_width).abs() < root_width / 2048.0, "{a}");
+}
+
+#[test]
+fn the_most_groomed_strands_stay_inside_their_tiles_frame() {
+    use crate::shape::{MAX_CURL, MAX_CURL_TURNS, MAX_FRIZZ};
+    let mut s = crate::testing::random_set(2000, 5, 4);
+    s.length.fill(0.3);
+    s.width.fill(0.02);
+    for i in 0..s.len() {
+        s.lean[i] = [0.9, -0.4];
+        s.curl[i] = [MAX_CURL, MAX_CURL_TURNS * (i % 7) as f32 / 6.0];
+        s.frizz[i] = MAX_FRIZZ * (i % 3) as f32 / 2.0;
+        s.taper[i] = [1.0, 1.0];
+    }
+    let tiles = place(&s, &Surface::plane(1.0, 2, 1.0), 1.0);
+    for profile in [
+        Profile::Ribbon { segments: 16 },
+        Profile::Tube {
+            sides: 8,
+            segments: 16,
+        },
+    ] {
+        for tile in &tiles {
+            let m = build_tile(&s, tile, profile);
+            // A clamped vertex would sit on the box's faces (0 or 65535).
+            let inside = |v: &PackedVertex| v.position[..3].iter().all(|&q| q > 0 && q < 65_535);
+            assert!(m.vertices.iter().all(inside), "{profile:?}");
+        }
+    }
+}
+
+#[test]
+fn levels_are_prefixes_of_one_buffer() {
+    let s = set(2000);
+    let tiles = place(&s, &Surface::plane(1.0, 1, 1.0), 1.0);
+    let profile = Profile::Ribbon { segments: 3 };
+    let m = build_tile(&s, &tiles[0], profile);
+    let quarter = m.level_indices(0.25, profile) / profile.indices_per_strand();
+    assert!(m.ranks[..quarter].iter().all(|&r| r < 0.25));
+    assert!(m.ranks[quarter..].iter().all(|&r| r >= 0.25));
+    assert!(m.ranks.windows(2).all(|w| w[0] <= w[1]));
+}
