@@ -35,6 +35,7 @@
 //! assert_eq!(file.layers[0].1.level_len(0.25), 1);
 //! ```
 
+pub mod buckets;
 pub mod cards;
 pub mod crc;
 pub mod file;

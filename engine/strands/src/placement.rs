@@ -164,29 +164,17 @@ impl Bins {
             let y = ((p[1] * side as f32) as usize).min(side - 1);
             y * side + x
         };
-        let mut count = vec![0u32; side * side + 1];
-        for &p in roots {
-            count[bin(p) + 1] += 1;
-        }
-        for i in 1..count.len() {
-            count[i] += count[i - 1];
-        }
-        let mut fill = count.clone();
-        let mut items = vec![Binned::default(); roots.len()];
-        for (i, (&root, &id)) in roots.iter().zip(&set.id).enumerate() {
-            let b = bin(root);
-            items[fill[b] as usize] = Binned {
+        let binned = roots
+            .iter()
+            .zip(&set.id)
+            .enumerate()
+            .map(|(i, (&root, &id))| Binned {
                 strand: i as u32,
                 id,
                 root,
-            };
-            fill[b] += 1;
-        }
-        Self {
-            side,
-            start: count,
-            items,
-        }
+            });
+        let (start, items) = crate::buckets::deal(binned, side * side, |b| bin(b.root));
+        Self { side, start, items }
     }
 
     /// Calls `f` with every strand in `strands` whose bin overlaps `[lo, hi]` (within
@@ -409,9 +397,7 @@ fn find_in_triangle(
                 let uv = Vec2::from(r) + cell;
                 let mut patch = 0.0;
                 if varies {
-                    patch = within
-                        .variation
-                        .patch(frame.plant(item.strand, uv).position);
+                    patch = within.variation.patch(frame.position(uv));
                     if thinned(keep * within.variation.keep(patch)) {
                         return;
                     }
@@ -452,12 +438,23 @@ impl Frame {
         }
     }
 
-    fn plant(&self, strand: u32, p: Vec2) -> Planted {
+    /// The barycentric weights of UV point `p`.
+    fn weights(&self, p: Vec2) -> [f32; 3] {
         let [a, b, c] = self.uv;
         let det = (b - a).perp_dot(c - a);
         let w1 = (p - a).perp_dot(c - a) / det;
         let w2 = (b - a).perp_dot(p - a) / det;
-        let w0 = 1.0 - w1 - w2;
+        [1.0 - w1 - w2, w1, w2]
+    }
+
+    /// Where UV point `p` stands, metres: what [`Frame::plant`] puts in `position`.
+    fn position(&self, p: Vec2) -> Vec3 {
+        let [w0, w1, w2] = self.weights(p);
+        self.pos[0] * w0 + self.pos[1] * w1 + self.pos[2] * w2
+    }
+
+    fn plant(&self, strand: u32, p: Vec2) -> Planted {
+        let [w0, w1, w2] = self.weights(p);
         let position = self.pos[0] * w0 + self.pos[1] * w1 + self.pos[2] * w2;
         let normal = (self.nrm[0] * w0 + self.nrm[1] * w1 + self.nrm[2] * w2).normalize_or(Vec3::Y);
         let tangent = (self.dp_du - normal * normal.dot(self.dp_du))

@@ -147,9 +147,12 @@ impl Streams {
         unit_f32(hash_in(self.0[channel as usize], i as u64))
     }
 
-    /// [`Streams::unit`] of candidates `first..first + out.len()`, over lanes.
-    fn units(&self, first: usize, channel: u32, out: &mut [f32]) {
-        lanes::units(self.0[channel as usize], first as u64, out);
+    /// [`Streams::unit`] of the `len` candidates of run `r` (from `r × RUN`), over lanes;
+    /// the array past `len` is zero.
+    fn run(&self, r: usize, len: usize, channel: u32) -> [f32; RUN] {
+        let mut out = [0.0; RUN];
+        lanes::units(self.0[channel as usize], (r * RUN) as u64, &mut out[..len]);
+        out
     }
 }
 
@@ -275,10 +278,8 @@ fn candidates_with(
         .enumerate()
         .for_each(|(r, (roots, clump))| {
             let first = r * RUN;
-            let (mut ju, mut jv) = ([0.0; RUN], [0.0; RUN]);
-            let (ju, jv) = (&mut ju[..roots.len()], &mut jv[..roots.len()]);
-            streams.units(first, channel::JITTER_U, ju);
-            streams.units(first, channel::JITTER_V, jv);
+            let ju = streams.run(r, roots.len(), channel::JITTER_U);
+            let jv = streams.run(r, roots.len(), channel::JITTER_V);
             let (mut row, mut x) = (first / n, first % n);
             for (k, (root, clump)) in roots.iter_mut().zip(clump.iter_mut()).enumerate() {
                 let u = ((x as f32 + ju[k]) / n as f32).min(BELOW_ONE);
@@ -319,26 +320,27 @@ fn candidates_with(
     }
 
     // 3. Density: a threshold on each candidate's own hash.
-    let density = match &layer.density {
-        Input::Const(value) => Err(value.channels()[0]),
-        input => Ok(read(
-            evaluator,
-            input,
-            PortType::Float,
-            &Domain::points(&roots),
-        )),
+    let (constant, field) = match &layer.density {
+        Input::Const(value) => (value.channels()[0], None),
+        input => (
+            0.0,
+            Some(read(
+                evaluator,
+                input,
+                PortType::Float,
+                &Domain::points(&roots),
+            )),
+        ),
     };
+    let density = |i: usize| field.as_ref().map_or(constant, |f| f.at(0, i));
     let mut survives = vec![false; count];
     survives
         .par_chunks_mut(RUN)
         .enumerate()
         .for_each(|(r, survives)| {
-            let first = r * RUN;
-            let mut own = [0.0; RUN];
-            let own = &mut own[..survives.len()];
-            streams.units(first, channel::DENSITY, own);
-            for (k, (s, own)) in survives.iter_mut().zip(own).enumerate() {
-                *s = *own < density.as_ref().map_or_else(|&d| d, |f| f.at(0, first + k));
+            let own = streams.run(r, survives.len(), channel::DENSITY);
+            for (k, s) in survives.iter_mut().enumerate() {
+                *s = own[k] < density(r * RUN + k);
             }
         });
     Candidates {
@@ -351,7 +353,7 @@ fn candidates_with(
 /// A survivor of the density cut, as the rank sort moves it: the sort key (rank bits over
 /// candidate index) and what step 4 reads of the candidate, so that nothing after the
 /// sort gathers from the candidate arrays out of order.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Survivor {
     key: u64,
     root: [f32; 2],
@@ -498,7 +500,7 @@ fn scatter(evaluator: &Evaluator<'_>, layer: &StrandLayer, repeat_m: f32) -> Str
 
 /// Steps 1 to 3 and 5 (done early): the candidates, the density cut, and the survivors
 /// sorted by rank (the candidate index breaks ties, so the order is total); ranks are
-/// non-negative, so their bits order like the numbers and one integer sort does it.
+/// non-negative, so their bits order like the numbers and the key is one integer.
 /// Everything after runs in this order, so every array is written and read front to
 /// back.
 fn survivors(
@@ -517,8 +519,7 @@ fn survivors(
         .enumerate()
         .flat_map_iter(|(r, survives)| {
             let first = r * RUN;
-            let mut rank = [0.0; RUN];
-            streams.units(first, channel::RANK, &mut rank[..survives.len()]);
+            let rank = streams.run(r, survives.len(), channel::RANK);
             let (roots, clump_of) = (&roots, &clump_of);
             (first..first + survives.len())
                 .filter(move |&i| survives[i - first])
@@ -541,25 +542,12 @@ fn sorted_by_rank(survivors: Vec<Survivor>) -> Vec<Survivor> {
     // A power of two, so `rank × buckets` is exact and its floor never reorders ranks.
     let buckets = (n / 32).clamp(1, 1 << 16).next_power_of_two();
     let bucket = |s: &Survivor| ((s.rank() * buckets as f32) as usize).min(buckets - 1);
-    let mut starts = vec![0usize; buckets + 1];
-    for s in &survivors {
-        starts[bucket(s) + 1] += 1;
-    }
-    for b in 0..buckets {
-        starts[b + 1] += starts[b];
-    }
-    let mut next = starts.clone();
-    let mut out = survivors.clone();
-    for s in &survivors {
-        let b = bucket(s);
-        out[next[b]] = *s;
-        next[b] += 1;
-    }
+    let (starts, mut out) = tuft_strands::buckets::deal(survivors.iter().copied(), buckets, bucket);
     drop(survivors);
     let mut parts: Vec<&mut [Survivor]> = Vec::with_capacity(buckets);
     let mut rest = out.as_mut_slice();
-    for b in 0..buckets {
-        let (part, tail) = rest.split_at_mut(starts[b + 1] - starts[b]);
+    for w in starts.windows(2) {
+        let (part, tail) = rest.split_at_mut((w[1] - w[0]) as usize);
         parts.push(part);
         rest = tail;
     }

@@ -265,20 +265,9 @@ impl RootBins {
             let by = ((r[1] * per_side as f32) as usize).min(per_side - 1);
             by * per_side + bx
         };
-        let bin: Vec<u32> = set.root_uv.iter().map(|r| bin_of(r) as u32).collect();
-        let mut start = vec![0u32; per_side * per_side + 1];
-        for &b in &bin {
-            start[b as usize + 1] += 1;
-        }
-        for k in 1..start.len() {
-            start[k] += start[k - 1];
-        }
-        let mut fill = start.clone();
-        let mut items = vec![0u32; bin.len()];
-        for (i, &b) in bin.iter().enumerate() {
-            items[fill[b as usize] as usize] = i as u32;
-            fill[b as usize] += 1;
-        }
+        let (start, items) = crate::buckets::deal(0..set.len() as u32, per_side * per_side, |&i| {
+            bin_of(&set.root_uv[i as usize])
+        });
         Self {
             per_side,
             // Bins are at least a window wide, so the window's bin and its neighbours

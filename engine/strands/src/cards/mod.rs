@@ -262,22 +262,12 @@ fn sort_keyed(keyed: &mut Vec<(u64, u32)>, anchors: &Anchors) {
         keyed.sort_unstable();
         return;
     };
-    let mut start = vec![0usize; table.len() + 1];
-    for &(key, _) in keyed.iter() {
-        start[(key >> 16) as usize + 1] += 1;
-    }
-    for c in 1..start.len() {
-        start[c] += start[c - 1];
-    }
-    let mut fill = start.clone();
-    let mut sorted = vec![(0u64, 0u32); keyed.len()];
-    for &(key, i) in keyed.iter() {
-        let c = (key >> 16) as usize;
-        sorted[fill[c]] = (key, i);
-        fill[c] += 1;
-    }
+    let (start, mut sorted) =
+        crate::buckets::deal(keyed.iter().copied(), table.len(), |&(key, _)| {
+            (key >> 16) as usize
+        });
     for w in start.windows(2) {
-        sorted[w[0]..w[1]].sort_unstable();
+        sorted[w[0] as usize..w[1] as usize].sort_unstable();
     }
     *keyed = sorted;
 }

@@ -349,10 +349,8 @@ fn build_with(
     shapes: &mut Vec<Shape>,
 ) {
     #[cfg(target_arch = "x86_64")]
-    if crate::simd::level() >= crate::simd::Level::Avx2
-        && std::arch::is_x86_feature_detected!("f16c")
-    {
-        // SAFETY: the level is AVX2 only where the CPU has AVX2; F16C is checked above.
+    if crate::simd::level() >= crate::simd::Level::Avx2 {
+        // SAFETY: the level is AVX2 only where the CPU has AVX2 and F16C.
         #[allow(unsafe_code)]
         unsafe {
             build_with_avx2(shape_of, strands, profile, mesh, shapes);

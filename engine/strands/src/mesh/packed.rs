@@ -209,15 +209,15 @@ pub fn f16_bits(x: f32) -> u16 {
 }
 
 /// Four floats as half floats, exactly as [`f16_bits`] rounds them: one F16C
-/// instruction where the CPU has it (every x86-64 CPU of the last decade), [`f16_bits`]
-/// four times where not. The two agree on every finite value (tested); a NaN may come
+/// instruction where [`crate::simd::level`] has it (every x86-64 CPU of the last
+/// decade), [`f16_bits`] four times where not. The two agree on every finite value (tested); a NaN may come
 /// back with other payload bits.
 #[inline]
 #[must_use]
 pub fn f16x4(x: [f32; 4]) -> [u16; 4] {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("f16c") {
-        // SAFETY: the CPU has F16C (checked above).
+    if crate::simd::level() >= crate::simd::Level::Avx2 {
+        // SAFETY: the level is AVX2 only where the CPU has F16C.
         #[allow(unsafe_code)]
         return unsafe { f16x4_f16c(x) };
     }
