@@ -16,25 +16,27 @@ const PLANT_PER_FRAME: usize = crate::preview::PLANT_PER_ROUND;
 /// How high above the field the repeat is looked at, metres.
 const ABOVE_M: f32 = 12.0;
 
-/// The macro variation the repeat is measured with, on every layer: patches of about
-/// 4 m where a full patch drops 70% of the strands, stands them 40% shorter and tints
-/// them toward dry yellow.
-pub const MEASURED_MACRO: tuft_strands::macro_variation::MacroVariation =
-    tuft_strands::macro_variation::MacroVariation {
-        scale_m: 4.0,
-        density: 0.7,
-        length: 0.4,
-        tint: [1.5, 1.3, 0.55],
-        seed: 7,
-    };
+/// The side of the blocks the repeat's pattern is measured over, pixels: the house
+/// pattern measure's.
+pub const PATTERN_BLOCK_PX: u32 = 8;
 
-/// `material` on the field seen straight down from [`ABOVE_M`], with [`MEASURED_MACRO`]
-/// on every layer and with none: the autocorrelation of each frame's luminance at the
-/// repeat's period (how plainly the repeat shows), and the frames.
+/// How plainly the repeat shows in one frame from above.
+pub struct Repeat {
+    /// The autocorrelation of the frame's luminance at the repeat's period, per pixel.
+    pub pixels: f64,
+    /// The same over [`PATTERN_BLOCK_PX`] blocks: the patches, without the blades'
+    /// own detail.
+    pub blocks: f64,
+    /// The frame.
+    pub image: tuft_render::Image,
+}
+
+/// `material` on the field seen straight down from [`ABOVE_M`] as it is and with its
+/// layers' macro variation off: how plainly the repeat shows in each frame.
 pub fn repeat_from_above(
     material: &tuft_render::Material,
     size: (u32, u32),
-) -> anyhow::Result<[(f64, tuft_render::Image); 2]> {
+) -> anyhow::Result<[Repeat; 2]> {
     let mut offscreen = tuft_render::Offscreen::new()?;
     let view = View {
         camera: Camera {
@@ -48,26 +50,23 @@ pub fn repeat_from_above(
         ..View::default()
     };
     let period_px = material.repeat_m * view.camera.px_per_m(ABOVE_M, size.1 as f32);
-    let with = |variation| {
-        let mut m = material.clone();
-        for layer in &mut m.layers {
-            layer.macro_variation = variation;
-        }
-        m
-    };
-    let (varied, plain) = (
-        with(MEASURED_MACRO),
-        with(tuft_strands::macro_variation::MacroVariation::OFF),
-    );
-    let mut measure = |m: tuft_render::Material| -> anyhow::Result<(f64, tuft_render::Image)> {
+    let mut plain = material.clone();
+    for layer in &mut plain.layers {
+        layer.macro_variation = tuft_strands::macro_variation::MacroVariation::OFF;
+    }
+    let mut measure = |m: tuft_render::Material| -> anyhow::Result<Repeat> {
         let mut scene = Scene::new(m, SurfaceKind::Field);
         let image = offscreen.render(&mut scene, &view)?.image;
-        let r = image
-            .autocorrelation(period_px)
-            .ok_or_else(|| anyhow::anyhow!("a flat frame from above"))?;
-        Ok((r, image))
+        let flat = || anyhow::anyhow!("a flat frame from above");
+        Ok(Repeat {
+            pixels: image.autocorrelation(period_px, 1).ok_or_else(flat)?,
+            blocks: image
+                .autocorrelation(period_px, PATTERN_BLOCK_PX)
+                .ok_or_else(flat)?,
+            image,
+        })
     };
-    Ok([measure(varied)?, measure(plain)?])
+    Ok([measure(material.clone())?, measure(plain)?])
 }
 
 /// Walks `metres` straight over the field on the lawn preset, at eye height, and prints
@@ -184,8 +183,10 @@ pub fn run(metres: f32, json: bool) -> anyhow::Result<()> {
                 "resident_mb_end": mb(end),
                 "triangles_drawn_mean": mean(&drawn),
                 "triangles_full_detail_mean": mean(&full),
-                "repeat_autocorrelation_macro": above.as_ref().ok().map(|a| a[0].0),
-                "repeat_autocorrelation_plain": above.as_ref().ok().map(|a| a[1].0),
+                "repeat_autocorrelation_macro": above.as_ref().ok().map(|a| a[0].pixels),
+                "repeat_autocorrelation_plain": above.as_ref().ok().map(|a| a[1].pixels),
+                "repeat_block_autocorrelation_macro": above.as_ref().ok().map(|a| a[0].blocks),
+                "repeat_block_autocorrelation_plain": above.as_ref().ok().map(|a| a[1].blocks),
             })
         );
     } else {
@@ -220,8 +221,12 @@ pub fn run(metres: f32, json: bool) -> anyhow::Result<()> {
             mean(&full) / 1e6
         );
         match &above {
-            Ok([(with, _), (without, _)]) => out!(
-                "  the repeat from {ABOVE_M} m above (luminance autocorrelation at its period, 640×480): {with:.3} with macro variation, {without:.3} without"
+            Ok([with, without]) => out!(
+                "  the repeat from {ABOVE_M} m above (luminance autocorrelation at its period, 640×480): per pixel {:.3} with macro variation, {:.3} without; over {PATTERN_BLOCK_PX}-pixel blocks {:.3} with, {:.3} without",
+                with.pixels,
+                without.pixels,
+                with.blocks,
+                without.blocks
             ),
             Err(e) => out!("  the repeat from above: not measured ({e})"),
         }

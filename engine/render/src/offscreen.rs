@@ -99,17 +99,26 @@ impl Image {
 
     /// How much the frame's luminance repeats itself `lag_px` pixels away, across and
     /// down: the normalised autocorrelation (1 for a pattern that repeats exactly, 0
-    /// for none), at the whole pixels either side of the lag, the larger. What a
-    /// repeat seen from above shows at its period. `None` for a frame no bigger than
-    /// the lag, or a flat one.
+    /// for none) of the mean luminance over `block` × `block` pixel blocks (1: the
+    /// pixels themselves), at the whole blocks either side of the lag, the larger. What
+    /// a repeat seen from above shows at its period: per pixel it counts the blades'
+    /// own detail, which a sub-pixel shift between repeats already decorrelates; over
+    /// blocks, the patches an eye sees as a grid. `None` for a frame no bigger than the
+    /// lag, or a flat one.
     #[must_use]
-    pub fn autocorrelation(&self, lag_px: f32) -> Option<f64> {
-        let (w, h) = (self.width as usize, self.height as usize);
-        let luma: Vec<f64> = self
-            .rgba
-            .chunks_exact(4)
-            .map(|p| 0.2126 * f64::from(p[0]) + 0.7152 * f64::from(p[1]) + 0.0722 * f64::from(p[2]))
-            .collect();
+    pub fn autocorrelation(&self, lag_px: f32, block: u32) -> Option<f64> {
+        let b = block.max(1) as usize;
+        let (w, h) = (self.width as usize / b, self.height as usize / b);
+        let mut luma = vec![0.0f64; w * h];
+        for (y, row) in self.rgba.chunks_exact(self.width as usize * 4).enumerate() {
+            if y / b >= h {
+                break;
+            }
+            for (x, p) in row.chunks_exact(4).enumerate().take(w * b) {
+                luma[(y / b) * w + x / b] +=
+                    0.2126 * f64::from(p[0]) + 0.7152 * f64::from(p[1]) + 0.0722 * f64::from(p[2]);
+            }
+        }
         let mean = luma.iter().sum::<f64>() / luma.len().max(1) as f64;
         let centred: Vec<f64> = luma.iter().map(|l| l - mean).collect();
         let at = |x: usize, y: usize| centred[y * w + x];
@@ -128,7 +137,7 @@ impl Image {
             }
             (var > 0.0 && n > 0).then(|| sum / var)
         };
-        let lag = lag_px.max(0.0);
+        let lag = lag_px.max(0.0) / b as f32;
         match (at_lag(lag.floor() as usize), at_lag(lag.ceil() as usize)) {
             (Some(a), Some(b)) => Some(a.max(b)),
             (a, b) => a.or(b),
@@ -438,5 +447,60 @@ impl Offscreen {
         read.unmap();
         let period_ns = f64::from(self.queue.get_timestamp_period());
         Some(ticks[1].saturating_sub(ticks[0]) as f64 * period_ns / 1e6)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A grey frame: a pattern of `period` pixels (squares, light and dark) plus
+    /// per-pixel noise of `noise` codes that does not repeat.
+    fn patterned(size: u32, period: u32, noise: f32) -> Image {
+        let mut rgba = Vec::new();
+        let mut state = 0x2545_f491_u32;
+        for y in 0..size {
+            for x in 0..size {
+                state ^= state << 13;
+                state ^= state >> 17;
+                state ^= state << 5;
+                let jitter = (state as f32 / u32::MAX as f32 - 0.5) * 2.0 * noise;
+                let light = (x % period < period / 2) ^ (y % period < period / 2);
+                let v = (if light { 160.0 } else { 96.0 } + jitter).clamp(0.0, 255.0) as u8;
+                rgba.extend([v, v, v, 255]);
+            }
+        }
+        Image {
+            width: size,
+            height: size,
+            rgba,
+        }
+    }
+
+    #[test]
+    fn the_autocorrelation_finds_a_repeat_and_blocks_look_past_pixel_noise() {
+        let clean = patterned(128, 32, 0.0);
+        let at_period = clean.autocorrelation(32.0, 1).unwrap();
+        assert!(at_period > 0.99, "{at_period}");
+        // Half a period away the squares are inverted.
+        let half = clean.autocorrelation(16.0, 1).unwrap();
+        assert!(half < -0.9, "{half}");
+        // Noise that does not repeat takes the per-pixel figure down; averaged over
+        // 8-pixel blocks it is mostly gone, so the blocks see the repeat again.
+        let noisy = patterned(128, 32, 90.0);
+        let (pixels, blocks) = (
+            noisy.autocorrelation(32.0, 1).unwrap(),
+            noisy.autocorrelation(32.0, 8).unwrap(),
+        );
+        assert!(pixels < 0.6, "{pixels}");
+        assert!(blocks > 0.9, "{blocks}");
+        // A flat frame, or a lag no smaller than the frame, has no figure.
+        assert_eq!(patterned(64, 2, 0.0).autocorrelation(70.0, 1), None);
+        let flat = Image {
+            width: 16,
+            height: 16,
+            rgba: vec![128; 16 * 16 * 4],
+        };
+        assert_eq!(flat.autocorrelation(4.0, 1), None);
     }
 }
