@@ -91,18 +91,21 @@ impl MacroVariation {
 
     /// The patch value at world position `p`, in `[0, 1]`: two octaves of smooth value
     /// noise over a lattice of `scale_m`, its middle stretched so that patches are
-    /// distinct (0 where the variation is off).
+    /// distinct (0 where the variation is off). [`Sampler`] gives the same numbers
+    /// faster for many nearby points.
     #[must_use]
     pub fn patch(&self, p: Vec3) -> f32 {
-        if self.is_off() {
-            return 0.0;
+        self.sampler().patch(p)
+    }
+
+    /// A sampler of [`Self::patch`] that keeps the lattice values of the cells it was
+    /// last asked in, for points that come in runs close together (a tile's roots).
+    #[must_use]
+    pub fn sampler(&self) -> Sampler {
+        Sampler {
+            variation: *self,
+            octaves: [None; 2],
         }
-        let q = p / self.scale_m.max(0.1);
-        let seed = u64::from(self.seed);
-        let n = (2.0 * value_noise(q, seed) + value_noise(q * 2.03 + Vec3::splat(17.1), seed ^ 1))
-            / 3.0;
-        let x = ((n - 0.3) / 0.4).clamp(0.0, 1.0);
-        x * x * (3.0 - 2.0 * x)
     }
 
     /// The share of strands kept at patch value `n` (before the area thinning).
@@ -124,21 +127,61 @@ impl MacroVariation {
     }
 }
 
-/// Smooth (quintic) value noise in `[0, 1]` at `q`, lattice values hashed from `seed`.
-fn value_noise(q: Vec3, seed: u64) -> f32 {
-    let cell = q.floor();
-    let f = q - cell;
+/// [`MacroVariation::patch`] over many points: the same numbers, each octave's eight
+/// lattice values hashed once per cell rather than once per point.
+#[derive(Clone, Debug)]
+pub struct Sampler {
+    variation: MacroVariation,
+    /// Per octave, the last cell asked and its corner values.
+    octaves: [Option<([i64; 3], [f32; 8])>; 2],
+}
+
+impl Sampler {
+    /// The patch value at world position `p` (see [`MacroVariation::patch`]).
+    pub fn patch(&mut self, p: Vec3) -> f32 {
+        let v = &self.variation;
+        if v.is_off() {
+            return 0.0;
+        }
+        let q = p / v.scale_m.max(0.1);
+        let seed = u64::from(v.seed);
+        let [first, second] = &mut self.octaves;
+        let n = (2.0 * value_noise(q, seed, first)
+            + value_noise(q * 2.03 + Vec3::splat(17.1), seed ^ 1, second))
+            / 3.0;
+        let x = ((n - 0.3) / 0.4).clamp(0.0, 1.0);
+        x * x * (3.0 - 2.0 * x)
+    }
+}
+
+/// Smooth (quintic) value noise in `[0, 1]` at `q`, lattice values hashed from `seed`;
+/// `cell` holds the last cell's corner values and is refilled when `q` leaves it.
+fn value_noise(q: Vec3, seed: u64, cell: &mut Option<([i64; 3], [f32; 8])>) -> f32 {
+    let floor = q.floor();
+    let f = q - floor;
     let w = f * f * f * (f * (f * 6.0 - Vec3::splat(15.0)) + Vec3::splat(10.0));
-    let [x0, y0, z0] = cell.to_array().map(|c| c as i64);
-    let at = |dx: i64, dy: i64, dz: i64| {
-        let key = mix64((x0 + dx) as u64 ^ mix64((y0 + dy) as u64 ^ mix64((z0 + dz) as u64)));
-        unit_f32(hash(seed, key, channel::MACRO))
+    let key = floor.to_array().map(|c| c as i64);
+    let corners = match cell {
+        Some((k, corners)) if *k == key => *corners,
+        _ => {
+            let [x0, y0, z0] = key;
+            let at = |i: i64| {
+                let (dx, dy, dz) = (i & 1, (i >> 1) & 1, i >> 2);
+                let key =
+                    mix64((x0 + dx) as u64 ^ mix64((y0 + dy) as u64 ^ mix64((z0 + dz) as u64)));
+                unit_f32(hash(seed, key, channel::MACRO))
+            };
+            let corners = [0, 1, 2, 3, 4, 5, 6, 7].map(at);
+            *cell = Some((key, corners));
+            corners
+        }
     };
     let lerp = |a: f32, b: f32, t: f32| a + (b - a) * t;
-    let x00 = lerp(at(0, 0, 0), at(1, 0, 0), w.x);
-    let x10 = lerp(at(0, 1, 0), at(1, 1, 0), w.x);
-    let x01 = lerp(at(0, 0, 1), at(1, 0, 1), w.x);
-    let x11 = lerp(at(0, 1, 1), at(1, 1, 1), w.x);
+    // Corner `i` is at (i & 1, i >> 1 & 1, i >> 2).
+    let x00 = lerp(corners[0], corners[1], w.x);
+    let x10 = lerp(corners[2], corners[3], w.x);
+    let x01 = lerp(corners[4], corners[5], w.x);
+    let x11 = lerp(corners[6], corners[7], w.x);
     lerp(lerp(x00, x10, w.y), lerp(x01, x11, w.y), w.z)
 }
 
@@ -215,6 +258,22 @@ mod tests {
         assert!((v.length_scale(1.0) - 0.7).abs() < 1e-7);
         assert_eq!(v.tint_at(0.0), [1.0; 3]);
         assert_eq!(v.tint_at(1.0), [1.2, 1.05, 0.7]);
+    }
+
+    #[test]
+    fn a_sampler_gives_the_same_numbers_as_the_function() {
+        let v = lawn_like();
+        let mut sampler = v.sampler();
+        // Runs of close points (the cache hit) and jumps across cells and octaves.
+        for k in 0..5000 {
+            let p = Vec3::new(
+                (k % 97) as f32 * 0.013 + (k / 500) as f32 * 23.7,
+                (k % 7) as f32 * 0.4 - 1.0,
+                (k % 131) as f32 * -0.021 - (k / 1000) as f32 * 51.3,
+            );
+            assert_eq!(sampler.patch(p).to_bits(), v.patch(p).to_bits(), "{p}");
+        }
+        assert_eq!(MacroVariation::OFF.sampler().patch(Vec3::ONE), 0.0);
     }
 
     #[test]

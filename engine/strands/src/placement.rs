@@ -297,14 +297,22 @@ impl Placer {
         let triangles = self.by_tile.get(tile).map_or(&[][..], Vec::as_slice);
         let mut frames = Vec::with_capacity(triangles.len());
         let mut found = Vec::new();
+        let mut within = Within {
+            strands,
+            variation: &self.variation,
+            patches: self.variation.sampler(),
+        };
         for &t in triangles {
-            let within = Within {
-                strands: strands.clone(),
-                variation: &self.variation,
-            };
             let next = frames.len() as u32;
-            let frame =
-                find_in_triangle(surface, repeat_m, &self.bins, t, &within, next, &mut found);
+            let frame = find_in_triangle(
+                surface,
+                repeat_m,
+                &self.bins,
+                t,
+                &mut within,
+                next,
+                &mut found,
+            );
             frames.extend(frame);
         }
         // The roots are sorted small, then framed in order. A strand planted in two
@@ -328,6 +336,8 @@ impl Placer {
 struct Within<'a> {
     strands: std::ops::Range<u32>,
     variation: &'a MacroVariation,
+    /// The patch values at the roots, from one sampler over the tile.
+    patches: crate::macro_variation::Sampler,
 }
 
 /// A root a triangle plants, before it is framed: what the tile's rank sort moves.
@@ -347,11 +357,14 @@ fn find_in_triangle(
     repeat_m: f32,
     bins: &Bins,
     t: usize,
-    within: &Within<'_>,
+    within: &mut Within<'_>,
     frame_index: u32,
     found: &mut Vec<Found>,
 ) -> Option<Frame> {
     let varies = !within.variation.is_off();
+    // Where the variation does not thin, the area thinning alone decides (the macro
+    // keep is exactly 1) before the patch value is worked out.
+    let thins = varies && within.variation.density != 0.0;
     let target = f64::from(repeat_m) * f64::from(repeat_m);
     let tri = &surface.triangles[t];
     let uv_area = f64::from(surface.uv_area(t));
@@ -389,16 +402,16 @@ fn find_in_triangle(
                         && unit_f32(hash(cell_seed, u64::from(item.id), channel::AREA)) >= share
                 };
                 // The area thinning alone is decided before the root is framed (most
-                // of a pole's candidates go); with macro variation one hash answers
-                // both thinnings, kept under their product at the root's patch.
-                if !varies && thinned(keep) {
+                // of a pole's candidates go); with macro variation that thins, one hash
+                // answers both thinnings, kept under their product at the root's patch.
+                if !thins && thinned(keep) {
                     return;
                 }
                 let uv = Vec2::from(r) + cell;
                 let mut patch = 0.0;
                 if varies {
-                    patch = within.variation.patch(frame.position(uv));
-                    if thinned(keep * within.variation.keep(patch)) {
+                    patch = within.patches.patch(frame.position(uv));
+                    if thins && thinned(keep * within.variation.keep(patch)) {
                         return;
                     }
                 }
