@@ -167,48 +167,44 @@ pub fn encode_maps(maps: &PbrMaps) -> Result<Vec<Vec<u8>>, image::ImageError> {
         let mut out = std::io::Cursor::new(Vec::new());
         img(&mut out).map(|()| out.into_inner())
     };
-    MAP_NAMES
-        .iter()
-        .map(|&map| match map {
-            "base_color" => png(&|w| {
-                rgb(size, &maps.base_color, linear_to_srgb).write_to(w, image::ImageFormat::Png)
-            }),
-            "normal" => png(&|w| {
-                rgb(size, &maps.normal, |c| 0.5 + 0.5 * c).write_to(w, image::ImageFormat::Png)
-            }),
-            // Occlusion, roughness, metallic in R, G, B: glTF's packing.
-            "orm" => {
-                let data: Vec<u8> = (0..maps.occlusion.len())
-                    .flat_map(|i| {
-                        [maps.occlusion[i], maps.roughness[i], maps.metallic[i]].map(to_u8)
-                    })
-                    .collect();
-                let img = image::RgbImage::from_raw(size, size, data).expect("three per texel");
-                png(&|w| img.write_to(w, image::ImageFormat::Png))
-            }
-            "height" => {
-                let data: Vec<u16> = maps
-                    .height
-                    .iter()
-                    .map(|h| (h.clamp(0.0, 1.0) * 65535.0 + 0.5) as u16)
-                    .collect();
-                let img = image::ImageBuffer::<image::Luma<u16>, _>::from_raw(size, size, data)
-                    .expect("one value per texel");
-                png(&|w| img.write_to(w, image::ImageFormat::Png))
-            }
-            _ => {
-                let values = match map {
-                    "roughness" => &maps.roughness,
-                    "metallic" => &maps.metallic,
-                    _ => &maps.occlusion,
-                };
-                let data: Vec<u8> = values.iter().map(|&x| to_u8(x)).collect();
-                let img =
-                    image::GrayImage::from_raw(size, size, data).expect("one value per texel");
-                png(&|w| img.write_to(w, image::ImageFormat::Png))
-            }
-        })
-        .collect()
+    // One map a thread at a time: each PNG's filtering and deflate are one stream.
+    let encoded = tuft_strands::par::map("tuft png", MAP_NAMES.to_vec(), |map| match map {
+        "base_color" => png(&|w| {
+            rgb(size, &maps.base_color, linear_to_srgb).write_to(w, image::ImageFormat::Png)
+        }),
+        "normal" => png(&|w| {
+            rgb(size, &maps.normal, |c| 0.5 + 0.5 * c).write_to(w, image::ImageFormat::Png)
+        }),
+        // Occlusion, roughness, metallic in R, G, B: glTF's packing.
+        "orm" => {
+            let data: Vec<u8> = (0..maps.occlusion.len())
+                .flat_map(|i| [maps.occlusion[i], maps.roughness[i], maps.metallic[i]].map(to_u8))
+                .collect();
+            let img = image::RgbImage::from_raw(size, size, data).expect("three per texel");
+            png(&|w| img.write_to(w, image::ImageFormat::Png))
+        }
+        "height" => {
+            let data: Vec<u16> = maps
+                .height
+                .iter()
+                .map(|h| (h.clamp(0.0, 1.0) * 65535.0 + 0.5) as u16)
+                .collect();
+            let img = image::ImageBuffer::<image::Luma<u16>, _>::from_raw(size, size, data)
+                .expect("one value per texel");
+            png(&|w| img.write_to(w, image::ImageFormat::Png))
+        }
+        _ => {
+            let values = match map {
+                "roughness" => &maps.roughness,
+                "metallic" => &maps.metallic,
+                _ => &maps.occlusion,
+            };
+            let data: Vec<u8> = values.iter().map(|&x| to_u8(x)).collect();
+            let img = image::GrayImage::from_raw(size, size, data).expect("one value per texel");
+            png(&|w| img.write_to(w, image::ImageFormat::Png))
+        }
+    });
+    encoded.into_iter().collect()
 }
 
 /// Writes the maps into `dir` as `<stem>_<map>.png` (files of a set being written:
