@@ -1,7 +1,7 @@
 //! Blur: a Gaussian blur of its input, rasterised at the fixed field resolution.
 
 use crate::eval::{FIELD_RESOLUTION, NodeCtx};
-use crate::field::{Field, par_field};
+use crate::field::{Field, sample_raster};
 use crate::node::{Access, Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
 use crate::nodes::{TYPE_PARAM, chosen_type};
 use rayon::prelude::*;
@@ -56,9 +56,7 @@ impl NodeKind for Blur {
         });
         let d = ctx.domain();
         let size = (FIELD_RESOLUTION, FIELD_RESOLUTION);
-        vec![par_field(blurred.ty, d.len(), |i| {
-            blurred.sample_wrapped(size, d.u[i], d.v[i])
-        })]
+        vec![sample_raster(blurred.ty, &blurred.data, size, d, |x| x)]
     }
 }
 

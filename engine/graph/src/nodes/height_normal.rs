@@ -1,7 +1,7 @@
 //! Height to normal: a tangent-space normal from the slope of a height field.
 
 use crate::eval::{FIELD_RESOLUTION, NodeCtx};
-use crate::field::{Field, par_field};
+use crate::field::{Field, par_field, sample_raster};
 use crate::node::{Access, Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
 use crate::value::PortType;
 
@@ -49,10 +49,13 @@ impl NodeKind for HeightToNormal {
         });
         let d = ctx.domain();
         let size = (FIELD_RESOLUTION, FIELD_RESOLUTION);
-        vec![par_field(PortType::Color, d.len(), |i| {
-            let n = normals.sample_wrapped(size, d.u[i], d.v[i]);
-            normalize(n)
-        })]
+        vec![sample_raster(
+            PortType::Color,
+            &normals.data,
+            size,
+            d,
+            normalize,
+        )]
     }
 }
 

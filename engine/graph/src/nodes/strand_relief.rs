@@ -1,7 +1,7 @@
 //! Strand relief: a strand layer seen from above, as fields the PBR half can read.
 
 use crate::eval::{FIELD_RESOLUTION, NodeCtx};
-use crate::field::{Field, par_field, sample_wrapped};
+use crate::field::{Field, sample_raster};
 use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
 use crate::value::PortType;
 
@@ -69,9 +69,7 @@ impl NodeKind for StrandRelief {
                     data: Vec::new(),
                 };
             }
-            par_field(PortType::Float, n, |i| {
-                sample_wrapped(values, 1, size, d.u[i], d.v[i])
-            })
+            sample_raster(PortType::Float, values, size, d, |x| x)
         };
         let color = relief.color.as_flattened();
         vec![
@@ -80,9 +78,7 @@ impl NodeKind for StrandRelief {
             plane(2, &relief.occlusion),
             plane(3, &relief.height),
             if ctx.wants(4) {
-                par_field(PortType::Color, n, |i| {
-                    sample_wrapped(color, 3, size, d.u[i], d.v[i])
-                })
+                sample_raster(PortType::Color, color, size, d, |c| c)
             } else {
                 Field {
                     ty: PortType::Color,
