@@ -356,9 +356,11 @@ mod tests {
                         domain.u[i],
                         domain.v[i],
                     ));
-                    for k in 0..channels {
-                        assert_eq!(field.data[i * channels + k].to_bits(), at[k].to_bits());
-                    }
+                    let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                    assert_eq!(
+                        bits(&field.data[i * channels..(i + 1) * channels]),
+                        bits(&at[..channels])
+                    );
                 }
             }
         }
