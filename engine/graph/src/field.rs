@@ -166,13 +166,6 @@ impl Field {
         }
         replaced
     }
-
-    /// Samples this field, which must have been evaluated on a `width × height` grid, at
-    /// `(u, v)` with bilinear filtering, wrapping at the edges (the field tiles).
-    #[must_use]
-    pub fn sample_wrapped(&self, size: (usize, usize), u: f32, v: f32) -> [f32; 3] {
-        sample_wrapped(&self.data, self.ty.channels(), size, u, v)
-    }
 }
 
 /// Bilinear, wrapped sampling of a row-major `width × height` raster of `channels`
@@ -235,16 +228,16 @@ pub fn sample_raster(
 /// Where a coordinate falls along one wrapped axis of a raster: the texel at or before
 /// it, the next (wrapped), and how far toward the next.
 #[derive(Clone, Copy, Debug)]
-struct Axis {
-    before: usize,
-    after: usize,
-    toward: f32,
+pub(crate) struct Axis {
+    pub(crate) before: usize,
+    pub(crate) after: usize,
+    pub(crate) toward: f32,
 }
 
 impl Axis {
     /// Coordinate `t` (texel `i`'s centre at `(i + ½) / n`) on an axis of `n` texels.
     #[inline]
-    fn at(t: f32, n: usize) -> Self {
+    pub(crate) fn at(t: f32, n: usize) -> Self {
         let x = t * n as f32 - 0.5;
         let x0 = fast_floor(x);
         let before = wrap_index(x0 as i64, n);
@@ -319,10 +312,10 @@ mod tests {
             ty: PortType::Float,
             data: vec![0.0, 1.0, 2.0, 3.0],
         };
-        assert_eq!(f.sample_wrapped((2, 2), 0.75, 0.25)[0], 1.0);
+        assert_eq!(sample_wrapped(&f.data, 1, (2, 2), 0.75, 0.25)[0], 1.0);
         // Half way between the last column and the first (across the seam).
-        assert_eq!(f.sample_wrapped((2, 2), 1.0, 0.25)[0], 0.5);
-        assert_eq!(f.sample_wrapped((2, 2), 0.0, 0.25)[0], 0.5);
+        assert_eq!(sample_wrapped(&f.data, 1, (2, 2), 1.0, 0.25)[0], 0.5);
+        assert_eq!(sample_wrapped(&f.data, 1, (2, 2), 0.0, 0.25)[0], 0.5);
     }
 
     #[test]

@@ -7,6 +7,7 @@
 
 use crate::diag::{Code, Diagnostic};
 use crate::eval::lock;
+use crate::field::Axis;
 use crate::graph::{MaterialGraph, Node};
 use crate::limits::MAX_IMAGE_SIDE;
 use crate::node::{ParamKind, ParamValue};
@@ -14,7 +15,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::SystemTime;
-use tuft_strands::num::{fast_floor, srgb_to_linear, wrap_index};
+use tuft_strands::num::srgb_to_linear;
 
 /// A decoded picture: per texel the colour (sRGB decoded to linear), the grey value of
 /// the stored codes (data, not decoded: a painted mask) and the alpha.
@@ -76,24 +77,18 @@ impl Picture {
     /// (texel `(x, y)` sits at `((x + ½)/w, (y + ½)/h)`).
     #[must_use]
     pub fn sample(&self, uv: [f32; 2]) -> [f32; 5] {
-        let fx = uv[0] * self.width as f32 - 0.5;
-        let fy = uv[1] * self.height as f32 - 0.5;
-        let (x0, y0) = (fast_floor(fx), fast_floor(fy));
-        let (tx, ty) = (fx - x0, fy - y0);
-        let (x0, y0) = (x0 as i64, y0 as i64);
-        let at = |x: i64, y: i64| {
-            self.texels[wrap_index(y, self.height) * self.width + wrap_index(x, self.width)]
-        };
+        let (x, y) = (Axis::at(uv[0], self.width), Axis::at(uv[1], self.height));
+        let at = |column: usize, row: usize| self.texels[row * self.width + column];
         let (a, b, c, d) = (
-            at(x0, y0),
-            at(x0 + 1, y0),
-            at(x0, y0 + 1),
-            at(x0 + 1, y0 + 1),
+            at(x.before, y.before),
+            at(x.after, y.before),
+            at(x.before, y.after),
+            at(x.after, y.after),
         );
         std::array::from_fn(|k| {
-            let top = a[k] + (b[k] - a[k]) * tx;
-            let bottom = c[k] + (d[k] - c[k]) * tx;
-            top + (bottom - top) * ty
+            let top = a[k] + (b[k] - a[k]) * x.toward;
+            let bottom = c[k] + (d[k] - c[k]) * x.toward;
+            top + (bottom - top) * y.toward
         })
     }
 

@@ -83,6 +83,7 @@ pub(super) fn surface_mesh(
             dv[i] += bt;
         }
     }
+    let mut patches = ground.sampler();
     let vertices = (0..n)
         .map(|i| {
             let normal = s.normals[i];
@@ -98,7 +99,7 @@ pub(super) fn surface_mesh(
                 normal: normal.to_array(),
                 tangent: t.extend(w).to_array(),
                 uv: s.uvs[i].to_array(),
-                patch: ground.patch(s.positions[i]),
+                patch: patches.patch(s.positions[i]),
             }
         })
         .collect();
