@@ -20,9 +20,8 @@
 //! assert!(Arc::ptr_eq(&first, &again));
 //! ```
 
-use crate::Field;
-use crate::eval::lock;
-use crate::graph::{Input, MaterialGraph, Node, NodeId};
+use crate::eval::{Outputs, lock};
+use crate::graph::{Input, MaterialGraph, Node, NodeId, OutRef};
 use crate::layer::StrandLayer;
 use crate::scatter::Survivor;
 use std::collections::BTreeMap;
@@ -145,23 +144,37 @@ impl PartKey {
     }
 }
 
-/// A port's field at a layer's roots: the roots' key, the port, and the port's own.
+/// A node's outputs at a layer's roots: the roots' key, and the node's own (the outputs
+/// wanted of it, the node and everything upstream of it).
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct PortKey {
-    pub(crate) roots: PartKey,
-    pub(crate) port: &'static str,
-    pub(crate) part: PartKey,
+pub(crate) struct NodeKey {
+    roots: PartKey,
+    node: PartKey,
 }
 
-/// Parts kept: a few layers' roots, and a few layers' ports' fields.
+impl NodeKey {
+    /// The key of outputs `ports` of node `node` of `graph` at the roots made of `roots`.
+    pub(crate) fn of(graph: &MaterialGraph, roots: &PartKey, node: NodeId, ports: &[&str]) -> Self {
+        let wanted = ports
+            .iter()
+            .map(|port| Input::Link(OutRef::new(node, port)))
+            .collect();
+        Self {
+            roots: roots.clone(),
+            node: PartKey::of(graph, Vec::new(), wanted),
+        }
+    }
+}
+
+/// Parts kept: a few layers' roots, and the outputs of a few layers' port nodes.
 const PART_CAPACITY: usize = 8;
-const FIELD_CAPACITY: usize = 32;
+const OUTPUTS_CAPACITY: usize = 48;
 
 /// Parts of scatters ([`PartKey`]), least recently used first.
 #[derive(Default)]
 struct Parts {
     survivors: Vec<(PartKey, Arc<Vec<Survivor>>)>,
-    fields: Vec<(PortKey, Arc<Field>)>,
+    outputs: Vec<(NodeKey, Outputs)>,
     /// Parts found kept, of either kind.
     hits: u64,
 }
@@ -254,17 +267,22 @@ impl SetCache {
         );
     }
 
-    /// A port's field made of `key`, if kept.
-    pub(crate) fn field(&self, key: &PortKey) -> Option<Arc<Field>> {
+    /// A node's outputs made of `key`, if kept.
+    pub(crate) fn outputs(&self, key: &NodeKey) -> Option<Outputs> {
         let mut parts = lock(&self.parts);
-        let kept = take_recent(&mut parts.fields, key);
+        let kept = take_recent(&mut parts.outputs, key);
         parts.hits += u64::from(kept.is_some());
         kept
     }
 
-    /// Keeps `field` as the one made of `key`.
-    pub(crate) fn insert_field(&self, key: PortKey, field: Arc<Field>) {
-        keep(&mut lock(&self.parts).fields, key, field, FIELD_CAPACITY);
+    /// Keeps `outputs` as the ones made of `key`.
+    pub(crate) fn insert_outputs(&self, key: NodeKey, outputs: Outputs) {
+        keep(
+            &mut lock(&self.parts).outputs,
+            key,
+            outputs,
+            OUTPUTS_CAPACITY,
+        );
     }
 
     /// How many sets are kept.
@@ -397,34 +415,74 @@ mod tests {
     }
 
     #[test]
-    fn an_edit_to_one_port_scatters_from_the_kept_roots_and_other_ports() {
+    fn an_edit_to_one_port_scatters_from_the_kept_roots_and_nodes() {
         let cache = Arc::new(SetCache::default());
         let kept = |c: &SetCache| {
             let parts = lock(&c.parts);
-            (parts.survivors.len(), parts.fields.len(), parts.hits)
+            (parts.survivors.len(), parts.outputs.len(), parts.hits)
         };
-        let g = graph();
+        // The grass's length is its noise times a Parameter.
+        let mut g = graph();
+        let noise = g.nodes.iter().find(|n| n.kind == "Noise").unwrap().id;
+        let height = g.add_node("Parameter").expect("registered");
+        let times = g.add_node("Math").expect("registered");
+        for (key, value) in [("op", "mul"), ("type", "float")] {
+            g.node_mut(times)
+                .unwrap()
+                .params
+                .insert(key.into(), ParamValue::Choice(value.into()));
+        }
+        g.connect(
+            OutRef::new(noise, "out"),
+            &InRef::Node {
+                node: times,
+                port: "a".into(),
+            },
+        )
+        .expect("well typed");
+        g.connect(
+            OutRef::new(height, "out"),
+            &InRef::Node {
+                node: times,
+                port: "b".into(),
+            },
+        )
+        .expect("well typed");
+        g.connect(
+            OutRef::new(times, "out"),
+            &InRef::Sink(Sink::Strand {
+                layer: "grass".into(),
+                port: "length".into(),
+            }),
+        )
+        .expect("well typed");
         let _ = Evaluator::with_cache(&g, cache.clone())
             .strand_set("moss")
             .expect("scatters");
-        // The grass (for the moss's relief) and the moss: two roots, six ports each.
-        assert_eq!(kept(&cache), (2, 12, 0));
-        // The grass's length noise: the grass's roots and five ports are kept.
+        // The grass (for the moss's relief) and the moss: two roots, and the grass's
+        // three length nodes (every other port is a constant).
+        assert_eq!(kept(&cache), (2, 3, 0));
+        // A new height: the grass's roots and its noise are found, the Parameter and
+        // the multiply evaluated again, and the set is the one a fresh scatter makes.
         let mut edited = g.clone();
-        set_param(&mut edited, 0, 7);
+        edited
+            .node_mut(height)
+            .unwrap()
+            .params
+            .insert("value".into(), ParamValue::Float(0.8));
         let fresh = |name: &str| Evaluator::new(&edited).strand_set(name).expect("scatters");
         let grass = Evaluator::with_cache(&edited, cache.clone())
             .strand_set("grass")
             .expect("scatters");
         assert_eq!(*grass, *fresh("grass"));
-        assert_ne!(
-            grass.length,
-            Evaluator::new(&g).strand_set("grass").unwrap().length
+        assert!(
+            grass.length != Evaluator::new(&g).strand_set("grass").unwrap().length,
+            "the height reaches the lengths"
         );
         assert_eq!(
             kept(&cache),
-            (2, 13, 6),
-            "the roots and five fields were found"
+            (2, 5, 2),
+            "the roots and the noise were found"
         );
         // The moss's density reads the grass's relief: its roots are cut anew.
         let moss = Evaluator::with_cache(&edited, cache.clone())

@@ -4,7 +4,7 @@
 //! kind, dangling link, wrong type, NaN) yields zeros and a diagnostic, and everything
 //! that does not depend on it evaluates as authored.
 
-use crate::cache::{LayerKey, SetCache};
+use crate::cache::{LayerKey, NodeKey, PartKey, SetCache};
 use crate::diag::{Code, Diagnostic};
 use crate::field::{Domain, Field};
 use crate::graph::{Input, MaterialGraph, Node, NodeId, OutRef};
@@ -23,7 +23,17 @@ pub const FIELD_RESOLUTION: usize = 512;
 /// How deep sampled inputs may nest (a warp of a warp of …) before evaluation gives up.
 const MAX_DEPTH: usize = 12;
 
-type Outputs = Arc<[Field]>;
+/// A node's outputs, each shared (a kept output is handed on without a copy).
+pub(crate) type Outputs = Arc<[Arc<Field>]>;
+
+/// Where a pass over the graph keeps its nodes' outputs for later evaluators: the shared
+/// cache, and the key of the points it evaluates at (a layer's roots). An edit then
+/// evaluates again only the nodes it reached; the rest of each port's chain is found.
+#[derive(Clone, Copy)]
+pub(crate) struct KeptOutputs<'a> {
+    pub(crate) cache: &'a SetCache,
+    pub(crate) at: &'a PartKey,
+}
 
 /// What feeds one input port, as a node sees it while evaluating.
 enum Source {
@@ -152,7 +162,7 @@ impl NodeCtx<'_> {
                     .eval_input(input, ty, domain, self.depth + 1, self.node)
             }
             Source::Const(v) => Field::constant(*v, domain.len()),
-            Source::Field(outs, k) => outs[*k].clone(),
+            Source::Field(outs, k) => Field::clone(&outs[*k]),
             Source::Owned(f) => f.clone(),
         }
     }
@@ -349,7 +359,21 @@ impl<'g> Evaluator<'g> {
     /// becomes a constant field. All inputs share one pass over the graph.
     #[must_use]
     pub fn eval_inputs(&self, inputs: &[(Input, PortType)], domain: &Domain) -> Vec<Field> {
-        self.eval_inputs_at_depth(inputs, domain, 0)
+        self.eval_inputs_at_depth(inputs, domain, 0, None)
+            .into_iter()
+            .map(Arc::unwrap_or_clone)
+            .collect()
+    }
+
+    /// As [`Self::eval_inputs`], each node's outputs taken from `kept` where an earlier
+    /// evaluator left them at the same points, and left there otherwise.
+    pub(crate) fn eval_inputs_kept(
+        &self,
+        inputs: &[(Input, PortType)],
+        domain: &Domain,
+        kept: KeptOutputs<'_>,
+    ) -> Vec<Arc<Field>> {
+        self.eval_inputs_at_depth(inputs, domain, 0, Some(kept))
     }
 
     /// Evaluates output `out` at the points of `domain`.
@@ -382,9 +406,12 @@ impl<'g> Evaluator<'g> {
             );
             return Field::constant(ty.zero(), domain.len());
         }
-        self.eval_inputs_at_depth(&[(input.clone(), ty)], domain, depth)
+        self.eval_inputs_at_depth(&[(input.clone(), ty)], domain, depth, None)
             .pop()
-            .unwrap_or_else(|| Field::constant(ty.zero(), domain.len()))
+            .map_or_else(
+                || Field::constant(ty.zero(), domain.len()),
+                Arc::unwrap_or_clone,
+            )
     }
 
     fn eval_inputs_at_depth(
@@ -392,23 +419,30 @@ impl<'g> Evaluator<'g> {
         inputs: &[(Input, PortType)],
         domain: &Domain,
         depth: usize,
-    ) -> Vec<Field> {
+        kept: Option<KeptOutputs<'_>>,
+    ) -> Vec<Arc<Field>> {
         let roots: Vec<&OutRef> = inputs.iter().filter_map(|(i, _)| i.link()).collect();
-        let results = self.run(&roots, domain, depth);
+        let results = self.run(&roots, domain, depth, kept);
         inputs
             .iter()
             .map(|(input, ty)| match self.resolve(input, *ty, &results) {
-                Source::Const(v) => Field::constant(v, domain.len()),
+                Source::Const(v) => Arc::new(Field::constant(v, domain.len())),
                 Source::Field(outs, k) => outs[k].clone(),
-                Source::Owned(f) => f,
+                Source::Owned(f) => Arc::new(f),
                 Source::Lazy(_) => unreachable!("resolve never defers"),
             })
             .collect()
     }
 
     /// Evaluates every node upstream of `roots` (through point-access links) in
-    /// dependency order.
-    fn run(&self, roots: &[&OutRef], domain: &Domain, depth: usize) -> HashMap<NodeId, Outputs> {
+    /// dependency order, taking from `kept` what it holds.
+    fn run(
+        &self,
+        roots: &[&OutRef],
+        domain: &Domain,
+        depth: usize,
+        kept: Option<KeptOutputs<'_>>,
+    ) -> HashMap<NodeId, Outputs> {
         let root_ids: Vec<NodeId> = roots.iter().map(|l| l.node).collect();
         let order = self.order(&root_ids);
         // Which outputs anything in this pass reads, so a node may skip the others.
@@ -427,7 +461,23 @@ impl<'g> Evaluator<'g> {
         let mut results: HashMap<NodeId, Outputs> = HashMap::with_capacity(order.len());
         for idx in order {
             let node = &self.graph.nodes[idx];
-            let outs = self.eval_node(node, domain, depth, &results, &wanted);
+            let outs = match kept {
+                None => self.eval_node(node, domain, depth, &results, &wanted),
+                Some(kept) => {
+                    let mut ports: Vec<&str> = wanted
+                        .iter()
+                        .filter(|(id, _)| *id == node.id)
+                        .map(|(_, port)| *port)
+                        .collect();
+                    ports.sort_unstable();
+                    let key = NodeKey::of(self.graph, kept.at, node.id, &ports);
+                    kept.cache.outputs(&key).unwrap_or_else(|| {
+                        let outs = self.eval_node(node, domain, depth, &results, &wanted);
+                        kept.cache.insert_outputs(key, outs.clone());
+                        outs
+                    })
+                }
+            };
             results.insert(node.id, outs);
         }
         results
@@ -528,7 +578,7 @@ impl<'g> Evaluator<'g> {
             }
             return expected
                 .iter()
-                .map(|e| Field::constant(e.ty.zero(), domain.len()))
+                .map(|e| Arc::new(Field::constant(e.ty.zero(), domain.len())))
                 .collect();
         }
         let wants: Vec<bool> = expected
@@ -594,7 +644,7 @@ impl<'g> Evaluator<'g> {
                 );
             }
         }
-        Arc::from(outs)
+        outs.into_iter().map(Arc::new).collect()
     }
 
     /// The set of node ids upstream of `roots` through links of any access.

@@ -18,8 +18,9 @@
 
 mod lanes;
 
-use crate::cache::{PartKey, PortKey, SetCache};
+use crate::cache::{PartKey, SetCache};
 use crate::eval::Evaluator;
+use crate::eval::KeptOutputs;
 use crate::graph::{Input, MaterialGraph};
 use crate::layer::{STRAND_PORTS, StrandLayer};
 use crate::limits;
@@ -568,48 +569,29 @@ fn port_input(layer: &StrandLayer, name: &str) -> Input {
         .expect("every named port exists")
 }
 
-/// The fields of `ports` at `domain` (the layer's survivors' roots): each one a shared
-/// cache kept from a scatter over the same roots (`roots`) with the same upstream, the
-/// rest evaluated together in one pass and kept.
+/// The fields of `ports` at `domain` (the layer's survivors' roots), evaluated in one
+/// pass. With a shared cache, every node of the ports' chains is taken from an earlier
+/// scatter over the same roots (`roots`) where nothing upstream of it changed, and kept
+/// otherwise: a grass-height edit evaluates the height's multiply again, not the noise
+/// under it.
 fn port_fields(
     evaluator: &Evaluator<'_>,
     roots: Option<(&SetCache, &PartKey)>,
     ports: &[(&'static str, Input)],
     domain: &Domain,
 ) -> Vec<Arc<Field>> {
-    let keys: Vec<Option<PortKey>> = ports
+    let inputs: Vec<(Input, PortType)> = ports
         .iter()
-        .map(|(name, input)| {
-            roots.map(|(_, key)| PortKey {
-                roots: key.clone(),
-                port: name,
-                part: PartKey::of(evaluator.graph(), Vec::new(), vec![input.clone()]),
-            })
-        })
+        .map(|(name, input)| (input.clone(), port_type(name)))
         .collect();
-    let mut fields: Vec<Option<Arc<Field>>> = keys
-        .iter()
-        .map(|key| roots.zip(key.as_ref()).and_then(|((c, _), k)| c.field(k)))
-        .collect();
-    let missing: Vec<usize> = (0..ports.len()).filter(|&i| fields[i].is_none()).collect();
-    let inputs: Vec<(Input, PortType)> = missing
-        .iter()
-        .map(|&i| (ports[i].1.clone(), port_type(ports[i].0)))
-        .collect();
-    for (i, field) in missing
-        .into_iter()
-        .zip(evaluator.eval_inputs(&inputs, domain))
-    {
-        let field = Arc::new(field);
-        if let (Some((cache, _)), Some(key)) = (roots, keys[i].clone()) {
-            cache.insert_field(key, field.clone());
-        }
-        fields[i] = Some(field);
+    match roots {
+        Some((cache, at)) => evaluator.eval_inputs_kept(&inputs, domain, KeptOutputs { cache, at }),
+        None => evaluator
+            .eval_inputs(&inputs, domain)
+            .into_iter()
+            .map(Arc::new)
+            .collect(),
     }
-    fields
-        .into_iter()
-        .map(|f| f.expect("every port evaluated or kept"))
-        .collect()
 }
 
 /// The groom fields at every root, held inside their ranges
