@@ -194,53 +194,75 @@ pub fn group(set: &StrandSet, clump_lattice: u32, repeat_m: f32, atlas_cells: u3
     let split = cell_m * std::f32::consts::SQRT_2 / 2.0; // half a clump cell's diagonal
     // Key: (clump, sub-cell x, sub-cell y) relative to the clump's first strand.
     let anchors = first_roots(set);
-    let mut keyed: Vec<(u64, u32)> = Vec::with_capacity(set.len());
-    for i in 0..set.len() {
-        let c = set.clump[i];
-        let a = anchors.of(c);
-        let d = [
-            wrap_delta(set.root_uv[i][0] - a[0]) * repeat_m,
-            wrap_delta(set.root_uv[i][1] - a[1]) * repeat_m,
-        ];
-        let sx = ((fast_floor(d[0] / split) as i64) + 64) as u64 & 0xff;
-        let sy = ((fast_floor(d[1] / split) as i64) + 64) as u64 & 0xff;
-        keyed.push(((u64::from(c) << 16) | (sx << 8) | sy, i as u32));
-    }
-    sort_keyed(&mut keyed, &anchors);
-    // What a card reads of its strands: worked out in the set's order (a pass down each
-    // column), then put in group order as one compact record a strand (the groups visit
-    // the set out of order, and a strand's fourteen columns would be fourteen misses).
-    let in_set_order: Vec<Member> = (0..set.len())
-        .map(|i| {
+    // Each strand's key, and what a card reads of it, worked out in the set's order (a
+    // pass down each column), a run of the set a job. What a card reads is then put in
+    // group order as one compact record a strand (the groups visit the set out of order,
+    // and a strand's fourteen columns would be fourteen misses).
+    let n = set.len();
+    let mut keyed: Vec<(u64, u32)> = vec![(0, 0); n];
+    let mut in_set_order = vec![Member::default(); n];
+    // Small sets in one job: a thread costs more than their cards.
+    let run = n.div_ceil(4 * crate::par::threads()).max(16_384);
+    let jobs: Vec<_> = keyed
+        .chunks_mut(run)
+        .zip(in_set_order.chunks_mut(run))
+        .enumerate()
+        .collect();
+    crate::par::for_each("tuft cards", jobs, |(j, (keyed, members))| {
+        for (k, (key, member)) in keyed.iter_mut().zip(members).enumerate() {
+            let i = j * run + k;
+            let c = set.clump[i];
+            let a = anchors.of(c);
+            let d = [
+                wrap_delta(set.root_uv[i][0] - a[0]) * repeat_m,
+                wrap_delta(set.root_uv[i][1] - a[1]) * repeat_m,
+            ];
+            let sx = ((fast_floor(d[0] / split) as i64) + 64) as u64 & 0xff;
+            let sy = ((fast_floor(d[1] / split) as i64) + 64) as u64 & 0xff;
+            *key = ((u64::from(c) << 16) | (sx << 8) | sy, i as u32);
             let strand = crate::mesh::Shape::of(set, i);
             let (area, crown) = atlas::strand_crown(set, i);
-            Member {
+            *member = Member {
                 root: set.root_uv[i],
                 width: strand.width,
                 height: strand.curve().at(1.0).z,
                 reach: strand.reach,
                 area,
                 crown,
-            }
-        })
-        .collect();
-    let members: Vec<Member> = keyed
-        .iter()
-        .map(|&(_, i)| in_set_order[i as usize])
-        .collect();
-    let mut cards = Vec::new();
+            };
+        }
+    });
+    sort_keyed(&mut keyed, &anchors);
+    // The groups, in runs of whole groups a job, each run's cards in order.
+    let mut runs = Vec::new();
     let mut start = 0;
-    while start < keyed.len() {
-        let key = keyed[start].0;
-        let end = start + keyed[start..].iter().take_while(|k| k.0 == key).count();
-        cards.push(card(&members[start..end], key, repeat_m, atlas_cells));
+    while start < n {
+        let mut end = (start + run).min(n);
+        while end < n && keyed[end].0 == keyed[end - 1].0 {
+            end += 1;
+        }
+        runs.push(&keyed[start..end]);
         start = end;
     }
-    cards
+    let in_set_order = &in_set_order;
+    crate::par::map_with("tuft cards", runs, Vec::new, |members, keyed| {
+        members.clear();
+        members.extend(keyed.iter().map(|&(_, i)| in_set_order[i as usize]));
+        let mut cards = Vec::new();
+        let mut start = 0;
+        while start < keyed.len() {
+            let key = keyed[start].0;
+            let end = start + keyed[start..].iter().take_while(|k| k.0 == key).count();
+            cards.push(card(&members[start..end], key, repeat_m, atlas_cells));
+            start = end;
+        }
+        cards
+    })
+    .concat()
 }
 
 /// One strand of a card's group.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 struct Member {
     root: [f32; 2],
     width: f32,
@@ -266,9 +288,30 @@ fn sort_keyed(keyed: &mut Vec<(u64, u32)>, anchors: &Anchors) {
         crate::buckets::deal(keyed.iter().copied(), table.len(), |&(key, _)| {
             (key >> 16) as usize
         });
-    for w in start.windows(2) {
-        sorted[w[0] as usize..w[1] as usize].sort_unstable();
+    // Runs of whole clumps, a job each.
+    let run = sorted.len().div_ceil(4 * crate::par::threads()).max(4096);
+    let mut jobs = Vec::new();
+    let (mut rest, mut at, mut next) = (&mut sorted[..], 0usize, 0usize);
+    while !rest.is_empty() {
+        let mut end = at + run;
+        while next < start.len() && (start[next] as usize) < end {
+            next += 1;
+        }
+        end = start.get(next).map_or(at + rest.len(), |&s| s as usize);
+        let (job, tail) = rest.split_at_mut(end - at);
+        jobs.push((at, job));
+        (rest, at) = (tail, end);
     }
+    crate::par::for_each("tuft cards", jobs, |(at, job)| {
+        let first = start.partition_point(|&s| (s as usize) <= at) - 1;
+        for w in start[first..].windows(2) {
+            let (a, b) = (w[0] as usize, w[1] as usize);
+            if a >= at + job.len() {
+                break;
+            }
+            job[a - at..b - at].sort_unstable();
+        }
+    });
     *keyed = sorted;
 }
 
