@@ -189,13 +189,17 @@ impl Thumbnails {
         let latest = Arc::new(AtomicU64::new(0));
         let worker_latest = latest.clone();
         let mut known = KnownReports::new();
-        let jobs = crate::workers::newest_job_worker("tuft thumbnails", move |job: Job| {
-            let stale = || job.generation < worker_latest.load(Ordering::Acquire);
-            match draw_all(&job.graph, &sets, &mut known, &stale) {
-                Some(drawn) => tx.send((job.generation, drawn)).is_ok(),
-                None => true,
-            }
-        });
+        let jobs = crate::workers::newest_job_worker(
+            "tuft thumbnails",
+            crate::workers::Priority::Least,
+            move |job: Job| {
+                let stale = || job.generation < worker_latest.load(Ordering::Acquire);
+                match draw_all(&job.graph, &sets, &mut known, &stale) {
+                    Some(drawn) => tx.send((job.generation, drawn)).is_ok(),
+                    None => true,
+                }
+            },
+        );
         Self {
             jobs,
             latest,

@@ -272,6 +272,43 @@ fn cases(name: &str, graph: &MaterialGraph, runs: usize) -> Vec<Case> {
             (ms, runs),
             vec![],
         );
+        // The first of the editor's two landings for the same edit: the layers scattered
+        // on the last graph's maps and the nearest tiles planted (what the editor's
+        // `edit_to_first_frame` waits for; the maps follow in a second landing).
+        if let Ok(maps) =
+            crate::material::maps_of(&Evaluator::new(graph), crate::preview::PREVIEW_MAPS)
+        {
+            let mut replaced = Vec::new();
+            let (ms, ()) = median_ms(runs, || {
+                value += 0.01;
+                let mut edited = graph.clone();
+                if let Some(node) = edited.node_mut(parameter) {
+                    node.params
+                        .insert("value".into(), tuft_graph::ParamValue::Float(value));
+                }
+                let evaluator = Evaluator::with_cache(&edited, sets.clone());
+                let Ok(material) = crate::material::wearing(&evaluator, maps.clone()) else {
+                    return;
+                };
+                if let Some(Ok(scene)) = crate::preview::scene_of(
+                    material,
+                    &crate::preview::Ground::Kind(kind),
+                    &mut crate::preview::Surfaces::default(),
+                    &editor_view,
+                    &reuse,
+                    &|| false,
+                ) {
+                    reuse = scene.reuse();
+                    replaced.push(scene);
+                }
+            });
+            drop(replaced);
+            case(
+                format!("{name}/edit_parameter_to_strands"),
+                (ms, runs),
+                vec![],
+            );
+        }
     }
     // The preview's CPU side of a frame on the sphere (culling, level choice per tile and
     // layer, draw ranges) once the tiles in view are planted: what every frame costs while

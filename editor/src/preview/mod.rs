@@ -385,89 +385,93 @@ impl Preview {
         let mut sets_read = BakedSets::default();
         // The last graph's maps, for the next edit's strands to land on first.
         let mut last_maps: Option<tuft_render::SurfaceMaps> = None;
-        let jobs = crate::workers::newest_job_worker("tuft preview", move |job: Job| {
-            if job.ticket < worker_latest.load(Ordering::Acquire) {
-                return true;
-            }
-            let start = Instant::now();
-            // A newer edit makes this build stale: stop at the next stage.
-            let stale = || job.ticket < worker_latest.load(Ordering::Acquire);
-            let send = |landing| {
-                result_tx
-                    .send(Built {
-                        ticket: job.ticket,
-                        generation: job.generation,
-                        landing,
-                        ms: start.elapsed().as_secs_f64() * 1e3,
-                    })
-                    .is_ok()
-            };
-            let scene = match &job.source {
-                Source::Graph(graph) => {
-                    let evaluator = Evaluator::with_cache(graph, sets.clone());
-                    // An edit that reached a layer shows its strands before its maps
-                    // (not on a mesh of the author's: its layers' identity is the
-                    // mesh's, which `Reuse::covers` cannot tell).
-                    if matches!(job.ground, Ground::Kind(_)) {
-                        let mut worker = Worker {
-                            send: &send,
-                            stale: &stale,
-                            surfaces: &mut surfaces,
-                            reuse: &mut reuse,
-                            last_maps: &mut last_maps,
-                        };
-                        if let Some(alive) = strands_first(&evaluator, &job, &mut worker) {
-                            return alive;
-                        }
-                    }
-                    let built = build_scene(
-                        &evaluator,
-                        &job.ground,
-                        &mut surfaces,
-                        &job.view,
-                        &reuse,
-                        &stale,
-                    );
-                    if let Some(Ok(scene)) = &built {
-                        last_maps = Some(scene.material().maps.clone());
-                    }
-                    built
+        let jobs = crate::workers::newest_job_worker(
+            "tuft preview",
+            crate::workers::Priority::Below,
+            move |job: Job| {
+                if job.ticket < worker_latest.load(Ordering::Acquire) {
+                    return true;
                 }
-                Source::Baked(dir) => {
-                    // A set's maps are not a graph's: the next edit builds whole.
-                    last_maps = None;
-                    match sets_read.material(dir) {
-                        Ok(material) => scene_of(
-                            material,
+                let start = Instant::now();
+                // A newer edit makes this build stale: stop at the next stage.
+                let stale = || job.ticket < worker_latest.load(Ordering::Acquire);
+                let send = |landing| {
+                    result_tx
+                        .send(Built {
+                            ticket: job.ticket,
+                            generation: job.generation,
+                            landing,
+                            ms: start.elapsed().as_secs_f64() * 1e3,
+                        })
+                        .is_ok()
+                };
+                let scene = match &job.source {
+                    Source::Graph(graph) => {
+                        let evaluator = Evaluator::with_cache(graph, sets.clone());
+                        // An edit that reached a layer shows its strands before its maps
+                        // (not on a mesh of the author's: its layers' identity is the
+                        // mesh's, which `Reuse::covers` cannot tell).
+                        if matches!(job.ground, Ground::Kind(_)) {
+                            let mut worker = Worker {
+                                send: &send,
+                                stale: &stale,
+                                surfaces: &mut surfaces,
+                                reuse: &mut reuse,
+                                last_maps: &mut last_maps,
+                            };
+                            if let Some(alive) = strands_first(&evaluator, &job, &mut worker) {
+                                return alive;
+                            }
+                        }
+                        let built = build_scene(
+                            &evaluator,
                             &job.ground,
                             &mut surfaces,
                             &job.view,
                             &reuse,
                             &stale,
-                        ),
-                        Err(e) => Some(Err(e)),
+                        );
+                        if let Some(Ok(scene)) = &built {
+                            last_maps = Some(scene.material().maps.clone());
+                        }
+                        built
                     }
+                    Source::Baked(dir) => {
+                        // A set's maps are not a graph's: the next edit builds whole.
+                        last_maps = None;
+                        match sets_read.material(dir) {
+                            Ok(material) => scene_of(
+                                material,
+                                &job.ground,
+                                &mut surfaces,
+                                &job.view,
+                                &reuse,
+                                &stale,
+                            ),
+                            Err(e) => Some(Err(e)),
+                        }
+                    }
+                };
+                let Some(scene) = scene else {
+                    return true;
+                };
+                if let Ok(scene) = &scene {
+                    reuse = scene.reuse();
                 }
-            };
-            let Some(scene) = scene else {
-                return true;
-            };
-            if let Ok(scene) = &scene {
-                reuse = scene.reuse();
-            }
-            // A newer edit arrived meanwhile: this one is stale, drop it.
-            if stale() {
-                return true;
-            }
-            send(Landing::Scene(scene))
-        });
+                // A newer edit arrived meanwhile: this one is stale, drop it.
+                if stale() {
+                    return true;
+                }
+                send(Landing::Scene(scene))
+            },
+        );
         let scene: Arc<Mutex<Option<Scene>>> = Arc::new(Mutex::new(None));
         let (plant, plant_rx) = channel::<()>();
         let planter_scene = scene.clone();
         let landed = Arc::new(AtomicU64::new(0));
         let (planter_latest, planter_landed) = (latest.clone(), landed.clone());
         crate::workers::spawn("tuft planting", move || {
-            crate::workers::lower_this_threads_priority();
+            crate::workers::lower_this_threads_priority(crate::workers::Priority::Below);
             while plant_rx.recv().is_ok() {
                 while plant_rx.try_recv().is_ok() {}
                 // Take the work out under the lock, plant without it, put it back.
