@@ -8,15 +8,9 @@ pub(crate) struct LayerShared {
     /// The frame each tile packs the layer's strands in.
     pub(super) frames: Vec<tuft_strands::mesh::Frame>,
     pub(super) keep: Vec<f32>,
-    pub(super) widen: Vec<f32>,
-    /// Median strand width and length, metres.
-    pub(super) width_m: f32,
-    pub(super) card_height_m: f32,
-    /// How far along its strands a point of a card's picture is, per unit of its height
-    /// in the picture ([`along_scale`]).
-    pub(super) card_along_scale: f32,
-    /// Where the layer switches representation (the figures a baked set's manifest
-    /// carries).
+    /// Where the layer switches representation, and what from: the median strand width,
+    /// each level's widening, the median card height (the figures a baked set's
+    /// manifest carries).
     pub(super) switches: tuft_strands::switches::Switches,
     pub atlas: Atlas,
     /// The layer's cards over one repeat, as points to plant (`cards::card_points`).
@@ -66,16 +60,11 @@ impl LayerShared {
         } else {
             layer.levels.keep.clone()
         };
-        let widen = (0..keep.len()).map(|k| layer.levels.widen(k)).collect();
         Self {
             identity,
             placer: Placer::new(set, surface).with_variation(layer.macro_variation),
             frames: tuft_strands::mesh::tile_frames(boxes, tuft_strands::mesh::reach_bound(set)),
             keep,
-            widen,
-            width_m: median(set.width.iter().copied()).unwrap_or(0.0),
-            card_height_m: median(cards.iter().map(|c| c.height)).unwrap_or(0.0),
-            card_along_scale: tuft_strands::switches::along_scale(set),
             switches: tuft_strands::switches::Switches::of(set, &layer.levels, &cards),
             atlas,
             card_placer: Placer::new(&card_points, surface).with_variation(layer.macro_variation),

@@ -15,7 +15,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use tuft_strands::cards::{self, Atlas};
 use tuft_strands::mesh::{TileMesh, append_strands};
-use tuft_strands::num::median;
 use tuft_strands::placement::{PlacedTile, Placer};
 use tuft_strands::surface::Surface;
 
@@ -341,7 +340,7 @@ impl Scene {
         switches
             .into_iter()
             .map(|(left, d)| match left {
-                Some(k) if k + 1 < layer.shared.widen.len() => {
+                Some(k) if k + 1 < layer.shared.switches.widen.len() => {
                     (Rep::Strands(k), Rep::Strands(k + 1), d)
                 }
                 Some(k) if to_cards => (Rep::Strands(k), Rep::Cards, d),
@@ -371,8 +370,8 @@ impl Scene {
             return [f32::MAX; 2];
         };
         let s = &layer.shared;
-        let last = s.widen.last().copied().unwrap_or(1.0);
-        let px_at_1m = s.width_m * last * camera.px_per_m(1.0, height_px);
+        let last = s.switches.widen.last().copied().unwrap_or(1.0);
+        let px_at_1m = s.switches.width_m * last * camera.px_per_m(1.0, height_px);
         let end = px_at_1m / (crate::plan::SWITCH_PX * (1.0 + crate::plan::FADE_BAND));
         [0.5 * end, end]
     }
@@ -489,7 +488,11 @@ impl Scene {
         let s = &self.layers[li].shared;
         let ppm = camera.px_per_m(d, height_px);
         match mode {
-            LevelMode::Auto => choose(s.width_m * ppm, &s.widen, s.card_height_m * ppm),
+            LevelMode::Auto => choose(
+                s.switches.width_m * ppm,
+                &s.switches.widen,
+                s.switches.card_height_m * ppm,
+            ),
             LevelMode::Forced(Rep::Strands(k)) => Choice {
                 rep: Rep::Strands(k.min(s.keep.len() - 1)),
                 fade: 0.0,
@@ -559,8 +562,12 @@ impl Scene {
                             target: DrawTarget::Strands { layer: li, tile: t },
                             index_count: (n * profile.indices_per_strand()) as u32,
                             params: DrawParams {
-                                widen_cur: s.widen[k],
-                                widen_next: if last { s.widen[k] } else { s.widen[k + 1] },
+                                widen_cur: s.switches.widen[k],
+                                widen_next: if last {
+                                    s.switches.widen[k]
+                                } else {
+                                    s.switches.widen[k + 1]
+                                },
                                 fade: choice.fade,
                                 keep_cur: s.keep[k],
                                 keep_next: if last { 0.0 } else { s.keep[k + 1] },
@@ -598,7 +605,7 @@ impl Scene {
                             verts_per_strand: cards::VERTICES_PER_CARD as u32,
                             overlay: overlay_color(Rep::Cards),
                             blend_m,
-                            along_scale: s.card_along_scale,
+                            along_scale: s.switches.card_along_scale,
                             pad: 0.0,
                             macro_tint: variation.tint,
                             macro_length: variation.length,
