@@ -70,6 +70,8 @@ struct GpuLayer {
     cards: Vec<Option<TileBuffers>>,
     /// The atlas and the surface maps, as strands and cards read them.
     textures: wgpu::BindGroup,
+    /// Whether `textures` holds the layer's atlas (not yet drawn when the scene landed).
+    dressed: bool,
 }
 
 /// A scene's buffers on the GPU, and the frame's uniforms.
@@ -461,48 +463,13 @@ impl Renderer {
             .layers
             .iter()
             .map(|layer| {
-                let atlas = &layer.shared.atlas;
-                let color = texture(
-                    device,
-                    queue,
-                    "tuft atlas colour",
-                    atlas.size,
-                    &atlas.color,
-                    true,
-                );
-                let normal = texture(
-                    device,
-                    queue,
-                    "tuft atlas normal",
-                    atlas.size,
-                    &atlas.normal,
-                    false,
-                );
-                let cv = color.create_view(&wgpu::TextureViewDescriptor::default());
-                let nv = normal.create_view(&wgpu::TextureViewDescriptor::default());
-                let view = |binding, view| wgpu::BindGroupEntry {
-                    binding,
-                    resource: wgpu::BindingResource::TextureView(view),
-                };
-                let bind = device.create_bind_group(&wgpu::BindGroupDescriptor {
-                    label: Some("tuft layer textures"),
-                    layout: &self.layer_layout,
-                    entries: &[
-                        view(0, &cv),
-                        view(1, &nv),
-                        wgpu::BindGroupEntry {
-                            binding: 2,
-                            resource: wgpu::BindingResource::Sampler(&self.sampler),
-                        },
-                        view(3, &views[0]),
-                        view(4, &views[1]),
-                        view(5, &views[2]),
-                    ],
-                });
+                let atlas = layer.shared.dressed().map(|d| &d.atlas);
+                let bind = self.layer_textures(device, queue, atlas, &views);
                 GpuLayer {
                     tiles: layer.resident.iter().map(|_| None).collect(),
                     cards: layer.shared.card_tiles.iter().map(|_| None).collect(),
                     textures: bind,
+                    dressed: atlas.is_some(),
                 }
             })
             .collect();
@@ -519,6 +486,44 @@ impl Renderer {
             slots: Vec::new(),
             uploaded_bytes: 0,
         }
+    }
+
+    /// A layer's textures as strands and cards read them: its atlas (a transparent
+    /// texel while it is not drawn yet) and the surface maps `maps`.
+    fn layer_textures(
+        &self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        atlas: Option<&tuft_strands::cards::Atlas>,
+        maps: &[wgpu::TextureView],
+    ) -> wgpu::BindGroup {
+        let clear = [vec![0u8; 4]];
+        let (size, color, normal) = atlas.map_or((1, &clear[..], &clear[..]), |a| {
+            (a.size, &a.color[..], &a.normal[..])
+        });
+        let color = texture(device, queue, "tuft atlas colour", size, color, true);
+        let normal = texture(device, queue, "tuft atlas normal", size, normal, false);
+        let cv = color.create_view(&wgpu::TextureViewDescriptor::default());
+        let nv = normal.create_view(&wgpu::TextureViewDescriptor::default());
+        let view = |binding, view| wgpu::BindGroupEntry {
+            binding,
+            resource: wgpu::BindingResource::TextureView(view),
+        };
+        device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("tuft layer textures"),
+            layout: &self.layer_layout,
+            entries: &[
+                view(0, &cv),
+                view(1, &nv),
+                wgpu::BindGroupEntry {
+                    binding: 2,
+                    resource: wgpu::BindingResource::Sampler(&self.sampler),
+                },
+                view(3, &maps[0]),
+                view(4, &maps[1]),
+                view(5, &maps[2]),
+            ],
+        })
     }
 
     fn frame_slot(&self, device: &wgpu::Device) -> FrameSlot {
@@ -608,6 +613,28 @@ impl Renderer {
                 gpu.uploaded_bytes += levels.iter().map(|l| l.len() as u64).sum::<u64>();
             }
             gpu.maps_version = scene.maps_version;
+        }
+        // A layer's atlas is drawn when its first card tile is planted: bound from then.
+        for (gpu_layer, layer) in gpu.layers.iter_mut().zip(&scene.layers) {
+            if gpu_layer.dressed {
+                continue;
+            }
+            if let Some(dressing) = layer.shared.dressed() {
+                let maps: Vec<wgpu::TextureView> = gpu
+                    .map_textures
+                    .iter()
+                    .map(|t| t.create_view(&wgpu::TextureViewDescriptor::default()))
+                    .collect();
+                let atlas = &dressing.atlas;
+                gpu_layer.textures = self.layer_textures(device, queue, Some(atlas), &maps);
+                gpu_layer.dressed = true;
+                gpu.uploaded_bytes += atlas
+                    .color
+                    .iter()
+                    .chain(&atlas.normal)
+                    .map(|l| l.len() as u64)
+                    .sum::<u64>();
+            }
         }
         // Tiles the scene let go of or shrank (out of view, far behind) free their
         // buffers, drawn or not.

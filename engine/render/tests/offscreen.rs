@@ -293,6 +293,44 @@ fn cards_are_planted_when_a_frame_first_wants_them_and_draw_as_if_planted_at_onc
     assert!(a.image == b.image, "cards planted later draw differently");
 }
 
+/// A scene is uploaded before its atlas is drawn when its first frames want no cards
+/// (an edit's first landing): the atlas is drawn with the first card tile, and the
+/// renderer binds it then, so the cards draw as a scene that wanted them at once.
+#[test]
+fn cards_wanted_after_the_upload_draw_with_their_atlas() {
+    let card_level = View {
+        level: LevelMode::Forced(Rep::Cards),
+        ..view(3.0, None)
+    };
+    let mut offscreen = Offscreen::new().expect("an adapter (software is fine)");
+    let mut near_first = Scene::new(meadow(20_000), SurfaceKind::Plane);
+    let near = offscreen
+        .render(&mut near_first, &view(0.3, None))
+        .expect("a frame");
+    assert_eq!(near.stats.layers[0].cards, 0, "no cards near");
+    let later = offscreen
+        .render(&mut near_first, &card_level)
+        .expect("a frame");
+    let mut at_once = Scene::new(meadow(20_000), SurfaceKind::Plane);
+    let wanted = offscreen
+        .render(&mut at_once, &card_level)
+        .expect("a frame");
+    assert!(later.stats.layers[0].cards > 0, "{:?}", later.stats);
+    assert!(
+        later.image == wanted.image,
+        "cards bound late draw differently"
+    );
+    // Without its atlas a card draws nothing (every texel fails the alpha test): the
+    // frame would be the bare surface.
+    let mut bare = Scene::new(meadow(20_000), SurfaceKind::Plane);
+    let relief = View {
+        level: LevelMode::Forced(Rep::Relief),
+        ..card_level
+    };
+    let surface = offscreen.render(&mut bare, &relief).expect("a frame");
+    assert!(later.image != surface.image, "the cards drew nothing");
+}
+
 /// Strands nearer than the blend's start keep their own colour, pixel for pixel; far
 /// away they become the surface behind them: a meadow on a flat brown surface, seen
 /// through the last strand level, turns from green blades to that brown.

@@ -12,14 +12,25 @@ pub(crate) struct LayerShared {
     /// each level's widening, the median card height (the figures a baked set's
     /// manifest carries).
     pub(super) switches: tuft_strands::switches::Switches,
-    pub atlas: Atlas,
-    /// The layer's cards over one repeat, as points to plant (`cards::card_points`).
+    /// The layer's cards over one repeat, untinted: where each stands and how big (what
+    /// the switches and the planting budget read), and as points to plant
+    /// (`cards::card_points`).
     pub(super) cards: Vec<cards::Card>,
+    /// The atlas and the cards tinted by it, drawn the first time a card tile is
+    /// planted ([`LayerShared::dressing`]): an edit's first landing shows its near
+    /// strands without waiting for a picture of the far field.
+    dressing: OnceLock<Dressing>,
     pub(super) card_points: tuft_strands::StrandSet,
     pub(super) card_placer: Placer,
     /// Each tile's cards, planted and meshed the first time a frame wants them there (a
     /// fur's cards over a sphere are hundreds of megabytes nobody near it looks at).
     pub card_tiles: Vec<OnceLock<CardTile>>,
+}
+
+/// A layer's card atlas and its cards wearing the tints it gives them.
+pub(crate) struct Dressing {
+    pub atlas: Atlas,
+    pub cards: Vec<cards::Card>,
 }
 
 /// One tile's cards: where each stands and their quads, in the same order.
@@ -38,8 +49,8 @@ impl std::fmt::Debug for LayerShared {
 }
 
 impl LayerShared {
-    /// Groups the layer's cards, bins them and its strands over `surface` and draws its
-    /// atlas; each tile's cards are planted when a frame first wants them
+    /// Groups the layer's cards and bins them and its strands over `surface`; its atlas
+    /// is drawn and each tile's cards planted when a frame first wants them
     /// ([`LayerShared::card_tile`]). `boxes` are the surface's tiles' boxes
     /// (`Surface::tile_boxes`), which the layer's packing frames grow.
     pub(super) fn new(
@@ -51,9 +62,7 @@ impl LayerShared {
     ) -> Self {
         let set = &layer.set;
         let atlas_cells = layer.cards.atlas_cells;
-        let mut cards = cards::group(set, layer.clump_lattice, repeat_m, atlas_cells);
-        let atlas = cards::atlas(set, &cards, repeat_m, &layer.cards);
-        cards::tint(&mut cards, &atlas);
+        let cards = cards::group(set, layer.clump_lattice, repeat_m, atlas_cells);
         let card_points = cards::card_points(&cards);
         let keep = if layer.levels.keep.is_empty() {
             vec![1.0]
@@ -66,10 +75,10 @@ impl LayerShared {
             frames: tuft_strands::mesh::tile_frames(boxes, tuft_strands::mesh::reach_bound(set)),
             keep,
             switches: tuft_strands::switches::Switches::of(set, &layer.levels, &cards),
-            atlas,
             card_placer: Placer::new(&card_points, surface).with_variation(layer.macro_variation),
             card_points,
             cards,
+            dressing: OnceLock::new(),
             card_tiles: (0..surface.n_tiles).map(|_| OnceLock::new()).collect(),
         }
     }
@@ -83,10 +92,27 @@ impl LayerShared {
             let points = &self.card_points;
             self.card_placer
                 .place_tile_into(points, surface, repeat_m, tile, n, &mut placed);
-            let mesh =
-                cards::build_card_tile(&self.cards, &placed, self.identity.cards.atlas_cells);
+            let cards = &self.dressing().cards;
+            let mesh = cards::build_card_tile(cards, &placed, self.identity.cards.atlas_cells);
             CardTile { placed, mesh }
         })
+    }
+
+    /// The layer's atlas and tinted cards, drawn now if no one has yet.
+    pub(crate) fn dressing(&self) -> &Dressing {
+        self.dressing.get_or_init(|| {
+            let id = &self.identity;
+            let atlas = cards::atlas(&id.set, &self.cards, id.repeat_m.max(1e-3), &id.cards);
+            let mut cards = self.cards.clone();
+            cards::tint(&mut cards, &atlas);
+            Dressing { atlas, cards }
+        })
+    }
+
+    /// The layer's atlas and tinted cards if they are drawn (a renderer shows no card
+    /// before, as none is planted before).
+    pub(crate) fn dressed(&self) -> Option<&Dressing> {
+        self.dressing.get()
     }
 }
 
