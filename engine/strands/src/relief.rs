@@ -41,9 +41,12 @@ pub struct Relief {
 const CHUNKS: usize = 4;
 
 /// What one chunk accumulates per texel, in one 32-byte record so a deposit touches one
-/// cache line: mass, occlusion, height, colour × weight (3), weight, padding.
+/// cache line: mass, occlusion, height, colour × weight (3), weight, padding; and which
+/// rows it touched (a chunk's strands stand in one band of rows, so the merge skips the
+/// rest, which hold zeros).
 struct Accum {
     texels: Vec<[f32; 8]>,
+    rows: Vec<bool>,
 }
 
 const MASS: usize = 0;
@@ -53,12 +56,16 @@ const COLOR: usize = 3;
 const WEIGHT: usize = 6;
 
 impl Accum {
-    fn new(n: usize) -> Self {
+    fn new(res: usize) -> Self {
         Self {
-            texels: vec![[0.0; 8]; n],
+            texels: vec![[0.0; 8]; res * res],
+            rows: vec![false; res],
         }
     }
 }
+
+/// Rows of texels a job of the merge and the planes takes.
+const BAND_ROWS: usize = 32;
 
 /// Splats the strands `0..n` of `set` (a rank prefix: one level), their widths scaled by
 /// `width_scale`, over a repeat of `repeat_m` metres at `resolution²`.
@@ -84,7 +91,7 @@ pub fn splat_prefix(
         ranges,
         || Vec::with_capacity(BLOCK),
         |block, (a, b)| {
-            let mut acc = Accum::new(texels);
+            let mut acc = Accum::new(res);
             // A block's strand records gathered first, in one loop of independent
             // loads: the spatial order visits the set out of order, and read between
             // the deposits every attribute was a cache miss nothing overlapped.
@@ -101,38 +108,66 @@ pub fn splat_prefix(
             acc
         },
     );
+    // The chunks summed in order, a band of rows a job; a row a chunk never touched
+    // holds zeros and is skipped (adding zero, or the height's max with zero, changes
+    // no texel: every sum starts at zero and only grows).
     let mut chunks = accums.into_iter();
-    let mut total = chunks.next().unwrap_or_else(|| Accum::new(texels));
-    for acc in chunks {
-        for (t, a) in total.texels.iter_mut().zip(&acc.texels) {
-            for k in 0..8 {
-                t[k] = if k == HEIGHT {
-                    t[k].max(a[k])
-                } else {
-                    t[k] + a[k]
-                };
+    let mut total = chunks.next().unwrap_or_else(|| Accum::new(res));
+    let rest: Vec<Accum> = chunks.collect();
+    let band = BAND_ROWS * res;
+    let jobs: Vec<(usize, &mut [[f32; 8]])> = total.texels.chunks_mut(band).enumerate().collect();
+    crate::par::for_each("tuft relief", jobs, |(b, rows)| {
+        for (r, row) in rows.chunks_mut(res).enumerate() {
+            let y = b * BAND_ROWS + r;
+            for acc in rest.iter().filter(|acc| acc.rows[y]) {
+                for (t, a) in row.iter_mut().zip(&acc.texels[y * res..(y + 1) * res]) {
+                    for k in 0..8 {
+                        t[k] = if k == HEIGHT {
+                            t[k].max(a[k])
+                        } else {
+                            t[k] + a[k]
+                        };
+                    }
+                }
             }
         }
-    }
-    let t = &total.texels;
-    Relief {
+    });
+    let mut relief = Relief {
         resolution: res,
-        coverage: t.iter().map(|x| 1.0 - (-x[MASS]).exp()).collect(),
-        mass: t.iter().map(|x| x[MASS]).collect(),
-        occlusion: t.iter().map(|x| x[OCCLUSION]).collect(),
-        height: t.iter().map(|x| x[HEIGHT]).collect(),
-        color: t
-            .iter()
-            .map(|x| {
+        coverage: vec![0.0; texels],
+        mass: vec![0.0; texels],
+        occlusion: vec![0.0; texels],
+        height: vec![0.0; texels],
+        color: vec![[0.0; 3]; texels],
+    };
+    let jobs: Vec<_> = total
+        .texels
+        .chunks(band)
+        .zip(relief.coverage.chunks_mut(band))
+        .zip(relief.mass.chunks_mut(band))
+        .zip(relief.occlusion.chunks_mut(band))
+        .zip(relief.height.chunks_mut(band))
+        .zip(relief.color.chunks_mut(band))
+        .collect();
+    crate::par::for_each(
+        "tuft relief",
+        jobs,
+        |(((((t, cov), mass), occ), height), color)| {
+            for (k, x) in t.iter().enumerate() {
+                cov[k] = 1.0 - (-x[MASS]).exp();
+                mass[k] = x[MASS];
+                occ[k] = x[OCCLUSION];
+                height[k] = x[HEIGHT];
                 let w = x[WEIGHT];
-                if w > 0.0 {
+                color[k] = if w > 0.0 {
                     [x[COLOR] / w, x[COLOR + 1] / w, x[COLOR + 2] / w]
                 } else {
                     [0.0; 3]
-                }
-            })
-            .collect(),
-    }
+                };
+            }
+        },
+    );
+    relief
 }
 
 /// Strands `0..n` ordered by where their roots stand (rows of coarse bins), so each
@@ -223,6 +258,8 @@ fn deposit(
             let yi = wrap_index(y0 as i64, res);
             let xn = if xi + 1 == res { 0 } else { xi + 1 };
             let yn = if yi + 1 == res { 0 } else { yi + 1 };
+            acc.rows[yi] = true;
+            acc.rows[yn] = true;
             let corners = [
                 (xi, yi, (1.0 - wx) * (1.0 - wy)),
                 (xn, yi, wx * (1.0 - wy)),
