@@ -35,6 +35,45 @@ fn median_ms<T>(runs: usize, mut f: impl FnMut() -> T) -> (f64, T) {
     (times[times.len() / 2], last)
 }
 
+/// Edits of one Parameter of a graph, as the editor makes them: the set cache and the
+/// last scene warm, every edit a value not seen before.
+struct Edits<'g> {
+    graph: &'g MaterialGraph,
+    parameter: tuft_graph::graph::NodeId,
+    sets: std::sync::Arc<tuft_graph::cache::SetCache>,
+    value: f32,
+    reuse: tuft_render::Reuse,
+}
+
+impl Edits<'_> {
+    /// The median of `runs` edits, each turned into a scene by `build` (from an
+    /// evaluator on the shared cache and the last scene's reusable part). The replaced
+    /// scenes are dropped after the timing (the editor drops them on a thread of their
+    /// own).
+    fn median_ms(
+        &mut self,
+        runs: usize,
+        mut build: impl FnMut(&Evaluator<'_>, &tuft_render::Reuse) -> Option<tuft_render::Scene>,
+    ) -> f64 {
+        let mut replaced = Vec::new();
+        let (ms, ()) = median_ms(runs, || {
+            self.value += 0.01;
+            let mut edited = self.graph.clone();
+            if let Some(node) = edited.node_mut(self.parameter) {
+                node.params
+                    .insert("value".into(), tuft_graph::ParamValue::Float(self.value));
+            }
+            let evaluator = Evaluator::with_cache(&edited, self.sets.clone());
+            if let Some(scene) = build(&evaluator, &self.reuse) {
+                self.reuse = scene.reuse();
+                replaced.push(scene);
+            }
+        });
+        drop(replaced);
+        ms
+    }
+}
+
 fn cases(name: &str, graph: &MaterialGraph, runs: usize) -> Vec<Case> {
     let mut out = Vec::new();
     let mut case = |case: String, (ms, runs): (f64, usize), counts: Vec<(&'static str, u64)>| {
@@ -236,37 +275,28 @@ fn cases(name: &str, graph: &MaterialGraph, runs: usize) -> Vec<Case> {
         case(format!("{name}/edit_to_scene"), (ms, runs), vec![]);
     }
     // The editor's own path for an edit of the graph's first Parameter (the lawn's grass
-    // height): the set cache and the last scene warm, so only what reads the Parameter is
-    // scattered and built again. Every run sets a value not seen before; the replaced
-    // scenes are dropped after the timing (the editor drops them on a thread of their own).
+    // height): only what reads the Parameter is scattered and built again.
     let parameter = graph.first_of_kind("Parameter");
     if let Some(parameter) = parameter {
-        let sets = std::sync::Arc::new(tuft_graph::cache::SetCache::default());
-        let kind = tuft_render::SurfaceKind::Sphere;
-        let mut replaced = Vec::new();
-        let mut reuse = tuft_render::Reuse::default();
-        let mut value = 1.0f32;
-        let (ms, ()) = median_ms(runs, || {
-            value += 0.01;
-            let mut edited = graph.clone();
-            if let Some(node) = edited.node_mut(parameter) {
-                node.params
-                    .insert("value".into(), tuft_graph::ParamValue::Float(value));
-            }
-            let evaluator = Evaluator::with_cache(&edited, sets.clone());
-            if let Some(Ok(scene)) = crate::preview::build_scene(
-                &evaluator,
-                &crate::preview::Ground::Kind(kind),
+        let mut edits = Edits {
+            graph,
+            parameter,
+            sets: std::sync::Arc::default(),
+            value: 1.0,
+            reuse: tuft_render::Reuse::default(),
+        };
+        let ground = crate::preview::Ground::Kind(tuft_render::SurfaceKind::Sphere);
+        let ms = edits.median_ms(runs, |evaluator, reuse| {
+            crate::preview::build_scene(
+                evaluator,
+                &ground,
                 &mut crate::preview::Surfaces::default(),
                 &editor_view,
-                &reuse,
+                reuse,
                 &|| false,
-            ) {
-                reuse = scene.reuse();
-                replaced.push(scene);
-            }
+            )?
+            .ok()
         });
-        drop(replaced);
         case(
             format!("{name}/edit_parameter_to_scene"),
             (ms, runs),
@@ -278,31 +308,18 @@ fn cases(name: &str, graph: &MaterialGraph, runs: usize) -> Vec<Case> {
         if let Ok(maps) =
             crate::material::maps_of(&Evaluator::new(graph), crate::preview::PREVIEW_MAPS)
         {
-            let mut replaced = Vec::new();
-            let (ms, ()) = median_ms(runs, || {
-                value += 0.01;
-                let mut edited = graph.clone();
-                if let Some(node) = edited.node_mut(parameter) {
-                    node.params
-                        .insert("value".into(), tuft_graph::ParamValue::Float(value));
-                }
-                let evaluator = Evaluator::with_cache(&edited, sets.clone());
-                let Ok(material) = crate::material::wearing(&evaluator, maps.clone()) else {
-                    return;
-                };
-                if let Some(Ok(scene)) = crate::preview::scene_of(
+            let ms = edits.median_ms(runs, |evaluator, reuse| {
+                let material = crate::material::wearing(evaluator, maps.clone()).ok()?;
+                crate::preview::scene_of(
                     material,
-                    &crate::preview::Ground::Kind(kind),
+                    &ground,
                     &mut crate::preview::Surfaces::default(),
                     &editor_view,
-                    &reuse,
+                    reuse,
                     &|| false,
-                ) {
-                    reuse = scene.reuse();
-                    replaced.push(scene);
-                }
+                )?
+                .ok()
             });
-            drop(replaced);
             case(
                 format!("{name}/edit_parameter_to_strands"),
                 (ms, runs),
