@@ -43,18 +43,22 @@ struct Edits<'g> {
     sets: std::sync::Arc<tuft_graph::cache::SetCache>,
     value: f32,
     reuse: tuft_render::Reuse,
+    /// The camera whose nearest strands are planted before a scene counts as built.
+    view: &'g tuft_render::View,
 }
 
 impl Edits<'_> {
-    /// The median of `runs` edits, each turned into a scene by `build` (from an
-    /// evaluator on the shared cache and the last scene's reusable part). The replaced
-    /// scenes are dropped after the timing (the editor drops them on a thread of their
-    /// own).
+    /// The median of `runs` edits, each made into a material by `material_of` (from an
+    /// evaluator on the shared cache), then into a scene on the sphere from the last
+    /// scene's reusable part, as the editor's worker does (`preview::scene_of`). The
+    /// replaced scenes are dropped after the timing (the editor drops them on a thread
+    /// of their own).
     fn median_ms(
         &mut self,
         runs: usize,
-        mut build: impl FnMut(&Evaluator<'_>, &tuft_render::Reuse) -> Option<tuft_render::Scene>,
+        mut material_of: impl FnMut(&Evaluator<'_>) -> Option<tuft_render::Material>,
     ) -> f64 {
+        let ground = crate::preview::Ground::Kind(tuft_render::SurfaceKind::Sphere);
         let mut replaced = Vec::new();
         let (ms, ()) = median_ms(runs, || {
             self.value += 0.01;
@@ -64,7 +68,18 @@ impl Edits<'_> {
                     .insert("value".into(), tuft_graph::ParamValue::Float(self.value));
             }
             let evaluator = Evaluator::with_cache(&edited, self.sets.clone());
-            if let Some(scene) = build(&evaluator, &self.reuse) {
+            let scene = material_of(&evaluator).and_then(|material| {
+                crate::preview::scene_of(
+                    material,
+                    &ground,
+                    &mut crate::preview::Surfaces::default(),
+                    self.view,
+                    &self.reuse,
+                    &|| false,
+                )?
+                .ok()
+            });
+            if let Some(scene) = scene {
                 self.reuse = scene.reuse();
                 replaced.push(scene);
             }
@@ -284,18 +299,13 @@ fn cases(name: &str, graph: &MaterialGraph, runs: usize) -> Vec<Case> {
             sets: std::sync::Arc::default(),
             value: 1.0,
             reuse: tuft_render::Reuse::default(),
+            view: &editor_view,
         };
-        let ground = crate::preview::Ground::Kind(tuft_render::SurfaceKind::Sphere);
-        let ms = edits.median_ms(runs, |evaluator, reuse| {
-            crate::preview::build_scene(
-                evaluator,
-                &ground,
-                &mut crate::preview::Surfaces::default(),
-                &editor_view,
-                reuse,
-                &|| false,
-            )?
-            .ok()
+        // The whole rebuild: maps and layers (`preview::build_scene`).
+        let ms = edits.median_ms(runs, |evaluator| {
+            let (material, _) =
+                crate::material::from_evaluator(evaluator, crate::preview::PREVIEW_MAPS).ok()?;
+            Some(material)
         });
         case(
             format!("{name}/edit_parameter_to_scene"),
@@ -308,17 +318,8 @@ fn cases(name: &str, graph: &MaterialGraph, runs: usize) -> Vec<Case> {
         if let Ok(maps) =
             crate::material::maps_of(&Evaluator::new(graph), crate::preview::PREVIEW_MAPS)
         {
-            let ms = edits.median_ms(runs, |evaluator, reuse| {
-                let material = crate::material::wearing(evaluator, maps.clone()).ok()?;
-                crate::preview::scene_of(
-                    material,
-                    &ground,
-                    &mut crate::preview::Surfaces::default(),
-                    &editor_view,
-                    reuse,
-                    &|| false,
-                )?
-                .ok()
+            let ms = edits.median_ms(runs, |evaluator| {
+                crate::material::wearing(evaluator, maps.clone()).ok()
             });
             case(
                 format!("{name}/edit_parameter_to_strands"),
