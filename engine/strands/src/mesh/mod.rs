@@ -14,6 +14,8 @@ use bytemuck::{Pod, Zeroable};
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
+#[cfg(target_arch = "x86_64")]
+mod lanes;
 mod packed;
 
 pub use packed::{
@@ -361,7 +363,8 @@ fn build_with(
 }
 
 /// [`build_with_on`] compiled for AVX2 and F16C: the same arithmetic (no fused
-/// multiply-adds), the ribbon's half floats converted inline.
+/// multiply-adds), plain ribbons eight strands at a time ([`lanes`]), the rest's half
+/// floats converted inline.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,f16c")]
 fn build_with_avx2(
@@ -374,11 +377,12 @@ fn build_with_avx2(
     build_with_on::<true>(shape_of, strands, profile, mesh, shapes);
 }
 
-/// [`build_with`] on whatever instruction set it is compiled for; `INLINE` puts the
-/// ribbon's body in the loop (where the loop is compiled for F16C, so the half floats
-/// convert inline; on the baseline the ribbon stays a call, which measured faster).
+/// [`build_with`] on whatever instruction set it is compiled for. `AVX2` (set only by
+/// [`build_with_avx2`]) meshes runs of eight plain ribbons on lanes and puts the
+/// ribbon's body in the loop, where its half floats convert inline; on the baseline the
+/// ribbon stays a call, which measured faster.
 #[inline(always)]
-fn build_with_on<const INLINE: bool>(
+fn build_with_on<const AVX2: bool>(
     shape_of: impl Fn(usize) -> Shape,
     strands: &[Planted],
     profile: Profile,
@@ -395,10 +399,36 @@ fn build_with_on<const INLINE: bool>(
     let mut centre = [Vec3::ZERO; MAX_POINTS];
     let centre = &mut centre[..n_points];
     let pattern = index_pattern(profile);
+    #[cfg(target_arch = "x86_64")]
+    let pattern_8: Vec<u32> = (0..lanes::LANES as u32)
+        .flat_map(|j| {
+            let first = j * profile.vertices_per_strand() as u32;
+            pattern.iter().map(move |&k| first + k)
+        })
+        .collect();
     let q = Quantiser::new(&mesh.frame);
     shapes.clear();
     shapes.extend(strands.iter().map(|p| shape_of(p.strand as usize)));
-    for (planted, shape) in strands.iter().zip(shapes.iter()) {
+    let mut i = 0;
+    while i < n {
+        #[cfg(target_arch = "x86_64")]
+        if AVX2 && matches!(profile, Profile::Ribbon { .. }) && i + lanes::LANES <= n {
+            let eight = i..i + lanes::LANES;
+            if shapes[eight.clone()].iter().all(lanes::plain) {
+                let planted = strands[eight.clone()].try_into().expect("eight strands");
+                let shapes = shapes[eight].try_into().expect("eight shapes");
+                // SAFETY: `AVX2` is set only in `build_with_avx2`, which runs where the
+                // CPU has AVX2 and F16C.
+                #[allow(unsafe_code)]
+                unsafe {
+                    lanes::ribbons(mesh, &q, planted, shapes, n_points, &pattern_8);
+                }
+                i += lanes::LANES;
+                continue;
+            }
+        }
+        let (planted, shape) = (&strands[i], &shapes[i]);
+        i += 1;
         mesh.ranks.push(shape.rank);
         let frame =
             |v: Vec3| planted.tangent * v.x + planted.bitangent * v.y + planted.normal * v.z;
@@ -411,7 +441,7 @@ fn build_with_on<const INLINE: bool>(
         let side = frame(side_2d.extend(0.0)).normalize_or(planted.tangent);
         let base = mesh.vertices.len() as u32;
         match profile {
-            Profile::Ribbon { .. } if INLINE => {
+            Profile::Ribbon { .. } if AVX2 => {
                 ribbon_body(mesh, &q, shape, planted, centre, side);
             }
             Profile::Ribbon { .. } => ribbon(mesh, &q, shape, planted, centre, side),

@@ -83,8 +83,8 @@ pub(crate) fn bounds(points: impl IntoIterator<Item = Vec3>) -> (Vec3, Vec3) {
 /// Packs positions into one [`Frame`]: the division done once.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Quantiser {
-    origin: Vec3,
-    scale: Vec3,
+    pub(crate) origin: Vec3,
+    pub(crate) scale: Vec3,
 }
 
 impl Quantiser {

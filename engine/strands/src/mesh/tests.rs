@@ -15,10 +15,26 @@ fn set(n: usize) -> StrandSet {
 #[test]
 fn every_instruction_set_meshes_the_same_bytes() {
     let mut s = crate::testing::random_set(2000, 9, 1);
-    // Curl and frizz on half the strands, so the groomed centreline is in the loop.
-    for k in (0..s.len()).step_by(2) {
-        s.curl[k] = [0.3, 2.0];
-        s.frizz[k] = 0.2;
+    // Curl and frizz on a few strands in every 29, so the groomed centreline is in the
+    // loop and runs of plain ribbons mesh on lanes where the CPU has them; among the
+    // plain ones, upright strands (a facing of their own), strands of no length, a
+    // taper with a power and a taper that ends in a point.
+    for k in 0..s.len() {
+        match k % 29 {
+            0..=3 => {
+                s.curl[k] = [0.3, 2.0];
+                s.frizz[k] = 0.2;
+            }
+            5 | 17 => {
+                s.lean[k] = [0.0, 0.0];
+                s.tip_pull[k] = [0.0, 0.0];
+            }
+            9 => s.length[k] = 0.0,
+            11 => s.taper[k] = [0.2, 2.5],
+            13 => s.taper[k] = [0.0, 1.0],
+            23 => s.bend[k] = 1.0,
+            _ => {}
+        }
     }
     let tiles = place(&s, &Surface::sphere(1.0, 16, 8, 1.0, 1.0), 1.0);
     let reach = reach_bound(&s);
