@@ -1,4 +1,4 @@
-//! The candidates' random numbers, eight at a time.
+//! The candidates' random numbers and their clumps, eight at a time.
 //!
 //! A candidate's number on a channel is `unit_f32(hash_in(stream, i))`: a SplitMix64
 //! finaliser, two 64-bit multiplies. Consecutive candidates' numbers are independent, so
@@ -57,9 +57,149 @@ fn units_portable(stream: u64, first: u64, out: &mut [f32]) {
     }
 }
 
+/// The clump lattices [`nearest_clumps`] searches on lanes: below 2¹⁵.
+const MAX_LANE_LATTICE: u32 = 1 << 15;
+
+/// `out[k]` is the nearest clump to `(u[k], v[k])` ([`super::nearest_clump`]), for every
+/// `k`, of the `m × m` clump `points`.
+pub(super) fn nearest_clumps(points: &[[f32; 2]], m: u32, u: &[f32], v: &[f32], out: &mut [u32]) {
+    // The lanes index the table with 32-bit integers: `2 m²` fits far past any lattice
+    // the limits allow.
+    #[cfg(target_arch = "x86_64")]
+    if level() >= Level::Avx2 && (1..MAX_LANE_LATTICE).contains(&m) {
+        // SAFETY: the level is AVX2 only where the CPU has AVX2.
+        #[allow(unsafe_code)]
+        unsafe {
+            nearest_clumps_avx2(points, m, u, v, out);
+        }
+        return;
+    }
+    for ((o, &u), &v) in out.iter_mut().zip(u).zip(v) {
+        *o = super::nearest_clump(points, m, u, v);
+    }
+}
+
+/// [`nearest_clumps`] eight candidates at a time: the nine clump cells around each
+/// candidate searched in [`super::nearest_clump`]'s order with its strict comparison,
+/// the points gathered from the table, so each lane finds the scalar search's clump.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn nearest_clumps_avx2(points: &[[f32; 2]], m: u32, u: &[f32], v: &[f32], out: &mut [u32]) {
+    use std::arch::x86_64::{
+        _CMP_GE_OQ, _CMP_LT_OQ, _mm256_add_epi32, _mm256_add_ps, _mm256_and_si256,
+        _mm256_blendv_ps, _mm256_castps_si256, _mm256_castsi256_ps, _mm256_cmp_ps,
+        _mm256_cmpgt_epi32, _mm256_cvttps_epi32, _mm256_i32gather_ps, _mm256_loadu_ps,
+        _mm256_max_ps, _mm256_min_ps, _mm256_mul_ps, _mm256_mullo_epi32, _mm256_set1_epi32,
+        _mm256_set1_ps, _mm256_setzero_ps, _mm256_setzero_si256, _mm256_storeu_si256,
+        _mm256_sub_epi32, _mm256_sub_ps,
+    };
+    let cells = m as usize * m as usize;
+    assert!(points.len() >= cells && u.len() == out.len() && v.len() == out.len());
+    assert!((1..MAX_LANE_LATTICE).contains(&m));
+    let flat = points.as_flattened();
+    let lanes = out.len() / LANES * LANES;
+    // SAFETY: loads and stores address eight elements of `u`, `v` and `out` (below
+    // `lanes`); every gathered index is `2 × id` or `2 × id + 1` with `id` a wrapped cell
+    // below `m²`, inside `flat`.
+    #[allow(unsafe_code)]
+    unsafe {
+        let mi = _mm256_set1_epi32(m as i32);
+        let mf = _mm256_set1_ps(m as f32);
+        let top = _mm256_set1_ps((m - 1) as f32);
+        let zero = _mm256_setzero_ps();
+        let (one, half) = (_mm256_set1_ps(1.0), _mm256_set1_ps(0.5));
+        // `i` (within one cell of the lattice) wrapped into `0..m`.
+        let wrap = |i| {
+            let below = _mm256_cmpgt_epi32(_mm256_setzero_si256(), i);
+            let above = _mm256_cmpgt_epi32(i, _mm256_sub_epi32(mi, _mm256_set1_epi32(1)));
+            let i = _mm256_add_epi32(i, _mm256_and_si256(below, mi));
+            _mm256_sub_epi32(i, _mm256_and_si256(above, mi))
+        };
+        // `near_delta`: a difference of two points of the repeat, brought within half.
+        let near = |d| {
+            let e = _mm256_add_ps(d, half);
+            let past = _mm256_cmp_ps::<_CMP_GE_OQ>(e, one);
+            let before = _mm256_cmp_ps::<_CMP_LT_OQ>(e, zero);
+            let d1 = _mm256_blendv_ps(d, _mm256_sub_ps(d, one), past);
+            _mm256_blendv_ps(d1, _mm256_add_ps(d, one), before)
+        };
+        // The cell: `⌊x · m⌋` held to `0..m` (a NaN reads 0, as the scalar cast).
+        let cell = |x| {
+            let x = _mm256_min_ps(_mm256_max_ps(_mm256_mul_ps(x, mf), zero), top);
+            _mm256_cvttps_epi32(x)
+        };
+        for k in (0..lanes).step_by(LANES) {
+            let (uu, vv) = (
+                _mm256_loadu_ps(u.as_ptr().add(k)),
+                _mm256_loadu_ps(v.as_ptr().add(k)),
+            );
+            let (cx, cy) = (cell(uu), cell(vv));
+            let mut best = _mm256_set1_ps(f32::INFINITY);
+            let mut best_id = _mm256_setzero_si256();
+            for dy in -1..=1 {
+                let row = _mm256_mullo_epi32(wrap(_mm256_add_epi32(cy, _mm256_set1_epi32(dy))), mi);
+                for dx in -1..=1 {
+                    let id =
+                        _mm256_add_epi32(row, wrap(_mm256_add_epi32(cx, _mm256_set1_epi32(dx))));
+                    let at = _mm256_add_epi32(id, id);
+                    let pu = _mm256_i32gather_ps::<4>(flat.as_ptr(), at);
+                    let pv = _mm256_i32gather_ps::<4>(flat.as_ptr().add(1), at);
+                    let (du, dv) = (near(_mm256_sub_ps(pu, uu)), near(_mm256_sub_ps(pv, vv)));
+                    let d2 = _mm256_add_ps(_mm256_mul_ps(du, du), _mm256_mul_ps(dv, dv));
+                    let closer = _mm256_cmp_ps::<_CMP_LT_OQ>(d2, best);
+                    best = _mm256_blendv_ps(best, d2, closer);
+                    best_id = _mm256_castps_si256(_mm256_blendv_ps(
+                        _mm256_castsi256_ps(best_id),
+                        _mm256_castsi256_ps(id),
+                        closer,
+                    ));
+                }
+            }
+            _mm256_storeu_si256(out.as_mut_ptr().add(k).cast(), best_id);
+        }
+    }
+    for k in lanes..out.len() {
+        out[k] = super::nearest_clump(points, m, u[k], v[k]);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The lanes' clumps against the scalar search: lattices of one, two and three cells
+    /// (where the wrapped neighbours repeat) and larger, points on the repeat's edges and
+    /// corners, runs that are not a lane multiple.
+    #[test]
+    fn the_lanes_find_the_scalar_search_clumps() {
+        for m in [1u32, 2, 3, 7, 64] {
+            let points = super::super::clump_points(11, m);
+            let mut u = Vec::new();
+            let mut v = Vec::new();
+            for k in 0..2003u64 {
+                let (a, b) = (unit_f32(hash_in(5, k)), unit_f32(hash_in(6, k)));
+                let edge = [0.0, super::super::BELOW_ONE, 0.5 / m as f32, 1.0 / m as f32];
+                u.push(if k % 11 == 0 {
+                    edge[(k / 11 % 4) as usize]
+                } else {
+                    a
+                });
+                v.push(if k % 13 == 0 {
+                    edge[(k / 13 % 4) as usize]
+                } else {
+                    b
+                });
+            }
+            let want: Vec<u32> = u
+                .iter()
+                .zip(&v)
+                .map(|(&u, &v)| super::super::nearest_clump(&points, m, u, v))
+                .collect();
+            let mut got = vec![u32::MAX; u.len()];
+            nearest_clumps(&points, m, &u, &v, &mut got);
+            assert_eq!(got, want, "m = {m}");
+        }
+    }
 
     /// Every path this CPU has, against the scalar function, at runs of every length
     /// round a lane multiple and at indices that wrap round 2^64.

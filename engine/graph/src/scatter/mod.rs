@@ -279,19 +279,20 @@ fn candidates_with(
         .enumerate()
         .for_each(|(r, (roots, clump))| {
             let first = r * RUN;
-            let ju = streams.run(r, roots.len(), channel::JITTER_U);
-            let jv = streams.run(r, roots.len(), channel::JITTER_V);
+            let mut u = streams.run(r, roots.len(), channel::JITTER_U);
+            let mut v = streams.run(r, roots.len(), channel::JITTER_V);
             let (mut row, mut x) = (first / n, first % n);
-            for (k, (root, clump)) in roots.iter_mut().zip(clump.iter_mut()).enumerate() {
-                let u = ((x as f32 + ju[k]) / n as f32).min(BELOW_ONE);
-                let v = ((row as f32 + jv[k]) / n as f32).min(BELOW_ONE);
-                *root = [u, v];
-                *clump = nearest_clump(clumps, m, u, v);
+            for (k, root) in roots.iter_mut().enumerate() {
+                u[k] = ((x as f32 + u[k]) / n as f32).min(BELOW_ONE);
+                v[k] = ((row as f32 + v[k]) / n as f32).min(BELOW_ONE);
+                *root = [u[k], v[k]];
                 x += 1;
                 if x == n {
                     (x, row) = (0, row + 1);
                 }
             }
+            let len = roots.len();
+            lanes::nearest_clumps(clumps, m, &u[..len], &v[..len], clump);
         });
 
     // 2. The clump offset moves roots after the clump is chosen.
