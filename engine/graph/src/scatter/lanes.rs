@@ -58,6 +58,7 @@ fn units_portable(stream: u64, first: u64, out: &mut [f32]) {
 }
 
 /// The clump lattices [`nearest_clumps`] searches on lanes: below 2¹⁵.
+#[cfg(target_arch = "x86_64")]
 const MAX_LANE_LATTICE: u32 = 1 << 15;
 
 /// `out[k]` is the nearest clump to `(u[k], v[k])` ([`super::nearest_clump`]), for every
