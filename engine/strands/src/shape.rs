@@ -68,6 +68,14 @@ impl Groom {
         }
     }
 
+    /// Whether the groom, held inside its ranges ([`Groom::clamped`]), leaves a strand's
+    /// centreline the plain bent curve: no curl (radius or turns zero) and no frizz.
+    #[must_use]
+    pub fn is_plain(&self) -> bool {
+        let g = self.clamped();
+        g.curl[0] * g.curl[1] == 0.0 && g.frizz == 0.0
+    }
+
     /// The width at parameter `t` of a strand `width` wide at the root:
     /// `width · (1 − (1 − tip) · t^exponent)`.
     #[inline]
@@ -156,10 +164,10 @@ impl Curve {
     #[must_use]
     pub fn groomed(length: f32, reach: Vec2, bend: f32, groom: &Groom, id: u32) -> Self {
         let mut curve = Self::new(length, reach, bend);
-        let g = groom.clamped();
-        if g.curl[0] * g.curl[1] == 0.0 && g.frizz == 0.0 {
+        if groom.is_plain() {
             return curve;
         }
+        let g = groom.clamped();
         let axis = curve.at(1.0).normalize_or(Vec3::Z);
         let e1 = axis.any_orthonormal_vector();
         let e2 = axis.cross(e1);

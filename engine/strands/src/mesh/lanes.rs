@@ -20,12 +20,11 @@ pub(super) const LANES: usize = 8;
 
 type Lane = [f32; LANES];
 
-/// Whether `shape`'s centreline is the plain bent curve ([`crate::shape::Curve::groomed`]
-/// adds no twist), so it meshes on lanes.
+/// Whether `shape`'s centreline is the plain bent curve ([`crate::shape::Groom::is_plain`]),
+/// so it meshes on lanes.
 #[inline]
 pub(super) fn plain(shape: &Shape) -> bool {
-    let g = shape.groom.clamped();
-    g.curl[0] * g.curl[1] == 0.0 && g.frizz == 0.0
+    shape.groom.is_plain()
 }
 
 /// `f` applied lane by lane (a plain loop: every step of the kernel inlines into it, and

@@ -399,13 +399,18 @@ fn build_with_on<const AVX2: bool>(
     let mut centre = [Vec3::ZERO; MAX_POINTS];
     let centre = &mut centre[..n_points];
     let pattern = index_pattern(profile);
+    // Eight strands' indices, for the lanes alone.
     #[cfg(target_arch = "x86_64")]
-    let pattern_8: Vec<u32> = (0..lanes::LANES as u32)
-        .flat_map(|j| {
-            let first = j * profile.vertices_per_strand() as u32;
-            pattern.iter().map(move |&k| first + k)
-        })
-        .collect();
+    let pattern_8: Vec<u32> = if AVX2 && matches!(profile, Profile::Ribbon { .. }) {
+        (0..lanes::LANES as u32)
+            .flat_map(|j| {
+                let first = j * profile.vertices_per_strand() as u32;
+                pattern.iter().map(move |&k| first + k)
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     let q = Quantiser::new(&mesh.frame);
     shapes.clear();
     shapes.extend(strands.iter().map(|p| shape_of(p.strand as usize)));
