@@ -9,6 +9,9 @@ use tuft_strands::num::{fast_floor, wrap_index};
 /// balance two cores on a thumbnail.
 const CHUNK: usize = 4096;
 
+/// Values per parallel work item of the scrub of non-finite values: it reads them once.
+const SCRUB_CHUNK: usize = 1 << 16;
+
 /// The points a field is evaluated at, in UV over one repeat.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Domain {
@@ -35,14 +38,15 @@ impl Domain {
     /// itself a `width × rows` grid.
     #[must_use]
     pub fn grid_rows(width: usize, height: usize, first: usize, rows: usize) -> Self {
+        // Every row holds the same u: worked out once and copied.
+        let row: Vec<f32> = (0..width)
+            .map(|x| (x as f32 + 0.5) / width as f32)
+            .collect();
         let mut u = Vec::with_capacity(width * rows);
         let mut v = Vec::with_capacity(width * rows);
         for y in first..first + rows {
-            let vy = (y as f32 + 0.5) / height as f32;
-            for x in 0..width {
-                u.push((x as f32 + 0.5) / width as f32);
-                v.push(vy);
-            }
+            u.extend_from_slice(&row);
+            v.resize(v.len() + width, (y as f32 + 0.5) / height as f32);
         }
         Self {
             u,
@@ -157,14 +161,20 @@ impl Field {
 
     /// Replaces NaN and infinities by zero; returns how many values were replaced.
     pub fn scrub_non_finite(&mut self) -> usize {
-        let mut replaced = 0;
-        for x in &mut self.data {
-            if !x.is_finite() {
-                *x = 0.0;
-                replaced += 1;
-            }
-        }
-        replaced
+        // Nearly every field has none: a count the compiler vectorises, over the cores,
+        // and a second pass only over a chunk where it found some.
+        self.data
+            .par_chunks_mut(SCRUB_CHUNK)
+            .map(|chunk| {
+                let found: usize = chunk.iter().map(|x| usize::from(!x.is_finite())).sum();
+                if found > 0 {
+                    for x in chunk.iter_mut().filter(|x| !x.is_finite()) {
+                        *x = 0.0;
+                    }
+                }
+                found
+            })
+            .sum()
     }
 }
 
@@ -357,6 +367,26 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_scrub_replaces_exactly_the_non_finite_values() {
+        // Several work items' worth, with NaN and infinities in some of them only.
+        let n = 3 * SCRUB_CHUNK + 17;
+        let mut f = Field {
+            ty: PortType::Float,
+            data: (0..n).map(|i| i as f32).collect(),
+        };
+        let bad = [5, SCRUB_CHUNK + 1, 3 * SCRUB_CHUNK + 16];
+        f.data[bad[0]] = f32::NAN;
+        f.data[bad[1]] = f32::INFINITY;
+        f.data[bad[2]] = f32::NEG_INFINITY;
+        assert_eq!(f.scrub_non_finite(), 3);
+        for (i, &x) in f.data.iter().enumerate() {
+            let want = if bad.contains(&i) { 0.0 } else { i as f32 };
+            assert_eq!(x, want, "{i}");
+        }
+        assert_eq!(f.scrub_non_finite(), 0);
     }
 
     #[test]

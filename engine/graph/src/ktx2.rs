@@ -333,18 +333,18 @@ pub fn box_chain(side: u32, mip0: Vec<u8>, normal: bool) -> Vec<Vec<u8>> {
 pub fn map_textures(maps: &crate::bake::PbrMaps, codec: Codec) -> Vec<(&'static str, Vec<u8>)> {
     use crate::bake::to_u8;
     let side = maps.resolution as u32;
-    let rgba = |texel: &dyn Fn(usize) -> [f32; 3]| -> Vec<u8> {
+    let rgba = |texel: &dyn Fn(usize) -> [u8; 3]| -> Vec<u8> {
         (0..maps.resolution * maps.resolution)
             .flat_map(|i| {
-                let [r, g, b] = texel(i).map(to_u8);
+                let [r, g, b] = texel(i);
                 [r, g, b, 255]
             })
             .collect()
     };
-    let srgb = tuft_strands::num::linear_to_srgb;
-    let base = rgba(&|i| maps.base_color[i].map(srgb));
-    let normal = rgba(&|i| maps.normal[i].map(|c| 0.5 + 0.5 * c));
-    let orm = rgba(&|i| [maps.occlusion[i], maps.roughness[i], maps.metallic[i]]);
+    let srgb8 = tuft_strands::num::linear_to_srgb8;
+    let base = rgba(&|i| maps.base_color[i].map(srgb8));
+    let normal = rgba(&|i| maps.normal[i].map(|c| to_u8(0.5 + 0.5 * c)));
+    let orm = rgba(&|i| [maps.occlusion[i], maps.roughness[i], maps.metallic[i]].map(to_u8));
     [
         ("base_color", base, true, false),
         ("normal", normal, false, true),

@@ -111,14 +111,23 @@ pub fn bake_pbr_with(
         let domain = Domain::grid_rows(resolution, resolution, row, rows);
         let fields = evaluator.eval_inputs(&wanted, &domain);
         let m = domain.len();
-        maps.base_color.extend((0..m).map(|i| {
-            let c = fields[0].get(i);
-            [c[0], c[1], c[2]]
-        }));
-        maps.roughness.extend((0..m).map(|i| fields[1].at(0, i)));
-        maps.metallic.extend((0..m).map(|i| fields[2].at(0, i)));
-        maps.occlusion.extend((0..m).map(|i| fields[3].at(0, i)));
-        maps.height.extend((0..m).map(|i| fields[4].at(0, i)));
+        match fields[0].data.as_chunks::<3>() {
+            (texels, []) if fields[0].ty.channels() == 3 => {
+                maps.base_color.extend_from_slice(texels);
+            }
+            _ => maps.base_color.extend((0..m).map(|i| fields[0].get(i))),
+        }
+        for (plane, field) in [
+            (&mut maps.roughness, &fields[1]),
+            (&mut maps.metallic, &fields[2]),
+            (&mut maps.occlusion, &fields[3]),
+            (&mut maps.height, &fields[4]),
+        ] {
+            match field.ty.channels() {
+                1 => plane.extend_from_slice(&field.data),
+                c => plane.extend(field.data.iter().step_by(c)),
+            }
+        }
         if let Some(normal) = fields.get(5) {
             maps.normal.extend((0..m).map(|i| unit(normal.get(i))));
         }
@@ -133,7 +142,7 @@ pub fn bake_pbr_with(
             pbr.height_range_m,
             graph.repeat_m.max(1e-6),
         );
-        maps.normal = (0..n).map(|i| normals.get(i)).collect();
+        maps.normal = normals.data.as_chunks::<3>().0.to_vec();
     }
     Ok(maps)
 }
@@ -148,6 +157,7 @@ fn unit(n: [f32; 3]) -> [f32; 3] {
 }
 
 pub use tuft_strands::num::linear_to_srgb;
+use tuft_strands::num::linear_to_srgb8;
 
 pub(crate) use tuft_strands::num::to_unorm8 as to_u8;
 
@@ -170,16 +180,22 @@ pub fn encode_maps(maps: &PbrMaps) -> Result<Vec<Vec<u8>>, image::ImageError> {
     // One map a thread at a time: each PNG's filtering and deflate are one stream.
     let encoded = tuft_strands::par::map("tuft png", MAP_NAMES.to_vec(), |map| match map {
         "base_color" => png(&|w| {
-            rgb(size, &maps.base_color, linear_to_srgb).write_to(w, image::ImageFormat::Png)
+            rgb(size, &maps.base_color, linear_to_srgb8).write_to(w, image::ImageFormat::Png)
         }),
         "normal" => png(&|w| {
-            rgb(size, &maps.normal, |c| 0.5 + 0.5 * c).write_to(w, image::ImageFormat::Png)
+            rgb(size, &maps.normal, |c| to_u8(0.5 + 0.5 * c)).write_to(w, image::ImageFormat::Png)
         }),
         // Occlusion, roughness, metallic in R, G, B: glTF's packing.
         "orm" => {
-            let data: Vec<u8> = (0..maps.occlusion.len())
-                .flat_map(|i| [maps.occlusion[i], maps.roughness[i], maps.metallic[i]].map(to_u8))
-                .collect();
+            let mut data = vec![0u8; 3 * maps.occlusion.len()];
+            let planes = maps
+                .occlusion
+                .iter()
+                .zip(&maps.roughness)
+                .zip(&maps.metallic);
+            for (texel, ((&o, &r), &m)) in data.as_chunks_mut::<3>().0.iter_mut().zip(planes) {
+                *texel = [o, r, m].map(to_u8);
+            }
             let img = image::RgbImage::from_raw(size, size, data).expect("three per texel");
             png(&|w| img.write_to(w, image::ImageFormat::Png))
         }
@@ -226,11 +242,8 @@ pub fn write_maps(maps: &PbrMaps, dir: &Path, stem: &str) -> Result<Vec<PathBuf>
     Ok(written)
 }
 
-fn rgb(size: u32, texels: &[[f32; 3]], encode: impl Fn(f32) -> f32) -> image::RgbImage {
-    let data: Vec<u8> = texels
-        .iter()
-        .flat_map(|c| c.map(|x| to_u8(encode(x))))
-        .collect();
+fn rgb(size: u32, texels: &[[f32; 3]], encode: impl Fn(f32) -> u8) -> image::RgbImage {
+    let data: Vec<u8> = texels.as_flattened().iter().map(|&x| encode(x)).collect();
     image::RgbImage::from_raw(size, size, data).expect("three values per texel")
 }
 

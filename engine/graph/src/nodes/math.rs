@@ -112,9 +112,10 @@ fn apply(op: &str, a: &[&[f32]], out: &mut [f32]) {
         }),
         "clamp" => three(out, a[0], a[1], a[2], |x, lo, hi| x.max(lo).min(hi)),
         "remap" => {
-            for (k, o) in out.iter_mut().enumerate() {
-                let (x, il, ih, ol, oh) = (a[0][k], a[1][k], a[2][k], a[3][k], a[4][k]);
-                *o = ol + (x - il) / (ih - il) * (oh - ol);
+            let n = out.len();
+            let (x, il, ih, ol, oh) = (&a[0][..n], &a[1][..n], &a[2][..n], &a[3][..n], &a[4][..n]);
+            for k in 0..n {
+                out[k] = ol[k] + (x[k] - il[k]) / (ih[k] - il[k]) * (oh[k] - ol[k]);
             }
         }
         _ => out.fill(0.0),
@@ -178,8 +179,14 @@ impl NodeKind for Math {
                     match arg {
                         InputRef::Field(f) => slices.push(&f.data[start..start + len]),
                         InputRef::Const(v) => {
-                            for (k, x) in buf[..len].iter_mut().enumerate() {
-                                *x = v[k % channels];
+                            // A chunk starts on a whole value (CHUNK is a multiple of
+                            // every channel count); a fill per channel count, where a
+                            // copy of a length known at run time is a library call.
+                            let buf = &mut buf[..len];
+                            match channels {
+                                1 => buf.fill(v[0]),
+                                2 => buf.as_chunks_mut::<2>().0.fill([v[0], v[1]]),
+                                _ => buf.as_chunks_mut::<3>().0.fill(*v),
                             }
                             slices.push(&buf[..len]);
                         }
@@ -242,6 +249,38 @@ mod tests {
             ),
             15.0
         ));
+    }
+
+    #[test]
+    fn constants_keep_their_channels_in_every_chunk() {
+        // Two constants on every channel of a vector and a colour, over more points than
+        // one work item takes, so every chunk fills its constants.
+        for (ty, a, b) in [
+            ("vec2", Value::Vec2([1.0, 20.0]), Value::Vec2([0.5, 0.25])),
+            (
+                "color",
+                Value::Color([1.0, 20.0, 300.0]),
+                Value::Color([0.5, 0.25, 0.125]),
+            ),
+        ] {
+            let (g, id) = single(
+                "Math",
+                &[
+                    ("op", ParamValue::Choice("add".into())),
+                    ("type", ParamValue::Choice(ty.into())),
+                ],
+                &[("a", a), ("b", b)],
+            );
+            let ev = crate::eval::Evaluator::new(&g);
+            let domain = crate::field::Domain::grid(64, 64);
+            let f = ev.eval_output(&OutRef::new(id, "out"), &domain).unwrap();
+            let (a, b) = (a.channels(), b.channels());
+            let want: Vec<f32> = (0..f.ty.channels()).map(|c| a[c] + b[c]).collect();
+            assert!(f.data.len() > super::CHUNK);
+            for (i, value) in f.data.chunks(want.len()).enumerate() {
+                assert_eq!(value, want.as_slice(), "{ty} at {i}");
+            }
+        }
     }
 
     #[test]

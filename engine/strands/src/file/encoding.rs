@@ -19,7 +19,7 @@
 //! `[0, 1]` as 8-bit sRGB codes.
 
 use super::Kind;
-use crate::num::{linear_to_srgb, srgb8_to_linear, to_unorm8};
+use crate::num::{linear_to_srgb8, srgb8_to_linear};
 
 /// How one field's values are stored.
 #[derive(Clone, Debug, PartialEq)]
@@ -173,7 +173,7 @@ pub fn put(out: &mut Vec<u8>, encoding: &Encoding, c: usize, values: &Values) {
             }
         }
         (Encoding::Srgb8, Values::F32(v)) => {
-            out.extend(v.iter().map(|&x| to_unorm8(linear_to_srgb(x))));
+            out.extend(v.iter().map(|&x| linear_to_srgb8(x)));
         }
         (Encoding::U16, Values::U32(v)) => v.iter().for_each(|&x| {
             let x = u16::try_from(x).expect("u16 is chosen only for values that fit");
@@ -316,7 +316,8 @@ mod tests {
         assert_eq!(e, Encoding::Srgb8);
         let Values::F32(back) = back else { panic!() };
         for (a, b) in v.iter().zip(&back) {
-            let d = (linear_to_srgb(*a) - linear_to_srgb(*b)).abs() * 255.0;
+            let srgb = crate::num::linear_to_srgb;
+            let d = (srgb(*a) - srgb(*b)).abs() * 255.0;
             assert!(d <= 0.5 + 1e-3, "{a} → {b}: {d} codes");
         }
         // A colour outside [0, 1] is not forced into a code.
