@@ -224,15 +224,44 @@ pub fn sample_raster(
     let columns: Vec<Axis> = us.iter().map(|&u| Axis::at(u, size.0)).collect();
     let rows: Vec<Axis> = vs.iter().map(|&v| Axis::at(v, size.1)).collect();
     let mut data = vec![0.0f32; domain.len() * channels];
-    data.par_chunks_mut(columns.len() * channels)
+    // The channel count a constant, so a texel is a fixed-size copy (one of a length
+    // known at run time was a library call each).
+    match channels {
+        1 => sample_grid::<1>(raster, size.0, &columns, &rows, &then, &mut data),
+        2 => sample_grid::<2>(raster, size.0, &columns, &rows, &then, &mut data),
+        _ => sample_grid::<3>(raster, size.0, &columns, &rows, &then, &mut data),
+    }
+    Field { ty, data }
+}
+
+/// [`sample_raster`] on a grid, `C` channels: each point [`bilinear`]'s numbers.
+fn sample_grid<const C: usize>(
+    raster: &[f32],
+    width: usize,
+    columns: &[Axis],
+    rows: &[Axis],
+    then: &(impl Fn([f32; 3]) -> [f32; 3] + Sync),
+    data: &mut [f32],
+) {
+    data.par_chunks_mut(columns.len() * C)
         .zip(rows.par_iter())
         .for_each(|(out, &row)| {
-            for (texel, &column) in out.chunks_exact_mut(channels).zip(&columns) {
-                let value = then(bilinear(raster, channels, size.0, column, row));
-                texel.copy_from_slice(&value[..channels]);
+            let line = |y: usize| &raster[y * width * C..(y + 1) * width * C];
+            let (above, below) = (line(row.before), line(row.after));
+            for (texel, &column) in out.as_chunks_mut::<C>().0.iter_mut().zip(columns) {
+                let (x0, x1) = (column.before * C, column.after * C);
+                let mut value = [0.0; 3];
+                for k in 0..C {
+                    let (a, b) = (above[x0 + k], above[x1 + k]);
+                    let (c, d) = (below[x0 + k], below[x1 + k]);
+                    let top = a + (b - a) * column.toward;
+                    let bottom = c + (d - c) * column.toward;
+                    value[k] = top + (bottom - top) * row.toward;
+                }
+                let value = then(value);
+                *texel = std::array::from_fn(|k| value[k]);
             }
         });
-    Field { ty, data }
 }
 
 /// Where a coordinate falls along one wrapped axis of a raster: the texel at or before
