@@ -228,21 +228,36 @@ pub fn write_baked_set_with(
     let stem = file_stem(&graph.name);
     progress("strands", 0.0)?;
     let strands = strand_file(evaluator)?;
-    let strand_bytes = tuft_strands::file::encode_with(&strands, scheme);
-    let strands = match scheme {
-        tuft_strands::file::Scheme::Stored => strands,
-        tuft_strands::file::Scheme::Quantised => tuft_strands::file::decode(&strand_bytes)
-            .map_err(|e| BakeError::Check {
-                path: strands_path(out, &stem),
-                message: format!("the quantised strands do not read back: {e}"),
-            })?,
-    };
-    // The meshes read the strands alone and the maps the graph alone: they are made
-    // side by side, the meshes on a thread of their own (checking `cancel` between
-    // files), the maps here (reporting progress).
+    let strands_file = strands_path(out, &stem);
+    // The strand file is encoded beside the maps, which never read it. Stored, the
+    // meshes read the strands as scattered and the maps' side encodes and writes the
+    // file; quantised, the meshes are built from what the file reads back, so their
+    // side encodes, writes and decodes it first. The meshes are made on a thread of
+    // their own (checking `cancel` between files), the maps here (reporting progress).
     let (meshed, mapped) = tuft_strands::par::join(
         "tuft bake meshes",
-        || write_layers(&strands, graph, (out, &stem), (encoding, ktx2), cancel),
+        || -> Result<_, BakeError> {
+            let mut written = Vec::new();
+            let read_back = match scheme {
+                tuft_strands::file::Scheme::Stored => None,
+                tuft_strands::file::Scheme::Quantised => {
+                    let bytes = tuft_strands::file::encode_with(&strands, scheme);
+                    write_into_set(&strands_file, &bytes)?;
+                    written.push(strands_file.clone());
+                    let back =
+                        tuft_strands::file::decode(&bytes).map_err(|e| BakeError::Check {
+                            path: strands_file.clone(),
+                            message: format!("the quantised strands do not read back: {e}"),
+                        })?;
+                    Some(back)
+                }
+            };
+            let built = read_back.as_ref().unwrap_or(&strands);
+            let (layers, meshes) =
+                write_layers(built, graph, (out, &stem), (encoding, ktx2), cancel)?;
+            written.extend(meshes);
+            Ok((layers, written, read_back))
+        },
         || -> Result<_, BakeError> {
             progress("maps", 0.2)?;
             let mut stopped = false;
@@ -274,16 +289,19 @@ pub fn write_baked_set_with(
                 written.push(path);
                 map_files.insert(map.to_owned(), format!("{stem}_{map}.png"));
             }
-            let strands_file = strands_path(out, &stem);
-            write_into_set(&strands_file, &strand_bytes)?;
-            written.push(strands_file);
+            if scheme == tuft_strands::file::Scheme::Stored {
+                let bytes = tuft_strands::file::encode_with(&strands, scheme);
+                write_into_set(&strands_file, &bytes)?;
+                written.push(strands_file.clone());
+            }
             progress("meshes", 0.8)?;
             Ok((written, map_files, textures_ktx2))
         },
     );
     let (mut written, map_files, textures_ktx2) = mapped?;
-    let (layers, meshes_written) = meshed?;
+    let (layers, meshes_written, read_back) = meshed?;
     written.extend(meshes_written);
+    let strands = read_back.unwrap_or(strands);
     let ground = format!("{stem}_ground.glb");
     let path = out.join(&ground);
     let maps_uri = |m: &str| format!("{stem}_{m}.png");
