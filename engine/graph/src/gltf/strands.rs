@@ -308,11 +308,15 @@ impl Glb {
     /// Float vectors of `N` components (positions keep their values for bounds).
     fn floats<const N: usize>(&mut self, values: impl Iterator<Item = [f32; N]>) -> Stream {
         let values: Vec<[f32; N]> = values.collect();
-        let bytes: Vec<u8> = values
-            .iter()
-            .flatten()
-            .flat_map(|x| x.to_le_bytes())
-            .collect();
+        let bytes: Vec<u8> = if cfg!(target_endian = "little") {
+            bytemuck::cast_slice::<f32, u8>(values.as_flattened()).to_vec()
+        } else {
+            values
+                .iter()
+                .flatten()
+                .flat_map(|x| x.to_le_bytes())
+                .collect()
+        };
         let view = self.view(&bytes, 4 * N, VERTICES);
         let stored = (N == 3).then(|| values.iter().map(|v| [v[0], v[1], v[2]]).collect());
         Stream {
@@ -339,12 +343,11 @@ impl Glb {
             return self.floats(values.into_iter());
         }
         let stride = (2 * N).next_multiple_of(4);
-        let mut bytes = Vec::with_capacity(values.len() * stride);
-        for v in &values {
-            for x in v {
-                bytes.extend(unorm16(*x).to_le_bytes());
+        let mut bytes = vec![0u8; values.len() * stride];
+        for (out, v) in bytes.chunks_exact_mut(stride).zip(&values) {
+            for (pair, x) in out.as_chunks_mut::<2>().0.iter_mut().zip(v) {
+                *pair = unorm16(*x).to_le_bytes();
             }
-            bytes.resize(bytes.len() + stride - 2 * N, 0);
         }
         let view = self.view(&bytes, stride, VERTICES);
         Stream::integers(
@@ -368,10 +371,10 @@ impl Glb {
         if !quantized || !inside {
             return self.floats(values.into_iter());
         }
-        let mut bytes = Vec::with_capacity(values.len() * 4);
-        for v in &values {
-            bytes.extend(v.map(|x| (x * 255.0).round() as u8));
-            bytes.push(0);
+        let mut bytes = vec![0u8; values.len() * 4];
+        for (out, v) in bytes.as_chunks_mut::<4>().0.iter_mut().zip(&values) {
+            let [r, g, b] = v.map(|x| round_half_away(x * 255.0) as u8);
+            *out = [r, g, b, 0];
         }
         let view = self.view(&bytes, 4, VERTICES);
         Stream::integers(view, component::UNSIGNED_BYTE, "VEC3", 4, bytes.len() / 4)
@@ -381,7 +384,7 @@ impl Glb {
     fn signed_i8(&mut self, values: impl Iterator<Item = [f32; 4]>) -> Stream {
         let mut bytes = Vec::new();
         for t in values {
-            bytes.extend(t.map(|x| (x.clamp(-1.0, 1.0) * 127.0).round() as i8 as u8));
+            bytes.extend(t.map(snorm8));
         }
         let view = self.view(&bytes, 4, VERTICES);
         Stream::integers(view, component::BYTE, "VEC4", 4, bytes.len() / 4)
@@ -389,12 +392,10 @@ impl Glb {
 
     /// Unit vectors as 8-bit signed normalised integers, padded to four bytes.
     fn unit_i8(&mut self, values: impl Iterator<Item = [f32; 3]>) -> Stream {
-        let mut bytes = Vec::new();
+        let mut bytes = Vec::with_capacity(4 * values.size_hint().0);
         for n in values {
-            for x in n {
-                bytes.push((x.clamp(-1.0, 1.0) * 127.0).round() as i8 as u8);
-            }
-            bytes.push(0);
+            let [x, y, z] = n.map(snorm8);
+            bytes.extend_from_slice(&[x, y, z, 0]);
         }
         let view = self.view(&bytes, 4, VERTICES);
         Stream::integers(view, component::BYTE, "VEC3", 4, bytes.len() / 4)
@@ -409,14 +410,12 @@ impl Glb {
         let min = [min[0], min[1], min[2]];
         // A flat mesh still gets a scale a node may have (zero is degenerate).
         let extent: [f32; 3] = std::array::from_fn(|k| (max[k] - min[k]).max(1e-6));
-        let mut bytes = Vec::with_capacity(positions.len() * 8);
+        let mut bytes = vec![0u8; positions.len() * 8];
         let mut stored = Vec::with_capacity(positions.len());
-        for p in &positions {
+        for (out, p) in bytes.as_chunks_mut::<8>().0.iter_mut().zip(&positions) {
             let q: [u16; 3] = std::array::from_fn(|k| unorm16((p[k] - min[k]) / extent[k]));
-            for x in q {
-                bytes.extend(x.to_le_bytes());
-            }
-            bytes.extend([0, 0]);
+            let [[a, b], [c, d], [e, f]] = q.map(u16::to_le_bytes);
+            *out = [a, b, c, d, e, f, 0, 0];
             stored.push(q.map(f32::from));
         }
         let view = self.view(&bytes, 8, VERTICES);
@@ -567,7 +566,23 @@ fn uv_tangents(
 
 /// `x` in `[0, 1]` to the nearest of 65 536 steps.
 fn unorm16(x: f32) -> u16 {
-    (x.clamp(0.0, 1.0) * 65535.0).round() as u16
+    round_half_away(x.clamp(0.0, 1.0) * 65535.0) as u16
+}
+
+/// `x` in `[-1, 1]` to the nearest of 255 signed steps, as its byte.
+fn snorm8(x: f32) -> u8 {
+    round_half_away(x.clamp(-1.0, 1.0) * 127.0) as i8 as u8
+}
+
+/// `y.round() as i32` (halves away from zero; NaN gives 0) for `|y| < 2³¹`, without the
+/// library call `roundf` is on the x86-64 baseline: every quantised vertex value went
+/// through it. The fraction `y − trunc(y)` of a float is exact.
+#[inline]
+fn round_half_away(y: f32) -> i32 {
+    let t = y as i32;
+    let fraction = y - t as f32;
+    // Comparisons, not branches: a quantised stream's fractions fall either way.
+    t + i32::from(fraction >= 0.5) - i32::from(fraction <= -0.5)
 }
 
 fn kind(components: usize) -> &'static str {
@@ -598,7 +613,35 @@ fn min_max<const N: usize>(values: &[[f32; N]]) -> (Vec<f32>, Vec<f32>) {
 
 #[cfg(test)]
 mod tests {
-    use super::{Piece, pieces};
+
+    #[test]
+    fn rounding_without_the_library_call_is_round() {
+        // Every half step in the ranges quantised, the floats either side of each, a
+        // sweep of odd values, and NaN.
+        let mut ys: Vec<f32> = Vec::new();
+        for k in -131_072..=131_072 {
+            let y = k as f32 / 2.0;
+            ys.extend([
+                y,
+                f32::from_bits(y.to_bits() + 1),
+                f32::from_bits(y.to_bits().wrapping_sub(1)),
+            ]);
+        }
+        ys.extend((0..100_000).map(|i| (i as f32 * 0.618_034).sin() * 70_000.0));
+        ys.extend([
+            0.499_999_97,
+            -0.499_999_97,
+            0.0,
+            -0.0,
+            8_388_607.5,
+            -8_388_607.5,
+            f32::NAN,
+        ]);
+        for y in ys {
+            assert_eq!(round_half_away(y), y.round() as i32, "{y:e}");
+        }
+    }
+    use super::{Piece, pieces, round_half_away};
 
     /// `n` two-triangle quads, each reading its own four vertices, in order.
     fn quads(n: u32) -> Vec<u32> {

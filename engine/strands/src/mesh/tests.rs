@@ -196,6 +196,25 @@ fn a_level_mesh_widens_survivors_and_keeps_the_prefix() {
         "one repeat on one repeat's plane: every strand once"
     );
     assert_eq!(strands(&quarter), s.level_len(0.25));
+    // The tiles' kept prefixes one after another, each vertex unpacked and widened and
+    // each index moved past the tiles before it, written out tile by tile.
+    let mut want = LevelMesh::default();
+    for tile in &tiles {
+        let n = tile.ranks.partition_point(|&r| r < 0.25);
+        let base = want.vertices.len() as u32;
+        for packed in &tile.vertices[..n * profile.vertices_per_strand()] {
+            let mut v = packed.unpack(&tile.frame);
+            for k in 0..3 {
+                v.position[k] += v.across[k];
+                v.across[k] *= 2.0;
+            }
+            want.vertices.push(v);
+        }
+        let indices = &tile.indices[..n * profile.indices_per_strand()];
+        want.indices.extend(indices.iter().map(|i| i + base));
+    }
+    assert!(tiles.len() > 1 && want.vertices.len() > tiles.len());
+    assert_eq!(quarter, want);
     // A widened vertex sits twice as far from its centreline.
     let v = quarter.vertices[0];
     let a = Vec3::from(v.across).length();
