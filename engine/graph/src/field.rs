@@ -234,7 +234,8 @@ pub fn sample_raster(
     Field { ty, data }
 }
 
-/// [`sample_raster`] on a grid, `C` channels: each point [`bilinear`]'s numbers.
+/// [`sample_raster`] on a grid, `C` channels: [`bilinear`] with its channel count a
+/// constant.
 fn sample_grid<const C: usize>(
     raster: &[f32],
     width: usize,
@@ -246,19 +247,8 @@ fn sample_grid<const C: usize>(
     data.par_chunks_mut(columns.len() * C)
         .zip(rows.par_iter())
         .for_each(|(out, &row)| {
-            let line = |y: usize| &raster[y * width * C..(y + 1) * width * C];
-            let (above, below) = (line(row.before), line(row.after));
             for (texel, &column) in out.as_chunks_mut::<C>().0.iter_mut().zip(columns) {
-                let (x0, x1) = (column.before * C, column.after * C);
-                let mut value = [0.0; 3];
-                for k in 0..C {
-                    let (a, b) = (above[x0 + k], above[x1 + k]);
-                    let (c, d) = (below[x0 + k], below[x1 + k]);
-                    let top = a + (b - a) * column.toward;
-                    let bottom = c + (d - c) * column.toward;
-                    value[k] = top + (bottom - top) * row.toward;
-                }
-                let value = then(value);
+                let value = then(bilinear(raster, C, width, column, row));
                 *texel = std::array::from_fn(|k| value[k]);
             }
         });

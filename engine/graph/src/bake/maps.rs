@@ -111,22 +111,17 @@ pub fn bake_pbr_with(
         let domain = Domain::grid_rows(resolution, resolution, row, rows);
         let fields = evaluator.eval_inputs(&wanted, &domain);
         let m = domain.len();
-        match fields[0].data.as_chunks::<3>() {
-            (texels, []) if fields[0].ty.channels() == 3 => {
-                maps.base_color.extend_from_slice(texels);
-            }
-            _ => maps.base_color.extend((0..m).map(|i| fields[0].get(i))),
-        }
+        // Every field comes back of the type asked for: the buffers are the planes.
+        debug_assert!(fields.iter().zip(&wanted).all(|(f, (_, ty))| f.ty == *ty));
+        maps.base_color
+            .extend_from_slice(fields[0].data.as_chunks::<3>().0);
         for (plane, field) in [
             (&mut maps.roughness, &fields[1]),
             (&mut maps.metallic, &fields[2]),
             (&mut maps.occlusion, &fields[3]),
             (&mut maps.height, &fields[4]),
         ] {
-            match field.ty.channels() {
-                1 => plane.extend_from_slice(&field.data),
-                c => plane.extend(field.data.iter().step_by(c)),
-            }
+            plane.extend_from_slice(&field.data);
         }
         if let Some(normal) = fields.get(5) {
             maps.normal.extend((0..m).map(|i| unit(normal.get(i))));

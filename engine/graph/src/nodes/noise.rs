@@ -212,12 +212,13 @@ impl Axis {
         axis
     }
 
-    /// The runs of consecutive coordinates in one lattice cell: `(first, end, i0, i1)`.
+    /// The runs of consecutive coordinates in one lattice cell: `(first, end, i0, i1)`
+    /// (the next cell `i1` follows from `i0`).
     fn runs(&self) -> Vec<(usize, usize, u32, u32)> {
         let mut runs: Vec<(usize, usize, u32, u32)> = Vec::new();
         for (k, (&i0, &i1)) in self.i0.iter().zip(&self.i1).enumerate() {
             match runs.last_mut() {
-                Some(run) if run.2 == i0 && run.3 == i1 => run.1 = k + 1,
+                Some(run) if run.2 == i0 => run.1 = k + 1,
                 _ => runs.push((k, k + 1, i0, i1)),
             }
         }

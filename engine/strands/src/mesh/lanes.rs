@@ -20,13 +20,6 @@ pub(super) const LANES: usize = 8;
 
 type Lane = [f32; LANES];
 
-/// Whether `shape`'s centreline is the plain bent curve ([`crate::shape::Groom::is_plain`]),
-/// so it meshes on lanes.
-#[inline]
-pub(super) fn plain(shape: &Shape) -> bool {
-    shape.groom.is_plain()
-}
-
 /// `f` applied lane by lane (a plain loop: every step of the kernel inlines into it, and
 /// the compiler makes each one vector instruction).
 #[inline(always)]

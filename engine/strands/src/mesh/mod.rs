@@ -419,7 +419,7 @@ fn build_with_on<const AVX2: bool>(
         #[cfg(target_arch = "x86_64")]
         if AVX2 && matches!(profile, Profile::Ribbon { .. }) && i + lanes::LANES <= n {
             let eight = i..i + lanes::LANES;
-            if shapes[eight.clone()].iter().all(lanes::plain) {
+            if shapes[eight.clone()].iter().all(|s| s.groom.is_plain()) {
                 let planted = strands[eight.clone()].try_into().expect("eight strands");
                 let shapes = shapes[eight].try_into().expect("eight shapes");
                 // SAFETY: `AVX2` is set only in `build_with_avx2`, which runs where the
