@@ -256,6 +256,44 @@ fn a_scene_reusing_its_unchanged_layers_draws_what_a_fresh_one_draws() {
 }
 
 #[test]
+fn a_scene_taking_over_the_bins_of_an_edit_that_moved_no_root_draws_what_a_fresh_one_draws() {
+    let material = meadow(8_000);
+    let first = Scene::new(material.clone(), SurfaceKind::Plane);
+    let reuse = first.reuse();
+    // Longer, leaning, recoloured strands at the very same roots: the bins and the
+    // grouping are taken over, the cards made again from the new lengths and colours.
+    let mut edited = material.clone();
+    let mut set = (*material.layers[0].set).clone();
+    for (l, c) in set.length.iter_mut().zip(&mut set.tip_color) {
+        *l *= 1.6;
+        *c = [0.3, 0.2, 0.05];
+    }
+    set.lean.iter_mut().for_each(|x| x[0] += 0.2);
+    edited.layers[0].set = std::sync::Arc::new(set.clone());
+    assert_eq!(reuse.covers(&edited, SurfaceKind::Plane), [false]);
+    assert_eq!(reuse.covers_roots(&edited, SurfaceKind::Plane), [true]);
+    // One root a bit away, or another surface, and nothing is taken over.
+    let mut moved = edited.clone();
+    set.root_uv[4_000][0] = f32::from_bits(set.root_uv[4_000][0].to_bits() + 1);
+    moved.layers[0].set = std::sync::Arc::new(set);
+    assert_eq!(reuse.covers_roots(&moved, SurfaceKind::Plane), [false]);
+    assert_eq!(reuse.covers_roots(&edited, SurfaceKind::Box), [false]);
+    let mut offscreen = Offscreen::new().expect("an adapter (software is fine)");
+    let cards = View {
+        level: LevelMode::Forced(Rep::Cards),
+        ..view(3.0, None)
+    };
+    for view in [view(0.3, None), view(2.0, None), view(12.0, None), cards] {
+        let mut fresh = Scene::new(edited.clone(), SurfaceKind::Plane);
+        let mut reused = Scene::reusing(edited.clone(), SurfaceKind::Plane, &reuse);
+        let a = offscreen.render(&mut fresh, &view).expect("a frame");
+        let b = offscreen.render(&mut reused, &view).expect("a frame");
+        assert_eq!(a.stats, b.stats, "{view:?}");
+        assert!(a.image == b.image, "a different frame: {view:?}");
+    }
+}
+
+#[test]
 fn cards_are_planted_when_a_frame_first_wants_them_and_draw_as_if_planted_at_once() {
     let card_level = View {
         level: LevelMode::Forced(Rep::Cards),

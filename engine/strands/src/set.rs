@@ -59,6 +59,17 @@ impl StrandSet {
         self.rank.is_empty()
     }
 
+    /// Whether `other` has these strands (the same ids, in the same order) at the same
+    /// roots, bit for bit, in the same clumps: all that placement's bins and the cards'
+    /// grouping read, so a set an edit made without moving a root can take them over.
+    #[must_use]
+    pub fn same_roots(&self, other: &Self) -> bool {
+        self.id == other.id
+            && self.clump == other.clump
+            && bytemuck::cast_slice::<[f32; 2], u32>(&self.root_uv)
+                == bytemuck::cast_slice::<[f32; 2], u32>(&other.root_uv)
+    }
+
     /// A set with room for `n` strands.
     #[must_use]
     pub fn with_capacity(n: usize) -> Self {

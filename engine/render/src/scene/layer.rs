@@ -4,7 +4,11 @@ use super::*;
 pub(crate) struct LayerShared {
     /// What it was built from.
     pub(super) identity: LayerIdentity,
-    pub(super) placer: Placer,
+    /// The strands' roots binned over the surface (shared with the layers an edit that
+    /// moved no root builds next).
+    pub(super) placer: Arc<Placer>,
+    /// Which strands share a card (shared likewise).
+    pub(super) grouping: Arc<cards::Grouping>,
     /// The frame each tile packs the layer's strands in.
     pub(super) frames: Vec<tuft_strands::mesh::Frame>,
     pub(super) keep: Vec<f32>,
@@ -52,17 +56,28 @@ impl LayerShared {
     /// Groups the layer's cards and bins them and its strands over `surface`; its atlas
     /// is drawn and each tile's cards planted when a frame first wants them
     /// ([`LayerShared::card_tile`]). `boxes` are the surface's tiles' boxes
-    /// (`Surface::tile_boxes`), which the layer's packing frames grow.
+    /// (`Surface::tile_boxes`), which the layer's packing frames grow. `rooted` is a
+    /// layer whose strands stand where this one's do ([`LayerIdentity::rooted_as`]): its
+    /// bins and grouping are taken over, so an edit of a length or a colour does not
+    /// bin and sort the strands again before its first frame.
     pub(super) fn new(
         layer: &crate::material::Layer,
         identity: LayerIdentity,
         surface: &Surface,
         boxes: &[(Vec3, Vec3)],
         repeat_m: f32,
+        rooted: Option<&Self>,
     ) -> Self {
         let set = &layer.set;
         let atlas_cells = layer.cards.atlas_cells;
-        let cards = cards::group(set, layer.clump_lattice, repeat_m, atlas_cells);
+        let (placer, grouping) = match rooted {
+            Some(old) => (old.placer.clone(), old.grouping.clone()),
+            None => (
+                Arc::new(Placer::new(set, surface).with_variation(layer.macro_variation)),
+                Arc::new(cards::Grouping::of(set, layer.clump_lattice, repeat_m)),
+            ),
+        };
+        let cards = cards::cards_of(set, &grouping, atlas_cells);
         let card_points = cards::card_points(&cards);
         let keep = if layer.levels.keep.is_empty() {
             vec![1.0]
@@ -71,7 +86,8 @@ impl LayerShared {
         };
         Self {
             identity,
-            placer: Placer::new(set, surface).with_variation(layer.macro_variation),
+            placer,
+            grouping,
             frames: tuft_strands::mesh::tile_frames(boxes, tuft_strands::mesh::reach_bound(set)),
             keep,
             switches: tuft_strands::switches::Switches::of(set, &layer.levels, &cards),
@@ -185,7 +201,18 @@ impl LayerIdentity {
         Arc::ptr_eq(&self.set, &other.set)
             && self.levels == other.levels
             && self.cards == other.cards
-            && self.clump_lattice == other.clump_lattice
+            && self.same_ground(other)
+    }
+
+    /// Whether a layer built for `other` bins and groups its strands as one built for
+    /// `self` would: the same ground and a set with the same roots.
+    pub(super) fn rooted_as(&self, other: &Self) -> bool {
+        self.same_ground(other) && self.set.same_roots(&other.set)
+    }
+
+    /// The same surface, repeat, macro variation and clump lattice.
+    fn same_ground(&self, other: &Self) -> bool {
+        self.clump_lattice == other.clump_lattice
             && self.macro_variation == other.macro_variation
             && self.kind == other.kind
             && match (&self.mesh, &other.mesh) {
@@ -227,10 +254,33 @@ impl Reuse {
             .collect()
     }
 
+    /// For each layer of `material` on a surface of `kind` that [`Reuse::covers`] does
+    /// not cover, whether a scene built with this reuse takes over its strands' bins and
+    /// grouping (its set's roots are an earlier layer's: `StrandSet::same_roots`).
+    #[must_use]
+    pub fn covers_roots(&self, material: &Material, kind: SurfaceKind) -> Vec<bool> {
+        material
+            .layers
+            .iter()
+            .map(|l| {
+                let identity = LayerIdentity::of(l, kind, None, material.repeat_m);
+                self.find(&identity).is_none() && self.find_rooted(&identity).is_some()
+            })
+            .collect()
+    }
+
     pub(super) fn find(&self, identity: &LayerIdentity) -> Option<Arc<LayerShared>> {
         self.layers
             .iter()
             .find(|shared| shared.identity.same(identity))
+            .cloned()
+    }
+
+    /// A layer whose bins and grouping a layer of `identity` can take over.
+    pub(super) fn find_rooted(&self, identity: &LayerIdentity) -> Option<Arc<LayerShared>> {
+        self.layers
+            .iter()
+            .find(|shared| shared.identity.rooted_as(identity))
             .cloned()
     }
 }

@@ -204,19 +204,26 @@ impl Scene {
                 let identity = LayerIdentity::of(layer, kind, mesh, material.repeat_m);
                 let shared = reuse.find(&identity);
                 if shared.is_none() {
-                    to_build.push((layer, identity));
+                    let rooted = reuse.find_rooted(&identity);
+                    to_build.push((layer, identity, rooted));
                 }
                 shared
             })
             .collect();
         // The tiles' boxes, once: the layers' packing frames and the culling bounds.
         let boxes = surface.tile_boxes();
-        let mut built = tuft_strands::par::map("tuft scene", to_build, |(layer, identity)| {
-            Arc::new(LayerShared::new(
-                layer, identity, &surface, &boxes, repeat_m,
-            ))
-        })
-        .into_iter();
+        let mut built =
+            tuft_strands::par::map("tuft scene", to_build, |(layer, identity, rooted)| {
+                Arc::new(LayerShared::new(
+                    layer,
+                    identity,
+                    &surface,
+                    &boxes,
+                    repeat_m,
+                    rooted.as_deref(),
+                ))
+            })
+            .into_iter();
         let shared = found.into_iter().filter_map(|f| f.or_else(|| built.next()));
         let layers: Vec<LayerScene> = shared
             .into_iter()

@@ -189,37 +189,81 @@ pub const FOLD_CLAMPED: f32 = 0.005;
 /// side of the repeat).
 #[must_use]
 pub fn group(set: &StrandSet, clump_lattice: u32, repeat_m: f32, atlas_cells: u32) -> Vec<Card> {
-    let m = clump_lattice.max(1) as f32;
-    let cell_m = repeat_m / m;
-    let split = cell_m * std::f32::consts::SQRT_2 / 2.0; // half a clump cell's diagonal
-    // Key: (clump, sub-cell x, sub-cell y) relative to the clump's first strand.
-    let anchors = first_roots(set);
-    // Each strand's key, and what a card reads of it, worked out in the set's order (a
-    // pass down each column), a run of the set a job. What a card reads is then put in
-    // group order as one compact record a strand (the groups visit the set out of order,
-    // and a strand's fourteen columns would be fourteen misses).
+    cards_of(
+        set,
+        &Grouping::of(set, clump_lattice, repeat_m),
+        atlas_cells,
+    )
+}
+
+/// Which strands of a set share a card, in the cards' order: a function of the roots,
+/// the clumps, the clump lattice and the repeat alone, so an edit that leaves those be
+/// (a length, a colour, a lean) groups its set as the last one was grouped
+/// ([`StrandSet::same_roots`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Grouping {
+    /// `(key, strand)` sorted: a card's strands share a key.
+    keyed: Vec<(u64, u32)>,
+    repeat_m: f32,
+}
+
+impl Grouping {
+    /// The grouping of `set` (see [`group`]).
+    #[must_use]
+    pub fn of(set: &StrandSet, clump_lattice: u32, repeat_m: f32) -> Self {
+        let m = clump_lattice.max(1) as f32;
+        let cell_m = repeat_m / m;
+        let split = cell_m * std::f32::consts::SQRT_2 / 2.0; // half a clump cell's diagonal
+        // Key: (clump, sub-cell x, sub-cell y) relative to the clump's first strand.
+        let anchors = first_roots(set);
+        let n = set.len();
+        let mut keyed: Vec<(u64, u32)> = vec![(0, 0); n];
+        let run = run_of(n);
+        let jobs: Vec<_> = keyed.chunks_mut(run).enumerate().collect();
+        crate::par::for_each("tuft cards", jobs, |(j, keyed)| {
+            for (k, key) in keyed.iter_mut().enumerate() {
+                let i = j * run + k;
+                let c = set.clump[i];
+                let a = anchors.of(c);
+                let d = [
+                    wrap_delta(set.root_uv[i][0] - a[0]) * repeat_m,
+                    wrap_delta(set.root_uv[i][1] - a[1]) * repeat_m,
+                ];
+                let sx = ((fast_floor(d[0] / split) as i64) + 64) as u64 & 0xff;
+                let sy = ((fast_floor(d[1] / split) as i64) + 64) as u64 & 0xff;
+                *key = ((u64::from(c) << 16) | (sx << 8) | sy, i as u32);
+            }
+        });
+        sort_keyed(&mut keyed, &anchors);
+        Self { keyed, repeat_m }
+    }
+}
+
+/// How many strands one job of a pass over a set takes: small sets in one job (a
+/// thread costs more than their cards).
+fn run_of(n: usize) -> usize {
+    n.div_ceil(4 * crate::par::threads()).max(16_384)
+}
+
+/// The cards of `set` grouped by `grouping` (made from `set`, or from a set with the
+/// same roots and clumps).
+///
+/// # Panics
+/// A grouping of another number of strands.
+#[must_use]
+pub fn cards_of(set: &StrandSet, grouping: &Grouping, atlas_cells: u32) -> Vec<Card> {
+    let (keyed, repeat_m) = (&grouping.keyed, grouping.repeat_m);
     let n = set.len();
-    let mut keyed: Vec<(u64, u32)> = vec![(0, 0); n];
+    assert_eq!(keyed.len(), n, "a grouping of another set");
+    // What a card reads of each strand, worked out in the set's order (a pass down each
+    // column), then put in group order as one compact record a strand (the groups visit
+    // the set out of order, and a strand's fourteen columns would be fourteen misses).
     let mut in_set_order = vec![Member::default(); n];
-    // Small sets in one job: a thread costs more than their cards.
-    let run = n.div_ceil(4 * crate::par::threads()).max(16_384);
-    let jobs: Vec<_> = keyed
-        .chunks_mut(run)
-        .zip(in_set_order.chunks_mut(run))
-        .enumerate()
-        .collect();
-    crate::par::for_each("tuft cards", jobs, |(j, (keyed, members))| {
-        for (k, (key, member)) in keyed.iter_mut().zip(members).enumerate() {
+    let run = run_of(n);
+    let jobs: Vec<_> = in_set_order.chunks_mut(run).enumerate().collect();
+    crate::par::for_each("tuft cards", jobs, |(j, members)| {
+        for (k, member) in members.iter_mut().enumerate() {
             let i = j * run + k;
-            let c = set.clump[i];
-            let a = anchors.of(c);
-            let d = [
-                wrap_delta(set.root_uv[i][0] - a[0]) * repeat_m,
-                wrap_delta(set.root_uv[i][1] - a[1]) * repeat_m,
-            ];
-            let sx = ((fast_floor(d[0] / split) as i64) + 64) as u64 & 0xff;
-            let sy = ((fast_floor(d[1] / split) as i64) + 64) as u64 & 0xff;
-            *key = ((u64::from(c) << 16) | (sx << 8) | sy, i as u32);
             let strand = crate::mesh::Shape::of(set, i);
             let (area, crown) = atlas::strand_crown(set, i);
             *member = Member {
@@ -232,7 +276,6 @@ pub fn group(set: &StrandSet, clump_lattice: u32, repeat_m: f32, atlas_cells: u3
             };
         }
     });
-    sort_keyed(&mut keyed, &anchors);
     // The groups, in runs of whole groups a job, each run's cards in order.
     let mut runs = Vec::new();
     let mut start = 0;
@@ -526,6 +569,41 @@ fn push_card(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_grouping_serves_every_set_with_the_same_roots() {
+        let set = crate::testing::random_set(20_000, 9, 24);
+        let grouping = Grouping::of(&set, 24, 2.0);
+        assert_eq!(cards_of(&set, &grouping, 4), group(&set, 24, 2.0, 4));
+        // Other lengths, widths, leans and colours at the same roots: the same groups,
+        // cards made from the new strands.
+        let mut edited = set.clone();
+        for i in 0..edited.len() {
+            edited.length[i] *= 1.0 + (i % 7) as f32 * 0.1;
+            edited.width[i] *= 0.5;
+            edited.lean[i] = [0.2, -0.1];
+            edited.tip_color[i] = [0.4, 0.1, 0.1];
+        }
+        assert!(edited.same_roots(&set));
+        let cards = cards_of(&edited, &grouping, 4);
+        assert_eq!(cards, group(&edited, 24, 2.0, 4));
+        assert_ne!(cards, group(&set, 24, 2.0, 4));
+        // A moved root, another clump or another id is another set.
+        for change in 0..3 {
+            let mut other = set.clone();
+            match change {
+                0 => other.root_uv[5][1] = (other.root_uv[5][1] + 0.25).fract(),
+                1 => other.clump[5] += 1,
+                _ => other.id.swap(5, 6),
+            }
+            assert!(!other.same_roots(&set), "change {change}");
+        }
+        let mut signed = set.clone();
+        signed.root_uv[0] = [0.0, 0.0];
+        let mut negative = signed.clone();
+        negative.root_uv[0] = [-0.0, 0.0];
+        assert!(!signed.same_roots(&negative), "roots compare bit for bit");
+    }
 
     fn set(n: usize, clumps: u32) -> StrandSet {
         crate::testing::random_set(n, 4, clumps)
