@@ -23,7 +23,7 @@
 use crate::eval::{Outputs, lock};
 use crate::graph::{Input, MaterialGraph, Node, NodeId, OutRef};
 use crate::layer::StrandLayer;
-use crate::scatter::Survivor;
+use crate::scatter::Survivors;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use tuft_strands::StrandSet;
@@ -173,7 +173,7 @@ const OUTPUTS_CAPACITY: usize = 48;
 /// Parts of scatters ([`PartKey`]), least recently used first.
 #[derive(Default)]
 struct Parts {
-    survivors: Vec<(PartKey, Arc<Vec<Survivor>>)>,
+    survivors: Vec<(PartKey, Arc<Survivors>)>,
     outputs: Vec<(NodeKey, Outputs)>,
     /// Parts found kept, of either kind.
     hits: u64,
@@ -250,7 +250,7 @@ impl SetCache {
     }
 
     /// The survivors of a layer's density cut in rank order, made of `key`, if kept.
-    pub(crate) fn survivors(&self, key: &PartKey) -> Option<Arc<Vec<Survivor>>> {
+    pub(crate) fn survivors(&self, key: &PartKey) -> Option<Arc<Survivors>> {
         let mut parts = lock(&self.parts);
         let kept = take_recent(&mut parts.survivors, key);
         parts.hits += u64::from(kept.is_some());
@@ -258,7 +258,7 @@ impl SetCache {
     }
 
     /// Keeps `survivors` as the ones made of `key`.
-    pub(crate) fn insert_survivors(&self, key: PartKey, survivors: Arc<Vec<Survivor>>) {
+    pub(crate) fn insert_survivors(&self, key: PartKey, survivors: Arc<Survivors>) {
         keep(
             &mut lock(&self.parts).survivors,
             key,

@@ -16,44 +16,56 @@ const LANES: usize = 8;
 
 /// `out[k] = unit_f32(hash_in(stream, first + k))` for every `k`.
 pub(super) fn units(stream: u64, first: u64, out: &mut [f32]) {
+    units_with(stream, out, |k| first.wrapping_add(k as u64));
+}
+
+/// `out[k] = unit_f32(hash_in(stream, ids[k]))` for every `k` (as many ids as numbers).
+pub(super) fn units_of(stream: u64, ids: &[u32], out: &mut [f32]) {
+    assert_eq!(ids.len(), out.len(), "a number for every id");
+    units_with(stream, out, |k| u64::from(ids[k]));
+}
+
+/// `out[k] = unit_f32(hash_in(stream, index(k)))`, on the best instruction set there is.
+#[inline(always)]
+fn units_with(stream: u64, out: &mut [f32], index: impl Fn(usize) -> u64) {
     #[cfg(target_arch = "x86_64")]
     if level() >= Level::Avx2 {
         // SAFETY: the level is AVX2 only where the CPU has AVX2.
         #[allow(unsafe_code)]
         unsafe {
-            units_avx2(stream, first, out);
+            units_avx2(stream, out, index);
         }
         return;
     }
-    units_portable(stream, first, out);
+    units_portable(stream, out, index);
 }
 
 /// [`units_portable`] compiled for AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn units_avx2(stream: u64, first: u64, out: &mut [f32]) {
-    units_portable(stream, first, out);
+fn units_avx2(stream: u64, out: &mut [f32], index: impl Fn(usize) -> u64) {
+    units_portable(stream, out, index);
 }
 
-/// [`units`] on whatever instruction set it is compiled for.
+/// [`units_with`] on whatever instruction set it is compiled for.
 #[inline(always)]
-fn units_portable(stream: u64, first: u64, out: &mut [f32]) {
+fn units_portable(stream: u64, out: &mut [f32], index: impl Fn(usize) -> u64) {
     let mut chunks = out.chunks_exact_mut(LANES);
-    let mut i = first;
+    let mut at = 0;
     for chunk in &mut chunks {
         let mut h = [0u64; LANES];
         for (k, h) in h.iter_mut().enumerate() {
-            *h = mix64(i.wrapping_add(k as u64).wrapping_add(stream));
+            *h = mix64(index(at + k).wrapping_add(stream));
         }
         // The top 24 bits as a float: below 2^24, so the 32-bit conversion is exact and
         // equal to `unit_f32`'s (which vector units have no 64-bit form of on AVX2).
         for (o, h) in chunk.iter_mut().zip(h) {
             *o = ((h >> 40) as u32 as i32) as f32 * (1.0 / 16_777_216.0);
         }
-        i = i.wrapping_add(LANES as u64);
+        at += LANES;
     }
     for (k, o) in chunks.into_remainder().iter_mut().enumerate() {
-        *o = unit_f32(hash_in(stream, i.wrapping_add(k as u64)));
+        *o = unit_f32(hash_in(stream, index(at + k)));
     }
 }
 
@@ -203,20 +215,21 @@ mod tests {
     }
 
     /// Every path this CPU has, against the scalar function, at runs of every length
-    /// round a lane multiple and at indices that wrap round 2^64.
+    /// round a lane multiple, at indices that wrap round 2^64 and at scattered ids.
     #[test]
     fn every_path_gives_the_scalar_numbers_to_the_bit() {
-        type Path = fn(u64, u64, &mut [f32]);
-        let mut paths: Vec<(&str, Path)> = vec![("portable", |s, f, o| units_portable(s, f, o))];
+        type Path = fn(u64, &mut [f32], &dyn Fn(usize) -> u64);
+        let mut paths: Vec<(&str, Path)> =
+            vec![("portable", |s, o, index| units_portable(s, o, index))];
         #[cfg(target_arch = "x86_64")]
         {
             if tuft_strands::simd::detected() >= Level::Avx2 {
                 // SAFETY: the CPU has AVX2 (checked above).
                 #[allow(unsafe_code)]
-                paths.push(("avx2", |s, f, o| unsafe { units_avx2(s, f, o) }));
+                paths.push(("avx2", |s, o, index| unsafe { units_avx2(s, o, index) }));
             }
         }
-        paths.push(("dispatched", units));
+        let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
         for (stream, first) in [
             (0, 0),
             (tuft_strands::hash::stream(7, 3), 12_345),
@@ -224,14 +237,32 @@ mod tests {
             (0x9e37_79b9_7f4a_7c15, 1 << 40),
         ] {
             for len in [0, 1, 7, 8, 9, 63, 1000] {
-                let want: Vec<f32> = (0..len)
-                    .map(|k| unit_f32(hash_in(stream, first.wrapping_add(k as u64))))
+                let ids: Vec<u32> = (0..len)
+                    .map(|k| match k % 5 {
+                        0 => u32::MAX - k as u32,
+                        _ => hash_in(first, k as u64) as u32,
+                    })
                     .collect();
-                for (name, path) in &paths {
+                let consecutive = |k: usize| first.wrapping_add(k as u64);
+                let scattered = |k: usize| u64::from(ids[k]);
+                for (what, index) in [
+                    ("consecutive", &consecutive as &dyn Fn(usize) -> u64),
+                    ("scattered", &scattered),
+                ] {
+                    let want: Vec<f32> = (0..len)
+                        .map(|k| unit_f32(hash_in(stream, index(k))))
+                        .collect();
+                    for (name, path) in &paths {
+                        let mut got = vec![f32::NAN; len];
+                        path(stream, &mut got, index);
+                        assert_eq!(bits(&got), bits(&want), "{name}: {len} {what} from {first}");
+                    }
                     let mut got = vec![f32::NAN; len];
-                    path(stream, first, &mut got);
-                    let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-                    assert_eq!(bits(&got), bits(&want), "{name}: {len} from {first}");
+                    match what {
+                        "consecutive" => units(stream, first, &mut got),
+                        _ => units_of(stream, &ids, &mut got),
+                    }
+                    assert_eq!(bits(&got), bits(&want), "dispatched: {len} {what}");
                 }
             }
         }

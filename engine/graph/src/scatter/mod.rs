@@ -29,7 +29,7 @@ use crate::{Domain, Field};
 use rayon::prelude::*;
 use std::sync::Arc;
 use tuft_strands::StrandSet;
-use tuft_strands::hash::{hash, hash_in, stream, unit_f32};
+use tuft_strands::hash::{hash, stream, unit_f32};
 use tuft_strands::num::{fast_floor, wrap_delta, wrap_index};
 use tuft_strands::shape::Groom;
 
@@ -142,10 +142,14 @@ impl Streams {
         Self(std::array::from_fn(|c| stream(seed, c as u32)))
     }
 
-    /// Candidate `i`'s number on `channel`, in `[0, 1)`.
-    #[inline]
+    /// Candidate `i`'s number on `channel`, in `[0, 1)`: what the lanes compute, one at
+    /// a time (the tests' reference).
+    #[cfg(test)]
     fn unit(&self, i: usize, channel: u32) -> f32 {
-        unit_f32(hash_in(self.0[channel as usize], i as u64))
+        unit_f32(tuft_strands::hash::hash_in(
+            self.0[channel as usize],
+            i as u64,
+        ))
     }
 
     /// [`Streams::unit`] of the `len` candidates of run `r` (from `r × RUN`), over lanes;
@@ -153,6 +157,14 @@ impl Streams {
     fn run(&self, r: usize, len: usize, channel: u32) -> [f32; RUN] {
         let mut out = [0.0; RUN];
         lanes::units(self.0[channel as usize], (r * RUN) as u64, &mut out[..len]);
+        out
+    }
+
+    /// [`Streams::unit`] of candidates `ids` (at most [`RUN`]), over lanes; the array
+    /// past them is zero.
+    fn at(&self, ids: &[u32], channel: u32) -> [f32; RUN] {
+        let mut out = [0.0; RUN];
+        lanes::units_of(self.0[channel as usize], ids, &mut out[..ids.len()]);
         out
     }
 }
@@ -362,6 +374,24 @@ pub(crate) struct Survivor {
     clump: u32,
 }
 
+/// What a survivor draws for itself from its own hashes: its length and colour numbers
+/// and its lean in the unit disk (a sine and a cosine each).
+#[derive(Clone, Copy, Debug, Default)]
+struct Draws {
+    length: f32,
+    lean: [f32; 2],
+    color: f32,
+}
+
+/// The survivors in rank order, each with its draws: made once for a seed, lattice,
+/// density and clump offset, so an edit of any other port (a length, a colour) finds
+/// them made and draws nothing again.
+#[derive(Debug, Default)]
+pub(crate) struct Survivors {
+    list: Vec<Survivor>,
+    draws: Vec<Draws>,
+}
+
 impl Survivor {
     fn id(&self) -> u32 {
         self.key as u32
@@ -376,7 +406,6 @@ fn scatter(evaluator: &Evaluator<'_>, layer: &StrandLayer, repeat_m: f32) -> Str
     let seed = layer.seed;
     let m = layer.clump_lattice;
     let streams = Streams::of(seed);
-    let h = |i: usize, c: u32| streams.unit(i, c);
 
     let clumps = clump_points(seed, m);
     // The roots depend on the seed, the lattices, the density and the clump offset
@@ -389,7 +418,9 @@ fn scatter(evaluator: &Evaluator<'_>, layer: &StrandLayer, repeat_m: f32) -> Str
     let survivors = match shared.as_ref().and_then(|(c, key)| c.survivors(key)) {
         Some(kept) => kept,
         None => {
-            let made = Arc::new(survivors(evaluator, layer, &streams, &clumps));
+            let list = survivors(evaluator, layer, &streams, &clumps);
+            let draws = draws(&streams, &list);
+            let made = Arc::new(Survivors { list, draws });
             if let Some((cache, key)) = &shared {
                 cache.insert_survivors(key.clone(), made.clone());
             }
@@ -398,6 +429,10 @@ fn scatter(evaluator: &Evaluator<'_>, layer: &StrandLayer, repeat_m: f32) -> Str
     };
 
     // 4. Every other field, once per survivor at its root.
+    let Survivors {
+        list: survivors,
+        draws,
+    } = &*survivors;
     let survivor_roots: Vec<[f32; 2]> = survivors.par_iter().map(|s| s.root).collect();
     let domain = Domain::points(&survivor_roots);
     let names = ["length", "width", "lean", "bend", "root_color", "tip_color"];
@@ -450,6 +485,7 @@ fn scatter(evaluator: &Evaluator<'_>, layer: &StrandLayer, repeat_m: f32) -> Str
     };
     (
         survivors.par_iter(),
+        draws.par_iter(),
         set.rank.par_iter_mut(),
         set.clump.par_iter_mut(),
         set.length.par_iter_mut(),
@@ -464,14 +500,16 @@ fn scatter(evaluator: &Evaluator<'_>, layer: &StrandLayer, repeat_m: f32) -> Str
         .into_par_iter()
         .enumerate()
         .for_each(
-            |(k, (s, rank, clump, length_k, width_k, lean_k, bend_k, root_k, tip_k, pull, id))| {
-                let i = s.id() as usize;
+            |(
+                k,
+                (s, d, rank, clump, length_k, width_k, lean_k, bend_k, root_k, tip_k, pull, id),
+            )| {
                 let centre = clumps[s.clump as usize];
                 let [clump_len, clump_col] = clump_numbers[s.clump as usize];
-                let r_len = mix(h(i, channel::LENGTH), clump_len);
-                let own = disk(h(i, channel::LEAN_ANGLE), h(i, channel::LEAN_RADIUS));
+                let r_len = mix(d.length, clump_len);
+                let own = d.lean;
                 let shared = clump_lean[s.clump as usize];
-                let r_col = mix(h(i, channel::COLOR), clump_col);
+                let r_col = mix(d.color, clump_col);
                 let brightness = 1.0 + var.color * (2.0 * r_col - 1.0);
                 let rc = root_color.get(k);
                 let tc = tip_color.get(k);
@@ -498,6 +536,33 @@ fn scatter(evaluator: &Evaluator<'_>, layer: &StrandLayer, repeat_m: f32) -> Str
         );
     groom(evaluator, layer, roots_key, &domain, &mut set);
     set
+}
+
+/// Each survivor's draws, a run at a time: its numbers over lanes, then its lean.
+fn draws(streams: &Streams, survivors: &[Survivor]) -> Vec<Draws> {
+    let mut draws = vec![Draws::default(); survivors.len()];
+    draws
+        .par_chunks_mut(RUN)
+        .zip(survivors.par_chunks(RUN))
+        .for_each(|(draws, survivors)| {
+            let mut ids = [0u32; RUN];
+            for (id, s) in ids.iter_mut().zip(survivors) {
+                *id = s.id();
+            }
+            let ids = &ids[..survivors.len()];
+            let length = streams.at(ids, channel::LENGTH);
+            let angle = streams.at(ids, channel::LEAN_ANGLE);
+            let radius = streams.at(ids, channel::LEAN_RADIUS);
+            let color = streams.at(ids, channel::COLOR);
+            for (k, d) in draws.iter_mut().enumerate() {
+                *d = Draws {
+                    length: length[k],
+                    lean: disk(angle[k], radius[k]),
+                    color: color[k],
+                };
+            }
+        });
+    draws
 }
 
 /// Steps 1 to 3 and 5 (done early): the candidates, the density cut, and the survivors
@@ -698,6 +763,39 @@ mod tests {
                 .expect("clumps exist");
             let found = nearest_clump(&clumps, m, u, v) as usize;
             assert_eq!(d2(clumps[found]), d2(clumps[best]), "at ({u}, {v})");
+        }
+    }
+
+    #[test]
+    fn each_survivor_draws_its_own_numbers() {
+        let streams = Streams::of(11);
+        // Runs longer and shorter than one, ids in no order, the largest id included.
+        let survivors: Vec<Survivor> = (0..RUN as u64 * 2 + 77)
+            .map(|k| {
+                let id = if k == 5 {
+                    u32::MAX
+                } else {
+                    hash(4, k, 0) as u32
+                };
+                Survivor {
+                    key: (hash(3, k, 0) >> 32 << 32) | u64::from(id),
+                    ..Survivor::default()
+                }
+            })
+            .collect();
+        let draws = draws(&streams, &survivors);
+        for (s, d) in survivors.iter().zip(&draws) {
+            let i = s.id() as usize;
+            let lean = disk(
+                streams.unit(i, channel::LEAN_ANGLE),
+                streams.unit(i, channel::LEAN_RADIUS),
+            );
+            assert_eq!(
+                d.length.to_bits(),
+                streams.unit(i, channel::LENGTH).to_bits()
+            );
+            assert_eq!(d.lean.map(f32::to_bits), lean.map(f32::to_bits));
+            assert_eq!(d.color.to_bits(), streams.unit(i, channel::COLOR).to_bits());
         }
     }
 
