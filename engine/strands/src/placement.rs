@@ -315,19 +315,17 @@ impl Placer {
             );
             frames.extend(frame);
         }
-        // The roots are sorted small, then framed in order. A strand planted in two
-        // repeats of one tile appears twice: order those by UV too, so a prefix lists
-        // them as the whole tile does.
-        found.sort_unstable_by(|a, b| {
-            a.strand
-                .cmp(&b.strand)
-                .then(a.uv.x.total_cmp(&b.uv.x))
-                .then(a.uv.y.total_cmp(&b.uv.y))
-        });
+        // The roots are put in rank order, then framed in order. A strand planted in
+        // two repeats of one tile appears twice: order those by UV too, so a prefix
+        // lists them as the whole tile does.
+        let order = rank_order(&found);
         out.strands.reserve(found.len());
-        out.strands.extend(found.iter().map(|f| Planted {
-            patch: f.patch,
-            ..frames[f.frame as usize].plant(f.strand, f.uv)
+        out.strands.extend(order.iter().map(|&k| {
+            let f = &found[k as u32 as usize];
+            Planted {
+                patch: f.patch,
+                ..frames[f.frame as usize].plant(f.strand, f.uv)
+            }
         }));
     }
 }
@@ -348,6 +346,36 @@ struct Found {
     frame: u32,
     uv: Vec2,
     patch: f32,
+}
+
+/// The order of `found` by strand, then by UV (`u`, then `v`, as [`f32::total_cmp`]
+/// orders them): each entry's index in the low half of its key. The keys sort as plain
+/// integers (the strand over the index); only runs of one strand planted in several
+/// repeats of a tile, which the integers order by index, are sorted again by UV.
+fn rank_order(found: &[Found]) -> Vec<u64> {
+    let mut order: Vec<u64> = found
+        .iter()
+        .enumerate()
+        .map(|(k, f)| (u64::from(f.strand) << 32) | k as u64)
+        .collect();
+    order.sort_unstable();
+    let uv = |key: &u64| found[*key as u32 as usize].uv;
+    let mut start = 0;
+    while start < order.len() {
+        let strand = order[start] >> 32;
+        let mut end = start + 1;
+        while end < order.len() && order[end] >> 32 == strand {
+            end += 1;
+        }
+        if end - start > 1 {
+            order[start..end].sort_unstable_by(|a, b| {
+                let (a, b) = (uv(a), uv(b));
+                a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y))
+            });
+        }
+        start = end;
+    }
+    order
 }
 
 /// Finds the strands triangle `t` plants and appends them to `found`, naming its frame
@@ -492,6 +520,37 @@ impl Frame {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rank_order_is_the_order_by_strand_then_uv() {
+        // Strands planted once and in up to four repeats (negative cells included),
+        // in no order.
+        let found: Vec<Found> = (0..5000u64)
+            .map(|k| {
+                let h = |c| unit_f32(hash(9, k, c));
+                let repeat = |c| (h(c) * 4.0).floor() - 2.0;
+                Found {
+                    strand: (h(0) * 1500.0) as u32,
+                    frame: k as u32,
+                    uv: Vec2::new(h(1) + repeat(2), h(3) + repeat(4)),
+                    patch: 0.0,
+                }
+            })
+            .collect();
+        let mut want = found.clone();
+        want.sort_by(|a, b| {
+            a.strand
+                .cmp(&b.strand)
+                .then(a.uv.x.total_cmp(&b.uv.x))
+                .then(a.uv.y.total_cmp(&b.uv.y))
+        });
+        let got: Vec<u32> = rank_order(&found)
+            .iter()
+            .map(|&k| found[k as u32 as usize].frame)
+            .collect();
+        assert!(want.windows(2).any(|w| w[0].strand == w[1].strand));
+        assert_eq!(got, want.iter().map(|f| f.frame).collect::<Vec<_>>());
+    }
 
     fn set_at(roots: &[[f32; 2]]) -> StrandSet {
         let mut s = StrandSet::with_capacity(roots.len());
