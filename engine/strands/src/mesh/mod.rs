@@ -286,14 +286,25 @@ impl Shape {
 #[must_use]
 pub fn reach_bound(set: &StrandSet) -> f32 {
     use crate::shape::{MAX_CURL, MAX_FRIZZ};
-    // A negative or NaN column counts as zero (NaN fails every comparison).
-    fn most(column: impl Iterator<Item = f32>) -> f32 {
-        column.fold(0.0f32, |m, x| if x > m { x } else { m })
+    // A negative or NaN column counts as zero (NaN fails every comparison). Eight
+    // running maxima, which the compiler keeps in one vector register (the largest is
+    // the largest in any order).
+    fn most<T>(column: &[T], value: impl Fn(&T) -> f32) -> f32 {
+        let larger = |m: f32, x: f32| if x > m { x } else { m };
+        let mut lanes = [0.0f32; 8];
+        let mut chunks = column.chunks_exact(8);
+        for chunk in &mut chunks {
+            for (m, x) in lanes.iter_mut().zip(chunk) {
+                *m = larger(*m, value(x));
+            }
+        }
+        let rest = chunks.remainder().iter().map(&value);
+        lanes.into_iter().chain(rest).fold(0.0, larger)
     }
-    let length = most(set.length.iter().copied());
-    let width = most(set.width.iter().copied());
-    let curl = most(set.curl.iter().map(|c| c[0])).min(MAX_CURL);
-    let frizz = most(set.frizz.iter().copied()).min(MAX_FRIZZ);
+    let length = most(&set.length, |&x| x);
+    let width = most(&set.width, |&x| x);
+    let curl = most(&set.curl, |c| c[0]).min(MAX_CURL);
+    let frizz = most(&set.frizz, |&x| x).min(MAX_FRIZZ);
     let bound = length * (1.0 + 2.0 * curl + 1.6 * frizz) + 0.5 * width;
     if bound.is_finite() { bound } else { 0.0 }
 }
@@ -499,21 +510,34 @@ pub fn build_tiles_into(
     out.resize_with(tiles.len(), TileMesh::default);
     let reach = reach_bound(set);
     // One front-to-back pass gathers every strand's record (split over the cores);
-    // tiles then read one cache line per strand.
-    let mut shapes = vec![Shape::default(); set.len()];
-    let chunk = set.len().div_ceil(crate::par::threads()).max(1);
-    let parts: Vec<_> = shapes.chunks_mut(chunk).enumerate().collect();
-    crate::par::for_each("tuft mesh", parts, |(c, part)| {
-        for (k, shape) in part.iter_mut().enumerate() {
-            *shape = Shape::of(set, c * chunk + k);
-        }
+    // tiles then read one cache line per strand. Each core writes its own run of
+    // records as it makes them (a buffer filled first and written again cost as much
+    // as the records), a power of two long, so a strand's is found by a shift.
+    let n = set.len();
+    let shift = n
+        .div_ceil(crate::par::threads())
+        .max(1)
+        .next_power_of_two()
+        .trailing_zeros();
+    let runs: Vec<usize> = (0..n.div_ceil(1 << shift)).collect();
+    let shapes: Vec<Vec<Shape>> = crate::par::map("tuft mesh", runs, |r| {
+        (r << shift..((r + 1) << shift).min(n))
+            .map(|i| Shape::of(set, i))
+            .collect()
     });
     let shapes = &shapes;
+    let mask = (1 << shift) - 1;
     let jobs: Vec<(&PlacedTile, &mut TileMesh)> = tiles.iter().zip(out.iter_mut()).collect();
     crate::par::map_with("tuft mesh", jobs, Vec::new, |scratch, (t, m)| {
         m.clear();
         m.frame = tile_frame(t, reach);
-        build_with(|i| shapes[i], &t.strands, profile, m, scratch);
+        build_with(
+            |i| shapes[i >> shift][i & mask],
+            &t.strands,
+            profile,
+            m,
+            scratch,
+        );
     });
 }
 

@@ -263,3 +263,33 @@ fn levels_are_prefixes_of_one_buffer() {
     assert!(m.ranks[quarter..].iter().all(|&r| r >= 0.25));
     assert!(m.ranks.windows(2).all(|w| w[0] <= w[1]));
 }
+
+#[test]
+fn the_reach_bound_is_the_largest_of_each_column() {
+    // Columns of every length round the eight running maxima, the largest anywhere in
+    // them, with NaN and negative values (which count as zero).
+    for n in [0, 1, 7, 8, 9, 100, 1001] {
+        let mut s = crate::testing::random_set(n, 4, 3);
+        for k in 0..n {
+            match k % 13 {
+                3 => s.length[k] = f32::NAN,
+                5 => s.width[k] = -1.0,
+                7 => s.curl[k] = [0.01 * (k % 11) as f32, 2.0],
+                11 => s.frizz[k] = 0.003 * (k % 17) as f32,
+                _ => {}
+            }
+        }
+        if n > 0 {
+            s.length[n - 1] = 0.5;
+        }
+        let most = |column: &mut dyn Iterator<Item = f32>| {
+            column.fold(0.0f32, |m, x| if x > m { x } else { m })
+        };
+        let length = most(&mut s.length.iter().copied());
+        let width = most(&mut s.width.iter().copied());
+        let curl = most(&mut s.curl.iter().map(|c| c[0])).min(crate::shape::MAX_CURL);
+        let frizz = most(&mut s.frizz.iter().copied()).min(crate::shape::MAX_FRIZZ);
+        let want = length * (1.0 + 2.0 * curl + 1.6 * frizz) + 0.5 * width;
+        assert_eq!(reach_bound(&s).to_bits(), want.to_bits(), "{n} strands");
+    }
+}
