@@ -7,7 +7,7 @@ use tuft_graph::bake::{PbrMaps, bake_pbr_with};
 use tuft_graph::diag::Diagnostic;
 use tuft_graph::eval::Evaluator;
 use tuft_render::{Layer, Material, SurfaceMaps};
-use tuft_strands::num::linear_to_srgb;
+use tuft_strands::num::linear_to_srgb8;
 
 /// The preview's map resolution: enough for a 2 m repeat seen from a metre away.
 pub const PREVIEW_RESOLUTION: usize = 512;
@@ -86,14 +86,20 @@ pub fn wearing(evaluator: &Evaluator<'_>, maps: SurfaceMaps) -> anyhow::Result<M
 #[must_use]
 pub fn surface_maps(maps: &PbrMaps) -> SurfaceMaps {
     let unit = tuft_strands::num::to_unorm8;
-    let srgb = |x: f32| unit(linear_to_srgb(x.clamp(0.0, 1.0)));
     let n = maps.resolution * maps.resolution;
     SurfaceMaps {
         size: maps.resolution as u32,
         base_color: maps
             .base_color
             .iter()
-            .map(|c| [srgb(c[0]), srgb(c[1]), srgb(c[2]), 255])
+            .map(|c| {
+                [
+                    linear_to_srgb8(c[0]),
+                    linear_to_srgb8(c[1]),
+                    linear_to_srgb8(c[2]),
+                    255,
+                ]
+            })
             .collect(),
         normal: maps
             .normal

@@ -45,7 +45,7 @@ pub fn image(evaluator: &Evaluator<'_>, out: &OutRef, ty: PortType) -> egui::Col
     let domain = Domain::grid(THUMB, THUMB);
     let field = evaluator.eval_output(out, &domain);
     let to8 = tuft_strands::num::to_unorm8;
-    let srgb = |x: f32| to8(tuft_strands::num::linear_to_srgb(x.clamp(0.0, 1.0)));
+    let srgb = tuft_strands::num::linear_to_srgb8;
     let pixels: Vec<egui::Color32> = (0..THUMB * THUMB)
         .map(|i| match &field {
             None => egui::Color32::from_gray(40),
