@@ -242,6 +242,17 @@ pub struct Evaluator<'g> {
     shared: Option<Arc<SetCache>>,
 }
 
+/// The value a constant input holds at every point as a `ty` port: itself where it is
+/// of that type and finite, zero otherwise; `None` for a link.
+#[must_use]
+pub fn constant(input: &Input, ty: PortType) -> Option<Value> {
+    match input {
+        Input::Const(v) if v.ty() == ty && v.is_finite() => Some(*v),
+        Input::Const(_) => Some(ty.zero()),
+        Input::Link(_) => None,
+    }
+}
+
 impl<'g> Evaluator<'g> {
     /// An evaluator for `graph`.
     #[must_use]
@@ -531,8 +542,7 @@ impl<'g> Evaluator<'g> {
     /// What feeds `input`, checked against the type `ty` the reader expects.
     fn resolve(&self, input: &Input, ty: PortType, results: &HashMap<NodeId, Outputs>) -> Source {
         match input {
-            Input::Const(v) if v.ty() == ty && v.is_finite() => Source::Const(*v),
-            Input::Const(_) => Source::Const(ty.zero()),
+            Input::Const(_) => Source::Const(constant(input, ty).expect("a constant")),
             Input::Link(l) => {
                 let Some(outs) = results.get(&l.node) else {
                     return Source::Const(ty.zero());

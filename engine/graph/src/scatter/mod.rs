@@ -441,9 +441,9 @@ fn scatter(evaluator: &Evaluator<'_>, layer: &StrandLayer, repeat_m: f32) -> Str
         .map(|&name| (name, port_input(layer, name)))
         .collect();
     let roots_key = shared.as_ref().map(|(cache, key)| (*cache, key));
-    let fields = port_fields(evaluator, roots_key, &ports, &domain);
     let [length, width, lean, bend, root_color, tip_color] =
-        <[Arc<Field>; 6]>::try_from(fields).expect("six inputs give six fields");
+        <[Column; 6]>::try_from(columns(evaluator, roots_key, &ports, &domain))
+            .expect("six inputs give six columns");
 
     // Every attribute stays inside the limits whatever the fields say, so a set is one
     // its own file reader accepts and its meshes are finite. The bounds that scale with
@@ -660,6 +660,59 @@ fn port_fields(
     }
 }
 
+/// A port's values at the survivors: its field over their roots, or the one value a
+/// constant holds at every root (a field of copies would be written and read again).
+#[derive(Debug)]
+enum Column {
+    Field(Arc<Field>),
+    Const([f32; 3]),
+}
+
+impl Column {
+    /// Channel `c` at survivor `k` ([`Field::at`]).
+    #[inline]
+    fn at(&self, c: usize, k: usize) -> f32 {
+        match self {
+            Self::Field(f) => f.at(c, k),
+            Self::Const(v) => v[c],
+        }
+    }
+
+    /// Every channel at survivor `k`, padded with zeros to three ([`Field::get`]).
+    #[inline]
+    fn get(&self, k: usize) -> [f32; 3] {
+        match self {
+            Self::Field(f) => f.get(k),
+            Self::Const(v) => *v,
+        }
+    }
+}
+
+/// The columns of `ports` at `domain` (the survivors' roots): the linked ones evaluated
+/// in one pass ([`port_fields`]), the constants read once.
+fn columns(
+    evaluator: &Evaluator<'_>,
+    roots: Option<(&SetCache, &PartKey)>,
+    ports: &[(&'static str, Input)],
+    domain: &Domain,
+) -> Vec<Column> {
+    let linked: Vec<(&'static str, Input)> = ports
+        .iter()
+        .filter(|(_, input)| input.link().is_some())
+        .cloned()
+        .collect();
+    let mut fields = port_fields(evaluator, roots, &linked, domain).into_iter();
+    ports
+        .iter()
+        .map(
+            |(name, input)| match crate::eval::constant(input, port_type(name)) {
+                Some(value) => Column::Const(value.channels()),
+                None => Column::Field(fields.next().expect("one field per linked port")),
+            },
+        )
+        .collect()
+}
+
 /// The groom fields at every root, held inside their ranges
 /// ([`tuft_strands::shape::Groom::clamped`]). Ports fed by constants (the usual case)
 /// are read once, not evaluated at every root; a layer groomed by constants alone fills
@@ -763,6 +816,45 @@ mod tests {
                 .expect("clumps exist");
             let found = nearest_clump(&clumps, m, u, v) as usize;
             assert_eq!(d2(clumps[found]), d2(clumps[best]), "at ({u}, {v})");
+        }
+    }
+
+    #[test]
+    fn a_constant_column_reads_what_its_field_holds() {
+        use crate::value::Value;
+        let graph = MaterialGraph::new("constants");
+        let evaluator = Evaluator::new(&graph);
+        let roots = [[0.1, 0.2], [0.7, 0.9], [0.4, 0.05]];
+        let domain = Domain::points(&roots);
+        // Well typed, of another type, and not finite.
+        let ports: Vec<(&'static str, Input)> = vec![
+            ("length", Input::Const(Value::Float(0.07))),
+            ("width", Input::Const(Value::Color([1.0, 2.0, 3.0]))),
+            ("lean", Input::Const(Value::Vec2([0.3, -0.2]))),
+            ("bend", Input::Const(Value::Float(f32::NAN))),
+            ("root_color", Input::Const(Value::Float(0.5))),
+            (
+                "tip_color",
+                Input::Const(Value::Color([0.2, f32::INFINITY, 0.1])),
+            ),
+        ];
+        let columns = columns(&evaluator, None, &ports, &domain);
+        let fields = port_fields(&evaluator, None, &ports, &domain);
+        for ((column, field), (name, _)) in columns.iter().zip(&fields).zip(&ports) {
+            assert!(matches!(column, Column::Const(_)), "{name}");
+            for k in 0..roots.len() {
+                assert_eq!(
+                    column.get(k).map(f32::to_bits),
+                    field.get(k).map(f32::to_bits)
+                );
+                for c in 0..field.ty.channels() {
+                    assert_eq!(
+                        column.at(c, k).to_bits(),
+                        field.at(c, k).to_bits(),
+                        "{name}"
+                    );
+                }
+            }
         }
     }
 
