@@ -164,11 +164,15 @@ fn draw_all(
             let r = match known.get(name) {
                 Some((s, k, r)) if Arc::ptr_eq(s, &set) && *k == settings => r.clone(),
                 _ => {
-                    let r = tuft_strands::levels::reports(
+                    // The whole set's relief is the maps' (kept in the shared cache):
+                    // one splat of the three fewer.
+                    let whole = evaluator.relief(name).ok();
+                    let r = tuft_strands::levels::reports_with(
                         &set,
                         &layer.levels,
                         layer.profile,
                         graph.repeat_m,
+                        whole.as_deref(),
                     );
                     known.insert(name.clone(), (set, settings, r.clone()));
                     r

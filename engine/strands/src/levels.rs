@@ -126,11 +126,30 @@ pub fn reports(
     profile: Profile,
     repeat_m: f32,
 ) -> Vec<LevelReport> {
-    let mean = |n: usize, widen: f32| {
-        let r = splat_prefix(set, n, widen, repeat_m, COVERAGE_RESOLUTION);
+    reports_with(set, levels, profile, repeat_m, None)
+}
+
+/// As [`reports`], given the whole set's relief where the caller has it already
+/// (`relief::splat(set, repeat_m, COVERAGE_RESOLUTION)`, as an evaluator keeps it for
+/// the maps): one splat of the whole set fewer. A relief at another resolution is
+/// splatted again.
+#[must_use]
+pub fn reports_with(
+    set: &StrandSet,
+    levels: &LevelSettings,
+    profile: Profile,
+    repeat_m: f32,
+    whole: Option<&crate::relief::Relief>,
+) -> Vec<LevelReport> {
+    let mean_of = |r: &crate::relief::Relief| {
         r.coverage.iter().map(|&c| f64::from(c)).sum::<f64>() / r.coverage.len() as f64
     };
-    let full = mean(set.len(), 1.0);
+    let mean =
+        |n: usize, widen: f32| mean_of(&splat_prefix(set, n, widen, repeat_m, COVERAGE_RESOLUTION));
+    let full = match whole {
+        Some(r) if r.resolution == COVERAGE_RESOLUTION => mean_of(r),
+        _ => mean(set.len(), 1.0),
+    };
     let base = full.max(1e-12);
     levels
         .keep
@@ -159,6 +178,25 @@ pub fn reports(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_whole_sets_relief_given_reports_what_splatting_it_reports() {
+        let set = crate::testing::random_set(3000, 8, 12);
+        let levels = LevelSettings::default();
+        let profile = Profile::Ribbon { segments: 4 };
+        let whole = crate::relief::splat(&set, 2.0, COVERAGE_RESOLUTION);
+        let want = reports(&set, &levels, profile, 2.0);
+        assert_eq!(
+            reports_with(&set, &levels, profile, 2.0, Some(&whole)),
+            want
+        );
+        // A relief at another resolution is not taken for the whole set's.
+        let coarse = crate::relief::splat(&set, 2.0, 64);
+        assert_eq!(
+            reports_with(&set, &levels, profile, 2.0, Some(&coarse)),
+            want
+        );
+    }
 
     #[test]
     fn widening_is_keep_to_the_minus_p() {
