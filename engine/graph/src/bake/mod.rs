@@ -241,8 +241,7 @@ pub fn write_baked_set_with(
             let read_back = match scheme {
                 tuft_strands::file::Scheme::Stored => None,
                 tuft_strands::file::Scheme::Quantised => {
-                    let bytes = tuft_strands::file::encode_with(&strands, scheme);
-                    write_into_set(&strands_file, &bytes)?;
+                    let bytes = write_strand_file(&strands, scheme, &strands_file)?;
                     written.push(strands_file.clone());
                     let back =
                         tuft_strands::file::decode(&bytes).map_err(|e| BakeError::Check {
@@ -290,8 +289,7 @@ pub fn write_baked_set_with(
                 map_files.insert(map.to_owned(), format!("{stem}_{map}.png"));
             }
             if scheme == tuft_strands::file::Scheme::Stored {
-                let bytes = tuft_strands::file::encode_with(&strands, scheme);
-                write_into_set(&strands_file, &bytes)?;
+                write_strand_file(&strands, scheme, &strands_file)?;
                 written.push(strands_file.clone());
             }
             progress("meshes", 0.8)?;
@@ -582,6 +580,18 @@ fn write_cards(
 #[must_use]
 pub fn strands_path(dir: &Path, stem: &str) -> PathBuf {
     dir.join(format!("{stem}.strands"))
+}
+
+/// Encodes `strands` under `scheme` and writes the file at `path` into the folder being
+/// filled: the encoded bytes.
+fn write_strand_file(
+    strands: &StrandFile,
+    scheme: tuft_strands::file::Scheme,
+    path: &Path,
+) -> Result<Vec<u8>, BakeError> {
+    let bytes = tuft_strands::file::encode_with(strands, scheme);
+    write_into_set(path, &bytes)?;
+    Ok(bytes)
 }
 
 /// Writes one file of a set into the folder being filled. The set's atomicity is the

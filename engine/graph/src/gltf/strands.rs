@@ -613,6 +613,7 @@ fn min_max<const N: usize>(values: &[[f32; N]]) -> (Vec<f32>, Vec<f32>) {
 
 #[cfg(test)]
 mod tests {
+    use super::{Piece, pieces, round_half_away};
 
     #[test]
     fn rounding_without_the_library_call_is_round() {
@@ -641,7 +642,6 @@ mod tests {
             assert_eq!(round_half_away(y), y.round() as i32, "{y:e}");
         }
     }
-    use super::{Piece, pieces, round_half_away};
 
     /// `n` two-triangle quads, each reading its own four vertices, in order.
     fn quads(n: u32) -> Vec<u32> {

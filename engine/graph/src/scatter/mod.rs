@@ -442,7 +442,7 @@ fn scatter(evaluator: &Evaluator<'_>, layer: &StrandLayer, repeat_m: f32) -> Str
         .collect();
     let roots_key = shared.as_ref().map(|(cache, key)| (*cache, key));
     let [length, width, lean, bend, root_color, tip_color] =
-        <[Column; 6]>::try_from(columns(evaluator, roots_key, &ports, &domain))
+        <[Column; 6]>::try_from(columns(evaluator, roots_key, &ports, &domain, evaluated))
             .expect("six inputs give six columns");
 
     // Every attribute stays inside the limits whatever the fields say, so a set is one
@@ -689,12 +689,13 @@ impl Column {
 }
 
 /// The columns of `ports` at `domain` (the survivors' roots): the linked ones evaluated
-/// in one pass ([`port_fields`]), the constants read once.
+/// in one pass ([`port_fields`]), each constant read once as `constant` reads it.
 fn columns(
     evaluator: &Evaluator<'_>,
     roots: Option<(&SetCache, &PartKey)>,
     ports: &[(&'static str, Input)],
     domain: &Domain,
+    constant: impl Fn(&Input, PortType) -> Option<[f32; 3]>,
 ) -> Vec<Column> {
     let linked: Vec<(&'static str, Input)> = ports
         .iter()
@@ -704,13 +705,16 @@ fn columns(
     let mut fields = port_fields(evaluator, roots, &linked, domain).into_iter();
     ports
         .iter()
-        .map(
-            |(name, input)| match crate::eval::constant(input, port_type(name)) {
-                Some(value) => Column::Const(value.channels()),
-                None => Column::Field(fields.next().expect("one field per linked port")),
-            },
-        )
+        .map(|(name, input)| match constant(input, port_type(name)) {
+            Some(value) => Column::Const(value),
+            None => Column::Field(fields.next().expect("one field per linked port")),
+        })
         .collect()
+}
+
+/// A constant as the evaluator reads it ([`crate::eval::constant`]).
+fn evaluated(input: &Input, ty: PortType) -> Option<[f32; 3]> {
+    crate::eval::constant(input, ty).map(|v| v.channels())
 }
 
 /// The groom fields at every root, held inside their ranges
@@ -730,26 +734,17 @@ fn groom(
         ("frizz", &layer.frizz),
         ("tip_width", &layer.tip_width),
         ("taper", &layer.taper),
-    ];
-    let linked: Vec<(&'static str, Input)> = ports
-        .iter()
-        .filter(|(_, i)| i.link().is_some())
-        .map(|(name, i)| (*name, (*i).clone()))
-        .collect();
-    let mut fields = port_fields(evaluator, roots, &linked, domain).into_iter();
-    let ports = ports.map(|(_, input)| input);
-    let values: Vec<Result<f32, Arc<Field>>> = ports
-        .iter()
-        .map(|i| match i {
-            Input::Const(v) => Ok(v.channels()[0]),
-            Input::Link(_) => Err(fields.next().expect("one field per linked port")),
-        })
-        .collect();
+    ]
+    .map(|(name, input)| (name, input.clone()));
+    // A groom constant is read as written: `Groom::clamped` holds it in range and takes
+    // a NaN to the neutral groom.
+    let as_written = |input: &Input, _: PortType| match input {
+        Input::Const(v) => Some(v.channels()),
+        Input::Link(_) => None,
+    };
+    let values = columns(evaluator, roots, &ports, domain, as_written);
     let groom_at = |k: usize| {
-        let v = |j: usize| match &values[j] {
-            Ok(x) => *x,
-            Err(f) => f.at(0, k),
-        };
+        let v = |j: usize| values[j].at(0, k);
         Groom {
             curl: [v(0), v(1)],
             frizz: v(2),
@@ -758,7 +753,7 @@ fn groom(
         .clamped()
     };
     let n = set.len();
-    if linked.is_empty() {
+    if values.iter().all(|c| matches!(c, Column::Const(_))) {
         let g = groom_at(0);
         set.curl = vec![g.curl; n];
         set.frizz = vec![g.frizz; n];
@@ -838,7 +833,7 @@ mod tests {
                 Input::Const(Value::Color([0.2, f32::INFINITY, 0.1])),
             ),
         ];
-        let columns = columns(&evaluator, None, &ports, &domain);
+        let columns = columns(&evaluator, None, &ports, &domain, evaluated);
         let fields = port_fields(&evaluator, None, &ports, &domain);
         for ((column, field), (name, _)) in columns.iter().zip(&fields).zip(&ports) {
             assert!(matches!(column, Column::Const(_)), "{name}");
