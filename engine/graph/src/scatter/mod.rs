@@ -17,21 +17,22 @@
 //!    and the assembly walk memory in order.)
 
 mod lanes;
+mod ports;
 
-use crate::cache::{PartKey, SetCache};
+use ports::{Column, columns, evaluated, groom, port_input, read};
+
+use crate::Domain;
+use crate::cache::PartKey;
 use crate::eval::Evaluator;
-use crate::eval::KeptOutputs;
 use crate::graph::{Input, MaterialGraph};
-use crate::layer::{STRAND_PORTS, StrandLayer};
+use crate::layer::StrandLayer;
 use crate::limits;
 use crate::value::PortType;
-use crate::{Domain, Field};
 use rayon::prelude::*;
 use std::sync::Arc;
 use tuft_strands::StrandSet;
 use tuft_strands::hash::{hash, stream, unit_f32};
 use tuft_strands::num::{fast_floor, wrap_delta, wrap_index};
-use tuft_strands::shape::Groom;
 
 pub use tuft_strands::hash::channel;
 
@@ -227,21 +228,6 @@ fn checked_layer<'g>(
         });
     }
     Ok(layer)
-}
-
-/// Evaluates `input` (of type `ty`) at `points`, skipping evaluation for constants.
-fn read(evaluator: &Evaluator<'_>, input: &Input, ty: PortType, domain: &Domain) -> Field {
-    evaluator
-        .eval_inputs(&[(input.clone(), ty)], domain)
-        .pop()
-        .expect("one input gives one field")
-}
-
-fn port_type(name: &str) -> PortType {
-    STRAND_PORTS
-        .iter()
-        .find(|p| p.name == name)
-        .map_or(PortType::Float, |p| p.ty)
 }
 
 /// Every candidate of a layer, before the density cut: where it stands (after the clump
@@ -625,157 +611,6 @@ fn sorted_by_rank(survivors: Vec<Survivor>) -> Vec<Survivor> {
     out
 }
 
-/// The input feeding port `name` of `layer`.
-fn port_input(layer: &StrandLayer, name: &str) -> Input {
-    layer
-        .ports()
-        .into_iter()
-        .find(|(p, _)| *p == name)
-        .map(|(_, i)| i.clone())
-        .expect("every named port exists")
-}
-
-/// The fields of `ports` at `domain` (the layer's survivors' roots), evaluated in one
-/// pass. With a shared cache, every node of the ports' chains is taken from an earlier
-/// scatter over the same roots (`roots`) where nothing upstream of it changed, and kept
-/// otherwise: a grass-height edit evaluates the height's multiply again, not the noise
-/// under it.
-fn port_fields(
-    evaluator: &Evaluator<'_>,
-    roots: Option<(&SetCache, &PartKey)>,
-    ports: &[(&'static str, Input)],
-    domain: &Domain,
-) -> Vec<Arc<Field>> {
-    let inputs: Vec<(Input, PortType)> = ports
-        .iter()
-        .map(|(name, input)| (input.clone(), port_type(name)))
-        .collect();
-    match roots {
-        Some((cache, at)) => evaluator.eval_inputs_kept(&inputs, domain, KeptOutputs { cache, at }),
-        None => evaluator
-            .eval_inputs(&inputs, domain)
-            .into_iter()
-            .map(Arc::new)
-            .collect(),
-    }
-}
-
-/// A port's values at the survivors: its field over their roots, or the one value a
-/// constant holds at every root (a field of copies would be written and read again).
-#[derive(Debug)]
-enum Column {
-    Field(Arc<Field>),
-    Const([f32; 3]),
-}
-
-impl Column {
-    /// Channel `c` at survivor `k` ([`Field::at`]).
-    #[inline]
-    fn at(&self, c: usize, k: usize) -> f32 {
-        match self {
-            Self::Field(f) => f.at(c, k),
-            Self::Const(v) => v[c],
-        }
-    }
-
-    /// Every channel at survivor `k`, padded with zeros to three ([`Field::get`]).
-    #[inline]
-    fn get(&self, k: usize) -> [f32; 3] {
-        match self {
-            Self::Field(f) => f.get(k),
-            Self::Const(v) => *v,
-        }
-    }
-}
-
-/// The columns of `ports` at `domain` (the survivors' roots): the linked ones evaluated
-/// in one pass ([`port_fields`]), each constant read once as `constant` reads it.
-fn columns(
-    evaluator: &Evaluator<'_>,
-    roots: Option<(&SetCache, &PartKey)>,
-    ports: &[(&'static str, Input)],
-    domain: &Domain,
-    constant: impl Fn(&Input, PortType) -> Option<[f32; 3]>,
-) -> Vec<Column> {
-    let linked: Vec<(&'static str, Input)> = ports
-        .iter()
-        .filter(|(_, input)| input.link().is_some())
-        .cloned()
-        .collect();
-    let mut fields = port_fields(evaluator, roots, &linked, domain).into_iter();
-    ports
-        .iter()
-        .map(|(name, input)| match constant(input, port_type(name)) {
-            Some(value) => Column::Const(value),
-            None => Column::Field(fields.next().expect("one field per linked port")),
-        })
-        .collect()
-}
-
-/// A constant as the evaluator reads it ([`crate::eval::constant`]).
-fn evaluated(input: &Input, ty: PortType) -> Option<[f32; 3]> {
-    crate::eval::constant(input, ty).map(|v| v.channels())
-}
-
-/// The groom fields at every root, held inside their ranges
-/// ([`tuft_strands::shape::Groom::clamped`]). Ports fed by constants (the usual case)
-/// are read once, not evaluated at every root; a layer groomed by constants alone fills
-/// its columns with one value.
-fn groom(
-    evaluator: &Evaluator<'_>,
-    layer: &StrandLayer,
-    roots: Option<(&SetCache, &PartKey)>,
-    domain: &Domain,
-    set: &mut StrandSet,
-) {
-    let ports = [
-        ("curl", &layer.curl),
-        ("curl_turns", &layer.curl_turns),
-        ("frizz", &layer.frizz),
-        ("tip_width", &layer.tip_width),
-        ("taper", &layer.taper),
-    ]
-    .map(|(name, input)| (name, input.clone()));
-    // A groom constant is read as written: `Groom::clamped` holds it in range and takes
-    // a NaN to the neutral groom.
-    let as_written = |input: &Input, _: PortType| match input {
-        Input::Const(v) => Some(v.channels()),
-        Input::Link(_) => None,
-    };
-    let values = columns(evaluator, roots, &ports, domain, as_written);
-    let groom_at = |k: usize| {
-        let v = |j: usize| values[j].at(0, k);
-        Groom {
-            curl: [v(0), v(1)],
-            frizz: v(2),
-            taper: [v(3), v(4)],
-        }
-        .clamped()
-    };
-    let n = set.len();
-    if values.iter().all(|c| matches!(c, Column::Const(_))) {
-        let g = groom_at(0);
-        set.curl = vec![g.curl; n];
-        set.frizz = vec![g.frizz; n];
-        set.taper = vec![g.taper; n];
-        return;
-    }
-    set.curl = vec![[0.0; 2]; n];
-    set.frizz = vec![0.0; n];
-    set.taper = vec![[0.0; 2]; n];
-    (
-        set.curl.par_iter_mut(),
-        set.frizz.par_iter_mut(),
-        set.taper.par_iter_mut(),
-    )
-        .into_par_iter()
-        .enumerate()
-        .for_each(|(k, (curl_k, frizz_k, taper_k))| {
-            let g = groom_at(k);
-            (*curl_k, *frizz_k, *taper_k) = (g.curl, g.frizz, g.taper);
-        });
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -811,45 +646,6 @@ mod tests {
                 .expect("clumps exist");
             let found = nearest_clump(&clumps, m, u, v) as usize;
             assert_eq!(d2(clumps[found]), d2(clumps[best]), "at ({u}, {v})");
-        }
-    }
-
-    #[test]
-    fn a_constant_column_reads_what_its_field_holds() {
-        use crate::value::Value;
-        let graph = MaterialGraph::new("constants");
-        let evaluator = Evaluator::new(&graph);
-        let roots = [[0.1, 0.2], [0.7, 0.9], [0.4, 0.05]];
-        let domain = Domain::points(&roots);
-        // Well typed, of another type, and not finite.
-        let ports: Vec<(&'static str, Input)> = vec![
-            ("length", Input::Const(Value::Float(0.07))),
-            ("width", Input::Const(Value::Color([1.0, 2.0, 3.0]))),
-            ("lean", Input::Const(Value::Vec2([0.3, -0.2]))),
-            ("bend", Input::Const(Value::Float(f32::NAN))),
-            ("root_color", Input::Const(Value::Float(0.5))),
-            (
-                "tip_color",
-                Input::Const(Value::Color([0.2, f32::INFINITY, 0.1])),
-            ),
-        ];
-        let columns = columns(&evaluator, None, &ports, &domain, evaluated);
-        let fields = port_fields(&evaluator, None, &ports, &domain);
-        for ((column, field), (name, _)) in columns.iter().zip(&fields).zip(&ports) {
-            assert!(matches!(column, Column::Const(_)), "{name}");
-            for k in 0..roots.len() {
-                assert_eq!(
-                    column.get(k).map(f32::to_bits),
-                    field.get(k).map(f32::to_bits)
-                );
-                for c in 0..field.ty.channels() {
-                    assert_eq!(
-                        column.at(c, k).to_bits(),
-                        field.at(c, k).to_bits(),
-                        "{name}"
-                    );
-                }
-            }
         }
     }
 
