@@ -1,17 +1,29 @@
 //! Ribbons meshed eight strands at a time, for CPUs with AVX2 and F16C.
 //!
 //! Each step of [`super::ribbon_body`] (the centreline, the facing, the normal, the
-//! octahedral packing, the quantised positions) runs as a loop over eight strands'
-//! arrays, which the compiler turns into one vector instruction per operation. Every
-//! lane does the scalar path's operations in its order (no fused multiply-adds, the
-//! same selects where it branches), so the bytes are the scalar path's: tested against
-//! it in `tests.rs`. Strands with curl or frizz (whose centreline calls sines per point)
-//! stay on the scalar path.
+//! octahedral packing, the quantised positions) is one AVX instruction on eight
+//! strands' values ([`F8`]): written out, not left to the compiler, which kept the
+//! steps that choose between two values (the packing's fold, the fallbacks) as a branch
+//! a lane. Every lane does the scalar path's operations in its order (no fused
+//! multiply-adds, the same choices where it branches), so the bytes are the scalar
+//! path's: tested against it in `tests.rs`. Strands with curl or frizz (whose
+//! centreline calls sines per point) stay on the scalar path.
 
 use super::packed::{Quantiser, rank_bits, unit_bits};
 use super::{MAX_POINTS, PackedVertex, Shape};
 use crate::placement::Planted;
 use crate::shape::facing;
+use std::arch::x86_64::{
+    __m128i, __m256, __m256i, _CMP_GE_OQ, _CMP_GT_OQ, _CMP_LT_OQ, _MM_FROUND_TO_NEAREST_INT,
+    _mm_unpackhi_epi16, _mm_unpacklo_epi16, _mm256_add_ps, _mm256_and_ps, _mm256_and_si256,
+    _mm256_andnot_ps, _mm256_blendv_ps, _mm256_castps_si256, _mm256_cmp_ps, _mm256_cvtepu16_epi32,
+    _mm256_cvtps_ph, _mm256_cvttps_epi32, _mm256_div_ps, _mm256_loadu_ps, _mm256_max_ps,
+    _mm256_min_ps, _mm256_mul_ps, _mm256_or_si256, _mm256_permute2x128_si256, _mm256_set_m128i,
+    _mm256_set1_epi32, _mm256_set1_ps, _mm256_slli_epi32, _mm256_sqrt_ps, _mm256_storeu_ps,
+    _mm256_storeu_si256, _mm256_sub_epi32, _mm256_sub_ps, _mm256_unpackhi_epi32,
+    _mm256_unpackhi_epi64, _mm256_unpacklo_epi32, _mm256_unpacklo_epi64, _mm256_xor_ps,
+    _mm256_xor_si256,
+};
 use std::array::from_fn;
 use std::mem::MaybeUninit;
 
@@ -20,8 +32,7 @@ pub(super) const LANES: usize = 8;
 
 type Lane = [f32; LANES];
 
-/// `f` applied lane by lane (a plain loop: every step of the kernel inlines into it, and
-/// the compiler makes each one vector instruction).
+/// `f` applied lane by lane: gathers from the strands' records.
 #[inline(always)]
 fn each<T: Copy + Default>(f: impl Fn(usize) -> T) -> [T; LANES] {
     let mut out = [T::default(); LANES];
@@ -31,72 +42,201 @@ fn each<T: Copy + Default>(f: impl Fn(usize) -> T) -> [T; LANES] {
     out
 }
 
-/// [`each`] for floats.
-#[inline(always)]
-fn map(f: impl Fn(usize) -> f32) -> Lane {
-    each(f)
-}
+/// Eight floats, one strand's in each lane; each operation is one instruction.
+#[derive(Clone, Copy)]
+struct F8(__m256);
 
-/// [`each`] for each of three axes.
-#[inline(always)]
-fn map3(f: impl Fn(usize, usize) -> f32) -> [Lane; 3] {
-    [map(|j| f(0, j)), map(|j| f(1, j)), map(|j| f(2, j))]
-}
+/// Eight lanes' answers to a comparison: all ones where true.
+#[derive(Clone, Copy)]
+struct Mask(__m256);
 
-/// Eight floats as half floats, with one F16C instruction (the rounding of
-/// [`super::f16x4`]).
-#[target_feature(enable = "avx2,f16c")]
-fn f16x8(x: Lane) -> [u16; LANES] {
-    use std::arch::x86_64::{
-        _MM_FROUND_TO_NEAREST_INT, _mm_storeu_si128, _mm256_cvtps_ph, _mm256_loadu_ps,
-    };
-    let mut out = [0u16; LANES];
-    // SAFETY: both pointers address eight elements of their arrays.
-    #[allow(unsafe_code)]
-    unsafe {
-        let h = _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(_mm256_loadu_ps(x.as_ptr()));
-        _mm_storeu_si128(out.as_mut_ptr().cast(), h);
+impl F8 {
+    #[target_feature(enable = "avx2")]
+    fn splat(x: f32) -> Self {
+        Self(_mm256_set1_ps(x))
     }
-    out
+
+    /// Lane `j` is `f(j)`.
+    #[target_feature(enable = "avx2")]
+    fn of(f: impl Fn(usize) -> f32) -> Self {
+        let x: Lane = each(f);
+        // SAFETY: the pointer addresses the array's eight floats.
+        #[allow(unsafe_code)]
+        Self(unsafe { _mm256_loadu_ps(x.as_ptr()) })
+    }
+
+    #[target_feature(enable = "avx2")]
+    fn lanes(self) -> Lane {
+        let mut out = [0.0; LANES];
+        // SAFETY: the pointer addresses the array's eight floats.
+        #[allow(unsafe_code)]
+        unsafe {
+            _mm256_storeu_ps(out.as_mut_ptr(), self.0);
+        }
+        out
+    }
+
+    #[target_feature(enable = "avx2")]
+    fn add(self, o: Self) -> Self {
+        Self(_mm256_add_ps(self.0, o.0))
+    }
+
+    #[target_feature(enable = "avx2")]
+    fn sub(self, o: Self) -> Self {
+        Self(_mm256_sub_ps(self.0, o.0))
+    }
+
+    #[target_feature(enable = "avx2")]
+    fn mul(self, o: Self) -> Self {
+        Self(_mm256_mul_ps(self.0, o.0))
+    }
+
+    #[target_feature(enable = "avx2")]
+    fn div(self, o: Self) -> Self {
+        Self(_mm256_div_ps(self.0, o.0))
+    }
+
+    #[target_feature(enable = "avx2")]
+    fn sqrt(self) -> Self {
+        Self(_mm256_sqrt_ps(self.0))
+    }
+
+    /// `-self`: the sign bit flipped (a zero's too).
+    #[target_feature(enable = "avx2")]
+    fn neg(self) -> Self {
+        Self(_mm256_xor_ps(self.0, _mm256_set1_ps(-0.0)))
+    }
+
+    /// `f32::abs`: the sign bit cleared.
+    #[target_feature(enable = "avx2")]
+    fn abs(self) -> Self {
+        Self(_mm256_andnot_ps(_mm256_set1_ps(-0.0), self.0))
+    }
+
+    /// `f32::max(self, 0.0)`: a NaN lane gives 0, as `maxps` gives its second operand.
+    #[target_feature(enable = "avx2")]
+    fn max0(self) -> Self {
+        Self(_mm256_max_ps(self.0, _mm256_set1_ps(0.0)))
+    }
+
+    /// `f32::clamp(self, lo, hi)` as written in the scalar path: a NaN lane stays NaN.
+    #[target_feature(enable = "avx2")]
+    fn clamp(self, lo: f32, hi: f32) -> Self {
+        let (lo, hi) = (Self::splat(lo), Self::splat(hi));
+        let x = Self::select(self.lt(lo), lo, self);
+        Self::select(x.gt(hi), hi, x)
+    }
+
+    #[target_feature(enable = "avx2")]
+    fn gt(self, o: Self) -> Mask {
+        Mask(_mm256_cmp_ps::<_CMP_GT_OQ>(self.0, o.0))
+    }
+
+    #[target_feature(enable = "avx2")]
+    fn ge(self, o: Self) -> Mask {
+        Mask(_mm256_cmp_ps::<_CMP_GE_OQ>(self.0, o.0))
+    }
+
+    #[target_feature(enable = "avx2")]
+    fn lt(self, o: Self) -> Mask {
+        Mask(_mm256_cmp_ps::<_CMP_LT_OQ>(self.0, o.0))
+    }
+
+    /// `a` where `m` holds, `b` elsewhere.
+    #[target_feature(enable = "avx2")]
+    fn select(m: Mask, a: Self, b: Self) -> Self {
+        Self(_mm256_blendv_ps(b.0, a.0, m.0))
+    }
+
+    /// Positive, finite lanes: `x > 0 && x.is_finite()`.
+    #[target_feature(enable = "avx2")]
+    fn positive_finite(self) -> Mask {
+        self.gt(Self::splat(0.0))
+            .and(self.lt(Self::splat(f32::INFINITY)))
+    }
+
+    /// As half floats, each in the low half of a 16-bit lane (F16C's rounding, that of
+    /// [`super::f16x4`]).
+    #[target_feature(enable = "avx2,f16c")]
+    fn f16(self) -> __m128i {
+        _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(self.0)
+    }
+
+    /// [`crate::num::nearest_u16`] in each 32-bit lane: the clamp and the half added,
+    /// then truncated (a NaN, which the scalar clamp keeps and `maxps` replaces by zero,
+    /// comes out 0 either way).
+    #[target_feature(enable = "avx2")]
+    fn nearest_u16(self) -> __m256i {
+        let v = _mm256_min_ps(self.max0().0, _mm256_set1_ps(65_535.0));
+        _mm256_cvttps_epi32(_mm256_add_ps(v, _mm256_set1_ps(0.5)))
+    }
+}
+
+impl Mask {
+    #[target_feature(enable = "avx2")]
+    fn and(self, o: Self) -> Self {
+        Self(_mm256_and_ps(self.0, o.0))
+    }
+
+    #[target_feature(enable = "avx2")]
+    fn bits(self) -> __m256i {
+        _mm256_castps_si256(self.0)
+    }
+}
+
+/// A point or direction of eight strands.
+type V8 = [F8; 3];
+
+/// `a · a`, summed in the scalar path's order.
+#[target_feature(enable = "avx2")]
+fn length_squared(a: V8) -> F8 {
+    a[0].mul(a[0]).add(a[1].mul(a[1])).add(a[2].mul(a[2]))
+}
+
+/// `a` where `m` holds, `b` elsewhere, on each axis.
+#[target_feature(enable = "avx2")]
+fn select3(m: Mask, a: V8, b: V8) -> V8 {
+    [
+        F8::select(m, a[0], b[0]),
+        F8::select(m, a[1], b[1]),
+        F8::select(m, a[2], b[2]),
+    ]
+}
+
+/// Two 16-bit values a lane, `lo` in the low half of each 32-bit word.
+#[target_feature(enable = "avx2")]
+fn pair(lo: __m128i, hi: __m128i) -> __m256i {
+    _mm256_set_m128i(_mm_unpackhi_epi16(lo, hi), _mm_unpacklo_epi16(lo, hi))
+}
+
+/// `lo | hi << 16` in each 32-bit lane (both below 2¹⁶).
+#[target_feature(enable = "avx2")]
+fn join(lo: __m256i, hi: __m256i) -> __m256i {
+    _mm256_or_si256(lo, _mm256_slli_epi32::<16>(hi))
 }
 
 /// [`super::packed::oct_encode`] lane by lane: the normal divided by its own L1 size,
-/// the lower half folded over, each coordinate as a 16-bit signed fraction (its bits).
+/// the lower half folded over, each coordinate as a 16-bit signed fraction (its bits,
+/// in the low half of each 32-bit lane).
 #[target_feature(enable = "avx2")]
-#[inline]
-fn oct_encode(n: [Lane; 3]) -> [[u16; LANES]; 2] {
+fn oct_encode(n: V8) -> [__m256i; 2] {
     let [x, y, z] = n;
-    let l1 = map(|j| x[j].abs() + y[j].abs() + z[j].abs());
-    let valid: [bool; LANES] = each(|j| l1[j] > 0.0 && l1[j].is_finite());
-    let (x, y, z) = (
-        map(|j| x[j] / l1[j]),
-        map(|j| y[j] / l1[j]),
-        map(|j| z[j] / l1[j]),
-    );
-    let sign = |v: f32| if v >= 0.0 { 1.0 } else { -1.0 };
-    let ex = map(|j| {
-        if z[j] >= 0.0 {
-            x[j]
-        } else {
-            (1.0 - y[j].abs()) * sign(x[j])
-        }
-    });
-    let ey = map(|j| {
-        if z[j] >= 0.0 {
-            y[j]
-        } else {
-            (1.0 - x[j].abs()) * sign(y[j])
-        }
-    });
-    let q = |e: Lane| -> [u16; LANES] {
-        let q = nearest_u16x8(map(|j| e[j].clamp(-1.0, 1.0) * 32_767.0 + 32_767.0));
-        each(|j| {
-            if valid[j] {
-                (q[j] as i32 - 32_767) as i16 as u16
-            } else {
-                0
-            }
-        })
+    let l1 = x.abs().add(y.abs()).add(z.abs());
+    let valid = l1.positive_finite().bits();
+    let (x, y, z) = (x.div(l1), y.div(l1), z.div(l1));
+    let zero = F8::splat(0.0);
+    let (one, minus) = (F8::splat(1.0), F8::splat(-1.0));
+    let sign = |v: F8| F8::select(v.ge(zero), one, minus);
+    let upper = z.ge(zero);
+    let ex = F8::select(upper, x, one.sub(y.abs()).mul(sign(x)));
+    let ey = F8::select(upper, y, one.sub(x.abs()).mul(sign(y)));
+    let q = |e: F8| -> __m256i {
+        // Where the lane is valid, `e` is finite and the clamp is `min` and `max`.
+        let e = F8(_mm256_max_ps(_mm256_min_ps(e.0, one.0), minus.0));
+        let steps = F8::splat(32_767.0);
+        let q = e.mul(steps).add(steps).nearest_u16();
+        let signed = _mm256_sub_epi32(q, _mm256_set1_epi32(32_767));
+        _mm256_and_si256(_mm256_and_si256(signed, _mm256_set1_epi32(0xffff)), valid)
     };
     [q(ex), q(ey)]
 }
@@ -104,6 +244,8 @@ fn oct_encode(n: [Lane; 3]) -> [[u16; LANES]; 2] {
 /// Meshes eight strands as ribbons of `points` points onto the end of `mesh`, exactly as
 /// [`super::ribbon_body`] meshes each (every strand [`plain`]); `pattern` is the eight
 /// strands' indices, counted from the first one's first vertex.
+///
+/// [`plain`]: crate::shape::Groom::is_plain
 #[target_feature(enable = "avx2,f16c")]
 pub(super) fn ribbons(
     mesh: &mut super::TileMesh,
@@ -113,9 +255,9 @@ pub(super) fn ribbons(
     points: usize,
     pattern: &[u32],
 ) {
-    let p = |f: fn(&Planted) -> glam::Vec3| -> [Lane; 3] {
+    let p = |f: fn(&Planted) -> glam::Vec3| -> V8 {
         let v: [glam::Vec3; LANES] = each(|j| f(&planted[j]));
-        [map(|j| v[j].x), map(|j| v[j].y), map(|j| v[j].z)]
+        [F8::of(|j| v[j].x), F8::of(|j| v[j].y), F8::of(|j| v[j].z)]
     };
     let (pos, tan, bit, nor) = (
         p(|p| p.position),
@@ -124,158 +266,140 @@ pub(super) fn ribbons(
         p(|p| p.normal),
     );
     // The root's frame applied to (x, y, z), as `super::build_with_on`'s `frame`.
-    let frame = |c: usize, x: &Lane, y: &Lane, z: &Lane| -> Lane {
-        map(|j| tan[c][j] * x[j] + bit[c][j] * y[j] + nor[c][j] * z[j])
+    let frame = |x: F8, y: F8, z: F8| -> V8 {
+        from_fn(|c| tan[c].mul(x).add(bit[c].mul(y)).add(nor[c].mul(z)))
     };
 
     // The centreline ([`crate::shape::Curve::new`] and `at`).
-    let rx = map(|j| shapes[j].reach.x);
-    let ry = map(|j| shapes[j].reach.y);
-    let length = map(|j| shapes[j].length);
-    let height = map(|j| {
-        (length[j] * length[j] - (rx[j] * rx[j] + ry[j] * ry[j]))
-            .max(0.0)
-            .sqrt()
-    });
-    let bend = map(|j| shapes[j].bend.clamp(0.0, 1.0));
+    let rx = F8::of(|j| shapes[j].reach.x);
+    let ry = F8::of(|j| shapes[j].reach.y);
+    let length = F8::of(|j| shapes[j].length);
+    let reach2 = rx.mul(rx).add(ry.mul(ry));
+    let height = length.mul(length).sub(reach2).max0().sqrt();
+    let bend = F8::of(|j| shapes[j].bend).clamp(0.0, 1.0);
+    let one = F8::splat(1.0);
+    let straight = one.sub(bend);
     let last = (points - 1) as f32;
-    let mut centre = [[[0.0f32; LANES]; 3]; MAX_POINTS];
+    let mut centre = [[F8::splat(0.0); 3]; MAX_POINTS];
     for (k, c) in centre[..points].iter_mut().enumerate() {
         let t = k as f32 / last;
-        let s = 1.0 - t;
-        let across = map(|j| t * (1.0 - bend[j] + bend[j] * t));
-        let (hx, hy) = (map(|j| rx[j] * across[j]), map(|j| ry[j] * across[j]));
-        let vz = map(|j| height[j] * (1.0 - s * (1.0 - bend[j] + bend[j] * s)));
-        for (axis, out) in c.iter_mut().enumerate() {
-            let f = frame(axis, &hx, &hy, &vz);
-            *out = map(|j| pos[axis][j] + f[j]);
-        }
+        let (tv, s) = (F8::splat(t), F8::splat(1.0 - t));
+        let across = tv.mul(straight.add(bend.mul(tv)));
+        let (hx, hy) = (rx.mul(across), ry.mul(across));
+        let vz = height.mul(one.sub(s.mul(straight.add(bend.mul(s)))));
+        let f = frame(hx, hy, vz);
+        *c = from_fn(|axis| pos[axis].add(f[axis]));
     }
 
     // The facing ([`facing`]: across the reach; an upright strand's own way, scalar).
-    let reach2 = map(|j| rx[j] * rx[j] + ry[j] * ry[j]);
-    let recip = map(|j| 1.0 / reach2[j].sqrt());
-    let mut fx = map(|j| -ry[j] * recip[j]);
-    let mut fy = map(|j| rx[j] * recip[j]);
+    let recip = one.div(reach2.sqrt());
+    let (mut fx, mut fy) = (ry.neg().mul(recip).lanes(), rx.mul(recip).lanes());
+    let leaning = reach2.lanes();
     for j in 0..LANES {
-        if reach2[j] > 1e-12 {
+        if leaning[j] > 1e-12 {
             continue;
         }
         let f = facing(shapes[j].reach, shapes[j].id);
         (fx[j], fy[j]) = (f.x, f.y);
     }
-    let zero = [0.0; LANES];
-    let side = [0, 1, 2].map(|c| frame(c, &fx, &fy, &zero));
-    let rcp = map(|j| {
-        1.0 / (side[0][j] * side[0][j] + side[1][j] * side[1][j] + side[2][j] * side[2][j]).sqrt()
-    });
-    let usable: [bool; LANES] = each(|j| rcp[j].is_finite() && rcp[j] > 0.0);
-    let side = map3(|c, j| {
-        if usable[j] {
-            side[c][j] * rcp[j]
-        } else {
-            tan[c][j]
-        }
-    });
+    let side = frame(F8::of(|j| fx[j]), F8::of(|j| fy[j]), F8::splat(0.0));
+    let rcp = one.div(length_squared(side).sqrt());
+    let usable = rcp.positive_finite();
+    let side = select3(usable, side.map(|s| s.mul(rcp)), tan);
 
     // The eight strands' vertices are written straight into the buffer's spare room.
     let per_strand = 2 * points;
     let start = mesh.vertices.len();
     mesh.vertices.reserve(LANES * per_strand);
     let out = &mut mesh.vertices.spare_capacity_mut()[..LANES * per_strand];
-    let rank: [u32; LANES] = each(|j| u32::from(rank_bits(shapes[j].rank)) << 16);
+    let rank = _mm256_slli_epi32::<16>(_mm256_cvtepu16_epi32(pack16(each(|j| {
+        rank_bits(shapes[j].rank)
+    }))));
+    let width = F8::of(|j| shapes[j].width);
+    let narrowing = one.sub(F8::of(|j| shapes[j].groom.taper[0]));
+    let root_color: V8 = from_fn(|c| F8::of(|j| shapes[j].root_color[c]));
+    let tip_color: V8 = from_fn(|c| F8::of(|j| shapes[j].tip_color[c]));
+    let f16_one = _mm256_cvtepu16_epi32(F8::splat(1.0).f16());
+    let color_w = _mm256_slli_epi32::<16>(f16_one);
     // A taper's power is a library call: made only for the strands whose taper has one
     // (a vectorised loop would make it for every lane).
     let powered = shapes.iter().any(|s| s.groom.taper[1] != 1.0);
+    let (half, tiny, small) = (F8::splat(0.5), F8::splat(1e-24), F8::splat(1e-12));
     for k in 0..points {
         let t = k as f32 / last;
         let tt = t.clamp(0.0, 1.0);
-        let mut along = [tt; LANES];
-        if powered {
-            for (a, s) in along.iter_mut().zip(shapes) {
-                let exponent = s.groom.taper[1];
-                if exponent != 1.0 {
-                    *a = tt.powf(exponent);
+        let along = if powered {
+            F8::of(|j| {
+                let exponent = shapes[j].groom.taper[1];
+                if exponent == 1.0 {
+                    tt
+                } else {
+                    tt.powf(exponent)
                 }
-            }
-        }
-        let half = map(|j| {
-            let tip = shapes[j].groom.taper[0];
-            0.5 * (shapes[j].width * (1.0 - (1.0 - tip) * along[j]))
-        });
+            })
+        } else {
+            F8::splat(tt)
+        };
+        let half_width = half.mul(width.mul(one.sub(narrowing.mul(along))));
         let (a, b) = if k + 1 < points {
             (k + 1, k)
         } else {
             (k, k - 1)
         };
-        let d = map3(|c, j| centre[a][c][j] - centre[b][c][j]);
-        let d2 = map(|j| d[0][j] * d[0][j] + d[1][j] * d[1][j] + d[2][j] * d[2][j]);
-        let along = map3(|c, j| if d2[j] > 1e-24 { d[c][j] } else { nor[c][j] });
-        let [sx, sy, sz] = &side;
-        let [ax, ay, az] = &along;
+        let d: V8 = from_fn(|c| centre[a][c].sub(centre[b][c]));
+        let along = select3(length_squared(d).gt(tiny), d, nor);
+        let [sx, sy, sz] = side;
+        let [ax, ay, az] = along;
         let normal = [
-            map(|j| sy[j] * az[j] - ay[j] * sz[j]),
-            map(|j| sz[j] * ax[j] - az[j] * sx[j]),
-            map(|j| sx[j] * ay[j] - ax[j] * sy[j]),
+            sy.mul(az).sub(ay.mul(sz)),
+            sz.mul(ax).sub(az.mul(sx)),
+            sx.mul(ay).sub(ax.mul(sy)),
         ];
-        let n2 = map(|j| {
-            normal[0][j] * normal[0][j] + normal[1][j] * normal[1][j] + normal[2][j] * normal[2][j]
-        });
-        let a2 = map(|j| ax[j] * ax[j] + ay[j] * ay[j] + az[j] * az[j]);
-        let normal = map3(|c, j| {
-            if n2[j] > 1e-12 * a2[j] {
-                normal[c][j]
-            } else {
-                nor[c][j]
-            }
-        });
-        let [o0, o1] = oct_encode(normal);
-        let across = map3(|c, j| side[c][j] * half[j]);
-        let halves = [f16x8(across[0]), f16x8(across[1]), f16x8(across[2])];
+        let crosses = length_squared(normal).gt(small.mul(length_squared(along)));
+        let [o0, o1] = oct_encode(select3(crosses, normal, nor));
+        let across = side.map(|s| s.mul(half_width));
         // Each side's position as 16-bit fractions of the frame (`Quantiser::position`).
         let c = &centre[k];
-        let ends = [
-            [
-                nearest_u16x8(framed(q, 0, &c[0], &across[0], false)),
-                nearest_u16x8(framed(q, 1, &c[1], &across[1], false)),
-                nearest_u16x8(framed(q, 2, &c[2], &across[2], false)),
-            ],
-            [
-                nearest_u16x8(framed(q, 0, &c[0], &across[0], true)),
-                nearest_u16x8(framed(q, 1, &c[1], &across[1], true)),
-                nearest_u16x8(framed(q, 2, &c[2], &across[2], true)),
-            ],
-        ];
-        let color = [
-            f16x8(tint(shapes, 0, t)),
-            f16x8(tint(shapes, 1, t)),
-            f16x8(tint(shapes, 2, t)),
-        ];
-        let wind = u32::from(f16x8([t * t; LANES])[0]) << 16;
-        let one = u32::from(f16x8([1.0; LANES])[0]) << 16;
-        let pair = |lo: &[u16; LANES], hi: &[u16; LANES]| -> [u32; LANES] {
-            each(|j| u32::from(lo[j]) | u32::from(hi[j]) << 16)
+        let end = |sign: bool| -> [__m256i; 3] {
+            from_fn(|axis| {
+                let at = if sign {
+                    c[axis].add(across[axis])
+                } else {
+                    c[axis].sub(across[axis])
+                };
+                let (origin, scale) = (q.origin[axis], q.scale[axis]);
+                at.sub(F8::splat(origin))
+                    .mul(F8::splat(scale))
+                    .nearest_u16()
+            })
         };
+        let (left_end, right_end) = (end(false), end(true));
+        let tint: [__m128i; 3] = from_fn(|c| {
+            let r = root_color[c];
+            r.add(tip_color[c].sub(r).mul(F8::splat(t))).f16()
+        });
+        let wind = _mm256_slli_epi32::<16>(_mm256_cvtepu16_epi32(F8::splat(t * t).f16()));
         let along_bits = u32::from(unit_bits(t));
+        let halves = pair(across[0].f16(), across[1].f16());
         let right = [
-            each(|j| ends[1][0][j] | ends[1][1][j] << 16),
-            each(|j| ends[1][2][j] | rank[j]),
-            pair(&halves[0], &halves[1]),
-            each(|j| u32::from(halves[2][j]) | wind),
-            pair(&o0, &o1),
-            [along_bits | 0xffff_0000; LANES],
-            pair(&color[0], &color[1]),
-            each(|j| u32::from(color[2][j]) | one),
+            join(right_end[0], right_end[1]),
+            _mm256_or_si256(right_end[2], rank),
+            halves,
+            _mm256_or_si256(_mm256_cvtepu16_epi32(across[2].f16()), wind),
+            join(o0, o1),
+            _mm256_set1_epi32((along_bits | 0xffff_0000) as i32),
+            pair(tint[0], tint[1]),
+            _mm256_or_si256(_mm256_cvtepu16_epi32(tint[2]), color_w),
         ];
         // The left side: its own position, the offset's signs flipped (exact), `around` 0.
         let mut left = right;
-        left[0] = each(|j| ends[0][0][j] | ends[0][1][j] << 16);
-        left[1] = each(|j| ends[0][2][j] | rank[j]);
-        left[2] = right[2].map(|w| w ^ 0x8000_8000);
-        left[3] = right[3].map(|w| w ^ 0x8000);
-        left[5] = [along_bits; LANES];
-        transpose_into(&left, out, per_strand, 2 * k);
-        transpose_into(&right, out, per_strand, 2 * k + 1);
+        left[0] = join(left_end[0], left_end[1]);
+        left[1] = _mm256_or_si256(left_end[2], rank);
+        left[2] = _mm256_xor_si256(right[2], _mm256_set1_epi32(0x8000_8000_u32 as i32));
+        left[3] = _mm256_xor_si256(right[3], _mm256_set1_epi32(0x8000));
+        left[5] = _mm256_set1_epi32(along_bits as i32);
+        transpose_into(left, out, per_strand, 2 * k);
+        transpose_into(right, out, per_strand, 2 * k + 1);
     }
     // SAFETY: the loop above wrote vertices 2k and 2k + 1 of every strand for every
     // point k: all `LANES × per_strand` after `start`.
@@ -288,93 +412,52 @@ pub(super) fn ribbons(
     mesh.indices.extend(pattern.iter().map(|&i| base + i));
 }
 
-/// Axis `c` of a ribbon's side (`centre ± across`) in the quantiser's steps.
-#[inline(always)]
-fn framed(q: &Quantiser, c: usize, centre: &Lane, across: &Lane, right: bool) -> Lane {
-    map(|j| {
-        let at = if right {
-            centre[j] + across[j]
-        } else {
-            centre[j] - across[j]
-        };
-        (at - q.origin[c]) * q.scale[c]
-    })
-}
-
-/// Channel `c` of the eight strands' colours at `t` (`Shape::color_at`).
-#[inline(always)]
-fn tint(shapes: &[Shape; LANES], c: usize, t: f32) -> Lane {
-    map(|j| {
-        let (r, tip) = (shapes[j].root_color[c], shapes[j].tip_color[c]);
-        r + (tip - r) * t
-    })
-}
-
-/// [`crate::num::nearest_u16`] of eight floats, each in the low half of its word: the clamp and the
-/// half added in lanes, then truncated (a NaN, which the scalar clamp keeps and the
-/// lanes' `max` replaces by zero, comes out 0 either way).
+/// Eight 16-bit values in one register.
 #[target_feature(enable = "avx2")]
-fn nearest_u16x8(x: Lane) -> [u32; LANES] {
-    use std::arch::x86_64::{
-        _mm256_add_ps, _mm256_cvttps_epi32, _mm256_loadu_ps, _mm256_max_ps, _mm256_min_ps,
-        _mm256_set1_ps, _mm256_setzero_ps, _mm256_storeu_si256,
-    };
-    let mut out = [0u32; LANES];
-    // SAFETY: both pointers address eight elements of their arrays.
+fn pack16(x: [u16; LANES]) -> __m128i {
+    // SAFETY: the array is sixteen bytes, read unaligned.
     #[allow(unsafe_code)]
     unsafe {
-        let v = _mm256_loadu_ps(x.as_ptr());
-        let v = _mm256_min_ps(
-            _mm256_max_ps(v, _mm256_setzero_ps()),
-            _mm256_set1_ps(65_535.0),
-        );
-        let v = _mm256_cvttps_epi32(_mm256_add_ps(v, _mm256_set1_ps(0.5)));
-        _mm256_storeu_si256(out.as_mut_ptr().cast(), v);
+        std::ptr::read_unaligned(x.as_ptr().cast())
     }
-    out
 }
 
 /// Writes vertex `v` of each of the eight strands into `out`, strand `j`'s at
-/// `j × per_strand + v`: `words[w][j]` is word `w` of strand `j`'s vertex (an 8 × 8
-/// transpose of 32-bit words).
+/// `j × per_strand + v`: lane `j` of `words[w]` is word `w` of strand `j`'s vertex (an
+/// 8 × 8 transpose of 32-bit words).
 #[target_feature(enable = "avx2")]
 fn transpose_into(
-    words: &[[u32; LANES]; 8],
+    r: [__m256i; 8],
     out: &mut [MaybeUninit<PackedVertex>],
     per_strand: usize,
     v: usize,
 ) {
     assert!(v < per_strand && out.len() >= LANES * per_strand);
-    use std::arch::x86_64::{
-        __m256i, _mm256_loadu_si256, _mm256_permute2x128_si256, _mm256_storeu_si256,
-        _mm256_unpackhi_epi32, _mm256_unpackhi_epi64, _mm256_unpacklo_epi32, _mm256_unpacklo_epi64,
-    };
-    // SAFETY: every pointer addresses eight words of its array.
-    #[allow(unsafe_code)]
-    unsafe {
-        let r: [__m256i; 8] = from_fn(|w| _mm256_loadu_si256(words[w].as_ptr().cast()));
-        let t: [__m256i; 8] = from_fn(|i| {
-            let (a, b) = (r[2 * (i / 2)], r[2 * (i / 2) + 1]);
-            if i % 2 == 0 {
-                _mm256_unpacklo_epi32(a, b)
-            } else {
-                _mm256_unpackhi_epi32(a, b)
-            }
-        });
-        // u[0..4] from words 0–3, u[4..8] from words 4–7: strands 0–3 in the low halves.
-        let u: [__m256i; 8] = from_fn(|i| {
-            let g = 4 * (i / 4);
-            let (lo, hi) = (t[g + (i % 4) / 2], t[g + 2 + (i % 4) / 2]);
-            if i % 2 == 0 {
-                _mm256_unpacklo_epi64(lo, hi)
-            } else {
-                _mm256_unpackhi_epi64(lo, hi)
-            }
-        });
-        for j in 0..4 {
-            let low = _mm256_permute2x128_si256::<0x20>(u[j], u[4 + j]);
-            let high = _mm256_permute2x128_si256::<0x31>(u[j], u[4 + j]);
-            // A vertex is 32 bytes: one store each.
+    let t: [__m256i; 8] = from_fn(|i| {
+        let (a, b) = (r[2 * (i / 2)], r[2 * (i / 2) + 1]);
+        if i % 2 == 0 {
+            _mm256_unpacklo_epi32(a, b)
+        } else {
+            _mm256_unpackhi_epi32(a, b)
+        }
+    });
+    // u[0..4] from words 0–3, u[4..8] from words 4–7: strands 0–3 in the low halves.
+    let u: [__m256i; 8] = from_fn(|i| {
+        let g = 4 * (i / 4);
+        let (lo, hi) = (t[g + (i % 4) / 2], t[g + 2 + (i % 4) / 2]);
+        if i % 2 == 0 {
+            _mm256_unpacklo_epi64(lo, hi)
+        } else {
+            _mm256_unpackhi_epi64(lo, hi)
+        }
+    });
+    for j in 0..4 {
+        let low = _mm256_permute2x128_si256::<0x20>(u[j], u[4 + j]);
+        let high = _mm256_permute2x128_si256::<0x31>(u[j], u[4 + j]);
+        // A vertex is 32 bytes: one store each.
+        // SAFETY: the assert above keeps both vertices inside `out`.
+        #[allow(unsafe_code)]
+        unsafe {
             _mm256_storeu_si256(out[j * per_strand + v].as_mut_ptr().cast(), low);
             _mm256_storeu_si256(out[(4 + j) * per_strand + v].as_mut_ptr().cast(), high);
         }
