@@ -18,8 +18,10 @@
 
 mod lanes;
 mod ports;
+mod rank_order;
 
 use ports::{Column, columns, evaluated, groom, port_input, read};
+use rank_order::RankOrder;
 
 use crate::Domain;
 use crate::cache::PartKey;
@@ -469,55 +471,73 @@ fn scatter(evaluator: &Evaluator<'_>, layer: &StrandLayer, repeat_m: f32) -> Str
         frizz: Vec::new(),
         taper: Vec::new(),
     };
+    // A run of survivors at a time, one column after another: each loop reads its port's
+    // channel from a scratch array and writes one column, front to back.
     (
-        survivors.par_iter(),
-        draws.par_iter(),
-        set.rank.par_iter_mut(),
-        set.clump.par_iter_mut(),
-        set.length.par_iter_mut(),
-        set.width.par_iter_mut(),
-        set.lean.par_iter_mut(),
-        set.bend.par_iter_mut(),
-        set.root_color.par_iter_mut(),
-        set.tip_color.par_iter_mut(),
-        set.tip_pull.par_iter_mut(),
-        set.id.par_iter_mut(),
+        set.rank.par_chunks_mut(RUN),
+        set.clump.par_chunks_mut(RUN),
+        set.id.par_chunks_mut(RUN),
+        set.length.par_chunks_mut(RUN),
+        set.width.par_chunks_mut(RUN),
+        set.lean.par_chunks_mut(RUN),
+        set.bend.par_chunks_mut(RUN),
+        set.root_color.par_chunks_mut(RUN),
+        set.tip_color.par_chunks_mut(RUN),
+        set.tip_pull.par_chunks_mut(RUN),
     )
         .into_par_iter()
         .enumerate()
         .for_each(
-            |(
-                k,
-                (s, d, rank, clump, length_k, width_k, lean_k, bend_k, root_k, tip_k, pull, id),
-            )| {
-                let centre = clumps[s.clump as usize];
-                let [clump_len, clump_col] = clump_numbers[s.clump as usize];
-                let r_len = mix(d.length, clump_len);
-                let own = d.lean;
-                let shared = clump_lean[s.clump as usize];
-                let r_col = mix(d.color, clump_col);
-                let brightness = 1.0 + var.color * (2.0 * r_col - 1.0);
-                let rc = root_color.get(k);
-                let tc = tip_color.get(k);
-                *rank = s.rank();
-                *clump = s.clump;
-                let own_length = length.at(0, k).min(max_length);
-                *length_k = (own_length * (1.0 + var.length * (2.0 * r_len - 1.0)))
-                    .min(max_length)
-                    .max(0.0);
-                *width_k = width.at(0, k).min(max_width).max(0.0);
-                *lean_k = [
-                    lean_of(lean_of(lean.at(0, k)) + var.lean * mix(own[0], shared[0])),
-                    lean_of(lean_of(lean.at(1, k)) + var.lean * mix(own[1], shared[1])),
-                ];
-                *bend_k = bend.at(0, k).clamp(0.0, 1.0);
-                *root_k = rc.map(|c| colour(colour(c) * brightness));
-                *tip_k = tc.map(|c| colour(colour(c) * brightness));
-                *pull = [
-                    layer.tip_pull * wrap_delta(centre[0] - s.root[0]) * repeat_m,
-                    layer.tip_pull * wrap_delta(centre[1] - s.root[1]) * repeat_m,
-                ];
-                *id = s.id();
+            |(r, (rank, clump, id, length_k, width_k, lean_k, bend_k, root_k, tip_k, pull))| {
+                let first = r * RUN;
+                let s = &survivors[first..first + rank.len()];
+                let d = &draws[first..first + rank.len()];
+                let mut scratch = [0.0f32; RUN];
+                let at = &mut scratch[..s.len()];
+                for (k, s) in s.iter().enumerate() {
+                    (rank[k], clump[k], id[k]) = (s.rank(), s.clump, s.id());
+                    let centre = clumps[s.clump as usize];
+                    pull[k] = [
+                        layer.tip_pull * wrap_delta(centre[0] - s.root[0]) * repeat_m,
+                        layer.tip_pull * wrap_delta(centre[1] - s.root[1]) * repeat_m,
+                    ];
+                }
+                length.channel_into(0, first, at);
+                for (k, out) in length_k.iter_mut().enumerate() {
+                    let r_len = mix(d[k].length, clump_numbers[s[k].clump as usize][0]);
+                    let own_length = at[k].min(max_length);
+                    *out = (own_length * (1.0 + var.length * (2.0 * r_len - 1.0)))
+                        .min(max_length)
+                        .max(0.0);
+                }
+                width.channel_into(0, first, at);
+                for (out, &w) in width_k.iter_mut().zip(&*at) {
+                    *out = w.min(max_width).max(0.0);
+                }
+                for c in 0..2 {
+                    lean.channel_into(c, first, at);
+                    for (k, out) in lean_k.iter_mut().enumerate() {
+                        let (own, shared) = (d[k].lean[c], clump_lean[s[k].clump as usize][c]);
+                        out[c] = lean_of(lean_of(at[k]) + var.lean * mix(own, shared));
+                    }
+                }
+                bend.channel_into(0, first, at);
+                for (out, &b) in bend_k.iter_mut().zip(&*at) {
+                    *out = b.clamp(0.0, 1.0);
+                }
+                let mut brightness = [0.0f32; RUN];
+                for (k, b) in brightness[..s.len()].iter_mut().enumerate() {
+                    let r_col = mix(d[k].color, clump_numbers[s[k].clump as usize][1]);
+                    *b = 1.0 + var.color * (2.0 * r_col - 1.0);
+                }
+                for (column, out) in [(&root_color, &mut *root_k), (&tip_color, &mut *tip_k)] {
+                    for c in 0..3 {
+                        column.channel_into(c, first, at);
+                        for (k, o) in out.iter_mut().enumerate() {
+                            o[c] = colour(colour(at[k]) * brightness[k]);
+                        }
+                    }
+                }
             },
         );
     groom(evaluator, layer, roots_key, &domain, &mut set);
@@ -567,48 +587,30 @@ fn survivors(
         clump: clump_of,
         survives,
     } = candidates_with(evaluator, layer, streams, clumps);
-    let survivors: Vec<Survivor> = survives
+    let n = survives
+        .par_chunks(RUN)
+        .map(|run| run.iter().filter(|&&s| s).count())
+        .sum();
+    let order = RankOrder::for_count(n);
+    // Each run's survivors, dealt into the coarse buckets (in cache, a run at a time).
+    let runs: Vec<(Vec<u32>, Vec<Survivor>)> = survives
         .par_chunks(RUN)
         .enumerate()
-        .flat_map_iter(|(r, survives)| {
+        .map(|(r, survives)| {
             let first = r * RUN;
             let rank = streams.run(r, survives.len(), channel::RANK);
-            let (roots, clump_of) = (&roots, &clump_of);
-            (first..first + survives.len())
-                .filter(move |&i| survives[i - first])
-                .map(move |i| Survivor {
+            let kept = (first..first + survives.len())
+                .filter(|&i| survives[i - first])
+                .map(|i| Survivor {
                     key: (u64::from(rank[i - first].to_bits()) << 32) | i as u64,
                     root: roots[i],
                     clump: clump_of[i],
-                })
+                });
+            tuft_strands::buckets::deal(kept, order.coarse, |s| order.coarse_of(s))
         })
         .collect();
     drop((roots, clump_of, survives));
-    sorted_by_rank(survivors)
-}
-
-/// `survivors` (in candidate order) sorted by key. Ranks are spread evenly over `[0, 1)`,
-/// so one counting pass deals them into buckets of about 32 by rank, in order, and the
-/// buckets are sorted alone, in parallel and in cache; the same order as one sort by key.
-fn sorted_by_rank(survivors: Vec<Survivor>) -> Vec<Survivor> {
-    let n = survivors.len();
-    // A power of two, so `rank × buckets` is exact and its floor never reorders ranks.
-    let buckets = (n / 32).clamp(1, 1 << 16).next_power_of_two();
-    let bucket = |s: &Survivor| ((s.rank() * buckets as f32) as usize).min(buckets - 1);
-    let (starts, mut out) = tuft_strands::buckets::deal(survivors.iter().copied(), buckets, bucket);
-    drop(survivors);
-    let mut parts: Vec<&mut [Survivor]> = Vec::with_capacity(buckets);
-    let mut rest = out.as_mut_slice();
-    for w in starts.windows(2) {
-        let (part, tail) = rest.split_at_mut((w[1] - w[0]) as usize);
-        parts.push(part);
-        rest = tail;
-    }
-    parts
-        .into_par_iter()
-        .with_min_len(64)
-        .for_each(|part| part.sort_unstable_by_key(|s| s.key));
-    out
+    order.gathered(&runs)
 }
 
 #[cfg(test)]
@@ -679,33 +681,6 @@ mod tests {
             );
             assert_eq!(d.lean.map(f32::to_bits), lean.map(f32::to_bits));
             assert_eq!(d.color.to_bits(), streams.unit(i, channel::COLOR).to_bits());
-        }
-    }
-
-    #[test]
-    fn the_bucketed_rank_sort_is_the_sort_by_key() {
-        let streams = Streams::of(5);
-        for n in [0, 1, 31, 1000, 100_000] {
-            let mut survivors: Vec<Survivor> = (0..n)
-                .map(|i| {
-                    // Every seventh rank repeats its neighbour's, and a few sit at the
-                    // ends of the range, so ties and the last bucket are exercised.
-                    let rank = match i % 97 {
-                        0 => 0.0,
-                        1 => BELOW_ONE,
-                        _ => streams.unit(i - usize::from(i % 7 == 0), channel::RANK),
-                    };
-                    Survivor {
-                        key: (u64::from(rank.to_bits()) << 32) | i as u64,
-                        root: [i as f32, 0.0],
-                        clump: i as u32,
-                    }
-                })
-                .collect();
-            let bucketed = sorted_by_rank(survivors.clone());
-            survivors.sort_unstable_by_key(|s| s.key);
-            let keys = |v: &[Survivor]| v.iter().map(|s| (s.key, s.clump)).collect::<Vec<_>>();
-            assert_eq!(keys(&bucketed), keys(&survivors), "{n} survivors");
         }
     }
 }

@@ -86,12 +86,22 @@ impl Column {
         }
     }
 
-    /// Every channel at survivor `k`, padded with zeros to three ([`Field::get`]).
-    #[inline]
-    pub(super) fn get(&self, k: usize) -> [f32; 3] {
+    /// Channel `c` at survivors `first..first + out.len()`, into `out`: zero past the
+    /// field's channels, as [`Field::get`] pads.
+    pub(super) fn channel_into(&self, c: usize, first: usize, out: &mut [f32]) {
         match self {
-            Self::Field(f) => f.get(k),
-            Self::Const(v) => *v,
+            Self::Field(f) => {
+                let n = f.ty.channels();
+                if c >= n {
+                    out.fill(0.0);
+                    return;
+                }
+                let values = f.data[first * n + c..].iter().step_by(n);
+                for (o, &v) in out.iter_mut().zip(values) {
+                    *o = v;
+                }
+            }
+            Self::Const(v) => out.fill(v[c]),
         }
     }
 }
@@ -212,16 +222,29 @@ mod tests {
         for ((column, field), (name, _)) in columns.iter().zip(&fields).zip(&ports) {
             assert!(matches!(column, Column::Const(_)), "{name}");
             for k in 0..roots.len() {
-                assert_eq!(
-                    column.get(k).map(f32::to_bits),
-                    field.get(k).map(f32::to_bits)
-                );
                 for c in 0..field.ty.channels() {
                     assert_eq!(
                         column.at(c, k).to_bits(),
                         field.at(c, k).to_bits(),
                         "{name}"
                     );
+                }
+            }
+            // A run of channel `c` from the column, from the field as a column, and
+            // from the field one point at a time (zero past its channels): from every
+            // first point.
+            let as_column = Column::Field(field.clone());
+            for c in 0..3 {
+                for first in 0..roots.len() {
+                    let want: Vec<u32> = (first..roots.len())
+                        .map(|k| field.get(k)[c].to_bits())
+                        .collect();
+                    for column in [column, &as_column] {
+                        let mut run = vec![f32::NAN; roots.len() - first];
+                        column.channel_into(c, first, &mut run);
+                        let run: Vec<u32> = run.iter().map(|x| x.to_bits()).collect();
+                        assert_eq!(run, want, "{name} channel {c} from {first}");
+                    }
                 }
             }
         }
