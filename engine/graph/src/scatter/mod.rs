@@ -31,6 +31,7 @@ use crate::layer::StrandLayer;
 use crate::limits;
 use crate::value::PortType;
 use rayon::prelude::*;
+use std::mem::MaybeUninit;
 use std::sync::Arc;
 use tuft_strands::StrandSet;
 use tuft_strands::hash::{hash, stream, unit_f32};
@@ -453,37 +454,39 @@ fn scatter(evaluator: &Evaluator<'_>, layer: &StrandLayer, repeat_m: f32) -> Str
         .map(|c| disk(hc(c, channel::LEAN_ANGLE), hc(c, channel::LEAN_RADIUS)))
         .collect();
 
-    // The set's columns written in place, one strand per index.
+    // The set's columns written in place, one strand per index, each place once: the
+    // columns are never filled with zeros first (a serial pass over each: the memory is
+    // the last set's, which the allocator hands back dirty).
     let n = survivors.len();
-    let mut set = StrandSet {
-        root_uv: survivor_roots,
-        rank: vec![0.0; n],
-        clump: vec![0; n],
-        length: vec![0.0; n],
-        width: vec![0.0; n],
-        lean: vec![[0.0; 2]; n],
-        bend: vec![0.0; n],
-        root_color: vec![[0.0; 3]; n],
-        tip_color: vec![[0.0; 3]; n],
-        tip_pull: vec![[0.0; 2]; n],
-        id: vec![0; n],
-        curl: Vec::new(),
-        frizz: Vec::new(),
-        taper: Vec::new(),
-    };
+    let (mut rank, mut clump, mut id) = (
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+    );
+    let (mut length_c, mut width_c, mut lean_c) = (
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+    );
+    let (mut bend_c, mut root_c, mut tip_c) = (
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+    );
+    let mut pull_c = Vec::with_capacity(n);
     // A run of survivors at a time, one column after another: each loop reads its port's
-    // channel from a scratch array and writes one column, front to back.
+    // channels from scratch arrays and writes one column, front to back.
     (
-        set.rank.par_chunks_mut(RUN),
-        set.clump.par_chunks_mut(RUN),
-        set.id.par_chunks_mut(RUN),
-        set.length.par_chunks_mut(RUN),
-        set.width.par_chunks_mut(RUN),
-        set.lean.par_chunks_mut(RUN),
-        set.bend.par_chunks_mut(RUN),
-        set.root_color.par_chunks_mut(RUN),
-        set.tip_color.par_chunks_mut(RUN),
-        set.tip_pull.par_chunks_mut(RUN),
+        room(&mut rank, n).par_chunks_mut(RUN),
+        room(&mut clump, n).par_chunks_mut(RUN),
+        room(&mut id, n).par_chunks_mut(RUN),
+        room(&mut length_c, n).par_chunks_mut(RUN),
+        room(&mut width_c, n).par_chunks_mut(RUN),
+        room(&mut lean_c, n).par_chunks_mut(RUN),
+        room(&mut bend_c, n).par_chunks_mut(RUN),
+        room(&mut root_c, n).par_chunks_mut(RUN),
+        room(&mut tip_c, n).par_chunks_mut(RUN),
+        room(&mut pull_c, n).par_chunks_mut(RUN),
     )
         .into_par_iter()
         .enumerate()
@@ -492,38 +495,45 @@ fn scatter(evaluator: &Evaluator<'_>, layer: &StrandLayer, repeat_m: f32) -> Str
                 let first = r * RUN;
                 let s = &survivors[first..first + rank.len()];
                 let d = &draws[first..first + rank.len()];
-                let mut scratch = [0.0f32; RUN];
-                let at = &mut scratch[..s.len()];
+                let mut scratch = [[0.0f32; RUN]; 3];
+                let [a0, a1, a2] = &mut scratch;
+                let (a0, a1, a2) = (&mut a0[..s.len()], &mut a1[..s.len()], &mut a2[..s.len()]);
                 for (k, s) in s.iter().enumerate() {
-                    (rank[k], clump[k], id[k]) = (s.rank(), s.clump, s.id());
+                    rank[k].write(s.rank());
+                    clump[k].write(s.clump);
+                    id[k].write(s.id());
                     let centre = clumps[s.clump as usize];
-                    pull[k] = [
+                    pull[k].write([
                         layer.tip_pull * wrap_delta(centre[0] - s.root[0]) * repeat_m,
                         layer.tip_pull * wrap_delta(centre[1] - s.root[1]) * repeat_m,
-                    ];
+                    ]);
                 }
-                length.channel_into(0, first, at);
+                length.channel_into(0, first, a0);
                 for (k, out) in length_k.iter_mut().enumerate() {
                     let r_len = mix(d[k].length, clump_numbers[s[k].clump as usize][0]);
-                    let own_length = at[k].min(max_length);
-                    *out = (own_length * (1.0 + var.length * (2.0 * r_len - 1.0)))
-                        .min(max_length)
-                        .max(0.0);
+                    let own_length = a0[k].min(max_length);
+                    out.write(
+                        (own_length * (1.0 + var.length * (2.0 * r_len - 1.0)))
+                            .min(max_length)
+                            .max(0.0),
+                    );
                 }
-                width.channel_into(0, first, at);
-                for (out, &w) in width_k.iter_mut().zip(&*at) {
-                    *out = w.min(max_width).max(0.0);
+                width.channel_into(0, first, a0);
+                for (out, &w) in width_k.iter_mut().zip(&*a0) {
+                    out.write(w.min(max_width).max(0.0));
                 }
-                for c in 0..2 {
-                    lean.channel_into(c, first, at);
-                    for (k, out) in lean_k.iter_mut().enumerate() {
-                        let (own, shared) = (d[k].lean[c], clump_lean[s[k].clump as usize][c]);
-                        out[c] = lean_of(lean_of(at[k]) + var.lean * mix(own, shared));
-                    }
+                lean.channel_into(0, first, a0);
+                lean.channel_into(1, first, a1);
+                for (k, out) in lean_k.iter_mut().enumerate() {
+                    let (own, shared) = (d[k].lean, clump_lean[s[k].clump as usize]);
+                    out.write([
+                        lean_of(lean_of(a0[k]) + var.lean * mix(own[0], shared[0])),
+                        lean_of(lean_of(a1[k]) + var.lean * mix(own[1], shared[1])),
+                    ]);
                 }
-                bend.channel_into(0, first, at);
-                for (out, &b) in bend_k.iter_mut().zip(&*at) {
-                    *out = b.clamp(0.0, 1.0);
+                bend.channel_into(0, first, a0);
+                for (out, &b) in bend_k.iter_mut().zip(&*a0) {
+                    out.write(b.clamp(0.0, 1.0));
                 }
                 let mut brightness = [0.0f32; RUN];
                 for (k, b) in brightness[..s.len()].iter_mut().enumerate() {
@@ -531,17 +541,54 @@ fn scatter(evaluator: &Evaluator<'_>, layer: &StrandLayer, repeat_m: f32) -> Str
                     *b = 1.0 + var.color * (2.0 * r_col - 1.0);
                 }
                 for (column, out) in [(&root_color, &mut *root_k), (&tip_color, &mut *tip_k)] {
-                    for c in 0..3 {
-                        column.channel_into(c, first, at);
-                        for (k, o) in out.iter_mut().enumerate() {
-                            o[c] = colour(colour(at[k]) * brightness[k]);
-                        }
+                    column.channel_into(0, first, a0);
+                    column.channel_into(1, first, a1);
+                    column.channel_into(2, first, a2);
+                    for (k, o) in out.iter_mut().enumerate() {
+                        let shade = |c: f32| colour(colour(c) * brightness[k]);
+                        o.write([shade(a0[k]), shade(a1[k]), shade(a2[k])]);
                     }
                 }
             },
         );
+    // SAFETY: the loop above wrote every place of every run of the first `n` of each
+    // column (each loop walks its whole run).
+    #[allow(unsafe_code)]
+    unsafe {
+        rank.set_len(n);
+        clump.set_len(n);
+        id.set_len(n);
+        length_c.set_len(n);
+        width_c.set_len(n);
+        lean_c.set_len(n);
+        bend_c.set_len(n);
+        root_c.set_len(n);
+        tip_c.set_len(n);
+        pull_c.set_len(n);
+    }
+    let mut set = StrandSet {
+        root_uv: survivor_roots,
+        rank,
+        clump,
+        length: length_c,
+        width: width_c,
+        lean: lean_c,
+        bend: bend_c,
+        root_color: root_c,
+        tip_color: tip_c,
+        tip_pull: pull_c,
+        id,
+        curl: Vec::new(),
+        frizz: Vec::new(),
+        taper: Vec::new(),
+    };
     groom(evaluator, layer, roots_key, &domain, &mut set);
     set
+}
+
+/// The first `n` places of `column`'s spare room, for a fill that writes each once.
+fn room<T>(column: &mut Vec<T>, n: usize) -> &mut [MaybeUninit<T>] {
+    &mut column.spare_capacity_mut()[..n]
 }
 
 /// Each survivor's draws, a run at a time: its numbers over lanes, then its lean.
