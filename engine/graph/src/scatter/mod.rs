@@ -653,7 +653,7 @@ fn survivors(
                     root: roots[i],
                     clump: clump_of[i],
                 });
-            tuft_strands::buckets::deal(kept, order.coarse, |s| order.coarse_of(s))
+            order.run(kept)
         })
         .collect();
     drop((roots, clump_of, survives));

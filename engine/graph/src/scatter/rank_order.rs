@@ -14,7 +14,7 @@ use std::mem::MaybeUninit;
 #[derive(Clone, Copy, Debug)]
 pub(super) struct RankOrder {
     /// Coarse buckets, a power of two.
-    pub(super) coarse: usize,
+    coarse: usize,
     /// Fine buckets in each coarse one, a power of two.
     fine: usize,
 }
@@ -37,12 +37,21 @@ impl RankOrder {
         ((s.rank() * buckets as f32) as usize).min(buckets - 1)
     }
 
-    pub(super) fn coarse_of(self, s: &Survivor) -> usize {
+    fn coarse_of(self, s: &Survivor) -> usize {
         self.bucket_of(s) / self.fine
     }
 
     fn fine_of(self, s: &Survivor) -> usize {
         self.bucket_of(s) % self.fine
+    }
+
+    /// A run of survivors (in candidate order) dealt into the coarse buckets, on the
+    /// calling core: where each bucket starts, and the survivors.
+    pub(super) fn run(
+        self,
+        survivors: impl Iterator<Item = Survivor> + Clone,
+    ) -> (Vec<u32>, Vec<Survivor>) {
+        tuft_strands::buckets::deal(survivors, self.coarse, |s| self.coarse_of(s))
     }
 
     /// Every run's dealt survivors (each run's bucket starts and items), in key order.
@@ -109,11 +118,7 @@ mod tests {
         let order = RankOrder::for_count(survivors.len());
         let runs: Vec<(Vec<u32>, Vec<Survivor>)> = survivors
             .chunks(RUN)
-            .map(|run| {
-                tuft_strands::buckets::deal(run.iter().copied(), order.coarse, |s| {
-                    order.coarse_of(s)
-                })
-            })
+            .map(|run| order.run(run.iter().copied()))
             .collect();
         order.gathered(&runs)
     }

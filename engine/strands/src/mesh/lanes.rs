@@ -325,6 +325,8 @@ pub(super) fn ribbons(
     // (a vectorised loop would make it for every lane).
     let powered = shapes.iter().any(|s| s.groom.taper[1] != 1.0);
     let (half, tiny, small) = (F8::splat(0.5), F8::splat(1e-24), F8::splat(1e-12));
+    let origin: V8 = from_fn(|axis| F8::splat(q.origin[axis]));
+    let scale: V8 = from_fn(|axis| F8::splat(q.scale[axis]));
     for k in 0..points {
         let t = k as f32 / last;
         let tt = t.clamp(0.0, 1.0);
@@ -367,10 +369,7 @@ pub(super) fn ribbons(
                 } else {
                     c[axis].sub(across[axis])
                 };
-                let (origin, scale) = (q.origin[axis], q.scale[axis]);
-                at.sub(F8::splat(origin))
-                    .mul(F8::splat(scale))
-                    .nearest_u16()
+                at.sub(origin[axis]).mul(scale[axis]).nearest_u16()
             })
         };
         let (left_end, right_end) = (end(false), end(true));
