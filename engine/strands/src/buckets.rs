@@ -1,6 +1,6 @@
 //! The counting sort the engine deals items with: into numbered buckets in one array,
 //! each bucket keeping the items' order (placement's and the atlas's root bins, card
-//! grouping by clump, the scatter's rank buckets).
+//! grouping by clump).
 
 /// `items` dealt into `buckets` buckets by `bucket_of` (each below `buckets`), stably:
 /// the dealt items, and for each bucket `b` where its run starts, `start[b]..start[b + 1]`.
@@ -15,27 +15,6 @@ pub fn deal<T: Copy + Default>(
     let mut dealt = vec![T::default(); start[buckets] as usize];
     place(items, &start, bucket_of, &mut dealt);
     (start, dealt)
-}
-
-/// [`deal`] into `out`, which must hold exactly the items: where each bucket's run
-/// starts.
-///
-/// # Panics
-/// Where `out` is not as long as `items`.
-pub fn deal_into<T: Copy>(
-    items: impl Iterator<Item = T> + Clone,
-    buckets: usize,
-    bucket_of: impl Fn(&T) -> usize,
-    out: &mut [T],
-) -> Vec<u32> {
-    let start = starts(items.clone(), buckets, &bucket_of);
-    assert_eq!(
-        start[buckets] as usize,
-        out.len(),
-        "dealt into a slice of their count"
-    );
-    place(items, &start, bucket_of, out);
-    start
 }
 
 /// Where each bucket's run starts (and, last, the count).
@@ -92,23 +71,5 @@ mod tests {
         }
         let (start, dealt) = deal(std::iter::empty::<u32>(), 4, |&x| x as usize);
         assert_eq!((start, dealt), (vec![0; 5], Vec::new()));
-    }
-
-    #[test]
-    fn dealing_into_a_slice_deals_as_into_a_new_one() {
-        let items: Vec<u32> = (0..500u32)
-            .map(|i| i.wrapping_mul(2_654_435_761) >> 7)
-            .collect();
-        let by = |&x: &u32| (x % 9) as usize;
-        let (start, dealt) = deal(items.iter().copied(), 9, by);
-        let mut out = vec![u32::MAX; items.len()];
-        assert_eq!(deal_into(items.iter().copied(), 9, by, &mut out), start);
-        assert_eq!(out, dealt);
-    }
-
-    #[test]
-    #[should_panic(expected = "dealt into a slice of their count")]
-    fn dealing_into_a_slice_of_another_length_panics() {
-        deal_into(0..4u32, 2, |&x| (x % 2) as usize, &mut [0; 3]);
     }
 }

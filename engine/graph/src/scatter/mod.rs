@@ -21,7 +21,6 @@ mod ports;
 mod rank_order;
 
 use ports::{Column, columns, evaluated, groom, port_input, read};
-use rank_order::RankOrder;
 
 use crate::Domain;
 use crate::cache::PartKey;
@@ -353,9 +352,9 @@ fn candidates_with(
     }
 }
 
-/// A survivor of the density cut, as the rank sort moves it: the sort key (rank bits over
-/// candidate index) and what step 4 reads of the candidate, so that nothing after the
-/// sort gathers from the candidate arrays out of order.
+/// A survivor of the density cut in rank order: its sort key ([`rank_order::key`]: rank
+/// bits over candidate index) and what step 4 reads of the candidate, so that nothing
+/// after the sort gathers from the candidate arrays out of order.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Survivor {
     key: u64,
@@ -387,7 +386,7 @@ impl Survivor {
     }
 
     fn rank(&self) -> f32 {
-        f32::from_bits((self.key >> 32) as u32)
+        rank_order::rank(self.key)
     }
 }
 
@@ -619,10 +618,8 @@ fn draws(streams: &Streams, survivors: &[Survivor]) -> Vec<Draws> {
 }
 
 /// Steps 1 to 3 and 5 (done early): the candidates, the density cut, and the survivors
-/// sorted by rank (the candidate index breaks ties, so the order is total); ranks are
-/// non-negative, so their bits order like the numbers and the key is one integer.
-/// Everything after runs in this order, so every array is written and read front to
-/// back.
+/// sorted by rank (the candidate index breaks ties, so the order is total). Everything
+/// after runs in this order, so every array is written and read front to back.
 fn survivors(
     evaluator: &Evaluator<'_>,
     layer: &StrandLayer,
@@ -634,30 +631,22 @@ fn survivors(
         clump: clump_of,
         survives,
     } = candidates_with(evaluator, layer, streams, clumps);
-    let n = survives
-        .par_chunks(RUN)
-        .map(|run| run.iter().filter(|&&s| s).count())
-        .sum();
-    let order = RankOrder::for_count(n);
-    // Each run's survivors, dealt into the coarse buckets (in cache, a run at a time).
-    let runs: Vec<(Vec<u32>, Vec<Survivor>)> = survives
-        .par_chunks(RUN)
-        .enumerate()
-        .map(|(r, survives)| {
-            let first = r * RUN;
-            let rank = streams.run(r, survives.len(), channel::RANK);
-            let kept = (first..first + survives.len())
-                .filter(|&i| survives[i - first])
-                .map(|i| Survivor {
-                    key: (u64::from(rank[i - first].to_bits()) << 32) | i as u64,
-                    root: roots[i],
-                    clump: clump_of[i],
-                });
-            order.run(kept)
-        })
-        .collect();
-    drop((roots, clump_of, survives));
-    order.gathered(&runs)
+    let runs = survives.len().div_ceil(RUN);
+    rank_order::sorted(runs, |r, out| {
+        let first = r * RUN;
+        let survives = &survives[first..(first + RUN).min(survives.len())];
+        let rank = streams.run(r, survives.len(), channel::RANK);
+        out.clear();
+        out.extend(
+            (0..survives.len())
+                .filter(|&k| survives[k])
+                .map(|k| Survivor {
+                    key: rank_order::key(rank[k], first + k),
+                    root: roots[first + k],
+                    clump: clump_of[first + k],
+                }),
+        );
+    })
 }
 
 #[cfg(test)]
