@@ -20,6 +20,8 @@ pub use height_normal::normals_from_height;
 mod math;
 mod mix;
 mod noise;
+#[cfg(target_arch = "x86_64")]
+mod noise_avx2;
 mod noise_lanes;
 mod parameter;
 pub mod reroute;

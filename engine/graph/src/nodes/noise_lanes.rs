@@ -3,6 +3,8 @@
 //! points is done as arrays the compiler turns into vector instructions (AVX2 where the
 //! CPU has it, chosen at run time), with the same operations in the same order as the
 //! one-point functions in `noise.rs`, so the numbers are the same to the bit (tested).
+//! With AVX2, lattices small enough to tabulate go to `noise_avx2`, the same steps in
+//! explicit instructions.
 
 // Every loop here walks the lanes of several arrays at once by index: the form the
 // vectoriser reads best.
@@ -13,7 +15,7 @@ use crate::nodes::lattice::Lattice;
 use tuft_strands::hash::{hash_cell, unit_f32_32};
 
 /// Points evaluated together.
-const LANES: usize = 8;
+pub(super) const LANES: usize = 8;
 
 /// Which noise, and how its layers are summed.
 pub(super) enum Kind {
@@ -50,6 +52,18 @@ pub(super) fn points(kind: &Kind, layers: &[Layer], us: &[f32], vs: &[f32], out:
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn points_avx2(kind: &Kind, layers: &[Layer], us: &[f32], vs: &[f32], out: &mut [f32]) {
+    // Tabulated lattices (scales up to 2,048) in explicit instructions; the rest hash
+    // each corner, as the arrays below do.
+    if layers
+        .iter()
+        .all(|(_, _, lattice)| lattice.table().is_some())
+    {
+        let portable = |us: &[f32], vs: &[f32], out: &mut [f32]| {
+            points_portable(kind, layers, us, vs, out);
+        };
+        super::noise_avx2::points(kind, layers, us, vs, out, portable);
+        return;
+    }
     points_portable(kind, layers, us, vs, out);
 }
 
@@ -204,11 +218,11 @@ fn value_block(u: &[f32; LANES], v: &[f32; LANES], scale: f32, lattice: &Lattice
 }
 
 /// The gradient directions of `noise.rs`'s `GRADIENTS`, by component.
-const GX: [f32; 8] = {
+pub(super) const GX: [f32; 8] = {
     let r = std::f32::consts::FRAC_1_SQRT_2;
     [1.0, -1.0, 0.0, 0.0, r, -r, r, -r]
 };
-const GY: [f32; 8] = {
+pub(super) const GY: [f32; 8] = {
     let r = std::f32::consts::FRAC_1_SQRT_2;
     [0.0, 0.0, 1.0, -1.0, r, r, -r, -r]
 };
