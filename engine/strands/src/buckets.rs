@@ -17,6 +17,93 @@ pub fn deal<T: Copy + Default>(
     (start, dealt)
 }
 
+/// [`deal`] of `(0..n).map(item)`, counted and placed in parts, one a thread of
+/// [`crate::par`]: each part (a run of the indices) counts its items' buckets, then
+/// writes its items at the places those counts give it in every bucket, all parts at
+/// once. Part `k`'s places in a bucket follow part `k − 1`'s, so the result is
+/// `deal`'s.
+///
+/// # Panics
+/// Where `bucket_of` names a bucket past `buckets`, or answers an item differently the
+/// second time (a part would write past its places: it stops there instead).
+pub fn deal_parts<T: Copy + Send + Sync>(
+    n: usize,
+    item: impl Fn(usize) -> T + Sync,
+    buckets: usize,
+    bucket_of: impl Fn(&T) -> usize + Sync,
+) -> (Vec<u32>, Vec<T>) {
+    let per_part = n.div_ceil(crate::par::threads()).max(1);
+    let parts: Vec<std::ops::Range<usize>> = (0..n)
+        .step_by(per_part)
+        .map(|first| first..(first + per_part).min(n))
+        .collect();
+    let counts = crate::par::map("tuft deal", parts.clone(), |range| {
+        let mut count = vec![0u32; buckets];
+        for i in range {
+            count[bucket_of(&item(i))] += 1;
+        }
+        count
+    });
+    // Bucket by bucket, each part's places follow the part before's: where each part's
+    // first and past-its-last places are in every bucket.
+    let mut start = vec![0u32; buckets + 1];
+    let mut places: Vec<(Vec<u32>, Vec<u32>)> = counts
+        .iter()
+        .map(|_| (vec![0; buckets], vec![0; buckets]))
+        .collect();
+    let mut at = 0u32;
+    for b in 0..buckets {
+        start[b] = at;
+        for (count, (first, end)) in counts.iter().zip(&mut places) {
+            first[b] = at;
+            at += count[b];
+            end[b] = at;
+        }
+    }
+    start[buckets] = at;
+    let mut dealt: Vec<T> = Vec::with_capacity(n);
+    let out = Places(dealt.spare_capacity_mut().as_mut_ptr());
+    let jobs: Vec<_> = parts.into_iter().zip(places).collect();
+    let written: usize = crate::par::map("tuft deal", jobs, |(range, (mut fill, end))| {
+        let out = &out;
+        let mut written = 0;
+        for i in range {
+            let it = item(i);
+            let b = bucket_of(&it);
+            assert!(fill[b] < end[b], "a part writes inside its own places");
+            // SAFETY: `fill[b]` lies in this part's own places of bucket `b` (checked
+            // above), which no other part writes and which lie inside the first `n`.
+            #[allow(unsafe_code)]
+            unsafe {
+                out.0
+                    .add(fill[b] as usize)
+                    .write(std::mem::MaybeUninit::new(it));
+            }
+            fill[b] += 1;
+            written += 1;
+        }
+        written
+    })
+    .into_iter()
+    .sum();
+    assert_eq!(written, n, "every item is written once");
+    // SAFETY: `n` writes, each to its own place among the first `n` (every part writes
+    // only inside its own places, each place at most once), so every place is written.
+    #[allow(unsafe_code)]
+    unsafe {
+        dealt.set_len(n);
+    }
+    (start, dealt)
+}
+
+/// The places the parts of [`deal_parts`] write, shared between their threads.
+struct Places<T>(*mut std::mem::MaybeUninit<T>);
+
+// SAFETY: the parts write disjoint places through the pointer (see `deal_parts`), and
+// the vector it points into outlives them.
+#[allow(unsafe_code)]
+unsafe impl<T: Send> Sync for Places<T> {}
+
 /// Where each bucket's run starts (and, last, the count).
 fn starts<T>(
     items: impl Iterator<Item = T>,
@@ -71,5 +158,34 @@ mod tests {
         }
         let (start, dealt) = deal(std::iter::empty::<u32>(), 4, |&x| x as usize);
         assert_eq!((start, dealt), (vec![0; 5], Vec::new()));
+    }
+
+    #[test]
+    fn dealing_in_parts_deals_as_one_walk() {
+        for n in [0usize, 1, 7, 1000, 30_001] {
+            let item = |i: usize| (i as u32).wrapping_mul(2_654_435_761) >> 3;
+            // More buckets than items, and fewer.
+            for buckets in [1, 13, 50_000] {
+                let by = |x: &u32| *x as usize % buckets;
+                let want = deal((0..n).map(item), buckets, by);
+                assert_eq!(deal_parts(n, item, buckets, by), want, "{n} into {buckets}");
+            }
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "a part writes inside its own places")]
+    fn a_bucket_that_changes_its_answer_stops_the_deal() {
+        let calls = std::sync::atomic::AtomicUsize::new(0);
+        deal_parts(
+            64,
+            |i| i,
+            4,
+            |&i| {
+                // The second look at item 0 names another bucket.
+                let call = calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                if i == 0 && call >= 64 { 3 } else { i % 2 }
+            },
+        );
     }
 }

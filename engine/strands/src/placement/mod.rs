@@ -80,16 +80,14 @@ impl Bins {
             let y = ((p[1] * side as f32) as usize).min(side - 1);
             y * side + x
         };
-        let binned = roots
-            .iter()
-            .zip(&set.id)
-            .enumerate()
-            .map(|(i, (&root, &id))| Binned {
-                strand: i as u32,
-                id,
-                root,
-            });
-        let (start, items) = crate::buckets::deal(binned, side * side, |b| bin(b.root));
+        let binned = |i: usize| Binned {
+            strand: i as u32,
+            id: set.id[i],
+            root: roots[i],
+        };
+        // Dealt on every core: the deal was the placement's one serial step.
+        let (start, items) =
+            crate::buckets::deal_parts(roots.len(), binned, side * side, |b| bin(b.root));
         Self { side, start, items }
     }
 
