@@ -17,31 +17,34 @@ pub fn deal<T: Copy + Default>(
     (start, dealt)
 }
 
-/// [`deal`] of `(0..n).map(item)`, counted and placed in parts, one a thread of
-/// [`crate::par`]: each part (a run of the indices) counts its items' buckets, then
-/// writes its items at the places those counts give it in every bucket, all parts at
-/// once. Part `k`'s places in a bucket follow part `k − 1`'s, so the result is
-/// `deal`'s.
+/// Items walked in parts: part 0's items, then part 1's, and so on. Walking a part gives
+/// the same items in the same order every time ([`deal_walks`] walks each part twice).
+pub trait PartWalk: Sync {
+    /// What is dealt.
+    type Item: Copy + Send;
+    /// How many parts there are.
+    fn parts(&self) -> usize;
+    /// Calls `f` with each item of part `part`, in order.
+    fn walk(&self, part: usize, f: impl FnMut(Self::Item));
+}
+
+/// [`deal`] of all the items of `items`, part after part, counted and placed on the
+/// threads of [`crate::par`]: each part counts its items' buckets, then writes its items
+/// at the places those counts give it in every bucket, all parts at once. Part `k`'s
+/// places in a bucket follow part `k − 1`'s, so the result is `deal`'s.
 ///
 /// # Panics
-/// Where `bucket_of` names a bucket past `buckets`, or answers an item differently the
-/// second time (a part would write past its places: it stops there instead).
-pub fn deal_parts<T: Copy + Send + Sync>(
-    n: usize,
-    item: impl Fn(usize) -> T + Sync,
+/// Where `bucket_of` names a bucket past `buckets`, or a walk gives other items or
+/// buckets the second time (a part would write past its places: it stops there instead).
+pub fn deal_walks<P: PartWalk>(
+    items: &P,
     buckets: usize,
-    bucket_of: impl Fn(&T) -> usize + Sync,
-) -> (Vec<u32>, Vec<T>) {
-    let per_part = n.div_ceil(crate::par::threads()).max(1);
-    let parts: Vec<std::ops::Range<usize>> = (0..n)
-        .step_by(per_part)
-        .map(|first| first..(first + per_part).min(n))
-        .collect();
-    let counts = crate::par::map("tuft deal", parts.clone(), |range| {
+    bucket_of: impl Fn(&P::Item) -> usize + Sync,
+) -> (Vec<u32>, Vec<P::Item>) {
+    let parts: Vec<usize> = (0..items.parts()).collect();
+    let counts = crate::par::map("tuft deal", parts.clone(), |part| {
         let mut count = vec![0u32; buckets];
-        for i in range {
-            count[bucket_of(&item(i))] += 1;
-        }
+        items.walk(part, |item| count[bucket_of(&item)] += 1);
         count
     });
     // Bucket by bucket, each part's places follow the part before's: where each part's
@@ -61,15 +64,15 @@ pub fn deal_parts<T: Copy + Send + Sync>(
         }
     }
     start[buckets] = at;
-    let mut dealt: Vec<T> = Vec::with_capacity(n);
+    let n = at as usize;
+    let mut dealt: Vec<P::Item> = Vec::with_capacity(n);
     let out = Places(dealt.spare_capacity_mut().as_mut_ptr());
     let jobs: Vec<_> = parts.into_iter().zip(places).collect();
-    let written: usize = crate::par::map("tuft deal", jobs, |(range, (mut fill, end))| {
+    let written: usize = crate::par::map("tuft deal", jobs, |(part, (mut fill, end))| {
         let out = &out;
         let mut written = 0;
-        for i in range {
-            let it = item(i);
-            let b = bucket_of(&it);
+        items.walk(part, |item| {
+            let b = bucket_of(&item);
             assert!(fill[b] < end[b], "a part writes inside its own places");
             // SAFETY: `fill[b]` lies in this part's own places of bucket `b` (checked
             // above), which no other part writes and which lie inside the first `n`.
@@ -77,11 +80,11 @@ pub fn deal_parts<T: Copy + Send + Sync>(
             unsafe {
                 out.0
                     .add(fill[b] as usize)
-                    .write(std::mem::MaybeUninit::new(it));
+                    .write(std::mem::MaybeUninit::new(item));
             }
             fill[b] += 1;
             written += 1;
-        }
+        });
         written
     })
     .into_iter()
@@ -96,10 +99,43 @@ pub fn deal_parts<T: Copy + Send + Sync>(
     (start, dealt)
 }
 
-/// The places the parts of [`deal_parts`] write, shared between their threads.
+/// [`deal_walks`] of `(0..n).map(item)`, in one part a thread.
+pub fn deal_parts<T: Copy + Send + Sync>(
+    n: usize,
+    item: impl Fn(usize) -> T + Sync,
+    buckets: usize,
+    bucket_of: impl Fn(&T) -> usize + Sync,
+) -> (Vec<u32>, Vec<T>) {
+    let per_part = n.div_ceil(crate::par::threads()).max(1);
+    deal_walks(&Indexed { n, per_part, item }, buckets, bucket_of)
+}
+
+/// The indices `0..n` in runs of `per_part`, each index's item made by `item`.
+struct Indexed<F> {
+    n: usize,
+    per_part: usize,
+    item: F,
+}
+
+impl<T: Copy + Send, F: Fn(usize) -> T + Sync> PartWalk for Indexed<F> {
+    type Item = T;
+
+    fn parts(&self) -> usize {
+        self.n.div_ceil(self.per_part)
+    }
+
+    fn walk(&self, part: usize, mut f: impl FnMut(T)) {
+        let first = part * self.per_part;
+        for i in first..(first + self.per_part).min(self.n) {
+            f((self.item)(i));
+        }
+    }
+}
+
+/// The places the parts of [`deal_walks`] write, shared between their threads.
 struct Places<T>(*mut std::mem::MaybeUninit<T>);
 
-// SAFETY: the parts write disjoint places through the pointer (see `deal_parts`), and
+// SAFETY: the parts write disjoint places through the pointer (see `deal_walks`), and
 // the vector it points into outlives them.
 #[allow(unsafe_code)]
 unsafe impl<T: Send> Sync for Places<T> {}

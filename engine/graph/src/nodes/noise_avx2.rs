@@ -18,25 +18,19 @@ use std::arch::x86_64::{
     _mm256_srli_epi32, _mm256_storeu_ps, _mm256_sub_ps,
 };
 
-/// Fills `out` as `noise_lanes::points` does, every layer's lattice tabulated; a block
-/// whose cells fall outside a table (coordinates past 2²⁴ cells) goes to `portable`,
-/// which answers it as before.
-///
-/// # Panics
-/// Where a layer's lattice has no table.
+/// Fills `out` as `noise_lanes::points` does, `tables` being each layer's lattice's
+/// table; a block whose cells fall outside a table (coordinates past 2²⁴ cells) goes to
+/// `portable`, which answers it as before.
 #[target_feature(enable = "avx2")]
 pub(super) fn points(
     kind: &Kind,
     layers: &[Layer],
+    tables: &[&[u32]],
     us: &[f32],
     vs: &[f32],
     out: &mut [f32],
     portable: impl Fn(&[f32], &[f32], &mut [f32]),
 ) {
-    let tables: Vec<&[u32]> = layers
-        .iter()
-        .map(|(_, _, lattice)| lattice.table().expect("a tabulated lattice"))
-        .collect();
     let mut at = 0;
     while at < out.len() {
         let m = (out.len() - at).min(LANES);
@@ -44,7 +38,7 @@ pub(super) fn points(
         let (mut u, mut v) = ([0.0f32; LANES], [0.0f32; LANES]);
         u[..m].copy_from_slice(us);
         v[..m].copy_from_slice(vs);
-        match block(kind, layers, &tables, load(&u), load(&v)) {
+        match block(kind, layers, tables, load(&u), load(&v)) {
             Some(noise) => {
                 let mut done = [0.0f32; LANES];
                 // SAFETY: the array is eight floats, written unaligned.

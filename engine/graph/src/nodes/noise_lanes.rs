@@ -54,14 +54,12 @@ pub(super) fn points(kind: &Kind, layers: &[Layer], us: &[f32], vs: &[f32], out:
 fn points_avx2(kind: &Kind, layers: &[Layer], us: &[f32], vs: &[f32], out: &mut [f32]) {
     // Tabulated lattices (scales up to 2,048) in explicit instructions; the rest hash
     // each corner, as the arrays below do.
-    if layers
-        .iter()
-        .all(|(_, _, lattice)| lattice.table().is_some())
-    {
+    let tables: Option<Vec<&[u32]>> = layers.iter().map(|(_, _, l)| l.table()).collect();
+    if let Some(tables) = tables {
         let portable = |us: &[f32], vs: &[f32], out: &mut [f32]| {
             points_portable(kind, layers, us, vs, out);
         };
-        super::noise_avx2::points(kind, layers, us, vs, out, portable);
+        super::noise_avx2::points(kind, layers, &tables, us, vs, out, portable);
         return;
     }
     points_portable(kind, layers, us, vs, out);

@@ -1,5 +1,6 @@
 //! The survivors' rank sort: a radix sort on their ranks' 24 bits, one byte at a time.
-//! The leading byte deals all the survivors into 256 buckets on every core at once;
+//! The leading byte deals all the survivors into 256 buckets on every core at once
+//! (`tuft_strands::buckets::deal_walks`, the runs walked in parts);
 //! each bucket (about 1,300 survivors at the sphere benchmark's 345,000) is then sorted
 //! by its other two bytes alone, in cache, least significant first.
 
@@ -53,22 +54,15 @@ pub(super) fn sorted(runs: usize, run: impl Fn(usize, &mut Vec<Survivor>) + Sync
         .step_by(per_part)
         .map(|first| first..(first + per_part).min(runs))
         .collect();
-    let parts = Parts { ranges: parts, run };
-    let counts = parts.counts();
-    let n = counts.iter().flatten().map(|&c| c as usize).sum();
-    let mut leading = Vec::with_capacity(n);
-    let sizes = parts.deal(&counts, &mut leading.spare_capacity_mut()[..n]);
-    // SAFETY: `Parts::deal` wrote every one of the first `n` places (it panics
-    // otherwise).
-    #[allow(unsafe_code)]
-    unsafe {
-        leading.set_len(n);
-    }
+    let (start, leading) =
+        tuft_strands::buckets::deal_walks(&Runs { parts, run }, RADIX, |s| byte(s, 2));
     // Each bucket sorted by its two other bytes, into its own part of the result.
+    let n = leading.len();
     let mut out = Vec::with_capacity(n);
     let mut buckets = Vec::with_capacity(RADIX);
     let (mut from, mut rest) = (&leading[..], &mut out.spare_capacity_mut()[..n]);
-    for &size in &sizes {
+    for w in start.windows(2) {
+        let size = (w[1] - w[0]) as usize;
         let (bucket, tail) = from.split_at(size);
         let (part, rest_tail) = std::mem::take(&mut rest).split_at_mut(size);
         buckets.push((bucket, part));
@@ -126,67 +120,26 @@ fn sort_bucket(
     }
 }
 
-/// The leading pass: the runs in parts (ranges of runs, in order), each part walked by
-/// one core, and how a run is made.
-struct Parts<F> {
-    ranges: Vec<std::ops::Range<usize>>,
+/// The runs in parts (ranges of runs, in order) for the leading pass, and how a run is
+/// made.
+struct Runs<F> {
+    parts: Vec<std::ops::Range<usize>>,
     run: F,
 }
 
-impl<F: Fn(usize, &mut Vec<Survivor>) + Sync> Parts<F> {
-    /// Each part's count of every leading byte.
-    fn counts(&self) -> Vec<[u32; RADIX]> {
-        self.ranges
-            .par_iter()
-            .map_with(Vec::new(), |survivors, runs| {
-                let mut count = [0u32; RADIX];
-                for r in runs.clone() {
-                    (self.run)(r, survivors);
-                    for s in survivors.iter() {
-                        count[byte(s, 2)] += 1;
-                    }
-                }
-                count
-            })
-            .collect()
+impl<F: Fn(usize, &mut Vec<Survivor>) + Sync> tuft_strands::buckets::PartWalk for Runs<F> {
+    type Item = Survivor;
+
+    fn parts(&self) -> usize {
+        self.parts.len()
     }
 
-    /// The survivors dealt into `out` by their rank's leading byte, keeping their order
-    /// within a byte: each part writes its survivors to the places its `counts` give
-    /// it, every part at once. Returns the size of each byte's bucket.
-    ///
-    /// # Panics
-    /// Unless `out` is exactly as long as the survivors: every place of it is written.
-    fn deal(&self, counts: &[[u32; RADIX]], out: &mut [MaybeUninit<Survivor>]) -> Vec<usize> {
-        // `out` cut byte by byte, and within a byte part by part: each part's pieces.
-        let mut pieces: Vec<Vec<&mut [MaybeUninit<Survivor>]>> =
-            counts.iter().map(|_| Vec::with_capacity(RADIX)).collect();
-        let mut sizes = vec![0; RADIX];
-        let mut rest = out;
-        for (d, size) in sizes.iter_mut().enumerate() {
-            for (count, pieces) in counts.iter().zip(&mut pieces) {
-                let (piece, tail) = std::mem::take(&mut rest).split_at_mut(count[d] as usize);
-                pieces.push(piece);
-                rest = tail;
-                *size += count[d] as usize;
-            }
+    fn walk(&self, part: usize, mut f: impl FnMut(Survivor)) {
+        let mut survivors = Vec::new();
+        for r in self.parts[part].clone() {
+            (self.run)(r, &mut survivors);
+            survivors.iter().copied().for_each(&mut f);
         }
-        assert!(rest.is_empty(), "the survivors fill the output");
-        self.ranges.par_iter().zip(pieces).for_each_with(
-            Vec::new(),
-            |survivors, (runs, mut pieces)| {
-                let mut fill = [0usize; RADIX];
-                for r in runs.clone() {
-                    (self.run)(r, survivors);
-                    for s in survivors.iter() {
-                        let d = byte(s, 2);
-                        pieces[d][fill[d]].write(*s);
-                        fill[d] += 1;
-                    }
-                }
-            },
-        );
-        sizes
     }
 }
 
