@@ -38,6 +38,8 @@
 pub mod buckets;
 pub mod cards;
 pub mod crc;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod f8;
 pub mod file;
 pub mod hash;
 pub mod levels;

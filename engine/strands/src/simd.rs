@@ -32,7 +32,6 @@ impl Level {
 #[must_use]
 pub fn detected() -> Level {
     #[cfg(target_arch = "x86_64")]
-    #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("f16c") {
         return Level::Avx2;
     }
