@@ -258,7 +258,7 @@ fn plant_in_order(frames: &[Frame], found: &[Found], order: &[u64], out: &mut Ve
             // SAFETY: the level is AVX2 only where the CPU has AVX2.
             #[allow(unsafe_code)]
             unsafe {
-                lanes::plant(frames, std::array::from_fn(|j| at(eight[j])), out)
+                lanes::plant(frames, std::array::from_fn(|j| at(eight[j])), out);
             };
         }
         out.extend(chunks.remainder().iter().map(one));
