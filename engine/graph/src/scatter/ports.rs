@@ -172,10 +172,11 @@ pub(super) fn groom(
     };
     let n = set.len();
     if values.iter().all(|c| matches!(c, Column::Const(_))) {
+        // Filled on every core: three columns of one value were a serial pass each.
         let g = groom_at(0);
-        set.curl = vec![g.curl; n];
-        set.frizz = vec![g.frizz; n];
-        set.taper = vec![g.taper; n];
+        set.curl = rayon::iter::repeat_n(g.curl, n).collect();
+        set.frizz = rayon::iter::repeat_n(g.frizz, n).collect();
+        set.taper = rayon::iter::repeat_n(g.taper, n).collect();
         return;
     }
     set.curl = vec![[0.0; 2]; n];

@@ -510,12 +510,13 @@ pub fn build_tiles_into(
     out.resize_with(tiles.len(), TileMesh::default);
     let reach = reach_bound(set);
     // One front-to-back pass gathers every strand's record (split over the cores);
-    // tiles then read one cache line per strand. Each core writes its own run of
-    // records as it makes them (a buffer filled first and written again cost as much
-    // as the records), a power of two long, so a strand's is found by a shift.
+    // tiles then read one cache line per strand. Each run of records is written as it
+    // is made (a buffer filled first and written again cost as much as the records), a
+    // power of two long, so a strand's is found by a shift: eight runs a core at least,
+    // so that rounding up to a power of two leaves no core with most of the work.
     let n = set.len();
     let shift = n
-        .div_ceil(crate::par::threads())
+        .div_ceil(8 * crate::par::threads())
         .max(1)
         .next_power_of_two()
         .trailing_zeros();
