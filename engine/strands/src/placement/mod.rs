@@ -103,11 +103,11 @@ impl Bins {
         strands: std::ops::Range<u32>,
         mut f: impl FnMut(&Binned),
     ) {
+        // Truncating a number held at zero or above is its floor (a NaN is held at zero),
+        // without `floor`, a library call on the x86-64 baseline.
         let s = self.side as f32;
-        let x0 = ((lo.x * s).floor().max(0.0) as usize).min(self.side - 1);
-        let y0 = ((lo.y * s).floor().max(0.0) as usize).min(self.side - 1);
-        let x1 = ((hi.x * s).floor().max(0.0) as usize).min(self.side - 1);
-        let y1 = ((hi.y * s).floor().max(0.0) as usize).min(self.side - 1);
+        let at = |x: f32| ((x * s).max(0.0) as usize).min(self.side - 1);
+        let (x0, y0, x1, y1) = (at(lo.x), at(lo.y), at(hi.x), at(hi.y));
         for y in y0..=y1 {
             for x in x0..=x1 {
                 let b = y * self.side + x;
@@ -286,9 +286,11 @@ struct Found {
 }
 
 /// The order of `found` by strand, then by UV (`u`, then `v`, as [`f32::total_cmp`]
-/// orders them): each entry's index in the low half of its key. The keys sort as plain
-/// integers (the strand over the index); only runs of one strand planted in several
-/// repeats of a tile, which the integers order by index, are sorted again by UV.
+/// orders them), then by place in `found` (a strand planted at one UV by two triangles
+/// of the tile, where UV islands overlap, comes in triangle order): each entry's index
+/// in the low half of its key. The keys sort as plain integers (the strand over the
+/// index); only runs of one strand planted in several repeats of a tile are sorted again
+/// by UV.
 fn rank_order(found: &[Found]) -> Vec<u64> {
     let mut order: Vec<u64> = found
         .iter()
@@ -306,8 +308,10 @@ fn rank_order(found: &[Found]) -> Vec<u64> {
         }
         if end - start > 1 {
             order[start..end].sort_unstable_by(|a, b| {
-                let (a, b) = (uv(a), uv(b));
-                a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y))
+                let (ua, ub) = (uv(a), uv(b));
+                ua.x.total_cmp(&ub.x)
+                    .then(ua.y.total_cmp(&ub.y))
+                    .then(a.cmp(b))
             });
         }
         start = end;
@@ -474,7 +478,22 @@ mod tests {
                 }
             })
             .collect();
+        // One strand planted at one UV by thirty triangles (overlapping UV islands):
+        // those stay in the order they were found (too many for an insertion sort's
+        // stability to decide it).
+        let mut found = found;
+        for k in 0..30 {
+            let at = (k * 157) % found.len();
+            let tie = Found {
+                strand: 7,
+                frame: 10_000 + k as u32,
+                uv: Vec2::new(0.5, -1.5),
+                patch: 0.0,
+            };
+            found.insert(at, tie);
+        }
         let mut want = found.clone();
+        // A stable sort: equal entries keep their order.
         want.sort_by(|a, b| {
             a.strand
                 .cmp(&b.strand)
