@@ -466,7 +466,7 @@ mod tests {
     fn rank_order_is_the_order_by_strand_then_uv() {
         // Strands planted once and in up to four repeats (negative cells included),
         // in no order.
-        let found: Vec<Found> = (0..5000u64)
+        let mut found: Vec<Found> = (0..5000u64)
             .map(|k| {
                 let h = |c| unit_f32(hash(9, k, c));
                 let repeat = |c| (h(c) * 4.0).floor() - 2.0;
@@ -481,7 +481,6 @@ mod tests {
         // One strand planted at one UV by thirty triangles (overlapping UV islands):
         // those stay in the order they were found (too many for an insertion sort's
         // stability to decide it).
-        let mut found = found;
         for k in 0..30 {
             let at = (k * 157) % found.len();
             let tie = Found {
