@@ -76,6 +76,13 @@ fn splat(ty: PortType, x: f32) -> Value {
 /// Elements per work item: divisible by 1, 2 and 3 so a chunk never splits a value.
 const CHUNK: usize = 3072;
 
+/// An argument as the chunks read it: a field's values, or a constant laid out one
+/// chunk long, the same for every chunk.
+enum Operand<'a> {
+    Field(&'a [f32]),
+    Laid(Vec<f32>),
+}
+
 /// Applies `op` element by element over a chunk of flat argument slices. Every operation
 /// is a separate tight loop, which the compiler vectorises.
 fn apply(op: &str, a: &[&[f32]], out: &mut [f32]) {
@@ -166,32 +173,30 @@ impl NodeKind for Math {
         let args: Vec<InputRef<'_>> = (0..n_args).map(|k| ctx.input(k)).collect();
         let channels = ty.channels();
         // Every argument has the output's type, so the interleaved channels line up and
-        // the operation runs over flat arrays.
+        // the operation runs over flat arrays. A constant is laid out once, a chunk long,
+        // and read by every chunk (a chunk starts on a whole value: CHUNK is a multiple
+        // of every channel count).
+        let operands: Vec<Operand<'_>> = args
+            .iter()
+            .map(|arg| match arg {
+                InputRef::Field(f) => Operand::Field(&f.data),
+                InputRef::Const(v) => {
+                    Operand::Laid(v[..channels].iter().copied().cycle().take(CHUNK).collect())
+                }
+            })
+            .collect();
         let mut data = vec![0.0f32; ctx.len() * channels];
         data.par_chunks_mut(CHUNK)
             .enumerate()
             .for_each(|(ci, out)| {
-                let start = ci * CHUNK;
-                let len = out.len();
-                let mut scratch = [[0.0f32; CHUNK]; 5];
-                let mut slices: Vec<&[f32]> = Vec::with_capacity(n_args);
-                for (buf, arg) in scratch.iter_mut().zip(&args) {
-                    match arg {
-                        InputRef::Field(f) => slices.push(&f.data[start..start + len]),
-                        InputRef::Const(v) => {
-                            // A chunk starts on a whole value (CHUNK is a multiple of
-                            // every channel count); a fill per channel count, where a
-                            // copy of a length known at run time is a library call.
-                            let buf = &mut buf[..len];
-                            match channels {
-                                1 => buf.fill(v[0]),
-                                2 => buf.as_chunks_mut::<2>().0.fill([v[0], v[1]]),
-                                _ => buf.as_chunks_mut::<3>().0.fill(*v),
-                            }
-                            slices.push(&buf[..len]);
-                        }
-                    }
-                }
+                let (start, len) = (ci * CHUNK, out.len());
+                let slices: Vec<&[f32]> = operands
+                    .iter()
+                    .map(|operand| match operand {
+                        Operand::Field(data) => &data[start..start + len],
+                        Operand::Laid(chunk) => &chunk[..len],
+                    })
+                    .collect();
                 apply(op, &slices, out);
             });
         vec![Field { ty, data }]
