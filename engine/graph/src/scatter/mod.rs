@@ -272,12 +272,12 @@ fn candidates_with(
     let n = layer.lattice as usize;
     let m = layer.clump_lattice;
     let count = layer.n_candidates() as usize;
-    // 1. Candidates and their clumps, a run at a time.
-    let mut roots = vec![[0.0f32; 2]; count];
-    let mut clump = vec![0u32; count];
-    roots
+    // 1. Candidates and their clumps, a run at a time, each place written once (no
+    // serial fill with zeros first).
+    let (mut roots, mut clump) = (Vec::with_capacity(count), Vec::with_capacity(count));
+    room(&mut roots, count)
         .par_chunks_mut(RUN)
-        .zip(clump.par_chunks_mut(RUN))
+        .zip(room(&mut clump, count).par_chunks_mut(RUN))
         .enumerate()
         .for_each(|(r, (roots, clump))| {
             let first = r * RUN;
@@ -287,15 +287,25 @@ fn candidates_with(
             for (k, root) in roots.iter_mut().enumerate() {
                 u[k] = ((x as f32 + u[k]) / n as f32).min(BELOW_ONE);
                 v[k] = ((row as f32 + v[k]) / n as f32).min(BELOW_ONE);
-                *root = [u[k], v[k]];
+                root.write([u[k], v[k]]);
                 x += 1;
                 if x == n {
                     (x, row) = (0, row + 1);
                 }
             }
             let len = roots.len();
-            lanes::nearest_clumps(clumps, m, &u[..len], &v[..len], clump);
+            let mut nearest = [0u32; RUN];
+            lanes::nearest_clumps(clumps, m, &u[..len], &v[..len], &mut nearest[..len]);
+            for (out, &c) in clump.iter_mut().zip(&nearest) {
+                out.write(c);
+            }
         });
+    // SAFETY: every run wrote each of its places of both, and the runs cover `count`.
+    #[allow(unsafe_code)]
+    unsafe {
+        roots.set_len(count);
+        clump.set_len(count);
+    }
 
     // 2. The clump offset moves roots after the clump is chosen.
     if layer.clump_offset.link().is_some() {
@@ -337,16 +347,21 @@ fn candidates_with(
         ),
     };
     let density = |i: usize| field.as_ref().map_or(constant, |f| f.at(0, i));
-    let mut survives = vec![false; count];
-    survives
+    let mut survives = Vec::with_capacity(count);
+    room(&mut survives, count)
         .par_chunks_mut(RUN)
         .enumerate()
         .for_each(|(r, survives)| {
             let own = streams.run(r, survives.len(), channel::DENSITY);
             for (k, s) in survives.iter_mut().enumerate() {
-                *s = own[k] < density(r * RUN + k);
+                s.write(own[k] < density(r * RUN + k));
             }
         });
+    // SAFETY: every run wrote each of its places, and the runs cover `count`.
+    #[allow(unsafe_code)]
+    unsafe {
+        survives.set_len(count);
+    }
     Candidates {
         roots,
         clump,
@@ -594,8 +609,10 @@ fn room<T>(column: &mut Vec<T>, n: usize) -> &mut [MaybeUninit<T>] {
 
 /// Each survivor's draws, a run at a time: its numbers over lanes, then its lean.
 fn draws(streams: &Streams, survivors: &[Survivor]) -> Vec<Draws> {
-    let mut draws = vec![Draws::default(); survivors.len()];
-    draws
+    // Written in place, each place once: no serial fill with defaults first.
+    let n = survivors.len();
+    let mut draws = Vec::with_capacity(n);
+    room(&mut draws, n)
         .par_chunks_mut(RUN)
         .zip(survivors.par_chunks(RUN))
         .for_each(|(draws, survivors)| {
@@ -609,13 +626,18 @@ fn draws(streams: &Streams, survivors: &[Survivor]) -> Vec<Draws> {
             let radius = streams.at(ids, channel::LEAN_RADIUS);
             let color = streams.at(ids, channel::COLOR);
             for (k, d) in draws.iter_mut().enumerate() {
-                *d = Draws {
+                d.write(Draws {
                     length: length[k],
                     lean: disk(angle[k], radius[k]),
                     color: color[k],
-                };
+                });
             }
         });
+    // SAFETY: every run wrote each of its places, and the runs cover the first `n`.
+    #[allow(unsafe_code)]
+    unsafe {
+        draws.set_len(n);
+    }
     draws
 }
 
