@@ -343,6 +343,7 @@ pub fn build_tile_into(set: &StrandSet, tile: &PlacedTile, profile: Profile, mes
 pub fn append_strands(set: &StrandSet, strands: &[Planted], profile: Profile, mesh: &mut TileMesh) {
     build_with(
         |i| Shape::of(set, i),
+        |_| {},
         strands,
         profile,
         mesh,
@@ -353,9 +354,11 @@ pub fn append_strands(set: &StrandSet, strands: &[Planted], profile: Profile, me
 /// Meshes `tile` into `mesh`, reading strand `i` through `shape_of`. The tile's records
 /// are gathered into `shapes` first, in one loop of independent loads the core overlaps,
 /// since the tile visits the set out of order: fetched one strand at a time between the
-/// vertex writes, every record was a cache miss nothing overlapped.
+/// vertex writes, every record was a cache miss nothing overlapped. `ahead(i)` is told
+/// of strand `i` [`GATHER_AHEAD`] strands before it is read (to [`prefetch`] its record).
 fn build_with(
     shape_of: impl Fn(usize) -> Shape,
+    ahead: impl Fn(usize),
     strands: &[Planted],
     profile: Profile,
     mesh: &mut TileMesh,
@@ -366,11 +369,11 @@ fn build_with(
         // SAFETY: the level is AVX2 only where the CPU has AVX2 and F16C.
         #[allow(unsafe_code)]
         unsafe {
-            build_with_avx2(shape_of, strands, profile, mesh, shapes);
+            build_with_avx2(shape_of, ahead, strands, profile, mesh, shapes);
         }
         return;
     }
-    build_with_on::<false>(shape_of, strands, profile, mesh, shapes);
+    build_with_on::<false>(shape_of, ahead, strands, profile, mesh, shapes);
 }
 
 /// [`build_with_on`] compiled for AVX2 and F16C: the same arithmetic (no fused
@@ -380,12 +383,13 @@ fn build_with(
 #[target_feature(enable = "avx2,f16c")]
 fn build_with_avx2(
     shape_of: impl Fn(usize) -> Shape,
+    ahead: impl Fn(usize),
     strands: &[Planted],
     profile: Profile,
     mesh: &mut TileMesh,
     shapes: &mut Vec<Shape>,
 ) {
-    build_with_on::<true>(shape_of, strands, profile, mesh, shapes);
+    build_with_on::<true>(shape_of, ahead, strands, profile, mesh, shapes);
 }
 
 /// [`build_with`] on whatever instruction set it is compiled for. `AVX2` (set only by
@@ -395,6 +399,7 @@ fn build_with_avx2(
 #[inline(always)]
 fn build_with_on<const AVX2: bool>(
     shape_of: impl Fn(usize) -> Shape,
+    ahead: impl Fn(usize),
     strands: &[Planted],
     profile: Profile,
     mesh: &mut TileMesh,
@@ -424,7 +429,12 @@ fn build_with_on<const AVX2: bool>(
     };
     let q = Quantiser::new(&mesh.frame);
     shapes.clear();
-    shapes.extend(strands.iter().map(|p| shape_of(p.strand as usize)));
+    for (k, p) in strands.iter().enumerate() {
+        if let Some(next) = strands.get(k + GATHER_AHEAD) {
+            ahead(next.strand as usize);
+        }
+        shapes.push(shape_of(p.strand as usize));
+    }
     let mut i = 0;
     while i < n {
         #[cfg(target_arch = "x86_64")]
@@ -465,6 +475,31 @@ fn build_with_on<const AVX2: bool>(
         }
         mesh.indices.extend(pattern.iter().map(|&k| base + k));
     }
+}
+
+/// How many strands ahead of the gather a tile's records are prefetched: the loads
+/// alone overlapped too few of the misses (`sphere/ribbons` 23.9 → 22.1 ms at 16,
+/// alternated eight times; 32 was no better).
+const GATHER_AHEAD: usize = 16;
+
+/// Asks the core to start loading `record`'s cache lines (a record spans two at most):
+/// a hint, with no effect on any result.
+#[inline]
+fn prefetch(record: &Shape) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        let first: *const i8 = std::ptr::from_ref(record).cast();
+        let last = first.wrapping_add(size_of::<Shape>() - 1);
+        // SAFETY: a prefetch reads nothing into the program and cannot fault.
+        #[allow(unsafe_code)]
+        unsafe {
+            _mm_prefetch::<_MM_HINT_T0>(first);
+            _mm_prefetch::<_MM_HINT_T0>(last);
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = record;
 }
 
 /// The indices of one strand's triangles, counted from its first vertex.
@@ -534,6 +569,7 @@ pub fn build_tiles_into(
         m.frame = tile_frame(t, reach);
         build_with(
             |i| shapes[i >> shift][i & mask],
+            |i| prefetch(&shapes[i >> shift][i & mask]),
             &t.strands,
             profile,
             m,

@@ -55,6 +55,7 @@ fn every_instruction_set_meshes_the_same_bytes() {
             // dispatches to (the AVX2 and F16C body where it has them).
             build_with_on::<false>(
                 shape,
+                |_| {},
                 &tile.strands,
                 profile,
                 &mut meshes[0],
@@ -62,6 +63,7 @@ fn every_instruction_set_meshes_the_same_bytes() {
             );
             build_with(
                 shape,
+                |_| {},
                 &tile.strands,
                 profile,
                 &mut meshes[1],
