@@ -482,8 +482,9 @@ fn build_with_on<const AVX2: bool>(
 /// alternated eight times; 32 was no better).
 const GATHER_AHEAD: usize = 16;
 
-/// Asks the core to start loading `record`'s cache lines (a record spans two at most):
-/// a hint, with no effect on any result.
+/// Asks the core to start loading the cache lines of `record`'s first and last bytes
+/// (every line it spans, where the allocation is 8-byte aligned, as the system
+/// allocator's are): a hint, with no effect on any result.
 #[inline]
 fn prefetch(record: &Shape) {
     #[cfg(target_arch = "x86_64")]
