@@ -478,8 +478,8 @@ fn build_with_on<const AVX2: bool>(
 }
 
 /// How many strands ahead of the gather a tile's records are prefetched: the loads
-/// alone overlapped too few of the misses (`sphere/ribbons` 23.9 → 22.1 ms at 16,
-/// alternated eight times; 32 was no better).
+/// alone overlapped too few of the misses (measured in BENCHMARKS.md, Geometry: "The
+/// records prefetched ahead of the gather"; 32 was no better).
 const GATHER_AHEAD: usize = 16;
 
 /// Asks the core to start loading the cache lines of `record`'s first and last bytes

@@ -15,7 +15,7 @@ pub(super) struct Bins {
 }
 
 /// One strand in a bin.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub(super) struct Binned {
     pub(super) strand: u32,
     pub(super) id: u32,
