@@ -42,36 +42,35 @@ impl Bins {
         Self { side, start, items }
     }
 
-    /// Calls `f` with every strand in `strands` whose bin overlaps `[lo, hi]` (within
-    /// `[0, 1)²`). A bin lists its strands in ascending order, so each bin's walk starts
-    /// at the range's first strand (a binary search) and ends at its last.
-    pub(super) fn each_in(
+    /// Calls `f` with runs of the strands in `strands` whose bins overlap `[lo, hi]`
+    /// (within `[0, 1)²`), row of bins after row, in the bins' order. A row's bins lie
+    /// side by side, so where the range takes every strand a row is one run; otherwise
+    /// each bin gives the part of it inside the range (a bin lists its strands in
+    /// ascending order, so binary searches find both ends).
+    pub(super) fn runs_in(
         &self,
         lo: Vec2,
         hi: Vec2,
         strands: std::ops::Range<u32>,
-        mut f: impl FnMut(&Binned),
+        mut f: impl FnMut(&[Binned]),
     ) {
         // Truncating a number held at zero or above is its floor (a NaN is held at zero),
         // without `floor`, a library call on the x86-64 baseline.
         let s = self.side as f32;
         let at = |x: f32| ((x * s).max(0.0) as usize).min(self.side - 1);
         let (x0, y0, x1, y1) = (at(lo.x), at(lo.y), at(hi.x), at(hi.y));
+        let every = strands.start == 0 && strands.end as usize >= self.items.len();
         for y in y0..=y1 {
-            for x in x0..=x1 {
-                let b = y * self.side + x;
+            let (first, past) = (y * self.side + x0, y * self.side + x1 + 1);
+            if every {
+                f(&self.items[self.start[first] as usize..self.start[past] as usize]);
+                continue;
+            }
+            for b in first..past {
                 let bin = &self.items[self.start[b] as usize..self.start[b + 1] as usize];
-                let from = if strands.start == 0 {
-                    0
-                } else {
-                    bin.partition_point(|item| item.strand < strands.start)
-                };
-                for item in &bin[from..] {
-                    if item.strand >= strands.end {
-                        break;
-                    }
-                    f(item);
-                }
+                let from = bin.partition_point(|item| item.strand < strands.start);
+                let to = bin.partition_point(|item| item.strand < strands.end);
+                f(&bin[from..to.max(from)]);
             }
         }
     }

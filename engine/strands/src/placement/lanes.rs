@@ -1,4 +1,8 @@
-//! Roots framed eight at a time, for CPUs with AVX2.
+//! Placement's steps on lanes, for CPUs with AVX2: roots tested against a triangle four
+//! at a time, and framed eight at a time.
+//!
+//! A triangle's side tests ([`Owner::owns`]) take four roots' `f64` coordinates at once,
+//! branch-free; a root on an edge or a corner goes through the scalar rules.
 //!
 //! Each step of [`Frame::plant`] (the barycentric weights, the blended position and
 //! normal, the tangent made perpendicular, the bitangent and its flip) is one AVX
@@ -8,8 +12,15 @@
 //! replaces by any perpendicular) is framed again by the scalar path: tested against it
 //! below.
 
+use super::bins::Binned;
+use super::owner::{Owner, owns, root_in};
 use super::{Found, Frame, Planted};
 use crate::f8::{F8, LANES, V8, each, length_squared, select3};
+use std::arch::x86_64::{
+    __m256d, _CMP_EQ_OQ, _CMP_LT_OQ, _mm_setr_ps, _mm256_add_pd, _mm256_cmp_pd, _mm256_cvtps_pd,
+    _mm256_movemask_pd, _mm256_mul_pd, _mm256_or_pd, _mm256_set1_pd, _mm256_setzero_pd,
+    _mm256_sub_pd, _mm256_xor_pd,
+};
 use std::array::from_fn;
 
 /// The eight roots `found` (each naming its frame in `frames`) framed as
@@ -104,6 +115,62 @@ pub(super) fn plant(frames: &[Frame], found: [&Found; LANES], out: &mut Vec<Plan
     }
 }
 
+/// [`Owner::each_owned`] four roots at a time: each edge's side of four roots in `f64`
+/// (the scalar path's operations in its order, no fused multiply-adds), the triangle's
+/// winding applied by flipping the sign bit (exact), and a root on an edge or a vertex
+/// decided by the scalar rules. Returns the roots past the last whole four.
+#[target_feature(enable = "avx2")]
+pub(super) fn each_owned<'a>(
+    owner: &Owner,
+    run: &'a [Binned],
+    cell: [i32; 2],
+    f: &mut impl FnMut(&Binned),
+) -> &'a [Binned] {
+    let zero = _mm256_setzero_pd();
+    // Per edge: its start, its run (`orient`'s differences, the same numbers however
+    // often they are taken) and the sign that turns its side into "inside".
+    let edges: [[__m256d; 5]; 3] = owner.edges.map(|(s, e, forward)| {
+        [
+            s.x,
+            s.y,
+            e.x - s.x,
+            e.y - s.y,
+            if forward { 0.0 } else { -0.0 },
+        ]
+        .map(|x| _mm256_set1_pd(x))
+    });
+    let corner = [f64::from(cell[0]), f64::from(cell[1])].map(|x| _mm256_set1_pd(x));
+    let mut fours = run.chunks_exact(4);
+    for four in &mut fours {
+        let [u, v] = from_fn(|c| {
+            let r = _mm_setr_ps(
+                four[0].root[c],
+                four[1].root[c],
+                four[2].root[c],
+                four[3].root[c],
+            );
+            _mm256_add_pd(_mm256_cvtps_pd(r), corner[c])
+        });
+        let (mut outside, mut on) = (zero, zero);
+        for [sx, sy, dx, dy, flip] in edges {
+            let side = _mm256_sub_pd(
+                _mm256_mul_pd(dx, _mm256_sub_pd(v, sy)),
+                _mm256_mul_pd(dy, _mm256_sub_pd(u, sx)),
+            );
+            let inside = _mm256_xor_pd(side, flip);
+            outside = _mm256_or_pd(outside, _mm256_cmp_pd::<_CMP_LT_OQ>(inside, zero));
+            on = _mm256_or_pd(on, _mm256_cmp_pd::<_CMP_EQ_OQ>(side, zero));
+        }
+        let (outside, on) = (_mm256_movemask_pd(outside), _mm256_movemask_pd(on));
+        for (j, item) in four.iter().enumerate() {
+            if outside >> j & 1 == 0 && (on >> j & 1 == 0 || owns(owner.tri, root_in(item, cell))) {
+                f(item);
+            }
+        }
+    }
+    fours.remainder()
+}
+
 /// A root whose tangent falls back, framed by the scalar path (which works the fallback
 /// out only where it is needed).
 #[cold]
@@ -195,5 +262,77 @@ mod tests {
             }
         }
         assert!(fallbacks > 100, "{fallbacks}");
+    }
+
+    /// Roots inside, outside, on the edges and on the corners of triangles of both
+    /// windings, NaN roots and roots in other repeats among them, in runs of every
+    /// length mod four: the lanes keep exactly the roots the scalar test keeps.
+    #[test]
+    fn four_roots_are_owned_as_the_scalar_test_owns_each() {
+        if crate::simd::level() < crate::simd::Level::Avx2 {
+            return;
+        }
+        use glam::DVec2;
+        let q = |i: i32| f64::from(i) * 0.125;
+        let items: Vec<Binned> = (0..1000u32)
+            .map(|k| {
+                // On a grid of sixteenths, so edges and corners are met exactly.
+                let grid = |c: u32| ((hash(3, u64::from(k), c) % 20) as f32 - 2.0) / 16.0;
+                let root = match k % 50 {
+                    0 => [f32::NAN, 0.5],
+                    1 => [0.25, f32::NAN],
+                    _ => [grid(0), grid(1)],
+                };
+                Binned {
+                    strand: k,
+                    id: k,
+                    root,
+                }
+            })
+            .collect();
+        let mut kinds = [0usize; 3];
+        for (a, b, c) in [
+            ((0, 0), (8, 0), (0, 8)),
+            ((8, 0), (0, 8), (8, 8)),
+            ((1, 7), (7, 1), (4, 9)),
+        ] {
+            for tri in [[a, b, c], [c, b, a]] {
+                let owner = Owner::new(tri.map(|(x, y)| DVec2::new(q(x), q(y))));
+                for cell in [[0, 0], [1, -1]] {
+                    for len in [0, 1, 2, 3, 4, 5, 999, 1000] {
+                        let run = &items[..len];
+                        let mut got = Vec::new();
+                        // SAFETY: the level is AVX2 only where the CPU has it.
+                        #[allow(unsafe_code)]
+                        let rest =
+                            unsafe { each_owned(&owner, run, cell, &mut |i| got.push(i.strand)) };
+                        assert_eq!(rest.len(), len % 4);
+                        got.extend(
+                            rest.iter()
+                                .filter(|i| owner.owns(root_in(i, cell)))
+                                .map(|i| i.strand),
+                        );
+                        let want: Vec<u32> = run
+                            .iter()
+                            .filter(|i| owner.owns(root_in(i, cell)))
+                            .map(|i| i.strand)
+                            .collect();
+                        assert_eq!(got, want, "{tri:?} in {cell:?}, {len} roots");
+                    }
+                    for i in &items {
+                        let p = root_in(i, cell);
+                        let strict = owner
+                            .edges
+                            .iter()
+                            .all(|&(s, e, _)| super::super::owner::orient(s, e, p) != 0.0);
+                        kinds
+                            [usize::from(owner.owns(p)) + usize::from(!strict && owner.owns(p))] +=
+                            1;
+                    }
+                }
+            }
+        }
+        // Roots left out, roots owned strictly inside, and roots owned on an edge.
+        assert!(kinds.iter().all(|&n| n > 50), "{kinds:?}");
     }
 }

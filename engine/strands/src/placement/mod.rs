@@ -286,15 +286,8 @@ fn find_in_triangle(
         for ci in lo.x.floor() as i32..=hi.x.floor() as i32 {
             let cell = Vec2::new(ci as f32, cj as f32);
             let cell_seed = (u64::from(ci as u32) << 32) | u64::from(cj as u32);
-            bins.each_in(lo - cell, hi - cell, within.strands.clone(), |item| {
+            let mut owned = |item: &bins::Binned| {
                 let r = item.root;
-                let p = DVec2::new(
-                    f64::from(r[0]) + f64::from(ci),
-                    f64::from(r[1]) + f64::from(cj),
-                );
-                if !owner.owns(p) {
-                    return;
-                }
                 let thinned = |share: f32| {
                     share < 1.0
                         && unit_f32(hash(cell_seed, u64::from(item.id), channel::AREA)) >= share
@@ -319,6 +312,9 @@ fn find_in_triangle(
                     uv,
                     patch,
                 });
+            };
+            bins.runs_in(lo - cell, hi - cell, within.strands.clone(), |run| {
+                owner.each_owned(run, [ci, cj], &mut owned);
             });
         }
     }

@@ -2,6 +2,7 @@
 //! [`super`]'s module notes, decided from the edge's endpoints and the opposite corner
 //! alone, so re-welding or re-ordering a mesh changes nothing.
 
+use super::bins::Binned;
 use glam::DVec2;
 
 /// Orientation of `c` relative to the directed line `a → b`: positive on the left.
@@ -61,9 +62,9 @@ pub(super) fn owns(t: [DVec2; 3], p: DVec2) -> bool {
 /// vertex goes through [`owns`]' rules. The side numbers are the very ones `owns`
 /// computes, so the answer is the same.
 pub(super) struct Owner {
-    tri: [DVec2; 3],
+    pub(super) tri: [DVec2; 3],
     /// Each edge from its smaller endpoint, and whether the triangle walks it that way.
-    edges: [(DVec2, DVec2, bool); 3],
+    pub(super) edges: [(DVec2, DVec2, bool); 3],
 }
 
 impl Owner {
@@ -89,6 +90,36 @@ impl Owner {
         }
         !on_edge || owns(self.tri, p)
     }
+
+    /// Calls `f` with each strand of `run` whose root, in the repeat whose corner is
+    /// `cell`, the triangle owns ([`Owner::owns`]), in order: four roots at once where
+    /// the CPU has AVX2 ([`super::lanes::each_owned`], the same numbers).
+    pub(super) fn each_owned(&self, run: &[Binned], cell: [i32; 2], f: &mut impl FnMut(&Binned)) {
+        #[allow(unused_mut)]
+        let mut rest = run;
+        #[cfg(target_arch = "x86_64")]
+        if crate::simd::level() >= crate::simd::Level::Avx2 {
+            // SAFETY: the level is AVX2 only where the CPU has AVX2.
+            #[allow(unsafe_code)]
+            {
+                rest = unsafe { super::lanes::each_owned(self, run, cell, f) };
+            }
+        }
+        for item in rest {
+            if self.owns(root_in(item, cell)) {
+                f(item);
+            }
+        }
+    }
+}
+
+/// A binned root in the repeat whose corner is `cell`, in `f64`.
+#[inline]
+pub(super) fn root_in(item: &Binned, cell: [i32; 2]) -> DVec2 {
+    DVec2::new(
+        f64::from(item.root[0]) + f64::from(cell[0]),
+        f64::from(item.root[1]) + f64::from(cell[1]),
+    )
 }
 
 #[cfg(test)]
