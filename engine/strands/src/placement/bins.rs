@@ -22,10 +22,16 @@ pub(super) struct Binned {
     pub(super) root: [f32; 2],
 }
 
+/// About how many roots a bin holds. Sixteen rather than four: the deal then writes into
+/// a quarter of the bins, whose open lines stay in a core's cache, and a triangle's side
+/// tests (four roots at once) cost little for the roots of its box's edge bins
+/// (BENCHMARKS.md, Geometry).
+const ROOTS_PER_BIN: f64 = 16.0;
+
 impl Bins {
     pub(super) fn new(set: &StrandSet) -> Self {
         let roots = &set.root_uv;
-        let side = ((roots.len() as f64 / 4.0).sqrt().ceil() as usize).clamp(1, 1024);
+        let side = ((roots.len() as f64 / ROOTS_PER_BIN).sqrt().ceil() as usize).clamp(1, 1024);
         let bin = |p: [f32; 2]| {
             let x = ((p[0] * side as f32) as usize).min(side - 1);
             let y = ((p[1] * side as f32) as usize).min(side - 1);
