@@ -14,17 +14,19 @@
 //! included. Triangles covering more world area than that keep everything (the density
 //! there falls below the authored one; give such surfaces more repeats).
 
-use crate::hash::{channel, hash, unit_f32};
+use crate::hash::{channel, hash_in, stream, unit_f32};
 use crate::macro_variation::MacroVariation;
 use crate::set::StrandSet;
 use crate::surface::Surface;
 use bins::Bins;
 use glam::{DVec2, Vec2, Vec3};
+use order::rank_order;
 use owner::{Owner, orient};
 
 mod bins;
 #[cfg(target_arch = "x86_64")]
 mod lanes;
+mod order;
 mod owner;
 
 /// One planted strand: which strand of the set, and its root frame on the surface.
@@ -214,40 +216,6 @@ struct Found {
     patch: f32,
 }
 
-/// The order of `found` by strand, then by UV (`u`, then `v`, as [`f32::total_cmp`]
-/// orders them), then by place in `found` (a strand planted at one UV by two triangles
-/// of the tile, where UV islands overlap, comes in triangle order): each entry's index
-/// in the low half of its key. The keys sort as plain integers (the strand over the
-/// index); only runs of one strand planted in several repeats of a tile are sorted again
-/// by UV.
-fn rank_order(found: &[Found]) -> Vec<u64> {
-    let mut order: Vec<u64> = found
-        .iter()
-        .enumerate()
-        .map(|(k, f)| (u64::from(f.strand) << 32) | k as u64)
-        .collect();
-    order.sort_unstable();
-    let uv = |key: &u64| found[*key as u32 as usize].uv;
-    let mut start = 0;
-    while start < order.len() {
-        let strand = order[start] >> 32;
-        let mut end = start + 1;
-        while end < order.len() && order[end] >> 32 == strand {
-            end += 1;
-        }
-        if end - start > 1 {
-            order[start..end].sort_unstable_by(|a, b| {
-                let (ua, ub) = (uv(a), uv(b));
-                ua.x.total_cmp(&ub.x)
-                    .then(ua.y.total_cmp(&ub.y))
-                    .then(a.cmp(b))
-            });
-        }
-        start = end;
-    }
-    order
-}
-
 /// Finds the strands triangle `t` plants and appends them to `found`, naming its frame
 /// `frame_index`; returns the frame, or `None` where the triangle plants nothing.
 fn find_in_triangle(
@@ -286,11 +254,12 @@ fn find_in_triangle(
         for ci in lo.x.floor() as i32..=hi.x.floor() as i32 {
             let cell = Vec2::new(ci as f32, cj as f32);
             let cell_seed = (u64::from(ci as u32) << 32) | u64::from(cj as u32);
+            // The repeat's area-thinning numbers, one mix a root.
+            let area = stream(cell_seed, channel::AREA);
             let mut owned = |item: &bins::Binned| {
                 let r = item.root;
                 let thinned = |share: f32| {
-                    share < 1.0
-                        && unit_f32(hash(cell_seed, u64::from(item.id), channel::AREA)) >= share
+                    share < 1.0 && unit_f32(hash_in(area, u64::from(item.id))) >= share
                 };
                 // The area thinning alone is decided before the root is framed (most
                 // of a pole's candidates go); with macro variation that thins, one hash
@@ -386,51 +355,7 @@ impl Frame {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn rank_order_is_the_order_by_strand_then_uv() {
-        // Strands planted once and in up to four repeats (negative cells included),
-        // in no order.
-        let mut found: Vec<Found> = (0..5000u64)
-            .map(|k| {
-                let h = |c| unit_f32(hash(9, k, c));
-                let repeat = |c| (h(c) * 4.0).floor() - 2.0;
-                Found {
-                    strand: (h(0) * 1500.0) as u32,
-                    frame: k as u32,
-                    uv: Vec2::new(h(1) + repeat(2), h(3) + repeat(4)),
-                    patch: 0.0,
-                }
-            })
-            .collect();
-        // One strand planted at one UV by thirty triangles (overlapping UV islands):
-        // those stay in the order they were found (too many for an insertion sort's
-        // stability to decide it).
-        for k in 0..30 {
-            let at = (k * 157) % found.len();
-            let tie = Found {
-                strand: 7,
-                frame: 10_000 + k as u32,
-                uv: Vec2::new(0.5, -1.5),
-                patch: 0.0,
-            };
-            found.insert(at, tie);
-        }
-        let mut want = found.clone();
-        // A stable sort: equal entries keep their order.
-        want.sort_by(|a, b| {
-            a.strand
-                .cmp(&b.strand)
-                .then(a.uv.x.total_cmp(&b.uv.x))
-                .then(a.uv.y.total_cmp(&b.uv.y))
-        });
-        let got: Vec<u32> = rank_order(&found)
-            .iter()
-            .map(|&k| found[k as u32 as usize].frame)
-            .collect();
-        assert!(want.windows(2).any(|w| w[0].strand == w[1].strand));
-        assert_eq!(got, want.iter().map(|f| f.frame).collect::<Vec<_>>());
-    }
+    use crate::hash::hash;
 
     fn set_at(roots: &[[f32; 2]]) -> StrandSet {
         let mut s = StrandSet::with_capacity(roots.len());
