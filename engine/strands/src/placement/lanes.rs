@@ -184,6 +184,7 @@ fn fall_back(frame: &Frame, f: &Found) -> Planted {
 
 #[cfg(test)]
 mod tests {
+    use super::super::owner::orient;
     use super::*;
     use crate::hash::{hash, unit_f32};
     use glam::{Vec2, Vec3};
@@ -321,13 +322,13 @@ mod tests {
                     }
                     for i in &items {
                         let p = root_in(i, cell);
-                        let strict = owner
-                            .edges
-                            .iter()
-                            .all(|&(s, e, _)| super::super::owner::orient(s, e, p) != 0.0);
-                        kinds
-                            [usize::from(owner.owns(p)) + usize::from(!strict && owner.owns(p))] +=
-                            1;
+                        let strict = owner.edges.iter().all(|&(s, e, _)| orient(s, e, p) != 0.0);
+                        let kind = match (owner.owns(p), strict) {
+                            (false, _) => 0,
+                            (true, true) => 1,
+                            (true, false) => 2,
+                        };
+                        kinds[kind] += 1;
                     }
                 }
             }

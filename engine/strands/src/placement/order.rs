@@ -50,24 +50,11 @@ fn sort_by_strand(keys: &mut Vec<u64>) {
     }
     let largest = keys.iter().map(|k| k >> 32).max().unwrap_or(0);
     let bits = u64::BITS - largest.leading_zeros();
-    let mut other = vec![0u64; keys.len()];
     let mut shift = 32;
     while shift < 32 + bits {
-        let digit = |k: u64| (k >> shift) as usize & (RADIX - 1);
-        let mut next = [0usize; RADIX];
-        for &k in keys.iter() {
-            next[digit(k)] += 1;
-        }
-        let mut at = 0;
-        for n in &mut next {
-            (*n, at) = (at, at + *n);
-        }
-        for &k in keys.iter() {
-            let d = digit(k);
-            other[next[d]] = k;
-            next[d] += 1;
-        }
-        std::mem::swap(keys, &mut other);
+        // One stable counting sort a digit: the engine's `buckets::deal`.
+        let digit = |k: &u64| (k >> shift) as usize & (RADIX - 1);
+        (_, *keys) = crate::buckets::deal(keys.iter().copied(), RADIX, digit);
         shift += DIGIT;
     }
 }
