@@ -656,21 +656,30 @@ fn survivors(
         survives,
     } = candidates_with(evaluator, layer, streams, clumps);
     let runs = survives.len().div_ceil(RUN);
-    rank_order::sorted(runs, |r, out| {
-        let first = r * RUN;
-        let survives = &survives[first..(first + RUN).min(survives.len())];
-        let rank = streams.run(r, survives.len(), channel::RANK);
-        out.clear();
-        out.extend(
-            (0..survives.len())
-                .filter(|&k| survives[k])
-                .map(|k| Survivor {
-                    key: rank_order::key(rank[k], first + k),
-                    root: roots[first + k],
-                    clump: clump_of[first + k],
-                }),
-        );
-    })
+    rank_order::sorted(
+        runs,
+        |r, keys| {
+            let first = r * RUN;
+            let survives = &survives[first..(first + RUN).min(survives.len())];
+            let rank = streams.run(r, survives.len(), channel::RANK);
+            // Every candidate's key is written and only a survivor's is kept: no branch
+            // on the density cut, which no predictor can follow.
+            let mut kept = 0;
+            for (k, &lives) in survives.iter().enumerate() {
+                keys[kept] = rank_order::key(rank[k], first + k);
+                kept += usize::from(lives);
+            }
+            kept
+        },
+        |key| {
+            let i = key as u32 as usize;
+            Survivor {
+                key,
+                root: roots[i],
+                clump: clump_of[i],
+            }
+        },
+    )
 }
 
 #[cfg(test)]

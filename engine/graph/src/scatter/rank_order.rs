@@ -3,8 +3,12 @@
 //! (`tuft_strands::buckets::deal_walks`, the runs walked in parts);
 //! each bucket (about 1,300 survivors at the sphere benchmark's 345,000) is then sorted
 //! by its other two bytes alone, in cache, least significant first.
+//!
+//! Only the survivors' 8-byte keys move: a survivor's root and clump are read from the
+//! candidates' arrays by its key's index as the last pass writes it, in place of moving
+//! 24-byte survivors through all three passes (BENCHMARKS.md, Scatter).
 
-use super::Survivor;
+use super::{RUN, Survivor};
 use rayon::prelude::*;
 use std::mem::MaybeUninit;
 
@@ -32,22 +36,27 @@ pub(super) fn rank(key: u64) -> f32 {
     (key >> 32) as u32 as f32 * (1.0 / RANK_STEPS)
 }
 
-/// Byte `b` of a survivor's rank bits (0 the least significant).
+/// Byte `b` of a key's rank bits (0 the least significant).
 #[inline]
-fn byte(s: &Survivor, b: u32) -> usize {
-    (s.key >> (32 + 8 * b)) as usize & (RADIX - 1)
+fn byte(key: u64, b: u32) -> usize {
+    (key >> (32 + 8 * b)) as usize & (RADIX - 1)
 }
 
-/// The survivors of `runs` runs sorted by key, where `run(r, out)` puts run `r`'s
-/// survivors in `out` (cleared first). Each run lists its survivors in candidate order
-/// and the runs follow one another, so they arrive in index order; every pass keeps the
-/// order of equal digits, so survivors of equal rank stay in index order and the result
-/// is the order of the keys as integers.
+/// The survivors of `runs` runs sorted by key, where `run(r, keys)` writes run `r`'s
+/// survivors' keys at the front of `keys` and says how many, and `survivor` makes a
+/// survivor of its key. Each run lists its survivors in candidate order and the runs
+/// follow one another, so they arrive in index order; every pass keeps the order of
+/// equal digits, so survivors of equal rank stay in index order and the result is the
+/// order of the keys as integers.
 ///
-/// Each run is made twice, in cache, rather than kept: once to count its leading bytes
-/// and once to deal it. That measured as fast as keeping every run, without the runs'
-/// copy of the survivors in memory.
-pub(super) fn sorted(runs: usize, run: impl Fn(usize, &mut Vec<Survivor>) + Sync) -> Vec<Survivor> {
+/// Only the 8-byte keys are sorted; each survivor is made as the last pass writes it.
+/// Each run's keys are made twice, in cache, rather than kept: once to count their
+/// leading bytes and once to deal them.
+pub(super) fn sorted(
+    runs: usize,
+    run: impl Fn(usize, &mut [u64; RUN]) -> usize + Sync,
+    survivor: impl Fn(u64) -> Survivor + Sync,
+) -> Vec<Survivor> {
     // Runs side by side in at most `MAX_PARTS` parts, each walked by one core.
     let per_part = runs.div_ceil(MAX_PARTS).max(1);
     let parts: Vec<std::ops::Range<usize>> = (0..runs)
@@ -55,7 +64,7 @@ pub(super) fn sorted(runs: usize, run: impl Fn(usize, &mut Vec<Survivor>) + Sync
         .map(|first| first..(first + per_part).min(runs))
         .collect();
     let (start, leading) =
-        tuft_strands::buckets::deal_walks(&Runs { parts, run }, RADIX, |s| byte(s, 2));
+        tuft_strands::buckets::deal_walks(&Runs { parts, run }, RADIX, |&k| byte(k, 2));
     // Each bucket sorted by its two other bytes, into its own part of the result.
     let n = leading.len();
     let mut out = Vec::with_capacity(n);
@@ -71,7 +80,7 @@ pub(super) fn sorted(runs: usize, run: impl Fn(usize, &mut Vec<Survivor>) + Sync
     buckets
         .into_par_iter()
         .for_each_with(Vec::new(), |scratch, (bucket, part)| {
-            sort_bucket(bucket, scratch, part);
+            sort_bucket(bucket, scratch, part, &survivor);
         });
     // SAFETY: the parts cover the first `n` places, and `sort_bucket` wrote each whole.
     #[allow(unsafe_code)]
@@ -83,20 +92,21 @@ pub(super) fn sorted(runs: usize, run: impl Fn(usize, &mut Vec<Survivor>) + Sync
 
 /// One bucket of the leading pass sorted into `part` by its rank's two other bytes,
 /// least significant first, through `scratch`: both bytes counted in one walk, then
-/// two deals.
+/// two deals, the second making each survivor of its key.
 ///
 /// # Panics
 /// Unless `part` is exactly as long as `bucket`: every place of it is written.
 fn sort_bucket(
-    bucket: &[Survivor],
-    scratch: &mut Vec<Survivor>,
+    bucket: &[u64],
+    scratch: &mut Vec<u64>,
     part: &mut [MaybeUninit<Survivor>],
+    survivor: impl Fn(u64) -> Survivor,
 ) {
     assert_eq!(part.len(), bucket.len(), "a bucket fills its part");
     let mut counts = [[0usize; RADIX]; 2];
-    for s in bucket {
-        counts[0][byte(s, 0)] += 1;
-        counts[1][byte(s, 1)] += 1;
+    for &k in bucket {
+        counts[0][byte(k, 0)] += 1;
+        counts[1][byte(k, 1)] += 1;
     }
     // Each count becomes where its byte's run starts.
     let [mut low, mut middle] = counts.map(|count| {
@@ -107,38 +117,39 @@ fn sort_bucket(
         start
     });
     scratch.clear();
-    scratch.resize(bucket.len(), Survivor::default());
-    for s in bucket {
-        let d = byte(s, 0);
-        scratch[low[d]] = *s;
+    scratch.resize(bucket.len(), 0);
+    for &k in bucket {
+        let d = byte(k, 0);
+        scratch[low[d]] = k;
         low[d] += 1;
     }
-    for s in scratch.iter() {
-        let d = byte(s, 1);
-        part[middle[d]].write(*s);
+    for &k in scratch.iter() {
+        let d = byte(k, 1);
+        part[middle[d]].write(survivor(k));
         middle[d] += 1;
     }
 }
 
-/// The runs in parts (ranges of runs, in order) for the leading pass, and how a run is
-/// made.
+/// The runs in parts (ranges of runs, in order) for the leading pass, and how a run's
+/// keys are made.
 struct Runs<F> {
     parts: Vec<std::ops::Range<usize>>,
     run: F,
 }
 
-impl<F: Fn(usize, &mut Vec<Survivor>) + Sync> tuft_strands::buckets::PartWalk for Runs<F> {
-    type Item = Survivor;
+impl<F: Fn(usize, &mut [u64; RUN]) -> usize + Sync> tuft_strands::buckets::PartWalk for Runs<F> {
+    type Item = u64;
 
     fn parts(&self) -> usize {
         self.parts.len()
     }
 
-    fn walk(&self, part: usize, mut f: impl FnMut(Survivor)) {
-        let mut survivors = Vec::new();
+    fn walk(&self, part: usize, f: impl FnMut(u64)) {
+        let mut keys = [0u64; RUN];
+        let mut f = f;
         for r in self.parts[part].clone() {
-            (self.run)(r, &mut survivors);
-            survivors.iter().copied().for_each(&mut f);
+            let len = (self.run)(r, &mut keys);
+            keys[..len].iter().copied().for_each(&mut f);
         }
     }
 }
@@ -146,7 +157,7 @@ impl<F: Fn(usize, &mut Vec<Survivor>) + Sync> tuft_strands::buckets::PartWalk fo
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scatter::{BELOW_ONE, RUN, Streams, channel};
+    use crate::scatter::{BELOW_ONE, Streams, channel};
 
     #[test]
     fn a_key_keeps_its_rank_and_index_to_the_bit() {
@@ -181,12 +192,16 @@ mod tests {
                     }
                 })
                 .collect();
-            // In runs as the scatter makes them, empty ones among them.
+            // In runs as the scatter makes them, empty ones among them; each survivor
+            // made again of its key's index, as the scatter makes it of the candidates.
             let runs: Vec<&[Survivor]> = survivors.chunks(RUN).flat_map(|run| [run, &[]]).collect();
-            let run = |r: usize, out: &mut Vec<Survivor>| {
-                out.clear();
-                out.extend_from_slice(runs[r]);
+            let run = |r: usize, keys: &mut [u64; RUN]| {
+                for (key, s) in keys.iter_mut().zip(runs[r]) {
+                    *key = s.key;
+                }
+                runs[r].len()
             };
+            let survivor = |key: u64| survivors[key as u32 as usize];
             let mut want = survivors.clone();
             want.sort_unstable_by_key(|s| s.key);
             let fields = |v: &[Survivor]| -> Vec<(u64, u32, u32)> {
@@ -195,7 +210,7 @@ mod tests {
                     .collect()
             };
             assert_eq!(
-                fields(&sorted(runs.len(), run)),
+                fields(&sorted(runs.len(), run, survivor)),
                 fields(&want),
                 "{n} survivors"
             );
