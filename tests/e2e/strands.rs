@@ -310,7 +310,7 @@ fn meshes_from_the_quantised_lawn_differ_within_the_bounds_and_cut_the_same_stra
         };
         let (x, y) = (one_tile(a), one_tile(b));
         assert_eq!(x.vertices.len(), y.vertices.len(), "{name}");
-        assert_eq!(x.indices, y.indices, "{name}");
+        assert_eq!(x.indices(), y.indices(), "{name}");
         let (mut worst_mm, mut worst_colour) = (0.0f32, 0.0f32);
         for (u, v) in (0..x.vertices.len()).map(|i| (x.vertex(i), y.vertex(i))) {
             let d = (0..3)

@@ -146,7 +146,7 @@ fn cases(name: &str, graph: &MaterialGraph, runs: usize) -> Vec<Case> {
         });
         total_mesh_ms += ms;
         let vertices: usize = tiles.iter().map(|t| t.vertices.len()).sum();
-        let triangles: usize = tiles.iter().map(|t| t.indices.len() / 3).sum();
+        let triangles: usize = tiles.iter().map(|t| t.index_count() / 3).sum();
         total_triangles += triangles as u64;
         case(
             format!("{name}/{layer_name}/mesh"),
@@ -498,7 +498,7 @@ fn sphere_case(candidates: u64, runs: usize) -> Vec<Case> {
         }
         let n: usize = tiles.iter().map(|t| t.strands.len()).sum();
         let v: usize = meshes.iter().map(|m| m.vertices.len()).sum();
-        let t: usize = meshes.iter().map(|m| m.indices.len() / 3).sum();
+        let t: usize = meshes.iter().map(|m| m.index_count() / 3).sum();
         (n, v, t, set.len())
     });
     let stage_cases = ["scatter", "placement", "ribbons"]

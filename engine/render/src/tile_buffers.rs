@@ -81,17 +81,16 @@ impl<'a> TileSource<'a> {
         }
     }
 
-    /// Vertices and indices a strand; `None` for an empty tile, or a mesh whose strands
-    /// do not all have the same counts (nothing this crate builds).
+    /// Vertices and indices a strand; `None` for an empty tile, or a mesh with no
+    /// triangles or with other than one strand's vertices for each strand placed.
     fn per_strand(&self) -> Option<(usize, usize)> {
         let n = self.placed.len();
         let mesh = self.mesh;
-        if mesh.indices.is_empty() || n == 0 {
+        if mesh.pattern.is_empty() || n == 0 || mesh.strands() != n {
             return None;
         }
-        let (vps, ips) = (mesh.vertices.len() / n, mesh.indices.len() / n);
-        (vps * n == mesh.vertices.len() && ips * n == mesh.indices.len() && vps > 0)
-            .then_some((vps, ips))
+        let vps = mesh.vertices_per_strand();
+        (vps * n == mesh.vertices.len() && vps > 0).then_some((vps, mesh.pattern.len()))
     }
 }
 
@@ -167,11 +166,7 @@ impl TileBuffers {
         let mesh = source.mesh;
         while first < n {
             let end = (first + per_chunk).min(n);
-            let base = (first * vps) as u32;
-            let indices: Vec<u32> = mesh.indices[first * ips..end * ips]
-                .iter()
-                .map(|&i| i - base)
-                .collect();
+            let indices = mesh.indices_of(first..end);
             self.chunks.push(Chunk {
                 vertices: device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
                     label: Some("tuft tile vertices"),
@@ -230,7 +225,7 @@ pub(crate) fn upload_bytes(source: &TileSource<'_>, first: usize) -> u64 {
     }
     let share = |len: usize| (len / n) * (n - first);
     (share(source.mesh.vertices.len()) * size_of::<PackedVertex>()
-        + share(source.mesh.indices.len()) * size_of::<u32>()
+        + share(source.mesh.index_count()) * size_of::<u32>()
         + (n - first) * ROOT_TEXELS * 16) as u64
 }
 

@@ -54,7 +54,7 @@ impl Resident {
             v.capacity() * size_of::<T>()
         }
         (cap(&self.mesh.vertices)
-            + cap(&self.mesh.indices)
+            + cap(&self.mesh.pattern)
             + cap(&self.mesh.ranks)
             + cap(&self.placed.strands)) as u64
     }
@@ -73,7 +73,6 @@ impl Resident {
             let per = |len: usize| len / n_new.max(1) * expect.max(n_new);
             self.placed.strands.reserve_exact(expect.max(n_new));
             self.mesh.vertices.reserve_exact(per(mesh.vertices.len()));
-            self.mesh.indices.reserve_exact(per(mesh.indices.len()));
             self.mesh.ranks.reserve_exact(expect.max(n_new));
         }
         self.placed.strands.extend_from_slice(&placed.strands);
@@ -101,7 +100,6 @@ impl Resident {
         self.placed.strands.shrink_to_fit();
         self.mesh.truncate(n, profile);
         self.mesh.vertices.shrink_to_fit();
-        self.mesh.indices.shrink_to_fit();
         self.mesh.ranks.shrink_to_fit();
         self.n_prefix = need;
         self.version += 1;
@@ -597,10 +595,10 @@ impl Scene {
                     .filter(|c| !c.ranks.is_empty());
                 if let Some(cards) = cards.filter(|_| card_visible > 0.0) {
                     ls.cards += cards.ranks.len() as u64;
-                    ls.triangles += (cards.indices.len() / 3) as u64;
+                    ls.triangles += (cards.index_count() / 3) as u64;
                     card_draws.push(DrawItem {
                         target: DrawTarget::Cards { layer: li, tile: t },
-                        index_count: cards.indices.len() as u32,
+                        index_count: cards.index_count() as u32,
                         params: DrawParams {
                             widen_cur: 1.0,
                             widen_next: 1.0,

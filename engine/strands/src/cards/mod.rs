@@ -453,14 +453,9 @@ pub fn card_mesh(cards: &[Card], repeat_m: f32, atlas_cells: u32) -> crate::mesh
             -repeat_m / 2.0 + card.centre[1] * repeat_m,
         );
         let frame = [Vec3::X, Vec3::Z, Vec3::Y];
-        push_card(
-            &mut mesh.vertices,
-            &mut mesh.indices,
-            card,
-            base,
-            frame,
-            atlas_cells,
-        );
+        let first = mesh.vertices.len() as u32;
+        push_card(&mut mesh.vertices, card, base, frame, atlas_cells);
+        mesh.indices.extend(CARD_PATTERN.iter().map(|&k| first + k));
     }
     mesh
 }
@@ -488,6 +483,10 @@ pub const VERTICES_PER_CARD: usize = 8;
 /// Indices per card: two quads of two triangles.
 pub const INDICES_PER_CARD: usize = 12;
 
+/// One card's triangles, counted from its first vertex: each quad's corners are
+/// bottom-left, bottom-right, top-left, top-right.
+const CARD_PATTERN: [u32; INDICES_PER_CARD] = [0, 1, 2, 1, 3, 2, 4, 5, 6, 5, 7, 6];
+
 /// Meshes the cards planted on one tile (planted from [`card_points`]): two crossed quads
 /// per card standing on the surface's normal, turned in its tangent plane. `ranks` holds
 /// each card's own hash (its turn), which a renderer compares with a fade to dither the
@@ -495,18 +494,14 @@ pub const INDICES_PER_CARD: usize = 12;
 #[must_use]
 pub fn build_card_tile(cards: &[Card], tile: &PlacedTile, atlas_cells: u32) -> TileMesh {
     let mut floats = Vec::with_capacity(tile.strands.len() * VERTICES_PER_CARD);
-    let mut mesh = TileMesh::default();
+    let mut mesh = TileMesh {
+        pattern: CARD_PATTERN.to_vec(),
+        ..TileMesh::default()
+    };
     for planted in &tile.strands {
         let card = &cards[planted.strand as usize];
         let frame = [planted.tangent, planted.bitangent, planted.normal];
-        push_card(
-            &mut floats,
-            &mut mesh.indices,
-            card,
-            planted.position,
-            frame,
-            atlas_cells,
-        );
+        push_card(&mut floats, card, planted.position, frame, atlas_cells);
         mesh.ranks.push(card.turn);
     }
     // The cards are built whole, so their box is exact.
@@ -518,10 +513,10 @@ pub fn build_card_tile(cards: &[Card], tile: &PlacedTile, atlas_cells: u32) -> T
     mesh
 }
 
-/// Appends one card's two quads: `frame` is (u tangent, v tangent, up).
+/// Appends one card's two quads' vertices ([`CARD_PATTERN`] their triangles): `frame` is
+/// (u tangent, v tangent, up).
 fn push_card(
     vertices: &mut Vec<StrandVertex>,
-    indices: &mut Vec<u32>,
     card: &Card,
     base: Vec3,
     frame: [Vec3; 3],
@@ -541,7 +536,6 @@ fn push_card(
         let (sin, cos) = angle.sin_cos();
         let along = (tu * cos + tv * sin) * (card.width / 2.0);
         let normal = tu * -sin + tv * cos;
-        let first = vertices.len() as u32;
         for (corner, (u, v, up)) in [
             (u0, v_bottom, 0.0),
             (u1, v_bottom, 0.0),
@@ -562,7 +556,6 @@ fn push_card(
                 rank: card.turn,
             });
         }
-        indices.extend([first, first + 1, first + 2, first + 1, first + 3, first + 2]);
     }
 }
 

@@ -65,8 +65,7 @@ fn oct_encode(n: V8) -> [__m256i; 2] {
 }
 
 /// Meshes eight strands as ribbons of `points` points onto the end of `mesh`, exactly as
-/// [`super::ribbon_body`] meshes each (every strand [`plain`]); `pattern` is the eight
-/// strands' indices, counted from the first one's first vertex.
+/// [`super::ribbon_body`] meshes each (every strand [`plain`]).
 ///
 /// [`plain`]: crate::shape::Groom::is_plain
 #[target_feature(enable = "avx2,f16c")]
@@ -76,7 +75,6 @@ pub(super) fn ribbons(
     planted: &[Planted; LANES],
     shapes: &[Shape; LANES],
     points: usize,
-    pattern: &[u32],
 ) {
     let p = |f: fn(&Planted) -> glam::Vec3| -> V8 {
         let v: [glam::Vec3; LANES] = each(|j| f(&planted[j]));
@@ -230,8 +228,6 @@ pub(super) fn ribbons(
         mesh.vertices.set_len(start + LANES * per_strand);
     }
     mesh.ranks.extend(shapes.iter().map(|s| s.rank));
-    let base = start as u32;
-    mesh.indices.extend(pattern.iter().map(|&i| base + i));
 }
 
 /// Eight 16-bit values in one register.

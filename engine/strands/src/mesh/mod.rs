@@ -143,15 +143,19 @@ pub struct StrandVertex {
     pub rank: f32,
 }
 
-/// A tile's strands as one vertex buffer and one index buffer.
+/// A tile's strands as one vertex buffer, and their triangles as one strand's pattern.
+///
+/// Every strand of a tile (every card of a card tile) has the same vertices and the
+/// same triangles, so the index buffer is `pattern` once a strand, each time counted
+/// from that strand's first vertex ([`TileMesh::indices`]); it is not stored.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TileMesh {
     /// The box the vertices' positions are packed in.
     pub frame: Frame,
     /// Vertices, strand after strand in rank order.
     pub vertices: Vec<PackedVertex>,
-    /// Triangle indices into `vertices`.
-    pub indices: Vec<u32>,
+    /// One strand's triangles: indices counted from its first vertex.
+    pub pattern: Vec<u32>,
     /// Each strand's rank, in order (to find a level's range).
     pub ranks: Vec<f32>,
 }
@@ -178,11 +182,53 @@ impl TileMesh {
         self.vertices[i].unpack(&self.frame)
     }
 
-    /// Empties the mesh, keeping its buffers (and its frame).
+    /// Empties the mesh, keeping its buffers (and its frame and pattern).
     pub fn clear(&mut self) {
         self.vertices.clear();
-        self.indices.clear();
         self.ranks.clear();
+    }
+
+    /// How many strands the mesh holds.
+    #[must_use]
+    pub fn strands(&self) -> usize {
+        self.ranks.len()
+    }
+
+    /// Vertices a strand (0 for an empty mesh).
+    #[must_use]
+    pub fn vertices_per_strand(&self) -> usize {
+        self.vertices
+            .len()
+            .checked_div(self.ranks.len())
+            .unwrap_or(0)
+    }
+
+    /// How many indices the whole mesh draws.
+    #[must_use]
+    pub fn index_count(&self) -> usize {
+        self.ranks.len() * self.pattern.len()
+    }
+
+    /// The triangle indices of strands `strands`, counted from the first one's first
+    /// vertex: what an index buffer of those strands alone holds.
+    ///
+    /// # Panics
+    /// Where `strands` reaches past the mesh's strands.
+    #[must_use]
+    pub fn indices_of(&self, strands: std::ops::Range<usize>) -> Vec<u32> {
+        assert!(strands.end <= self.ranks.len(), "strands of the mesh");
+        let per = self.vertices_per_strand() as u32;
+        let mut out = Vec::with_capacity(strands.len() * self.pattern.len());
+        for s in 0..strands.len() as u32 {
+            out.extend(self.pattern.iter().map(|&k| s * per + k));
+        }
+        out
+    }
+
+    /// Every triangle index into `vertices`.
+    #[must_use]
+    pub fn indices(&self) -> Vec<u32> {
+        self.indices_of(0..self.ranks.len())
     }
 
     /// Keeps the first `n` strands (a rank prefix: a coarser level) of a mesh of
@@ -190,26 +236,31 @@ impl TileMesh {
     pub fn truncate(&mut self, n: usize, profile: Profile) {
         let n = n.min(self.ranks.len());
         self.vertices.truncate(n * profile.vertices_per_strand());
-        self.indices.truncate(n * profile.indices_per_strand());
         self.ranks.truncate(n);
     }
 
-    /// Appends `other`, a mesh of the strands that follow this one's, its indices
-    /// counted from its own first vertex; an empty mesh takes `other`'s frame.
+    /// Appends `other`, a mesh of the strands that follow this one's; an empty mesh takes
+    /// `other`'s frame and pattern.
     ///
     /// # Panics
-    /// Where both hold vertices packed in different frames.
+    /// Where both hold vertices packed in different frames, or strands of different
+    /// patterns.
     pub fn append(&mut self, other: &Self) {
         if self.vertices.is_empty() {
             self.frame = other.frame;
+        }
+        if self.ranks.is_empty() {
+            self.pattern.clone_from(&other.pattern);
         }
         assert!(
             other.vertices.is_empty() || other.frame == self.frame,
             "meshes appended in one frame"
         );
-        let base = self.vertices.len() as u32;
+        assert!(
+            other.ranks.is_empty() || other.pattern == self.pattern,
+            "meshes appended with one pattern"
+        );
         self.vertices.extend_from_slice(&other.vertices);
-        self.indices.extend(other.indices.iter().map(|&i| base + i));
         self.ranks.extend_from_slice(&other.ranks);
     }
 
@@ -408,25 +459,12 @@ fn build_with_on<const AVX2: bool>(
     let profile = profile.clamped();
     let n = strands.len();
     mesh.vertices.reserve(n * profile.vertices_per_strand());
-    mesh.indices.reserve(n * profile.indices_per_strand());
     mesh.ranks.reserve(n);
     let n_points = profile.points();
     let last = (n_points - 1) as f32;
     let mut centre = [Vec3::ZERO; MAX_POINTS];
     let centre = &mut centre[..n_points];
-    let pattern = index_pattern(profile);
-    // Eight strands' indices, for the lanes alone.
-    #[cfg(target_arch = "x86_64")]
-    let pattern_8: Vec<u32> = if AVX2 && matches!(profile, Profile::Ribbon { .. }) {
-        (0..lanes::LANES as u32)
-            .flat_map(|j| {
-                let first = j * profile.vertices_per_strand() as u32;
-                pattern.iter().map(move |&k| first + k)
-            })
-            .collect()
-    } else {
-        Vec::new()
-    };
+    index_pattern_into(profile, &mut mesh.pattern);
     let q = Quantiser::new(&mesh.frame);
     shapes.clear();
     for (k, p) in strands.iter().enumerate() {
@@ -447,7 +485,7 @@ fn build_with_on<const AVX2: bool>(
                 // CPU has AVX2 and F16C.
                 #[allow(unsafe_code)]
                 unsafe {
-                    lanes::ribbons(mesh, &q, planted, shapes, n_points, &pattern_8);
+                    lanes::ribbons(mesh, &q, planted, shapes, n_points);
                 }
                 i += lanes::LANES;
                 continue;
@@ -465,7 +503,6 @@ fn build_with_on<const AVX2: bool>(
         // The ribbon faces across its lean; an upright strand faces a way of its own.
         let side_2d = facing(shape.reach, shape.id);
         let side = frame(side_2d.extend(0.0)).normalize_or(planted.tangent);
-        let base = mesh.vertices.len() as u32;
         match profile {
             Profile::Ribbon { .. } if AVX2 => {
                 ribbon_body(mesh, &q, shape, planted, centre, side);
@@ -473,7 +510,6 @@ fn build_with_on<const AVX2: bool>(
             Profile::Ribbon { .. } => ribbon(mesh, &q, shape, planted, centre, side),
             Profile::Tube { sides, .. } => tube(mesh, &q, shape, centre, side, sides),
         }
-        mesh.indices.extend(pattern.iter().map(|&k| base + k));
     }
 }
 
@@ -503,9 +539,9 @@ fn prefetch(record: &Shape) {
     let _ = record;
 }
 
-/// The indices of one strand's triangles, counted from its first vertex.
-fn index_pattern(profile: Profile) -> Vec<u32> {
-    let mut out = Vec::with_capacity(profile.indices_per_strand());
+/// The indices of one strand's triangles, counted from its first vertex, into `out`.
+fn index_pattern_into(profile: Profile, out: &mut Vec<u32>) {
+    out.clear();
     match profile.clamped() {
         Profile::Ribbon { segments } => {
             for k in 0..segments {
@@ -524,7 +560,6 @@ fn index_pattern(profile: Profile) -> Vec<u32> {
             }
         }
     }
-    out
 }
 
 /// Meshes every tile, the tiles spread over the available cores (each tile is
@@ -628,13 +663,13 @@ pub fn level_mesh(tiles: &[TileMesh], profile: Profile, keep: f32, widen: f32) -
         vertices = rest;
         let (i, rest) = std::mem::take(&mut indices).split_at_mut(n * per_strand_indices);
         indices = rest;
-        jobs.push((tile, base as u32, v, i));
+        jobs.push((tile, n, base as u32, v, i));
         base += n * per_strand;
     }
     crate::par::for_each(
         "tuft level mesh",
         jobs,
-        |(tile, base, vertices, indices)| {
+        |(tile, n, base, vertices, indices)| {
             for (out, packed) in vertices.iter_mut().zip(&tile.vertices) {
                 let v = packed.unpack(&tile.frame);
                 let mut w = v;
@@ -644,7 +679,7 @@ pub fn level_mesh(tiles: &[TileMesh], profile: Profile, keep: f32, widen: f32) -
                 }
                 *out = w;
             }
-            for (out, &i) in indices.iter_mut().zip(&tile.indices) {
+            for (out, i) in indices.iter_mut().zip(tile.indices_of(0..n)) {
                 *out = i + base;
             }
         },

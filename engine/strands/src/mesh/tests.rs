@@ -154,9 +154,21 @@ fn ribbons_and_tubes_have_the_counts_their_profile_says() {
             let m = build_tile(&s, tile, profile);
             let n = tile.strands.len();
             assert_eq!(m.vertices.len(), n * profile.vertices_per_strand());
-            assert_eq!(m.indices.len(), n * profile.indices_per_strand());
-            assert!(m.indices.iter().all(|&i| (i as usize) < m.vertices.len()));
-            assert_eq!(m.level_indices(1.0, profile), m.indices.len());
+            let indices = m.indices();
+            assert_eq!(indices.len(), n * profile.indices_per_strand());
+            assert_eq!(m.index_count(), indices.len());
+            assert_eq!(m.level_indices(1.0, profile), indices.len());
+            // Each strand's triangles join its own vertices alone.
+            let per = profile.vertices_per_strand();
+            for (s, strand) in indices
+                .chunks_exact(profile.indices_per_strand())
+                .enumerate()
+            {
+                assert!(
+                    strand.iter().all(|&i| (i as usize) / per == s),
+                    "strand {s}"
+                );
+            }
         }
     }
 }
@@ -212,8 +224,8 @@ fn a_level_mesh_widens_survivors_and_keeps_the_prefix() {
             }
             want.vertices.push(v);
         }
-        let indices = &tile.indices[..n * profile.indices_per_strand()];
-        want.indices.extend(indices.iter().map(|i| i + base));
+        want.indices
+            .extend(tile.indices_of(0..n).iter().map(|i| i + base));
     }
     assert!(tiles.len() > 1 && want.vertices.len() > tiles.len());
     assert_eq!(quarter, want);
