@@ -1,12 +1,14 @@
-//! A strand or card tile on the GPU: its vertices, its indices and its roots texture,
-//! split into chunks that each fit the device's own limits.
+//! A strand or card tile on the GPU: its vertices and its roots texture, split into
+//! chunks that each fit the device's own limits, and the index buffers they share.
 //!
-//! A tile's mesh lists its strands in rank order, each with the same number of vertices
-//! and indices, so a level (a rank prefix) is an index prefix. A chunk holds a run of
-//! whole strands: its indices are rebased to its own vertices and its roots texture
-//! starts at its first strand, so the shaders' `vertex_index / verts_per_strand` still
-//! finds each strand's root. Drawing a prefix draws every chunk it covers, the last one
-//! in part: the same triangles in the same order as one buffer would give.
+//! A tile's mesh lists its strands in rank order, each with the same vertices and the
+//! same triangles, so a level (a rank prefix) is an index prefix. A chunk holds a run of
+//! whole strands: its roots texture starts at its first strand, so the shaders'
+//! `vertex_index / verts_per_strand` still finds each strand's root, and its indices
+//! count from its own first vertex, so every chunk of `n` strands of one shape draws the
+//! same `n` strands' indices: one buffer for each shape ([`SharedIndices`]) serves every
+//! chunk of every tile. Drawing a prefix draws every chunk it covers, the last one in
+//! part: the same triangles in the same order as one buffer would give.
 
 use tuft_strands::mesh::{Frame, PackedVertex, TileMesh};
 use tuft_strands::placement::Planted;
@@ -23,6 +25,7 @@ pub(crate) const ROOTS_WIDTH: usize = 2048;
 /// One run of whole strands of a tile.
 struct Chunk {
     vertices: wgpu::Buffer,
+    /// The shared indices of at least this chunk's strands ([`SharedIndices`]).
     indices: wgpu::Buffer,
     /// Where each strand (or card) stands: [`ROOT_TEXELS`] texels per strand; and the
     /// tile's frame.
@@ -107,6 +110,7 @@ impl TileBuffers {
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         roots_layout: &wgpu::BindGroupLayout,
+        indices: &mut SharedIndices,
         source: &TileSource<'_>,
         version: u64,
     ) -> u64 {
@@ -142,8 +146,8 @@ impl TileBuffers {
                 }
             }
         }
-        buffers.upload(device, queue, roots_layout, source, from);
-        upload_bytes(source, from)
+        let index_bytes = buffers.upload(device, queue, roots_layout, indices, source, from);
+        upload_bytes(source, from) + index_bytes
     }
 
     /// How many strands the buffers draw.
@@ -151,33 +155,33 @@ impl TileBuffers {
         self.chunks.last().map_or(0, |c| c.first + c.n)
     }
 
-    /// Uploads strands `first..` of `source` as chunks after those held.
+    /// Uploads strands `first..` of `source` as chunks after those held; returns the
+    /// bytes of any shared index buffer made for them.
     fn upload(
         &mut self,
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         roots_layout: &wgpu::BindGroupLayout,
+        indices: &mut SharedIndices,
         source: &TileSource<'_>,
         mut first: usize,
-    ) {
+    ) -> u64 {
         let (vps, ips) = (self.vps, self.ips);
         let n = source.placed.len();
         let per_chunk = strands_per_chunk(&device.limits(), vps, ips);
         let mesh = source.mesh;
+        let mut index_bytes = 0;
         while first < n {
             let end = (first + per_chunk).min(n);
-            let indices = mesh.indices_of(first..end);
+            let (shared, made) = indices.get(device, mesh, end - first, per_chunk);
+            index_bytes += made;
             self.chunks.push(Chunk {
                 vertices: device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
                     label: Some("tuft tile vertices"),
                     contents: bytemuck::cast_slice(&mesh.vertices[first * vps..end * vps]),
                     usage: wgpu::BufferUsages::VERTEX,
                 }),
-                indices: device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                    label: Some("tuft tile indices"),
-                    contents: bytemuck::cast_slice(&indices),
-                    usage: wgpu::BufferUsages::INDEX,
-                }),
+                indices: shared,
                 roots: roots_bind_group(
                     device,
                     queue,
@@ -191,6 +195,7 @@ impl TileBuffers {
             });
             first = end;
         }
+        index_bytes
     }
 
     /// How many chunks the tile was split into.
@@ -217,16 +222,90 @@ impl TileBuffers {
     }
 }
 
-/// Bytes uploading strands `first..` of `source` writes: vertices, indices, roots.
+/// Bytes uploading strands `first..` of `source` writes: vertices and roots (the
+/// indices are shared: [`SharedIndices`]).
 pub(crate) fn upload_bytes(source: &TileSource<'_>, first: usize) -> u64 {
     let n = source.placed.len();
     if first >= n {
         return 0;
     }
     let share = |len: usize| (len / n) * (n - first);
-    (share(source.mesh.vertices.len()) * size_of::<PackedVertex>()
-        + share(source.mesh.index_count()) * size_of::<u32>()
-        + (n - first) * ROOT_TEXELS * 16) as u64
+    (share(source.mesh.vertices.len()) * size_of::<PackedVertex>() + (n - first) * ROOT_TEXELS * 16)
+        as u64
+}
+
+/// The index buffers every chunk of every tile draws from, one for each strand shape
+/// (vertices a strand and its triangles' pattern): the indices of the first strands of
+/// that shape, each strand's pattern counted from its own first vertex. A chunk of `n`
+/// strands draws a prefix of the shape's buffer. A larger chunk makes a larger buffer
+/// in place of the old, which the chunks already drawing from it keep.
+#[derive(Default)]
+pub(crate) struct SharedIndices {
+    shapes: Vec<SharedShape>,
+}
+
+/// One strand shape's shared indices.
+struct SharedShape {
+    vertices_per_strand: usize,
+    pattern: Vec<u32>,
+    /// How many strands' indices `buffer` holds.
+    strands: usize,
+    buffer: wgpu::Buffer,
+}
+
+impl SharedIndices {
+    /// A buffer holding the indices of at least `strands` strands of `mesh`'s shape, and
+    /// the bytes uploaded to make it (0 where one was held). A new buffer holds the next
+    /// power of two strands, at most `most` (a chunk's most, which the device's limits
+    /// set) and never fewer than `strands`, so a growing tile makes few.
+    pub(crate) fn get(
+        &mut self,
+        device: &wgpu::Device,
+        mesh: &TileMesh,
+        strands: usize,
+        most: usize,
+    ) -> (wgpu::Buffer, u64) {
+        let (vps, pattern) = (mesh.vertices_per_strand(), &mesh.pattern);
+        let held = self
+            .shapes
+            .iter()
+            .position(|s| s.vertices_per_strand == vps && s.pattern == *pattern);
+        if let Some(s) = held.map(|k| &self.shapes[k])
+            && s.strands >= strands
+        {
+            return (s.buffer.clone(), 0);
+        }
+        let room = strands.next_power_of_two().min(most).max(strands);
+        let indices = strand_indices(vps, pattern, room);
+        let buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("tuft shared strand indices"),
+            contents: bytemuck::cast_slice(&indices),
+            usage: wgpu::BufferUsages::INDEX,
+        });
+        let made = SharedShape {
+            vertices_per_strand: vps,
+            pattern: pattern.clone(),
+            strands: room,
+            buffer: buffer.clone(),
+        };
+        match held {
+            Some(k) => self.shapes[k] = made,
+            None => self.shapes.push(made),
+        }
+        (buffer, (indices.len() * size_of::<u32>()) as u64)
+    }
+}
+
+/// The indices of `strands` strands of `vps` vertices each drawing `pattern`, each
+/// counted from the strand's own first vertex ([`TileMesh::indices_of`]'s numbers).
+fn strand_indices(vps: usize, pattern: &[u32], strands: usize) -> Vec<u32> {
+    let mut out = Vec::with_capacity(strands * pattern.len());
+    for s in 0..strands {
+        // A chunk's vertices fit one buffer of 32-byte vertices, far below 2³² of them.
+        let first = u32::try_from(s * vps).expect("a chunk's vertices are counted in 32 bits");
+        out.extend(pattern.iter().map(|&k| first + k));
+    }
+    out
 }
 
 /// The roots of `placed` as a texture [`ROOTS_WIDTH`] wide at most, and `frame` as a
@@ -341,5 +420,28 @@ mod tests {
             ..wgpu::Limits::default()
         };
         assert_eq!(strands_per_chunk(&limits, 10, 24), 64 * 64 / ROOT_TEXELS);
+    }
+
+    #[test]
+    fn every_chunk_draws_a_prefix_of_the_shared_indices() {
+        // Seven strands of four vertices, two triangles each (a quad a strand).
+        let (n, vps, pattern) = (7, 4, vec![0, 1, 2, 1, 3, 2]);
+        let mesh = TileMesh {
+            vertices: vec![bytemuck::Zeroable::zeroed(); n * vps],
+            pattern: pattern.clone(),
+            ranks: vec![0.0; n],
+            ..TileMesh::default()
+        };
+        let shared = strand_indices(vps, &pattern, n);
+        assert_eq!(shared, mesh.indices());
+        assert_eq!(&shared[6..12], &[4, 5, 6, 5, 7, 6]);
+        // A chunk of strands 2..5 counts from its own first vertex: the shared prefix.
+        for (first, end) in [(0, 7), (2, 5), (6, 7), (3, 3)] {
+            assert_eq!(
+                mesh.indices_of(first..end),
+                &shared[..(end - first) * pattern.len()],
+                "strands {first}..{end}"
+            );
+        }
     }
 }

@@ -24,6 +24,8 @@ pub struct GpuScene {
     surface_ranges: Vec<std::ops::Range<u32>>,
     maps: wgpu::BindGroup,
     layers: Vec<GpuLayer>,
+    /// The index buffers the strand and card tiles' chunks share.
+    indices: SharedIndices,
     /// One set of frame and draw uniforms per view drawn in a frame (the levels side by
     /// side are several views of one scene).
     slots: Vec<FrameSlot>,
@@ -158,6 +160,7 @@ impl Renderer {
             surface_ranges: scene.surface_mesh.tile_ranges.clone(),
             maps,
             layers,
+            indices: SharedIndices::default(),
             slots: Vec::new(),
             uploaded_bytes: 0,
         }
@@ -325,6 +328,7 @@ impl Renderer {
                         device,
                         queue,
                         &self.roots_layout,
+                        &mut gpu.indices,
                         &source,
                         r.version,
                     );
@@ -361,8 +365,15 @@ impl Renderer {
                 }
                 DrawTarget::Surface { .. } => continue,
             };
-            gpu.uploaded_bytes +=
-                TileBuffers::update(slot, device, queue, &self.roots_layout, &source, version);
+            gpu.uploaded_bytes += TileBuffers::update(
+                slot,
+                device,
+                queue,
+                &self.roots_layout,
+                &mut gpu.indices,
+                &source,
+                version,
+            );
         }
         let light = &self.light;
         let wind = view.wind.map_or([0.0; 4], |w| {

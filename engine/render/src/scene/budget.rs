@@ -47,11 +47,11 @@ impl std::ops::SubAssign for Cost {
     }
 }
 
-/// Bytes one strand (or card) of `vertices` vertices and `indices` indices takes: its
-/// vertices, indices and roots texels, held on the CPU and again on the GPU.
-fn bytes_per_strand(vertices: usize, indices: usize) -> u64 {
+/// Bytes one strand (or card) of `vertices` vertices takes: its vertices and roots
+/// texels, held on the CPU and again on the GPU. Its indices are one strand's pattern
+/// on the CPU and one buffer shared by every tile on the GPU, so a strand adds none.
+fn bytes_per_strand(vertices: usize) -> u64 {
     2 * (vertices * size_of::<tuft_strands::mesh::PackedVertex>()
-        + indices * size_of::<u32>()
         + crate::tile_buffers::ROOT_TEXELS * 16) as u64
 }
 
@@ -87,8 +87,7 @@ impl Scene {
             let profile = self.material.layers[li].profile;
             let n = self.estimate_strands(li, t, shared.keep[k]) as u64;
             cost.triangles += n * (profile.indices_per_strand() / 3) as u64;
-            cost.bytes +=
-                n * bytes_per_strand(profile.vertices_per_strand(), profile.indices_per_strand());
+            cost.bytes += n * bytes_per_strand(profile.vertices_per_strand());
         }
         if card_visible(choice, shared.keep.len()) > 0.0 {
             let n = match shared.card_tiles[t].get() {
@@ -96,7 +95,7 @@ impl Scene {
                 None => (f64::from(self.tile_uv[t]) * shared.cards.len() as f64) as u64,
             };
             cost.triangles += n * (cards::INDICES_PER_CARD / 3) as u64;
-            cost.bytes += n * bytes_per_strand(cards::VERTICES_PER_CARD, cards::INDICES_PER_CARD);
+            cost.bytes += n * bytes_per_strand(cards::VERTICES_PER_CARD);
         }
         cost
     }
