@@ -283,17 +283,23 @@ fn candidates_with(
             let first = r * RUN;
             let mut u = streams.run(r, roots.len(), channel::JITTER_U);
             let mut v = streams.run(r, roots.len(), channel::JITTER_V);
-            let (mut row, mut x) = (first / n, first % n);
-            for (k, root) in roots.iter_mut().enumerate() {
-                u[k] = ((x as f32 + u[k]) / n as f32).min(BELOW_ONE);
-                v[k] = ((row as f32 + v[k]) / n as f32).min(BELOW_ONE);
-                root.write([u[k], v[k]]);
-                x += 1;
-                if x == n {
-                    (x, row) = (0, row + 1);
-                }
-            }
             let len = roots.len();
+            // A lattice row's part of the run at a time, so the divisions run on lanes
+            // (the same divisions, so the same bits).
+            let (mut k, nf) = (0, n as f32);
+            while k < len {
+                let (row, x) = ((first + k) / n, (first + k) % n);
+                let end = (k + n - x).min(len);
+                let (us, vs) = (&mut u[k..end], &mut v[k..end]);
+                for (j, (u, v)) in us.iter_mut().zip(vs).enumerate() {
+                    *u = (((x + j) as f32 + *u) / nf).min(BELOW_ONE);
+                    *v = ((row as f32 + *v) / nf).min(BELOW_ONE);
+                }
+                k = end;
+            }
+            for (root, (&u, &v)) in roots.iter_mut().zip(u.iter().zip(&v)) {
+                root.write([u, v]);
+            }
             let mut nearest = [0u32; RUN];
             lanes::nearest_clumps(clumps, m, &u[..len], &v[..len], &mut nearest[..len]);
             for (out, &c) in clump.iter_mut().zip(&nearest) {
