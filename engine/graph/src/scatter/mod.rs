@@ -712,6 +712,36 @@ mod tests {
     }
 
     #[test]
+    fn each_candidate_stands_jittered_in_its_own_lattice_cell() {
+        // Lattices whose rows end inside a run: many rows a run, and a few.
+        for lattice in [7, 301, 1000] {
+            let mut graph = MaterialGraph::new("jitter");
+            let layer = StrandLayer {
+                lattice,
+                clump_lattice: 4,
+                ..Default::default()
+            };
+            let streams = Streams::of(layer.seed);
+            graph.strands.insert("grass".into(), layer);
+            let found = candidates(&Evaluator::new(&graph), "grass").expect("a valid layer");
+            let n = lattice as usize;
+            assert_eq!(found.roots.len(), n * n);
+            for (i, root) in found.roots.iter().enumerate().step_by(97) {
+                let (x, row) = ((i % n) as f32, (i / n) as f32);
+                let want = [
+                    ((x + streams.unit(i, channel::JITTER_U)) / n as f32).min(BELOW_ONE),
+                    ((row + streams.unit(i, channel::JITTER_V)) / n as f32).min(BELOW_ONE),
+                ];
+                assert_eq!(
+                    root.map(f32::to_bits),
+                    want.map(f32::to_bits),
+                    "{lattice}: {i}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn the_nearest_clump_is_the_nearest_of_all_clumps() {
         let m = 8;
         let clumps = clump_points(3, m);
