@@ -97,6 +97,15 @@ impl<'a> TileSource<'a> {
     }
 }
 
+/// What uploading a tile needs: the device and its queue, the roots' bind-group layout,
+/// and the index buffers the scene's chunks share.
+pub(crate) struct Uploader<'a> {
+    pub(crate) device: &'a wgpu::Device,
+    pub(crate) queue: &'a wgpu::Queue,
+    pub(crate) roots_layout: &'a wgpu::BindGroupLayout,
+    pub(crate) indices: &'a mut SharedIndices,
+}
+
 impl TileBuffers {
     /// Brings `slot` to `source` and returns the bytes uploaded. Buffers already there
     /// hold a longer or shorter prefix of the same tile: strands past `source` are
@@ -107,10 +116,7 @@ impl TileBuffers {
     /// where [`TileSource`] has nothing to draw.
     pub(crate) fn update(
         slot: &mut Option<Self>,
-        device: &wgpu::Device,
-        queue: &wgpu::Queue,
-        roots_layout: &wgpu::BindGroupLayout,
-        indices: &mut SharedIndices,
+        up: &mut Uploader<'_>,
         source: &TileSource<'_>,
         version: u64,
     ) -> u64 {
@@ -146,7 +152,7 @@ impl TileBuffers {
                 }
             }
         }
-        let index_bytes = buffers.upload(device, queue, roots_layout, indices, source, from);
+        let index_bytes = buffers.upload(up, source, from);
         upload_bytes(source, from) + index_bytes
     }
 
@@ -157,15 +163,8 @@ impl TileBuffers {
 
     /// Uploads strands `first..` of `source` as chunks after those held; returns the
     /// bytes of any shared index buffer made for them.
-    fn upload(
-        &mut self,
-        device: &wgpu::Device,
-        queue: &wgpu::Queue,
-        roots_layout: &wgpu::BindGroupLayout,
-        indices: &mut SharedIndices,
-        source: &TileSource<'_>,
-        mut first: usize,
-    ) -> u64 {
+    fn upload(&mut self, up: &mut Uploader<'_>, source: &TileSource<'_>, mut first: usize) -> u64 {
+        let device = up.device;
         let (vps, ips) = (self.vps, self.ips);
         let n = source.placed.len();
         let per_chunk = strands_per_chunk(&device.limits(), vps, ips);
@@ -173,7 +172,7 @@ impl TileBuffers {
         let mut index_bytes = 0;
         while first < n {
             let end = (first + per_chunk).min(n);
-            let (shared, made) = indices.get(device, mesh, end - first, per_chunk);
+            let (shared, made) = up.indices.get(device, mesh, end - first, per_chunk);
             index_bytes += made;
             self.chunks.push(Chunk {
                 vertices: device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
@@ -184,8 +183,8 @@ impl TileBuffers {
                 indices: shared,
                 roots: roots_bind_group(
                     device,
-                    queue,
-                    roots_layout,
+                    up.queue,
+                    up.roots_layout,
                     &source.placed[first..end],
                     source.triangle_ground,
                     &self.frame,

@@ -6,7 +6,7 @@
 use crate::light::Light;
 use crate::scene::{DrawParams, DrawTarget, FramePlan, Scene, SurfaceVertex, View};
 use crate::texture::{mips, texture, write_levels};
-use crate::tile_buffers::{SharedIndices, TileBuffers, TileSource};
+use crate::tile_buffers::{SharedIndices, TileBuffers, TileSource, Uploader};
 use bytemuck::{Pod, Zeroable};
 use std::num::NonZeroU64;
 use tuft_strands::mesh::PackedVertex;

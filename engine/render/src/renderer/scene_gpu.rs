@@ -314,6 +314,12 @@ impl Renderer {
                     .sum::<u64>();
             }
         }
+        let mut up = Uploader {
+            device,
+            queue,
+            roots_layout: &self.roots_layout,
+            indices: &mut gpu.indices,
+        };
         // Tiles the scene let go of or shrank (out of view, far behind) free their
         // buffers, drawn or not.
         for (gpu_layer, layer) in gpu.layers.iter_mut().zip(&scene.layers) {
@@ -323,15 +329,7 @@ impl Renderer {
                 });
                 if shrank {
                     let source = TileSource::of(&r.mesh, &r.placed.strands, scene);
-                    gpu.uploaded_bytes += TileBuffers::update(
-                        slot,
-                        device,
-                        queue,
-                        &self.roots_layout,
-                        &mut gpu.indices,
-                        &source,
-                        r.version,
-                    );
+                    gpu.uploaded_bytes += TileBuffers::update(slot, &mut up, &source, r.version);
                 }
             }
         }
@@ -365,15 +363,7 @@ impl Renderer {
                 }
                 DrawTarget::Surface { .. } => continue,
             };
-            gpu.uploaded_bytes += TileBuffers::update(
-                slot,
-                device,
-                queue,
-                &self.roots_layout,
-                &mut gpu.indices,
-                &source,
-                version,
-            );
+            gpu.uploaded_bytes += TileBuffers::update(slot, &mut up, &source, version);
         }
         let light = &self.light;
         let wind = view.wind.map_or([0.0; 4], |w| {
