@@ -14,9 +14,12 @@ use bytemuck::{Pod, Zeroable};
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
+mod buffers;
 #[cfg(target_arch = "x86_64")]
 mod lanes;
 mod packed;
+
+pub use buffers::{LevelMesh, TileMesh, level_mesh};
 
 pub use packed::{
     Frame, PackedVertex, f16_bits, f16_value, f16x4, oct_decode, oct_encode, rank_value,
@@ -141,134 +144,6 @@ pub struct StrandVertex {
     pub wind: f32,
     /// The strand's rank, for dithered level transitions.
     pub rank: f32,
-}
-
-/// A tile's strands as one vertex buffer, and their triangles as one strand's pattern.
-///
-/// Every strand of a tile (every card of a card tile) has the same vertices and the
-/// same triangles, so the index buffer is `pattern` once a strand, each time counted
-/// from that strand's first vertex ([`TileMesh::indices`]); it is not stored.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct TileMesh {
-    /// The box the vertices' positions are packed in.
-    pub frame: Frame,
-    /// Vertices, strand after strand in rank order.
-    pub vertices: Vec<PackedVertex>,
-    /// One strand's triangles: indices counted from its first vertex.
-    pub pattern: Vec<u32>,
-    /// Each strand's rank, in order (to find a level's range).
-    pub ranks: Vec<f32>,
-}
-
-impl TileMesh {
-    /// The vertex buffer's bytes, exactly as a GPU reads them.
-    #[must_use]
-    pub fn vertex_bytes(&self) -> &[u8] {
-        bytemuck::cast_slice(&self.vertices)
-    }
-
-    /// An empty mesh whose positions will be packed in `frame`.
-    #[must_use]
-    pub fn in_frame(frame: Frame) -> Self {
-        Self {
-            frame,
-            ..Self::default()
-        }
-    }
-
-    /// Vertex `i` in floats.
-    #[must_use]
-    pub fn vertex(&self, i: usize) -> StrandVertex {
-        self.vertices[i].unpack(&self.frame)
-    }
-
-    /// Empties the mesh, keeping its buffers (and its frame and pattern).
-    pub fn clear(&mut self) {
-        self.vertices.clear();
-        self.ranks.clear();
-    }
-
-    /// How many strands the mesh holds.
-    #[must_use]
-    pub fn strands(&self) -> usize {
-        self.ranks.len()
-    }
-
-    /// Vertices a strand (0 for an empty mesh).
-    #[must_use]
-    pub fn vertices_per_strand(&self) -> usize {
-        self.vertices
-            .len()
-            .checked_div(self.ranks.len())
-            .unwrap_or(0)
-    }
-
-    /// How many indices the whole mesh draws.
-    #[must_use]
-    pub fn index_count(&self) -> usize {
-        self.ranks.len() * self.pattern.len()
-    }
-
-    /// The triangle indices of strands `strands`, counted from the first one's first
-    /// vertex: what an index buffer of those strands alone holds.
-    ///
-    /// # Panics
-    /// Where `strands` reaches past the mesh's strands.
-    #[must_use]
-    pub fn indices_of(&self, strands: std::ops::Range<usize>) -> Vec<u32> {
-        assert!(strands.end <= self.ranks.len(), "strands of the mesh");
-        let per = self.vertices_per_strand() as u32;
-        let mut out = Vec::with_capacity(strands.len() * self.pattern.len());
-        for s in 0..strands.len() as u32 {
-            out.extend(self.pattern.iter().map(|&k| s * per + k));
-        }
-        out
-    }
-
-    /// Every triangle index into `vertices`.
-    #[must_use]
-    pub fn indices(&self) -> Vec<u32> {
-        self.indices_of(0..self.ranks.len())
-    }
-
-    /// Keeps the first `n` strands (a rank prefix: a coarser level) of a mesh of
-    /// `profile`, dropping the rest.
-    pub fn truncate(&mut self, n: usize, profile: Profile) {
-        let n = n.min(self.ranks.len());
-        self.vertices.truncate(n * profile.vertices_per_strand());
-        self.ranks.truncate(n);
-    }
-
-    /// Appends `other`, a mesh of the strands that follow this one's; an empty mesh takes
-    /// `other`'s frame and pattern.
-    ///
-    /// # Panics
-    /// Where both hold vertices packed in different frames, or strands of different
-    /// patterns.
-    pub fn append(&mut self, other: &Self) {
-        if self.vertices.is_empty() {
-            self.frame = other.frame;
-        }
-        if self.ranks.is_empty() {
-            self.pattern.clone_from(&other.pattern);
-        }
-        assert!(
-            other.vertices.is_empty() || other.frame == self.frame,
-            "meshes appended in one frame"
-        );
-        assert!(
-            other.ranks.is_empty() || other.pattern == self.pattern,
-            "meshes appended with one pattern"
-        );
-        self.vertices.extend_from_slice(&other.vertices);
-        self.ranks.extend_from_slice(&other.ranks);
-    }
-
-    /// The number of indices level `keep` draws: the prefix of strands with rank < keep.
-    #[must_use]
-    pub fn level_indices(&self, keep: f32, profile: Profile) -> usize {
-        self.ranks.partition_point(|&r| r < keep) * profile.indices_per_strand()
-    }
 }
 
 /// Meshes the strands of one placed tile.
@@ -612,79 +487,6 @@ pub fn build_tiles_into(
             scratch,
         );
     });
-}
-
-/// One level of a whole surface as a single buffer pair, the widening applied: what a
-/// game without a level-aware shader draws, and what the baked glTF meshes hold.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct LevelMesh {
-    /// Vertices with the level's widening applied to `position` and `across`.
-    pub vertices: Vec<StrandVertex>,
-    /// Triangle indices.
-    pub indices: Vec<u32>,
-}
-
-impl LevelMesh {
-    /// The vertex buffer's bytes, exactly as a GPU reads them.
-    #[must_use]
-    pub fn vertex_bytes(&self) -> &[u8] {
-        bytemuck::cast_slice(&self.vertices)
-    }
-
-    /// The index buffer's bytes.
-    #[must_use]
-    pub fn index_bytes(&self) -> &[u8] {
-        bytemuck::cast_slice(&self.indices)
-    }
-}
-
-/// The strands with rank below `keep` of every tile, widened by `widen`, merged into one
-/// mesh (tiles in order, each tile's strands in rank order).
-#[must_use]
-pub fn level_mesh(tiles: &[TileMesh], profile: Profile, keep: f32, widen: f32) -> LevelMesh {
-    let (per_strand, per_strand_indices) =
-        (profile.vertices_per_strand(), profile.indices_per_strand());
-    let kept: Vec<usize> = tiles
-        .iter()
-        .map(|tile| tile.ranks.partition_point(|&r| r < keep))
-        .collect();
-    let strands: usize = kept.iter().sum();
-    let mut out = LevelMesh {
-        vertices: vec![StrandVertex::zeroed(); strands * per_strand],
-        indices: vec![0; strands * per_strand_indices],
-    };
-    // Each tile's share of both buffers, sized up front and filled over the cores (one
-    // growing buffer copied itself over and over; the lawn's level 0 is 1.7M vertices).
-    let mut jobs = Vec::with_capacity(tiles.len());
-    let (mut vertices, mut indices) = (out.vertices.as_mut_slice(), out.indices.as_mut_slice());
-    let mut base = 0usize;
-    for (tile, &n) in tiles.iter().zip(&kept) {
-        let (v, rest) = std::mem::take(&mut vertices).split_at_mut(n * per_strand);
-        vertices = rest;
-        let (i, rest) = std::mem::take(&mut indices).split_at_mut(n * per_strand_indices);
-        indices = rest;
-        jobs.push((tile, n, base as u32, v, i));
-        base += n * per_strand;
-    }
-    crate::par::for_each(
-        "tuft level mesh",
-        jobs,
-        |(tile, n, base, vertices, indices)| {
-            for (out, packed) in vertices.iter_mut().zip(&tile.vertices) {
-                let v = packed.unpack(&tile.frame);
-                let mut w = v;
-                for k in 0..3 {
-                    w.position[k] += (widen - 1.0) * v.across[k];
-                    w.across[k] *= widen;
-                }
-                *out = w;
-            }
-            for (out, i) in indices.iter_mut().zip(tile.indices_of(0..n)) {
-                *out = i + base;
-            }
-        },
-    );
-    out
 }
 
 /// One repeat of `set` laid on a flat plane (`repeat_m` square, facing +y, 4 × 4 tiles)
