@@ -1,11 +1,12 @@
-//! Strand meshes: ribbons and tubes built straight into flat vertex and index buffers.
+//! Strand meshes: ribbons and tubes built straight into flat vertex buffers, with one
+//! strand's triangles for all.
 //!
 //! One vertex layout for every profile ([`PackedVertex`], 32 bytes; [`StrandVertex`] is
 //! the same vertex in floats). Vertices hold their level-0 position and the `across`
 //! offset from the centreline, so a renderer widens a level's survivors by moving each
 //! vertex along `across` — the buffers never change between levels. A tile's strands
-//! are meshed in rank order with a fixed count of indices per strand, so level `k` is
-//! the index range `0 .. n_k × indices_per_strand`.
+//! are meshed in rank order, each with the same vertices and triangles, so level `k` is
+//! the index range `0 .. n_k × indices_per_strand` of [`TileMesh::indices`].
 
 use crate::placement::{PlacedTile, Planted};
 use crate::set::StrandSet;
