@@ -10,7 +10,7 @@
 //! chunk of every tile. Drawing a prefix draws every chunk it covers, the last one in
 //! part: the same triangles in the same order as one buffer would give.
 
-use tuft_strands::mesh::{Frame, PackedVertex, TileMesh};
+use tuft_strands::mesh::{Frame, PackedVertex, TileMesh, strand_indices_into};
 use tuft_strands::placement::Planted;
 use wgpu::util::DeviceExt;
 
@@ -275,7 +275,8 @@ impl SharedIndices {
             return (s.buffer.clone(), 0);
         }
         let room = strands.next_power_of_two().min(most).max(strands);
-        let indices = strand_indices(vps, pattern, room);
+        let mut indices = vec![0; room * pattern.len()];
+        strand_indices_into(vps, pattern, 0, &mut indices);
         let buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("tuft shared strand indices"),
             contents: bytemuck::cast_slice(&indices),
@@ -293,18 +294,6 @@ impl SharedIndices {
         }
         (buffer, (indices.len() * size_of::<u32>()) as u64)
     }
-}
-
-/// The indices of `strands` strands of `vps` vertices each drawing `pattern`, each
-/// counted from the strand's own first vertex ([`TileMesh::indices_of`]'s numbers).
-fn strand_indices(vps: usize, pattern: &[u32], strands: usize) -> Vec<u32> {
-    let mut out = Vec::with_capacity(strands * pattern.len());
-    for s in 0..strands {
-        // A chunk's vertices fit one buffer of 32-byte vertices, far below 2³² of them.
-        let first = u32::try_from(s * vps).expect("a chunk's vertices are counted in 32 bits");
-        out.extend(pattern.iter().map(|&k| first + k));
-    }
-    out
 }
 
 /// The roots of `placed` as a texture [`ROOTS_WIDTH`] wide at most, and `frame` as a
@@ -431,7 +420,8 @@ mod tests {
             ranks: vec![0.0; n],
             ..TileMesh::default()
         };
-        let shared = strand_indices(vps, &pattern, n);
+        let mut shared = vec![0; n * pattern.len()];
+        strand_indices_into(vps, &pattern, 0, &mut shared);
         assert_eq!(shared, mesh.indices());
         assert_eq!(&shared[6..12], &[4, 5, 6, 5, 7, 6]);
         // A chunk of strands 2..5 counts from its own first vertex: the shared prefix.

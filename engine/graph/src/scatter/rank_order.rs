@@ -144,9 +144,8 @@ impl<F: Fn(usize, &mut [u64; RUN]) -> usize + Sync> tuft_strands::buckets::PartW
         self.parts.len()
     }
 
-    fn walk(&self, part: usize, f: impl FnMut(u64)) {
+    fn walk(&self, part: usize, mut f: impl FnMut(u64)) {
         let mut keys = [0u64; RUN];
-        let mut f = f;
         for r in self.parts[part].clone() {
             let len = (self.run)(r, &mut keys);
             keys[..len].iter().copied().for_each(&mut f);

@@ -453,10 +453,10 @@ pub fn card_mesh(cards: &[Card], repeat_m: f32, atlas_cells: u32) -> crate::mesh
             -repeat_m / 2.0 + card.centre[1] * repeat_m,
         );
         let frame = [Vec3::X, Vec3::Z, Vec3::Y];
-        let first = mesh.vertices.len() as u32;
         push_card(&mut mesh.vertices, card, base, frame, atlas_cells);
-        mesh.indices.extend(CARD_PATTERN.iter().map(|&k| first + k));
     }
+    mesh.indices = vec![0; cards.len() * INDICES_PER_CARD];
+    crate::mesh::strand_indices_into(VERTICES_PER_CARD, &CARD_PATTERN, 0, &mut mesh.indices);
     mesh
 }
 

@@ -78,11 +78,8 @@ impl TileMesh {
     #[must_use]
     pub fn indices_of(&self, strands: std::ops::Range<usize>) -> Vec<u32> {
         assert!(strands.end <= self.ranks.len(), "strands of the mesh");
-        let per = self.vertices_per_strand() as u32;
-        let mut out = Vec::with_capacity(strands.len() * self.pattern.len());
-        for s in 0..strands.len() as u32 {
-            out.extend(self.pattern.iter().map(|&k| s * per + k));
-        }
+        let mut out = vec![0; strands.len() * self.pattern.len()];
+        strand_indices_into(self.vertices_per_strand(), &self.pattern, 0, &mut out);
         out
     }
 
@@ -181,13 +178,13 @@ pub fn level_mesh(tiles: &[TileMesh], profile: Profile, keep: f32, widen: f32) -
         vertices = rest;
         let (i, rest) = std::mem::take(&mut indices).split_at_mut(n * per_strand_indices);
         indices = rest;
-        jobs.push((tile, n, base as u32, v, i));
+        jobs.push((tile, base as u32, v, i));
         base += n * per_strand;
     }
     crate::par::for_each(
         "tuft level mesh",
         jobs,
-        |(tile, n, base, vertices, indices)| {
+        |(tile, base, vertices, indices)| {
             for (out, packed) in vertices.iter_mut().zip(&tile.vertices) {
                 let v = packed.unpack(&tile.frame);
                 let mut w = v;
@@ -197,10 +194,36 @@ pub fn level_mesh(tiles: &[TileMesh], profile: Profile, keep: f32, widen: f32) -
                 }
                 *out = w;
             }
-            for (out, i) in indices.iter_mut().zip(tile.indices_of(0..n)) {
-                *out = i + base;
-            }
+            strand_indices_into(tile.vertices_per_strand(), &tile.pattern, base, indices);
         },
     );
     out
+}
+
+/// Writes the indices of strands laid one after another into `out` (whole strands: as
+/// many as `out` holds patterns), each strand of `vertices_per_strand` vertices drawing
+/// `pattern` counted from its own first vertex, every index moved past `base` vertices:
+/// a tile's index buffer, a chunk's, or a tile's share of a merged level.
+///
+/// # Panics
+/// Where a vertex's number passes 2³² (more vertices than 32-bit indices reach).
+pub fn strand_indices_into(
+    vertices_per_strand: usize,
+    pattern: &[u32],
+    base: u32,
+    out: &mut [u32],
+) {
+    if pattern.is_empty() {
+        return;
+    }
+    for (s, strand) in out.chunks_exact_mut(pattern.len()).enumerate() {
+        let first = s
+            .checked_mul(vertices_per_strand)
+            .and_then(|v| u32::try_from(v).ok())
+            .and_then(|v| v.checked_add(base))
+            .expect("vertex numbers fit 32-bit indices");
+        for (o, &k) in strand.iter_mut().zip(pattern) {
+            *o = first + k;
+        }
+    }
 }

@@ -20,7 +20,7 @@ mod buffers;
 mod lanes;
 mod packed;
 
-pub use buffers::{LevelMesh, TileMesh, level_mesh};
+pub use buffers::{LevelMesh, TileMesh, level_mesh, strand_indices_into};
 
 pub use packed::{
     Frame, PackedVertex, f16_bits, f16_value, f16x4, oct_decode, oct_encode, rank_value,

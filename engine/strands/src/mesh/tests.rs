@@ -224,8 +224,13 @@ fn a_level_mesh_widens_survivors_and_keeps_the_prefix() {
             }
             want.vertices.push(v);
         }
-        want.indices
-            .extend(tile.indices_of(0..n).iter().map(|i| i + base));
+        // Each strand's own triangles (the tile's pattern), moved past its strands and
+        // the tiles before it.
+        let per = profile.vertices_per_strand() as u32;
+        for s in 0..n as u32 {
+            want.indices
+                .extend(tile.pattern.iter().map(|&k| base + s * per + k));
+        }
     }
     assert!(tiles.len() > 1 && want.vertices.len() > tiles.len());
     assert_eq!(quarter, want);
