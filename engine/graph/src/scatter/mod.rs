@@ -16,11 +16,15 @@
 //!    survivors and a level is a prefix. (The sort happens right after step 3, so steps 4
 //!    and the assembly walk memory in order.)
 
+mod candidates;
 mod lanes;
 mod ports;
 mod rank_order;
 
-use ports::{Column, columns, evaluated, groom, port_input, read};
+use candidates::{CLUMP_SALT, candidates_with, clump_points};
+pub use candidates::{Candidates, candidates};
+
+use ports::{Column, columns, evaluated, groom, port_input};
 
 use crate::Domain;
 use crate::cache::PartKey;
@@ -28,18 +32,14 @@ use crate::eval::Evaluator;
 use crate::graph::{Input, MaterialGraph};
 use crate::layer::StrandLayer;
 use crate::limits;
-use crate::value::PortType;
 use rayon::prelude::*;
 use std::mem::MaybeUninit;
 use std::sync::Arc;
 use tuft_strands::StrandSet;
 use tuft_strands::hash::{hash, stream, unit_f32};
-use tuft_strands::num::{fast_floor, wrap_delta, wrap_index};
+use tuft_strands::num::wrap_delta;
 
 pub use tuft_strands::hash::channel;
-
-/// Salt separating the clump points' hash stream from the strands'.
-const CLUMP_SALT: u64 = 0xc1a5_9e37_0000_0001;
 
 /// Why a layer could not be scattered.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -73,68 +73,8 @@ pub enum ScatterError {
     Recursive(String),
 }
 
-/// The point of clump cell `(cx, cy)` of an `m × m` clump lattice (wrapped indices).
-#[inline]
-fn clump_point(seed: u64, m: u32, cx: u32, cy: u32) -> [f32; 2] {
-    let id = u64::from(cy * m + cx);
-    let s = seed ^ CLUMP_SALT;
-    [
-        (cx as f32 + unit_f32(hash(s, id, 0))) / m as f32,
-        (cy as f32 + unit_f32(hash(s, id, 1))) / m as f32,
-    ]
-}
-
-/// `x` wrapped into `[0, 1)`.
-#[inline]
-fn wrap_unit(x: f32) -> f32 {
-    let w = x - fast_floor(x);
-    if w >= 1.0 { 0.0 } else { w }
-}
-
 /// The largest `f32` below 1.
 const BELOW_ONE: f32 = 1.0 - f32::EPSILON / 2.0;
-
-/// Every clump point of an `m × m` clump lattice, row-major.
-fn clump_points(seed: u64, m: u32) -> Vec<[f32; 2]> {
-    (0..m * m)
-        .map(|c| clump_point(seed, m, c % m, c / m))
-        .collect()
-}
-
-/// [`wrap_delta`] for `|d| < 1` (the difference of two points of the repeat), with
-/// two compares instead of a floor; the same value to the bit.
-#[inline]
-fn near_delta(d: f32) -> f32 {
-    let e = d + 0.5;
-    if e >= 1.0 {
-        d - 1.0
-    } else if e < 0.0 {
-        d + 1.0
-    } else {
-        d
-    }
-}
-
-/// The nearest clump to `(u, v)` by toroidal distance: its index into `points`.
-fn nearest_clump(points: &[[f32; 2]], m: u32, u: f32, v: f32) -> u32 {
-    let m_us = m as usize;
-    let cx = ((u * m as f32) as i64).clamp(0, i64::from(m) - 1);
-    let cy = ((v * m as f32) as i64).clamp(0, i64::from(m) - 1);
-    let mut best = (f32::INFINITY, 0u32);
-    for dy in -1..=1 {
-        let row = wrap_index(cy + dy, m_us) * m_us;
-        for dx in -1..=1 {
-            let id = row + wrap_index(cx + dx, m_us);
-            let p = points[id];
-            let (du, dv) = (near_delta(p[0] - u), near_delta(p[1] - v));
-            let d2 = du * du + dv * dv;
-            if d2 < best.0 {
-                best = (d2, id as u32);
-            }
-        }
-    }
-    best.1
-}
 
 /// A layer's hash streams, one per strand channel: a strand's number costs one mix.
 #[derive(Clone, Copy)]
@@ -232,147 +172,6 @@ fn checked_layer<'g>(
         });
     }
     Ok(layer)
-}
-
-/// Every candidate of a layer, before the density cut: where it stands (after the clump
-/// offset moved it), its clump, and whether its own density hash passes the density at
-/// its root. What the editor's survivor view draws, and the first three steps of the
-/// scatter.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Candidates {
-    /// Root of each candidate, in `[0, 1)²`.
-    pub roots: Vec<[f32; 2]>,
-    /// The clump each candidate joins.
-    pub clump: Vec<u32>,
-    /// Whether the candidate survives the density threshold.
-    pub survives: Vec<bool>,
-}
-
-/// The candidates of layer `name` of the evaluator's graph.
-///
-/// # Errors
-/// No such layer, or settings the scatter refuses.
-pub fn candidates(evaluator: &Evaluator<'_>, name: &str) -> Result<Candidates, ScatterError> {
-    let layer = checked_layer(evaluator.graph(), name)?;
-    let clumps = clump_points(layer.seed, layer.clump_lattice);
-    Ok(candidates_with(
-        evaluator,
-        layer,
-        &Streams::of(layer.seed),
-        &clumps,
-    ))
-}
-
-fn candidates_with(
-    evaluator: &Evaluator<'_>,
-    layer: &StrandLayer,
-    streams: &Streams,
-    clumps: &[[f32; 2]],
-) -> Candidates {
-    let n = layer.lattice as usize;
-    let m = layer.clump_lattice;
-    let count = layer.n_candidates() as usize;
-    // 1. Candidates and their clumps, a run at a time, each place written once (no
-    // serial fill with zeros first).
-    let (mut roots, mut clump) = (Vec::with_capacity(count), Vec::with_capacity(count));
-    room(&mut roots, count)
-        .par_chunks_mut(RUN)
-        .zip(room(&mut clump, count).par_chunks_mut(RUN))
-        .enumerate()
-        .for_each(|(r, (roots, clump))| {
-            let first = r * RUN;
-            let mut u = streams.run(r, roots.len(), channel::JITTER_U);
-            let mut v = streams.run(r, roots.len(), channel::JITTER_V);
-            let len = roots.len();
-            // A lattice row's part of the run at a time, so the divisions run on lanes
-            // (the same divisions, so the same bits).
-            let (mut k, nf) = (0, n as f32);
-            while k < len {
-                let (row, x) = ((first + k) / n, (first + k) % n);
-                let end = (k + n - x).min(len);
-                let (us, vs) = (&mut u[k..end], &mut v[k..end]);
-                for (j, (u, v)) in us.iter_mut().zip(vs).enumerate() {
-                    *u = (((x + j) as f32 + *u) / nf).min(BELOW_ONE);
-                    *v = ((row as f32 + *v) / nf).min(BELOW_ONE);
-                }
-                k = end;
-            }
-            for (root, (&u, &v)) in roots.iter_mut().zip(u.iter().zip(&v)) {
-                root.write([u, v]);
-            }
-            let mut nearest = [0u32; RUN];
-            lanes::nearest_clumps(clumps, m, &u[..len], &v[..len], &mut nearest[..len]);
-            for (out, &c) in clump.iter_mut().zip(&nearest) {
-                out.write(c);
-            }
-        });
-    // SAFETY: every run wrote each of its places of both, and the runs cover `count`.
-    #[allow(unsafe_code)]
-    unsafe {
-        roots.set_len(count);
-        clump.set_len(count);
-    }
-
-    // 2. The clump offset moves roots after the clump is chosen.
-    if layer.clump_offset.link().is_some() {
-        let offset = read(
-            evaluator,
-            &layer.clump_offset,
-            PortType::Vec2,
-            &Domain::points(&roots),
-        );
-        roots.par_iter_mut().enumerate().for_each(|(i, r)| {
-            *r = [
-                wrap_unit(r[0] + offset.at(0, i)).min(BELOW_ONE),
-                wrap_unit(r[1] + offset.at(1, i)).min(BELOW_ONE),
-            ];
-        });
-    } else if let Input::Const(value) = &layer.clump_offset {
-        let [du, dv, _] = value.channels();
-        if du != 0.0 || dv != 0.0 {
-            for r in &mut roots {
-                *r = [
-                    wrap_unit(r[0] + du).min(BELOW_ONE),
-                    wrap_unit(r[1] + dv).min(BELOW_ONE),
-                ];
-            }
-        }
-    }
-
-    // 3. Density: a threshold on each candidate's own hash.
-    let (constant, field) = match &layer.density {
-        Input::Const(value) => (value.channels()[0], None),
-        input => (
-            0.0,
-            Some(read(
-                evaluator,
-                input,
-                PortType::Float,
-                &Domain::points(&roots),
-            )),
-        ),
-    };
-    let density = |i: usize| field.as_ref().map_or(constant, |f| f.at(0, i));
-    let mut survives = Vec::with_capacity(count);
-    room(&mut survives, count)
-        .par_chunks_mut(RUN)
-        .enumerate()
-        .for_each(|(r, survives)| {
-            let own = streams.run(r, survives.len(), channel::DENSITY);
-            for (k, s) in survives.iter_mut().enumerate() {
-                s.write(own[k] < density(r * RUN + k));
-            }
-        });
-    // SAFETY: every run wrote each of its places, and the runs cover `count`.
-    #[allow(unsafe_code)]
-    unsafe {
-        survives.set_len(count);
-    }
-    Candidates {
-        roots,
-        clump,
-        survives,
-    }
 }
 
 /// A survivor of the density cut in rank order: its sort key ([`rank_order::key`]: rank
@@ -691,70 +490,6 @@ fn survivors(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn near_delta_is_wrap_delta_to_the_bit() {
-        // Every difference of two points of the repeat, including the ones that sit on
-        // the ±½ boundary, where rounding decides.
-        let mut points: Vec<f32> = (0..=4096).map(|k| k as f32 / 4096.0).collect();
-        points.extend([0.5 - f32::EPSILON, 0.5 + f32::EPSILON, BELOW_ONE, 1e-9]);
-        points.extend((0..2000).map(|i| unit_f32(hash(7, i, 0))));
-        for &a in &points {
-            for &b in points.iter().step_by(7) {
-                let d = a.min(BELOW_ONE) - b.min(BELOW_ONE);
-                assert_eq!(
-                    near_delta(d).to_bits(),
-                    wrap_delta(d).to_bits(),
-                    "{a} - {b}"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn each_candidate_stands_jittered_in_its_own_lattice_cell() {
-        // Lattices whose rows end inside a run: many rows a run, and a few.
-        for lattice in [7, 301, 1000] {
-            let mut graph = MaterialGraph::new("jitter");
-            let layer = StrandLayer {
-                lattice,
-                clump_lattice: 4,
-                ..Default::default()
-            };
-            let streams = Streams::of(layer.seed);
-            graph.strands.insert("grass".into(), layer);
-            let found = candidates(&Evaluator::new(&graph), "grass").expect("a valid layer");
-            let n = lattice as usize;
-            assert_eq!(found.roots.len(), n * n);
-            for (i, root) in found.roots.iter().enumerate().step_by(97) {
-                let (x, row) = ((i % n) as f32, (i / n) as f32);
-                let want = [
-                    ((x + streams.unit(i, channel::JITTER_U)) / n as f32).min(BELOW_ONE),
-                    ((row + streams.unit(i, channel::JITTER_V)) / n as f32).min(BELOW_ONE),
-                ];
-                assert_eq!(
-                    root.map(f32::to_bits),
-                    want.map(f32::to_bits),
-                    "{lattice}: {i}"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn the_nearest_clump_is_the_nearest_of_all_clumps() {
-        let m = 8;
-        let clumps = clump_points(3, m);
-        for i in 0..500 {
-            let (u, v) = (unit_f32(hash(1, i, 0)), unit_f32(hash(1, i, 1)));
-            let d2 = |p: [f32; 2]| wrap_delta(p[0] - u).powi(2) + wrap_delta(p[1] - v).powi(2);
-            let best = (0..clumps.len())
-                .min_by(|&a, &b| d2(clumps[a]).total_cmp(&d2(clumps[b])))
-                .expect("clumps exist");
-            let found = nearest_clump(&clumps, m, u, v) as usize;
-            assert_eq!(d2(clumps[found]), d2(clumps[best]), "at ({u}, {v})");
-        }
-    }
 
     #[test]
     fn each_survivor_draws_its_own_numbers() {
