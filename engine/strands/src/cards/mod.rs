@@ -460,19 +460,23 @@ pub fn card_mesh(cards: &[Card], repeat_m: f32, atlas_cells: u32) -> crate::mesh
     mesh
 }
 
-/// The cards as a set of points a surface can be planted with: card `i` stands at its
-/// centre (wrapped into the repeat) with id `i`, so [`crate::placement::place`] splits
-/// them by where the surface reaches the repeat — each side of a slab, each face of a
-/// box gets its own — and thins them by area exactly as it thins strands.
+/// The cards as a set of points a surface can be planted with: each card stands at its
+/// centre (wrapped into the repeat), so [`crate::placement::place`] splits them by where
+/// the surface reaches the repeat — each side of a slab, each face of a box gets its own
+/// — and thins them by area exactly as it thins strands. A card's id, which the thinning
+/// hashes, is its turn's 24 bits, a hash of its group: a card that comes or goes (a root
+/// moved across a group's edge) leaves every other card's thinning as it was, where ids
+/// counted in order would shift all those after it.
 #[must_use]
 pub fn card_points(cards: &[Card]) -> StrandSet {
     let mut set = StrandSet::with_capacity(cards.len());
-    for (i, card) in cards.iter().enumerate() {
+    for card in cards {
         set.root_uv.push(
             card.centre
                 .map(|c| c.rem_euclid(1.0).min(1.0 - f32::EPSILON)),
         );
-        set.id.push(i as u32);
+        // `turn` is `unit_f32` of a hash: a multiple of 2⁻²⁴, so this is exact.
+        set.id.push((card.turn * 16_777_216.0) as u32);
         set.rank.push(card.turn);
     }
     set
@@ -596,6 +600,31 @@ mod tests {
         let mut negative = signed.clone();
         negative.root_uv[0] = [-0.0, 0.0];
         assert!(!signed.same_roots(&negative), "roots compare bit for bit");
+    }
+
+    #[test]
+    fn a_card_keeps_its_id_when_another_card_comes() {
+        let cards = group(&set(5_000, 12), 12, 2.0, 4);
+        let mut more = cards.clone();
+        more.insert(
+            0,
+            Card {
+                turn: 0.5,
+                ..cards[3]
+            },
+        );
+        let (a, b) = (card_points(&cards), card_points(&more));
+        assert_eq!(a.id[..], b.id[1..]);
+        // Cards of other groups have other ids (as their turns differ).
+        let mut ids = a.id.clone();
+        ids.sort_unstable();
+        ids.dedup();
+        assert!(
+            ids.len() + 2 >= cards.len(),
+            "{} ids for {} cards",
+            ids.len(),
+            cards.len()
+        );
     }
 
     fn set(n: usize, clumps: u32) -> StrandSet {
