@@ -1,8 +1,9 @@
 //! The candidates: the lattice's points jittered in their cells, each joined to its
 //! nearest clump and moved by the clump offset, and the density cut on each (steps 1 to
-//! 3 of the scatter).
+//! 3 of the scatter), made in rank order ([`Order`]).
 
 use super::ports::read;
+use super::rank_order::Order;
 use super::{BELOW_ONE, RUN, ScatterError, Streams, channel, checked_layer, lanes, room};
 use crate::Domain;
 use crate::eval::Evaluator;
@@ -76,12 +77,14 @@ pub(super) fn nearest_clump(points: &[[f32; 2]], m: u32, u: f32, v: f32) -> u32 
     best.1
 }
 
-/// Every candidate of a layer, before the density cut: where it stands (after the clump
-/// offset moved it), its clump, and whether its own density hash passes the density at
-/// its root. What the editor's survivor view draws, and the first three steps of the
-/// scatter.
+/// Every candidate of a layer, before the density cut, in rank order: which candidate
+/// it is, where it stands (after the clump offset moved it), its clump, and whether its
+/// own density hash passes the density at its root. What the editor's survivor view
+/// draws, and the first three steps of the scatter.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Candidates {
+    /// Each candidate's index `i`: its lattice cell is `(i mod n, i div n)`.
+    pub id: Vec<u32>,
     /// Root of each candidate, in `[0, 1)²`.
     pub roots: Vec<[f32; 2]>,
     /// The clump each candidate joins.
@@ -97,50 +100,52 @@ pub struct Candidates {
 pub fn candidates(evaluator: &Evaluator<'_>, name: &str) -> Result<Candidates, ScatterError> {
     let layer = checked_layer(evaluator.graph(), name)?;
     let clumps = clump_points(layer.seed, layer.clump_lattice);
+    let order = Order::new(layer.seed, layer.n_candidates() as usize);
     Ok(candidates_with(
         evaluator,
         layer,
         &Streams::of(layer.seed),
         &clumps,
+        &order,
     ))
 }
 
+/// The candidates of `layer`, place after place of `order`.
 pub(super) fn candidates_with(
     evaluator: &Evaluator<'_>,
     layer: &StrandLayer,
     streams: &Streams,
     clumps: &[[f32; 2]],
+    order: &Order,
 ) -> Candidates {
-    let n = layer.lattice as usize;
+    let n = layer.lattice;
     let m = layer.clump_lattice;
     let count = layer.n_candidates() as usize;
-    // 1. Candidates and their clumps, a run at a time, each place written once (no
-    // serial fill with zeros first).
-    let (mut roots, mut clump) = (Vec::with_capacity(count), Vec::with_capacity(count));
-    room(&mut roots, count)
-        .par_chunks_mut(RUN)
-        .zip(room(&mut clump, count).par_chunks_mut(RUN))
+    // 1. Candidates and their clumps, a run of places at a time, each place written
+    // once (no serial fill with zeros first).
+    let (mut id, mut roots, mut clump) = (
+        Vec::with_capacity(count),
+        Vec::with_capacity(count),
+        Vec::with_capacity(count),
+    );
+    (
+        room(&mut id, count).par_chunks_mut(RUN),
+        room(&mut roots, count).par_chunks_mut(RUN),
+        room(&mut clump, count).par_chunks_mut(RUN),
+    )
+        .into_par_iter()
         .enumerate()
-        .for_each(|(r, (roots, clump))| {
-            let first = r * RUN;
-            let mut u = streams.run(r, roots.len(), channel::JITTER_U);
-            let mut v = streams.run(r, roots.len(), channel::JITTER_V);
+        .for_each(|(r, (id, roots, clump))| {
             let len = roots.len();
-            // A lattice row's part of the run at a time, so the divisions run on lanes
-            // (the same divisions, so the same bits).
-            let (mut k, nf) = (0, n as f32);
-            while k < len {
-                let (row, x) = ((first + k) / n, (first + k) % n);
-                let end = (k + n - x).min(len);
-                let (us, vs) = (&mut u[k..end], &mut v[k..end]);
-                for (j, (u, v)) in us.iter_mut().zip(vs).enumerate() {
-                    *u = (((x + j) as f32 + *u) / nf).min(BELOW_ONE);
-                    *v = ((row as f32 + *v) / nf).min(BELOW_ONE);
-                }
-                k = end;
-            }
-            for (root, (&u, &v)) in roots.iter_mut().zip(u.iter().zip(&v)) {
-                root.write([u, v]);
+            let mut ids = [0u32; RUN];
+            let ids = &mut ids[..len];
+            lanes::places(order, (r * RUN) as u32, ids);
+            let mut u = streams.at(ids, channel::JITTER_U);
+            let mut v = streams.at(ids, channel::JITTER_V);
+            lanes::jittered(ids, n, &mut u[..len], &mut v[..len]);
+            for (k, root) in roots.iter_mut().enumerate() {
+                root.write([u[k], v[k]]);
+                id[k].write(ids[k]);
             }
             let mut nearest = [0u32; RUN];
             lanes::nearest_clumps(clumps, m, &u[..len], &v[..len], &mut nearest[..len]);
@@ -148,9 +153,11 @@ pub(super) fn candidates_with(
                 out.write(c);
             }
         });
-    // SAFETY: every run wrote each of its places of both, and the runs cover `count`.
+    // SAFETY: every run wrote each of its places of all three, and the runs cover
+    // `count`.
     #[allow(unsafe_code)]
     unsafe {
+        id.set_len(count);
         roots.set_len(count);
         clump.set_len(count);
     }
@@ -200,7 +207,7 @@ pub(super) fn candidates_with(
         .par_chunks_mut(RUN)
         .enumerate()
         .for_each(|(r, survives)| {
-            let own = streams.run(r, survives.len(), channel::DENSITY);
+            let own = streams.at(&id[r * RUN..][..survives.len()], channel::DENSITY);
             for (k, s) in survives.iter_mut().enumerate() {
                 s.write(own[k] < density(r * RUN + k));
             }
@@ -211,6 +218,7 @@ pub(super) fn candidates_with(
         survives.set_len(count);
     }
     Candidates {
+        id,
         roots,
         clump,
         survives,
@@ -257,7 +265,8 @@ mod tests {
             let found = candidates(&Evaluator::new(&graph), "grass").expect("a valid layer");
             let n = lattice as usize;
             assert_eq!(found.roots.len(), n * n);
-            for (i, root) in found.roots.iter().enumerate().step_by(97) {
+            for (&i, root) in found.id.iter().zip(&found.roots).step_by(97) {
+                let i = i as usize;
                 let (x, row) = ((i % n) as f32, (i / n) as f32);
                 let want = [
                     ((x + streams.unit(i, channel::JITTER_U)) / n as f32).min(BELOW_ONE),

@@ -1,12 +1,15 @@
-//! The candidates' random numbers and their clumps, eight at a time.
+//! The candidates at a run of places of the rank order, their random numbers, their
+//! roots and their clumps, eight at a time.
 //!
 //! A candidate's number on a channel is `unit_f32(hash_in(stream, i))`: a SplitMix64
-//! finaliser, two 64-bit multiplies. Consecutive candidates' numbers are independent, so
-//! a run of them is computed as arrays the compiler turns into vector code: four lanes of
+//! finaliser, two 64-bit multiplies. A run's candidates are independent of each other,
+//! so a run is computed as arrays the compiler turns into vector code: four lanes of
 //! 64-bit multiplies with AVX2 (each pieced from 32-bit ones), one at a time on the
 //! baseline. The instruction set is chosen at run time (`tuft_strands::simd::level`);
 //! every path gives the scalar function's numbers to the bit (tested).
 
+use super::BELOW_ONE;
+use super::rank_order::Order;
 use tuft_strands::hash::{hash_in, mix64, unit_f32};
 #[cfg(target_arch = "x86_64")]
 use tuft_strands::simd::{Level, level};
@@ -14,30 +17,75 @@ use tuft_strands::simd::{Level, level};
 /// How many candidates one step of the loop computes.
 const LANES: usize = 8;
 
-/// `out[k] = unit_f32(hash_in(stream, first + k))` for every `k`.
-pub(super) fn units(stream: u64, first: u64, out: &mut [f32]) {
-    units_with(stream, out, |k| first.wrapping_add(k as u64));
+/// Calls `$portable($args)` compiled for AVX2 where the CPU has it (through `$avx2`,
+/// which wraps it in a function built for AVX2), for the baseline elsewhere.
+macro_rules! dispatch {
+    ($portable:ident, $avx2:ident, $($arg:expr),*) => {{
+        #[cfg(target_arch = "x86_64")]
+        if level() >= Level::Avx2 {
+            // SAFETY: the level is AVX2 only where the CPU has AVX2.
+            #[allow(unsafe_code)]
+            unsafe {
+                $avx2($($arg),*);
+            }
+            return;
+        }
+        $portable($($arg),*);
+    }};
 }
 
 /// `out[k] = unit_f32(hash_in(stream, ids[k]))` for every `k` (as many ids as numbers).
 pub(super) fn units_of(stream: u64, ids: &[u32], out: &mut [f32]) {
     assert_eq!(ids.len(), out.len(), "a number for every id");
-    units_with(stream, out, |k| u64::from(ids[k]));
+    let index = |k: usize| u64::from(ids[k]);
+    dispatch!(units_portable, units_avx2, stream, out, index);
 }
 
-/// `out[k] = unit_f32(hash_in(stream, index(k)))`, on the best instruction set there is.
+/// The candidates at places `first..first + out.len()` of `order` into `out`
+/// ([`Order::candidates`], whose loops the compiler puts on lanes).
+pub(super) fn places(order: &Order, first: u32, out: &mut [u32]) {
+    dispatch!(places_portable, places_avx2, order, first, out);
+}
+
 #[inline(always)]
-fn units_with(stream: u64, out: &mut [f32], index: impl Fn(usize) -> u64) {
-    #[cfg(target_arch = "x86_64")]
-    if level() >= Level::Avx2 {
-        // SAFETY: the level is AVX2 only where the CPU has AVX2.
-        #[allow(unsafe_code)]
-        unsafe {
-            units_avx2(stream, out, index);
+fn places_portable(order: &Order, first: u32, out: &mut [u32]) {
+    order.candidates(first, out);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn places_avx2(order: &Order, first: u32, out: &mut [u32]) {
+    places_portable(order, first, out);
+}
+
+/// Candidates `ids` of an `n × n` lattice jittered in their cells: `(u, v)` in `[0, 1)²`
+/// in, each one's root over the repeat out, `((x + u) / n, (row + v) / n)` held below 1
+/// (as many ids as numbers).
+pub(super) fn jittered(ids: &[u32], n: u32, u: &mut [f32], v: &mut [f32]) {
+    assert!(n > 0 && ids.len() == u.len() && ids.len() == v.len());
+    dispatch!(jittered_portable, jittered_avx2, ids, n, u, v);
+}
+
+#[inline(always)]
+fn jittered_portable(ids: &[u32], n: u32, u: &mut [f32], v: &mut [f32]) {
+    // Below 2³² / n, so a candidate's product with it over 2³² is its row or one below
+    // (a 32-bit multiply to 64 bits, which lanes have; a division they have not).
+    let (reciprocal, nf) = (u64::from(u32::MAX / n), n as f32);
+    for ((&i, u), v) in ids.iter().zip(u).zip(v) {
+        let mut row = ((u64::from(i) * reciprocal) >> 32) as u32;
+        let mut x = i - row * n;
+        if x >= n {
+            (row, x) = (row + 1, x - n);
         }
-        return;
+        *u = ((x as f32 + *u) / nf).min(BELOW_ONE);
+        *v = ((row as f32 + *v) / nf).min(BELOW_ONE);
     }
-    units_portable(stream, out, index);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn jittered_avx2(ids: &[u32], n: u32, u: &mut [f32], v: &mut [f32]) {
+    jittered_portable(ids, n, u, v);
 }
 
 /// [`units_portable`] compiled for AVX2.
@@ -47,7 +95,7 @@ fn units_avx2(stream: u64, out: &mut [f32], index: impl Fn(usize) -> u64) {
     units_portable(stream, out, index);
 }
 
-/// [`units_with`] on whatever instruction set it is compiled for.
+/// [`units_of`] on whatever instruction set it is compiled for.
 #[inline(always)]
 fn units_portable(stream: u64, out: &mut [f32], index: impl Fn(usize) -> u64) {
     let mut chunks = out.chunks_exact_mut(LANES);
@@ -191,7 +239,7 @@ mod tests {
             let mut v = Vec::new();
             for k in 0..2003u64 {
                 let (a, b) = (unit_f32(hash_in(5, k)), unit_f32(hash_in(6, k)));
-                let edge = [0.0, super::super::BELOW_ONE, 0.5 / m as f32, 1.0 / m as f32];
+                let edge = [0.0, BELOW_ONE, 0.5 / m as f32, 1.0 / m as f32];
                 u.push(if k % 11 == 0 {
                     edge[(k / 11 % 4) as usize]
                 } else {
@@ -257,12 +305,11 @@ mod tests {
                         path(stream, &mut got, index);
                         assert_eq!(bits(&got), bits(&want), "{name}: {len} {what} from {first}");
                     }
-                    let mut got = vec![f32::NAN; len];
-                    match what {
-                        "consecutive" => units(stream, first, &mut got),
-                        _ => units_of(stream, &ids, &mut got),
+                    if what == "scattered" {
+                        let mut got = vec![f32::NAN; len];
+                        units_of(stream, &ids, &mut got);
+                        assert_eq!(bits(&got), bits(&want), "dispatched: {len}");
                     }
-                    assert_eq!(bits(&got), bits(&want), "dispatched: {len} {what}");
                 }
             }
         }

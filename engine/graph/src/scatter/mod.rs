@@ -12,9 +12,11 @@
 //! 4. Survivors read every other field once, at their root; `clump_share` of each
 //!    per-strand variation (length, lean, colour) comes from the clump's hash; the tip is
 //!    pulled toward the clump's centre by `tip_pull`.
-//! 5. The set is sorted by rank, a hash of its own, so a density edit never reorders the
-//!    survivors and a level is a prefix. (The sort happens right after step 3, so steps 4
-//!    and the assembly walk memory in order.)
+//! 5. The set is in rank order: a strand's rank is its candidate's place in a keyed
+//!    shuffle of the candidates ([`rank_order`]), over their count, so a density edit
+//!    never reorders the survivors and a level is a prefix. The candidates are made
+//!    place by place, so the survivors come out in this order with no sort, and steps
+//!    4 and the assembly walk memory front to back.
 
 mod candidates;
 mod lanes;
@@ -95,14 +97,6 @@ impl Streams {
         ))
     }
 
-    /// [`Streams::unit`] of the `len` candidates of run `r` (from `r × RUN`), over lanes;
-    /// the array past `len` is zero.
-    fn run(&self, r: usize, len: usize, channel: u32) -> [f32; RUN] {
-        let mut out = [0.0; RUN];
-        lanes::units(self.0[channel as usize], (r * RUN) as u64, &mut out[..len]);
-        out
-    }
-
     /// [`Streams::unit`] of candidates `ids` (at most [`RUN`]), over lanes; the array
     /// past them is zero.
     fn at(&self, ids: &[u32], channel: u32) -> [f32; RUN] {
@@ -174,12 +168,12 @@ fn checked_layer<'g>(
     Ok(layer)
 }
 
-/// A survivor of the density cut in rank order: its sort key ([`rank_order::key`]: rank
-/// bits over candidate index) and what step 4 reads of the candidate, so that nothing
-/// after the sort gathers from the candidate arrays out of order.
+/// A survivor of the density cut in rank order: its rank, its candidate index and what
+/// step 4 reads of the candidate.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Survivor {
-    key: u64,
+    rank: f32,
+    id: u32,
     root: [f32; 2],
     clump: u32,
 }
@@ -204,11 +198,11 @@ pub(crate) struct Survivors {
 
 impl Survivor {
     fn id(&self) -> u32 {
-        self.key as u32
+        self.id
     }
 
     fn rank(&self) -> f32 {
-        rank_order::rank(self.key)
+        self.rank
     }
 }
 
@@ -446,45 +440,61 @@ fn draws(streams: &Streams, survivors: &[Survivor]) -> Vec<Draws> {
     draws
 }
 
-/// Steps 1 to 3 and 5 (done early): the candidates, the density cut, and the survivors
-/// sorted by rank (the candidate index breaks ties, so the order is total). Everything
-/// after runs in this order, so every array is written and read front to back.
+/// Steps 1 to 3 and 5: the candidates, made in rank order, and the survivors of the
+/// density cut among them, in that order. Everything after runs in this order, so every
+/// array is written and read front to back.
 fn survivors(
     evaluator: &Evaluator<'_>,
     layer: &StrandLayer,
     streams: &Streams,
     clumps: &[[f32; 2]],
 ) -> Vec<Survivor> {
+    let order = rank_order::Order::new(layer.seed, layer.n_candidates() as usize);
     let Candidates {
+        id,
         roots,
-        clump: clump_of,
+        clump,
         survives,
-    } = candidates_with(evaluator, layer, streams, clumps);
-    let runs = survives.len().div_ceil(RUN);
-    rank_order::sorted(
-        runs,
-        |r, keys| {
-            let first = r * RUN;
-            let survives = &survives[first..(first + RUN).min(survives.len())];
-            let rank = streams.run(r, survives.len(), channel::RANK);
-            // Every candidate's key is written and only a survivor's is kept: no branch
-            // on the density cut, which no predictor can follow.
-            let mut kept = 0;
-            for (k, &lives) in survives.iter().enumerate() {
-                keys[kept] = rank_order::key(rank[k], first + k);
-                kept += usize::from(lives);
-            }
-            kept
-        },
-        |key| {
-            let i = key as u32 as usize;
-            Survivor {
-                key,
-                root: roots[i],
-                clump: clump_of[i],
-            }
-        },
-    )
+    } = candidates_with(evaluator, layer, streams, clumps, &order);
+    let kept = Kept {
+        order: &order,
+        id: &id,
+        roots: &roots,
+        clump: &clump,
+        survives: &survives,
+    };
+    tuft_strands::buckets::deal_walks(&kept, 1, |_| 0).1
+}
+
+/// The survivors of the density cut, a run of places a part: what [`survivors`] deals
+/// into one bucket, so that every core counts and writes its runs' survivors at once.
+struct Kept<'a> {
+    order: &'a rank_order::Order,
+    id: &'a [u32],
+    roots: &'a [[f32; 2]],
+    clump: &'a [u32],
+    survives: &'a [bool],
+}
+
+impl tuft_strands::buckets::PartWalk for Kept<'_> {
+    type Item = Survivor;
+
+    fn parts(&self) -> usize {
+        self.survives.len().div_ceil(RUN)
+    }
+
+    fn walk(&self, part: usize, mut f: impl FnMut(Survivor)) {
+        let first = part * RUN;
+        let end = (first + RUN).min(self.survives.len());
+        for p in (first..end).filter(|&p| self.survives[p]) {
+            f(Survivor {
+                rank: self.order.rank(p as u32),
+                id: self.id[p],
+                root: self.roots[p],
+                clump: self.clump[p],
+            });
+        }
+    }
 }
 
 #[cfg(test)]
@@ -503,7 +513,7 @@ mod tests {
                     hash(4, k, 0) as u32
                 };
                 Survivor {
-                    key: (hash(3, k, 0) >> 32 << 32) | u64::from(id),
+                    id,
                     ..Survivor::default()
                 }
             })

@@ -1,218 +1,189 @@
-//! The survivors' rank sort: a radix sort on their ranks' 24 bits, one byte at a time.
-//! The leading byte deals all the survivors into 256 buckets on every core at once
-//! (`tuft_strands::buckets::deal_walks`, the runs walked in parts);
-//! each bucket (about 1,300 survivors at the sphere benchmark's 345,000) is then sorted
-//! by its other two bytes alone, in cache, least significant first.
+//! The rank order: a keyed shuffle of a layer's candidates, so that the set comes out
+//! sorted by rank without a sort.
 //!
-//! Only the survivors' 8-byte keys move: a survivor's root and clump are read from the
-//! candidates' arrays by its key's index as the last pass writes it, in place of moving
-//! 24-byte survivors through all three passes (BENCHMARKS.md, Scatter).
+//! A rank is a place in a pseudo-random permutation of the candidates, over their
+//! count: candidate `order.candidate(p)` has rank `p / count`. The scatter walks the
+//! places in order and makes each place's candidate there, so every array after it is
+//! written front to back and nothing is sorted or gathered (the radix sort on hashed
+//! ranks this replaced spent most of its time reading survivors out of order:
+//! BENCHMARKS.md, Scatter). The permutation depends on the seed and the candidate count
+//! alone: a density edit keeps every survivor's rank, and a level (a rank prefix) keeps
+//! an exact share of the candidates, spread over the repeat as a random pick would be.
+//!
+//! The permutation is a bijection of `b`-bit integers (`2ᵇ` the least power of two not
+//! below the count): three rounds of an xor with the value shifted down by half its
+//! width, a multiply by an odd constant and a keyed add, each invertible modulo `2ᵇ`;
+//! a value past the count is sent through again until it falls inside ("cycle
+//! walking"), which keeps the bijection on `0..count` and takes under two rounds on
+//! average, the count being over half of `2ᵇ`.
 
-use super::{RUN, Survivor};
-use rayon::prelude::*;
-use std::mem::MaybeUninit;
+use tuft_strands::hash::{channel, hash};
 
-/// Values of one digit (a byte): the buckets of a pass.
-const RADIX: usize = 256;
+/// Odd multipliers of the three rounds (from well-tested 32-bit integer hashes).
+const MULTIPLIERS: [u32; 3] = [0x7feb_352d, 0x846c_a68b, 0x9e37_79b1];
 
-/// The most parts the leading pass splits the survivors into: each part counts its own
-/// digits, so the pass holds `parts × RADIX` counts.
-const MAX_PARTS: usize = 16;
-
-/// Ranks are multiples of one step in 2²⁴.
-const RANK_STEPS: f32 = 16_777_216.0;
-
-/// A survivor's sort key: its rank's 24 bits over its candidate index. A rank is a
-/// [`unit_f32`](tuft_strands::hash::unit_f32) number, a whole multiple of 2⁻²⁴ below 1,
-/// so the bits are exact and order like the ranks; the index breaks ties.
-#[inline]
-pub(super) fn key(rank: f32, index: usize) -> u64 {
-    ((rank * RANK_STEPS) as u64) << 32 | index as u64
+/// A keyed permutation of a layer's candidates: the candidate at each place of the rank
+/// order.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Order {
+    count: u32,
+    mask: u32,
+    shift: u32,
+    keys: [u32; 4],
 }
 
-/// The rank a [`key`] was made from.
-#[inline]
-pub(super) fn rank(key: u64) -> f32 {
-    (key >> 32) as u32 as f32 * (1.0 / RANK_STEPS)
-}
-
-/// Byte `b` of a key's rank bits (0 the least significant).
-#[inline]
-fn byte(key: u64, b: u32) -> usize {
-    (key >> (32 + 8 * b)) as usize & (RADIX - 1)
-}
-
-/// The survivors of `runs` runs sorted by key, where `run(r, keys)` writes run `r`'s
-/// survivors' keys at the front of `keys` and says how many, and `survivor` makes a
-/// survivor of its key. Each run lists its survivors in candidate order and the runs
-/// follow one another, so they arrive in index order; every pass keeps the order of
-/// equal digits, so survivors of equal rank stay in index order and the result is the
-/// order of the keys as integers.
-///
-/// Only the 8-byte keys are sorted; each survivor is made as the last pass writes it.
-/// Each run's keys are made twice, in cache, rather than kept: once to count their
-/// leading bytes and once to deal them.
-pub(super) fn sorted(
-    runs: usize,
-    run: impl Fn(usize, &mut [u64; RUN]) -> usize + Sync,
-    survivor: impl Fn(u64) -> Survivor + Sync,
-) -> Vec<Survivor> {
-    // Runs side by side in at most `MAX_PARTS` parts, each walked by one core.
-    let per_part = runs.div_ceil(MAX_PARTS).max(1);
-    let parts: Vec<std::ops::Range<usize>> = (0..runs)
-        .step_by(per_part)
-        .map(|first| first..(first + per_part).min(runs))
-        .collect();
-    let (start, leading) =
-        tuft_strands::buckets::deal_walks(&Runs { parts, run }, RADIX, |&k| byte(k, 2));
-    // Each bucket sorted by its two other bytes, into its own part of the result.
-    let n = leading.len();
-    let mut out = Vec::with_capacity(n);
-    let mut buckets = Vec::with_capacity(RADIX);
-    let (mut from, mut rest) = (&leading[..], &mut out.spare_capacity_mut()[..n]);
-    for w in start.windows(2) {
-        let size = (w[1] - w[0]) as usize;
-        let (bucket, tail) = from.split_at(size);
-        let (part, rest_tail) = std::mem::take(&mut rest).split_at_mut(size);
-        buckets.push((bucket, part));
-        (from, rest) = (tail, rest_tail);
-    }
-    buckets
-        .into_par_iter()
-        .for_each_with(Vec::new(), |scratch, (bucket, part)| {
-            sort_bucket(bucket, scratch, part, &survivor);
-        });
-    // SAFETY: the parts cover the first `n` places, and `sort_bucket` wrote each whole.
-    #[allow(unsafe_code)]
-    unsafe {
-        out.set_len(n);
-    }
-    out
-}
-
-/// One bucket of the leading pass sorted into `part` by its rank's two other bytes,
-/// least significant first, through `scratch`: both bytes counted in one walk, then
-/// two deals, the second making each survivor of its key.
-///
-/// # Panics
-/// Unless `part` is exactly as long as `bucket`: every place of it is written.
-fn sort_bucket(
-    bucket: &[u64],
-    scratch: &mut Vec<u64>,
-    part: &mut [MaybeUninit<Survivor>],
-    survivor: impl Fn(u64) -> Survivor,
-) {
-    assert_eq!(part.len(), bucket.len(), "a bucket fills its part");
-    let mut counts = [[0usize; RADIX]; 2];
-    for &k in bucket {
-        counts[0][byte(k, 0)] += 1;
-        counts[1][byte(k, 1)] += 1;
-    }
-    // Each count becomes where its byte's run starts.
-    let [mut low, mut middle] = counts.map(|count| {
-        let mut start = [0; RADIX];
-        for d in 1..RADIX {
-            start[d] = start[d - 1] + count[d - 1];
+impl Order {
+    /// The order of `count` candidates under `seed`.
+    ///
+    /// # Panics
+    /// Where `count` passes `u32::MAX` (the layer limits keep it under 2²³).
+    pub(super) fn new(seed: u64, count: usize) -> Self {
+        let count = u32::try_from(count).expect("candidates are counted in 32 bits");
+        let bits = (u32::BITS - count.saturating_sub(1).leading_zeros()).max(1);
+        let mask = u32::MAX >> (u32::BITS - bits);
+        let (a, b) = (hash(seed, 0, channel::RANK), hash(seed, 1, channel::RANK));
+        Self {
+            count,
+            mask,
+            shift: bits.div_ceil(2),
+            keys: [a as u32, (a >> 32) as u32, b as u32, (b >> 32) as u32],
         }
-        start
-    });
-    scratch.clear();
-    scratch.resize(bucket.len(), 0);
-    for &k in bucket {
-        let d = byte(k, 0);
-        scratch[low[d]] = k;
-        low[d] += 1;
-    }
-    for &k in scratch.iter() {
-        let d = byte(k, 1);
-        part[middle[d]].write(survivor(k));
-        middle[d] += 1;
-    }
-}
-
-/// The runs in parts (ranges of runs, in order) for the leading pass, and how a run's
-/// keys are made.
-struct Runs<F> {
-    parts: Vec<std::ops::Range<usize>>,
-    run: F,
-}
-
-impl<F: Fn(usize, &mut [u64; RUN]) -> usize + Sync> tuft_strands::buckets::PartWalk for Runs<F> {
-    type Item = u64;
-
-    fn parts(&self) -> usize {
-        self.parts.len()
     }
 
-    fn walk(&self, part: usize, mut f: impl FnMut(u64)) {
-        let mut keys = [0u64; RUN];
-        for r in self.parts[part].clone() {
-            let len = (self.run)(r, &mut keys);
-            keys[..len].iter().copied().for_each(&mut f);
+    /// One pass of the `b`-bit bijection.
+    #[inline(always)]
+    fn mix(&self, x: u32) -> u32 {
+        let (m, s) = (self.mask, self.shift);
+        let mut x = (x ^ self.keys[0]) & m;
+        for (c, k) in MULTIPLIERS.into_iter().zip(&self.keys[1..]) {
+            x ^= x >> s;
+            x = x.wrapping_mul(c).wrapping_add(*k) & m;
         }
+        x ^ (x >> s)
+    }
+
+    /// The candidate at place `p` (below the count): one at a time, the reference
+    /// [`Order::candidates`] is tested against.
+    #[cfg(test)]
+    pub(super) fn candidate(&self, p: u32) -> u32 {
+        let mut x = self.mix(p);
+        while x >= self.count {
+            x = self.mix(x);
+        }
+        x
+    }
+
+    /// The candidates at places `first..first + out.len()` into `out`: every place's
+    /// first two passes in loops the compiler runs on lanes, then the few still past the
+    /// count (one in sixteen at most, on average) one at a time.
+    #[inline(always)]
+    pub(super) fn candidates(&self, first: u32, out: &mut [u32]) {
+        for (k, o) in out.iter_mut().enumerate() {
+            *o = self.mix(first + k as u32);
+        }
+        for o in out.iter_mut() {
+            let x = *o;
+            *o = if x >= self.count { self.mix(x) } else { x };
+        }
+        for o in out.iter_mut() {
+            while *o >= self.count {
+                *o = self.mix(*o);
+            }
+        }
+    }
+
+    /// The rank of place `p`: its share of the places before it, exactly ordered like
+    /// the places and below 1.
+    pub(super) fn rank(&self, p: u32) -> f32 {
+        (p as f32 / self.count as f32).min(super::BELOW_ONE)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scatter::{BELOW_ONE, Streams, channel};
 
     #[test]
-    fn a_key_keeps_its_rank_and_index_to_the_bit() {
-        let streams = Streams::of(3);
-        for i in (0..5000).chain([u32::MAX as usize]) {
-            let r = streams.unit(i, channel::RANK);
-            let k = key(r, i);
-            assert_eq!(rank(k).to_bits(), r.to_bits());
-            assert_eq!(k as u32 as usize, i);
+    fn every_candidate_has_one_place() {
+        for count in [1, 2, 3, 4, 5, 49, 1000, 4097, 300 * 300] {
+            for seed in [0, 7] {
+                let order = Order::new(seed, count);
+                let mut seen = vec![false; count];
+                for p in 0..count as u32 {
+                    let c = order.candidate(p) as usize;
+                    assert!(!seen[c], "count {count}: candidate {c} twice");
+                    seen[c] = true;
+                }
+            }
         }
-        assert_eq!(rank(key(BELOW_ONE, 7)), BELOW_ONE);
-        assert!(key(0.5, 9) < key(0.5 + f32::EPSILON / 2.0, 0));
     }
 
     #[test]
-    fn the_radix_sort_is_the_sort_by_key() {
-        let streams = Streams::of(5);
-        for n in [0, 1, 31, 1000, 100_000] {
-            let survivors: Vec<Survivor> = (0..n)
-                .map(|i| {
-                    // Every seventh rank repeats its neighbour's, and a few sit at the
-                    // ends of the range, so ties and both ends of each byte are met.
-                    let r = match i % 97 {
-                        0 => 0.0,
-                        1 => BELOW_ONE,
-                        _ => streams.unit(i - usize::from(i % 7 == 0), channel::RANK),
-                    };
-                    Survivor {
-                        key: key(r, i),
-                        root: [i as f32, 0.0],
-                        clump: i as u32,
-                    }
-                })
-                .collect();
-            // In runs as the scatter makes them, empty ones among them; each survivor
-            // made again of its key's index, as the scatter makes it of the candidates.
-            let runs: Vec<&[Survivor]> = survivors.chunks(RUN).flat_map(|run| [run, &[]]).collect();
-            let run = |r: usize, keys: &mut [u64; RUN]| {
-                for (key, s) in keys.iter_mut().zip(runs[r]) {
-                    *key = s.key;
-                }
-                runs[r].len()
-            };
-            let survivor = |key: u64| survivors[key as u32 as usize];
-            let mut want = survivors.clone();
-            want.sort_unstable_by_key(|s| s.key);
-            let fields = |v: &[Survivor]| -> Vec<(u64, u32, u32)> {
-                v.iter()
-                    .map(|s| (s.key, s.root[0].to_bits(), s.clump))
-                    .collect()
-            };
-            assert_eq!(
-                fields(&sorted(runs.len(), run, survivor)),
-                fields(&want),
-                "{n} survivors"
-            );
+    fn a_run_of_places_is_each_place_in_turn() {
+        let order = Order::new(3, 627 * 627);
+        for first in [0u32, 1, 2047, 392_000] {
+            let mut run = [0u32; 1129];
+            let len = run.len().min(627 * 627 - first as usize);
+            order.candidates(first, &mut run[..len]);
+            for (k, &c) in run[..len].iter().enumerate() {
+                assert_eq!(c, order.candidate(first + k as u32), "place {first} + {k}");
+            }
         }
+    }
+
+    #[test]
+    fn ranks_follow_places_and_stay_below_one() {
+        let order = Order::new(1, 2048 * 2048);
+        let ranks: Vec<f32> = (0..2048 * 2048)
+            .step_by(4093)
+            .map(|p| order.rank(p))
+            .collect();
+        assert!(ranks.is_sorted() && ranks[0] == 0.0);
+        assert!(order.rank(2048 * 2048 - 1) < 1.0);
+        let order = Order::new(1, 10);
+        assert_eq!(order.rank(5), 0.5);
+    }
+
+    /// The variance of the first quarter's count over blocks of an `n × n` lattice,
+    /// over what picking a quarter at random gives (about 1): a shuffle that kept any of
+    /// the lattice's order reads far from it (rows first far above, an even stride
+    /// below).
+    fn spread(candidate: impl Fn(u32) -> u32, n: u32, block: u32) -> f64 {
+        let count = n * n;
+        let quarter = count / 4;
+        let side = n.div_ceil(block);
+        let mut hits = vec![0u32; (side * side) as usize];
+        let mut cells = vec![0u32; hits.len()];
+        for i in 0..count {
+            cells[((i / n / block) * side + (i % n) / block) as usize] += 1;
+        }
+        for p in 0..quarter {
+            let i = candidate(p);
+            hits[((i / n / block) * side + (i % n) / block) as usize] += 1;
+        }
+        let share = f64::from(quarter) / f64::from(count);
+        let chi: f64 = hits
+            .iter()
+            .zip(&cells)
+            .map(|(&h, &c)| {
+                let expected = f64::from(c) * share;
+                (f64::from(h) - expected).powi(2) / expected
+            })
+            .sum();
+        // A random quarter's counts vary by (1 − ¼) of a Poisson count's.
+        chi / hits.len() as f64 / (1.0 - share)
+    }
+
+    #[test]
+    fn a_rank_prefix_spreads_over_the_lattice_as_a_random_pick_does() {
+        for (n, seed) in [(300, 0), (440, 5), (627, 9)] {
+            let order = Order::new(seed, (n * n) as usize);
+            let s = spread(|p| order.candidate(p), n, 20);
+            assert!((0.7..1.3).contains(&s), "lattice {n}: {s:.3}");
+        }
+        // The controls: the lattice's own order, rows first, and a stride through it.
+        let rows = spread(|p| p, 300, 20);
+        let stride = spread(|p| (u64::from(p) * 7919 % 90_000) as u32, 300, 20);
+        assert!(rows > 10.0 && stride < 0.7, "{rows:.3}, {stride:.3}");
     }
 }
