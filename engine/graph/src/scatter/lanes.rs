@@ -262,6 +262,35 @@ mod tests {
         }
     }
 
+    /// The row by a multiply where it is one below (a cell at a row's end or start, the
+    /// last cell of the largest lattice a layer may have) against the division, on the dispatched path.
+    #[test]
+    fn jittered_ids_stand_in_their_division_cells() {
+        for n in [1u32, 2, 3, 7, 440, 2047, 2048] {
+            let last = n * n - 1;
+            let ids: Vec<u32> = (0..n.min(40))
+                .flat_map(|row| [row * n, row * n + n - 1])
+                .chain([last, last.saturating_sub(1), last / 2, last / 3])
+                .chain((0..300).map(|k| (hash_in(u64::from(n), k) % u64::from(n * n)) as u32))
+                .collect();
+            let (mut u, mut v) = (vec![0.5; ids.len()], vec![0.25; ids.len()]);
+            jittered(&ids, n, &mut u, &mut v);
+            let nf = n as f32;
+            for (k, &i) in ids.iter().enumerate() {
+                let (x, row) = ((i % n) as f32, (i / n) as f32);
+                let want = [
+                    ((x + 0.5) / nf).min(BELOW_ONE),
+                    ((row + 0.25) / nf).min(BELOW_ONE),
+                ];
+                assert_eq!(
+                    [u[k], v[k]].map(f32::to_bits),
+                    want.map(f32::to_bits),
+                    "{n}: {i}"
+                );
+            }
+        }
+    }
+
     /// Every path this CPU has, against the scalar function, at runs of every length
     /// round a lane multiple, at indices that wrap round 2^64 and at scattered ids.
     #[test]

@@ -196,16 +196,6 @@ pub(crate) struct Survivors {
     draws: Vec<Draws>,
 }
 
-impl Survivor {
-    fn id(&self) -> u32 {
-        self.id
-    }
-
-    fn rank(&self) -> f32 {
-        self.rank
-    }
-}
-
 fn scatter(evaluator: &Evaluator<'_>, layer: &StrandLayer, repeat_m: f32) -> StrandSet {
     let seed = layer.seed;
     let m = layer.clump_lattice;
@@ -314,9 +304,9 @@ fn scatter(evaluator: &Evaluator<'_>, layer: &StrandLayer, repeat_m: f32) -> Str
                 let [a0, a1, a2] = &mut scratch;
                 let (a0, a1, a2) = (&mut a0[..s.len()], &mut a1[..s.len()], &mut a2[..s.len()]);
                 for (k, s) in s.iter().enumerate() {
-                    rank[k].write(s.rank());
+                    rank[k].write(s.rank);
                     clump[k].write(s.clump);
-                    id[k].write(s.id());
+                    id[k].write(s.id);
                     let centre = clumps[s.clump as usize];
                     pull[k].write([
                         layer.tip_pull * wrap_delta(centre[0] - s.root[0]) * repeat_m,
@@ -417,7 +407,7 @@ fn draws(streams: &Streams, survivors: &[Survivor]) -> Vec<Draws> {
         .for_each(|(draws, survivors)| {
             let mut ids = [0u32; RUN];
             for (id, s) in ids.iter_mut().zip(survivors) {
-                *id = s.id();
+                *id = s.id;
             }
             let ids = &ids[..survivors.len()];
             let length = streams.at(ids, channel::LENGTH);
@@ -520,7 +510,7 @@ mod tests {
             .collect();
         let draws = draws(&streams, &survivors);
         for (s, d) in survivors.iter().zip(&draws) {
-            let i = s.id() as usize;
+            let i = s.id as usize;
             let lean = disk(
                 streams.unit(i, channel::LEAN_ANGLE),
                 streams.unit(i, channel::LEAN_RADIUS),
