@@ -110,11 +110,10 @@ impl Streams {
 /// fit a scratch array on the stack.
 const RUN: usize = 2048;
 
-/// A random vector in the unit disk from two uniform numbers.
+/// A random vector in the unit disk from two uniform numbers in `[0, 1)`: `angle` of a
+/// turn, at `√radius` from the centre ([`lanes::disks`] for a run of them).
 fn disk(angle: f32, radius: f32) -> [f32; 2] {
-    let (s, c) = (std::f32::consts::TAU * angle).sin_cos();
-    let r = radius.sqrt();
-    [c * r, s * r]
+    lanes::disk(angle, radius)
 }
 
 /// Scatters layer `name` of `evaluator`'s graph.
@@ -414,10 +413,13 @@ fn draws(streams: &Streams, survivors: &[Survivor]) -> Vec<Draws> {
             let angle = streams.at(ids, channel::LEAN_ANGLE);
             let radius = streams.at(ids, channel::LEAN_RADIUS);
             let color = streams.at(ids, channel::COLOR);
+            let mut lean = [[0.0; 2]; RUN];
+            let lean = &mut lean[..ids.len()];
+            lanes::disks(&angle[..ids.len()], &radius[..ids.len()], lean);
             for (k, d) in draws.iter_mut().enumerate() {
                 d.write(Draws {
                     length: length[k],
-                    lean: disk(angle[k], radius[k]),
+                    lean: lean[k],
                     color: color[k],
                 });
             }
