@@ -110,12 +110,6 @@ impl Streams {
 /// fit a scratch array on the stack.
 const RUN: usize = 2048;
 
-/// A random vector in the unit disk from two uniform numbers in `[0, 1)`: `angle` of a
-/// turn, at `√radius` from the centre ([`lanes::disks`] for a run of them).
-fn disk(angle: f32, radius: f32) -> [f32; 2] {
-    lanes::disk(angle, radius)
-}
-
 /// Scatters layer `name` of `evaluator`'s graph.
 ///
 /// # Errors
@@ -255,7 +249,7 @@ fn scatter(evaluator: &Evaluator<'_>, layer: &StrandLayer, repeat_m: f32) -> Str
     let mix = |own: f32, clump: f32| (1.0 - share) * own + share * clump;
     // Each clump's shared lean, once per clump rather than once per strand.
     let clump_lean: Vec<[f32; 2]> = (0..m * m)
-        .map(|c| disk(hc(c, channel::LEAN_ANGLE), hc(c, channel::LEAN_RADIUS)))
+        .map(|c| lanes::disk(hc(c, channel::LEAN_ANGLE), hc(c, channel::LEAN_RADIUS)))
         .collect();
 
     // The set's columns written in place, one strand per index, each place once: the
@@ -513,7 +507,7 @@ mod tests {
         let draws = draws(&streams, &survivors);
         for (s, d) in survivors.iter().zip(&draws) {
             let i = s.id as usize;
-            let lean = disk(
+            let lean = lanes::disk(
                 streams.unit(i, channel::LEAN_ANGLE),
                 streams.unit(i, channel::LEAN_RADIUS),
             );
