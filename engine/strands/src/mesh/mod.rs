@@ -212,28 +212,58 @@ impl Shape {
 /// its roots' box grown by this.
 #[must_use]
 pub fn reach_bound(set: &StrandSet) -> f32 {
-    use crate::shape::{MAX_CURL, MAX_FRIZZ};
-    // A negative or NaN column counts as zero (NaN fails every comparison). Eight
-    // running maxima, which the compiler keeps in one vector register (the largest is
-    // the largest in any order).
-    fn most<T>(column: &[T], value: impl Fn(&T) -> f32) -> f32 {
-        let larger = |m: f32, x: f32| if x > m { x } else { m };
-        let mut lanes = [0.0f32; 8];
-        let mut chunks = column.chunks_exact(8);
-        for chunk in &mut chunks {
-            for (m, x) in lanes.iter_mut().zip(chunk) {
-                *m = larger(*m, value(x));
+    Largest::of(set, 0..set.len()).reach()
+}
+
+/// The largest length, width, curl radius and frizz of a run of strands: what
+/// [`reach_bound`] is made of, found a run at a time where the runs are read anyway.
+#[derive(Clone, Copy, Default)]
+struct Largest([f32; 4]);
+
+impl Largest {
+    /// Of strands `run` of `set`. A negative or NaN value counts as zero (NaN fails
+    /// every comparison).
+    fn of(set: &StrandSet, run: std::ops::Range<usize>) -> Self {
+        // Eight running maxima, which the compiler keeps in one vector register (the
+        // largest is the largest in any order).
+        fn most<T>(column: &[T], value: impl Fn(&T) -> f32) -> f32 {
+            let mut lanes = [0.0f32; 8];
+            let mut chunks = column.chunks_exact(8);
+            for chunk in &mut chunks {
+                for (m, x) in lanes.iter_mut().zip(chunk) {
+                    *m = larger(*m, value(x));
+                }
             }
+            let rest = chunks.remainder().iter().map(&value);
+            lanes.into_iter().chain(rest).fold(0.0, larger)
         }
-        let rest = chunks.remainder().iter().map(&value);
-        lanes.into_iter().chain(rest).fold(0.0, larger)
+        let column = |c: &[f32]| most(c.get(run.clone()).unwrap_or(&[]), |&x| x);
+        Self([
+            column(&set.length),
+            column(&set.width),
+            most(set.curl.get(run.clone()).unwrap_or(&[]), |c| c[0]),
+            column(&set.frizz),
+        ])
     }
-    let length = most(&set.length, |&x| x);
-    let width = most(&set.width, |&x| x);
-    let curl = most(&set.curl, |c| c[0]).min(MAX_CURL);
-    let frizz = most(&set.frizz, |&x| x).min(MAX_FRIZZ);
-    let bound = length * (1.0 + 2.0 * curl + 1.6 * frizz) + 0.5 * width;
-    if bound.is_finite() { bound } else { 0.0 }
+
+    /// The largest of both.
+    fn and(self, other: Self) -> Self {
+        Self(std::array::from_fn(|k| larger(self.0[k], other.0[k])))
+    }
+
+    /// [`reach_bound`] of the strands these are the largest of.
+    fn reach(self) -> f32 {
+        use crate::shape::{MAX_CURL, MAX_FRIZZ};
+        let [length, width, curl, frizz] = self.0;
+        let (curl, frizz) = (curl.min(MAX_CURL), frizz.min(MAX_FRIZZ));
+        let bound = length * (1.0 + 2.0 * curl + 1.6 * frizz) + 0.5 * width;
+        if bound.is_finite() { bound } else { 0.0 }
+    }
+}
+
+/// `x` where it is above `m`, else `m` (so a NaN `x` leaves `m`).
+fn larger(m: f32, x: f32) -> f32 {
+    if x > m { x } else { m }
 }
 
 /// The frame a tile of strands at most `reach` from their roots is packed in.
@@ -268,39 +298,30 @@ pub fn build_tile_into(set: &StrandSet, tile: &PlacedTile, profile: Profile, mes
 /// The frame must hold every strand ([`reach_bound`]); a vertex outside it is held at
 /// its edge.
 pub fn append_strands(set: &StrandSet, strands: &[Planted], profile: Profile, mesh: &mut TileMesh) {
-    build_with(
-        |i| Shape::of(set, i),
-        |_| {},
-        strands,
-        profile,
-        mesh,
-        &mut Vec::new(),
-    );
+    build_with(|i| Shape::of(set, i), |_| {}, strands, profile, mesh);
 }
 
-/// Meshes `tile` into `mesh`, reading strand `i` through `shape_of`. The tile's records
-/// are gathered into `shapes` first, in one loop of independent loads the core overlaps,
-/// since the tile visits the set out of order: fetched one strand at a time between the
-/// vertex writes, every record was a cache miss nothing overlapped. `ahead(i)` is told
-/// of strand `i` [`GATHER_AHEAD`] strands before it is read (to [`prefetch`] its record).
+/// Meshes `tile` into `mesh`, reading strand `i` through `shape_of`. The tile visits the
+/// set out of order, so `ahead(i)` is told of strand `i` [`GATHER_AHEAD`] strands before
+/// it is read (to [`prefetch`] its record): fetched only as each strand is meshed, every
+/// record was a cache miss nothing overlapped.
 fn build_with(
     shape_of: impl Fn(usize) -> Shape,
     ahead: impl Fn(usize),
     strands: &[Planted],
     profile: Profile,
     mesh: &mut TileMesh,
-    shapes: &mut Vec<Shape>,
 ) {
     #[cfg(target_arch = "x86_64")]
     if crate::simd::level() >= crate::simd::Level::Avx2 {
         // SAFETY: the level is AVX2 only where the CPU has AVX2 and F16C.
         #[allow(unsafe_code)]
         unsafe {
-            build_with_avx2(shape_of, ahead, strands, profile, mesh, shapes);
+            build_with_avx2(shape_of, ahead, strands, profile, mesh);
         }
         return;
     }
-    build_with_on::<false>(shape_of, ahead, strands, profile, mesh, shapes);
+    build_with_on::<false>(shape_of, ahead, strands, profile, mesh);
 }
 
 /// [`build_with_on`] compiled for AVX2 and F16C: the same arithmetic (no fused
@@ -314,15 +335,16 @@ fn build_with_avx2(
     strands: &[Planted],
     profile: Profile,
     mesh: &mut TileMesh,
-    shapes: &mut Vec<Shape>,
 ) {
-    build_with_on::<true>(shape_of, ahead, strands, profile, mesh, shapes);
+    build_with_on::<true>(shape_of, ahead, strands, profile, mesh);
 }
 
 /// [`build_with`] on whatever instruction set it is compiled for. `AVX2` (set only by
-/// [`build_with_avx2`]) meshes runs of eight plain ribbons on lanes and puts the
+/// [`build_with_avx2`]) meshes groups of eight plain ribbons on lanes and puts the
 /// ribbon's body in the loop, where its half floats convert inline; on the baseline the
-/// ribbon stays a call, which measured faster.
+/// ribbon stays a call, which measured faster. A group's records are read once, into
+/// the stack: a group with a groomed strand is meshed strand by strand from them (the
+/// one-at-a-time path gives a plain ribbon the lanes' bytes).
 #[inline(always)]
 fn build_with_on<const AVX2: bool>(
     shape_of: impl Fn(usize) -> Shape,
@@ -330,7 +352,6 @@ fn build_with_on<const AVX2: bool>(
     strands: &[Planted],
     profile: Profile,
     mesh: &mut TileMesh,
-    shapes: &mut Vec<Shape>,
 ) {
     let profile = profile.clamped();
     let n = strands.len();
@@ -342,33 +363,7 @@ fn build_with_on<const AVX2: bool>(
     let centre = &mut centre[..n_points];
     index_pattern_into(profile, &mut mesh.pattern);
     let q = Quantiser::new(&mesh.frame);
-    shapes.clear();
-    for (k, p) in strands.iter().enumerate() {
-        if let Some(next) = strands.get(k + GATHER_AHEAD) {
-            ahead(next.strand as usize);
-        }
-        shapes.push(shape_of(p.strand as usize));
-    }
-    let mut i = 0;
-    while i < n {
-        #[cfg(target_arch = "x86_64")]
-        if AVX2 && matches!(profile, Profile::Ribbon { .. }) && i + lanes::LANES <= n {
-            let eight = i..i + lanes::LANES;
-            if shapes[eight.clone()].iter().all(|s| s.groom.is_plain()) {
-                let planted = strands[eight.clone()].try_into().expect("eight strands");
-                let shapes = shapes[eight].try_into().expect("eight shapes");
-                // SAFETY: `AVX2` is set only in `build_with_avx2`, which runs where the
-                // CPU has AVX2 and F16C.
-                #[allow(unsafe_code)]
-                unsafe {
-                    lanes::ribbons(mesh, &q, planted, shapes, n_points);
-                }
-                i += lanes::LANES;
-                continue;
-            }
-        }
-        let (planted, shape) = (&strands[i], &shapes[i]);
-        i += 1;
+    let mut one = |mesh: &mut TileMesh, planted: &Planted, shape: &Shape| {
         mesh.ranks.push(shape.rank);
         let frame =
             |v: Vec3| planted.tangent * v.x + planted.bitangent * v.y + planted.normal * v.z;
@@ -386,10 +381,49 @@ fn build_with_on<const AVX2: bool>(
             Profile::Ribbon { .. } => ribbon(mesh, &q, shape, planted, centre, side),
             Profile::Tube { sides, .. } => tube(mesh, &q, shape, centre, side, sides),
         }
+    };
+    // The next strand whose record is asked for ahead.
+    let mut asked = 0;
+    let mut i = 0;
+    while i < n {
+        let group = if AVX2 && matches!(profile, Profile::Ribbon { .. }) && i + 8 <= n {
+            8
+        } else {
+            1
+        };
+        let want = (i + group + GATHER_AHEAD).min(n);
+        for p in &strands[asked.max(i)..want] {
+            ahead(p.strand as usize);
+        }
+        asked = want;
+        #[cfg(target_arch = "x86_64")]
+        if group == lanes::LANES {
+            let planted: &[Planted; lanes::LANES] = strands[i..i + lanes::LANES]
+                .try_into()
+                .expect("eight strands");
+            let shapes: [Shape; lanes::LANES] =
+                std::array::from_fn(|j| shape_of(planted[j].strand as usize));
+            i += lanes::LANES;
+            if shapes.iter().all(|s| s.groom.is_plain()) {
+                // SAFETY: `AVX2` is set only in `build_with_avx2`, which runs where the
+                // CPU has AVX2 and F16C.
+                #[allow(unsafe_code)]
+                unsafe {
+                    lanes::ribbons(mesh, &q, planted, &shapes, n_points);
+                }
+            } else {
+                for (p, s) in planted.iter().zip(&shapes) {
+                    one(mesh, p, s);
+                }
+            }
+            continue;
+        }
+        one(mesh, &strands[i], &shape_of(strands[i].strand as usize));
+        i += 1;
     }
 }
 
-/// How many strands ahead of the gather a tile's records are prefetched: the loads
+/// How many strands ahead of the mesher a tile's records are prefetched: the loads
 /// alone overlapped too few of the misses (measured in BENCHMARKS.md, Geometry: "The
 /// records prefetched ahead of the gather"; 32 was no better).
 const GATHER_AHEAD: usize = 16;
@@ -455,12 +489,12 @@ pub fn build_tiles_into(
     out: &mut Vec<TileMesh>,
 ) {
     out.resize_with(tiles.len(), TileMesh::default);
-    let reach = reach_bound(set);
     // One front-to-back pass gathers every strand's record (split over the cores);
     // tiles then read one cache line per strand. Each run of records is written as it
     // is made (a buffer filled first and written again cost as much as the records), a
     // power of two long, so a strand's is found by a shift: eight runs a core at least,
-    // so that rounding up to a power of two leaves no core with most of the work.
+    // so that rounding up to a power of two leaves no core with most of the work. The
+    // same pass finds the reach every tile's frame is grown by.
     let n = set.len();
     let shift = n
         .div_ceil(8 * crate::par::threads())
@@ -468,15 +502,20 @@ pub fn build_tiles_into(
         .next_power_of_two()
         .trailing_zeros();
     let runs: Vec<usize> = (0..n.div_ceil(1 << shift)).collect();
-    let shapes: Vec<Vec<Shape>> = crate::par::map("tuft mesh", runs, |r| {
-        (r << shift..((r + 1) << shift).min(n))
-            .map(|i| Shape::of(set, i))
-            .collect()
+    let made: Vec<(Vec<Shape>, Largest)> = crate::par::map("tuft mesh", runs, |r| {
+        let run = r << shift..((r + 1) << shift).min(n);
+        let shapes = run.clone().map(|i| Shape::of(set, i)).collect();
+        (shapes, Largest::of(set, run))
     });
+    let reach = made
+        .iter()
+        .fold(Largest::default(), |all, (_, run)| all.and(*run))
+        .reach();
+    let shapes: Vec<Vec<Shape>> = made.into_iter().map(|(shapes, _)| shapes).collect();
     let shapes = &shapes;
     let mask = (1 << shift) - 1;
     let jobs: Vec<(&PlacedTile, &mut TileMesh)> = tiles.iter().zip(out.iter_mut()).collect();
-    crate::par::map_with("tuft mesh", jobs, Vec::new, |scratch, (t, m)| {
+    crate::par::for_each("tuft mesh", jobs, |(t, m)| {
         m.clear();
         m.frame = tile_frame(t, reach);
         build_with(
@@ -485,7 +524,6 @@ pub fn build_tiles_into(
             &t.strands,
             profile,
             m,
-            scratch,
         );
     });
 }

@@ -53,22 +53,8 @@ fn every_instruction_set_meshes_the_same_bytes() {
             let shape = |i| Shape::of(&s, i);
             // The baseline body with the ribbon as a call, and whatever this CPU
             // dispatches to (the AVX2 and F16C body where it has them).
-            build_with_on::<false>(
-                shape,
-                |_| {},
-                &tile.strands,
-                profile,
-                &mut meshes[0],
-                &mut Vec::new(),
-            );
-            build_with(
-                shape,
-                |_| {},
-                &tile.strands,
-                profile,
-                &mut meshes[1],
-                &mut Vec::new(),
-            );
+            build_with_on::<false>(shape, |_| {}, &tile.strands, profile, &mut meshes[0]);
+            build_with(shape, |_| {}, &tile.strands, profile, &mut meshes[1]);
             assert_eq!(meshes[0], meshes[1]);
         }
     }
@@ -311,4 +297,25 @@ fn the_reach_bound_is_the_largest_of_each_column() {
         let want = length * (1.0 + 2.0 * curl + 1.6 * frizz) + 0.5 * width;
         assert_eq!(reach_bound(&s).to_bits(), want.to_bits(), "{n} strands");
     }
+}
+
+#[test]
+fn the_reach_found_a_run_at_a_time_is_the_reach_of_the_whole_set() {
+    let mut s = crate::testing::random_set(5000, 3, 40);
+    // Negative and NaN values count as zero; the largest values sit in different runs.
+    s.length[17] = f32::NAN;
+    s.width[4001] = -1.0;
+    s.length[2999] = 0.4;
+    s.width[12] = 0.02;
+    s.curl[4500] = [0.3, 1.0];
+    s.frizz[1] = 0.2;
+    let whole = reach_bound(&s);
+    for run in [1, 7, 64, 1000, 5000] {
+        let merged = (0..s.len())
+            .step_by(run)
+            .map(|first| Largest::of(&s, first..(first + run).min(s.len())))
+            .fold(Largest::default(), Largest::and);
+        assert_eq!(merged.reach().to_bits(), whole.to_bits(), "runs of {run}");
+    }
+    assert!(whole >= 0.4, "{whole}");
 }
