@@ -19,12 +19,14 @@
 //!    4 and the assembly walk memory front to back.
 
 mod candidates;
+mod fill;
 mod lanes;
 mod ports;
 mod rank_order;
 
 use candidates::{CLUMP_SALT, candidates_with, clump_points};
 pub use candidates::{Candidates, candidates};
+use fill::Fill;
 
 use ports::{Column, columns, evaluated, groom, port_input};
 
@@ -39,7 +41,6 @@ use std::mem::MaybeUninit;
 use std::sync::Arc;
 use tuft_strands::StrandSet;
 use tuft_strands::hash::{hash, stream, unit_f32};
-use tuft_strands::num::wrap_delta;
 
 pub use tuft_strands::hash::channel;
 
@@ -232,25 +233,34 @@ fn scatter(evaluator: &Evaluator<'_>, layer: &StrandLayer, repeat_m: f32) -> Str
         <[Column; 6]>::try_from(columns(evaluator, roots_key, &ports, &domain, evaluated))
             .expect("six inputs give six columns");
 
-    // Every attribute stays inside the limits whatever the fields say, so a set is one
-    // its own file reader accepts and its meshes are finite. The bounds that scale with
-    // the repeat use `min`/`max`, which take a NaN bound quietly where `clamp` panics.
-    let (max_length, max_width) = limits::strand_bounds(repeat_m);
-    let colour = |c: f32| c.clamp(0.0, limits::MAX_COLOR);
-    let lean_of = |x: f32| x.clamp(-limits::MAX_LEAN, limits::MAX_LEAN);
     let share = layer.clump_share;
-    let var = &layer.variation;
     let clump_seed = seed ^ CLUMP_SALT;
     let hc = |clump: u32, c: u32| unit_f32(hash(clump_seed, u64::from(clump) + (1 << 40), c));
     // Each clump's shared length and colour numbers, once per clump.
     let clump_numbers: Vec<[f32; 2]> = (0..m * m)
         .map(|c| [hc(c, channel::LENGTH), hc(c, channel::COLOR)])
         .collect();
-    let mix = |own: f32, clump: f32| (1.0 - share) * own + share * clump;
     // Each clump's shared lean, once per clump rather than once per strand.
     let clump_lean: Vec<[f32; 2]> = (0..m * m)
         .map(|c| lanes::disk(hc(c, channel::LEAN_ANGLE), hc(c, channel::LEAN_RADIUS)))
         .collect();
+    let fill = Fill {
+        survivors,
+        draws,
+        clumps: &clumps,
+        clump_numbers: &clump_numbers,
+        clump_lean: &clump_lean,
+        length: &length,
+        width: &width,
+        lean: &lean,
+        bend: &bend,
+        root_color: &root_color,
+        tip_color: &tip_color,
+        tip_pull: layer.tip_pull,
+        repeat_m,
+        share,
+        variation: &layer.variation,
+    };
 
     // The set's columns written in place, one strand per index, each place once: the
     // columns are never filled with zeros first (a serial pass over each: the memory is
@@ -289,64 +299,22 @@ fn scatter(evaluator: &Evaluator<'_>, layer: &StrandLayer, repeat_m: f32) -> Str
         .into_par_iter()
         .enumerate()
         .for_each(
-            |(r, (rank, clump, id, length_k, width_k, lean_k, bend_k, root_k, tip_k, pull))| {
-                let first = r * RUN;
-                let s = &survivors[first..first + rank.len()];
-                let d = &draws[first..first + rank.len()];
-                let mut scratch = [[0.0f32; RUN]; 3];
-                let [a0, a1, a2] = &mut scratch;
-                let (a0, a1, a2) = (&mut a0[..s.len()], &mut a1[..s.len()], &mut a2[..s.len()]);
-                for (k, s) in s.iter().enumerate() {
-                    rank[k].write(s.rank);
-                    clump[k].write(s.clump);
-                    id[k].write(s.id);
-                    let centre = clumps[s.clump as usize];
-                    pull[k].write([
-                        layer.tip_pull * wrap_delta(centre[0] - s.root[0]) * repeat_m,
-                        layer.tip_pull * wrap_delta(centre[1] - s.root[1]) * repeat_m,
-                    ]);
-                }
-                length.channel_into(0, first, a0);
-                for (k, out) in length_k.iter_mut().enumerate() {
-                    let r_len = mix(d[k].length, clump_numbers[s[k].clump as usize][0]);
-                    let own_length = a0[k].min(max_length);
-                    out.write(
-                        (own_length * (1.0 + var.length * (2.0 * r_len - 1.0)))
-                            .min(max_length)
-                            .max(0.0),
-                    );
-                }
-                width.channel_into(0, first, a0);
-                for (out, &w) in width_k.iter_mut().zip(&*a0) {
-                    out.write(w.min(max_width).max(0.0));
-                }
-                lean.channel_into(0, first, a0);
-                lean.channel_into(1, first, a1);
-                for (k, out) in lean_k.iter_mut().enumerate() {
-                    let (own, shared) = (d[k].lean, clump_lean[s[k].clump as usize]);
-                    out.write([
-                        lean_of(lean_of(a0[k]) + var.lean * mix(own[0], shared[0])),
-                        lean_of(lean_of(a1[k]) + var.lean * mix(own[1], shared[1])),
-                    ]);
-                }
-                bend.channel_into(0, first, a0);
-                for (out, &b) in bend_k.iter_mut().zip(&*a0) {
-                    out.write(b.clamp(0.0, 1.0));
-                }
-                let mut brightness = [0.0f32; RUN];
-                for (k, b) in brightness[..s.len()].iter_mut().enumerate() {
-                    let r_col = mix(d[k].color, clump_numbers[s[k].clump as usize][1]);
-                    *b = 1.0 + var.color * (2.0 * r_col - 1.0);
-                }
-                for (column, out) in [(&root_color, &mut *root_k), (&tip_color, &mut *tip_k)] {
-                    column.channel_into(0, first, a0);
-                    column.channel_into(1, first, a1);
-                    column.channel_into(2, first, a2);
-                    for (k, o) in out.iter_mut().enumerate() {
-                        let shade = |c: f32| colour(colour(c) * brightness[k]);
-                        o.write([shade(a0[k]), shade(a1[k]), shade(a2[k])]);
-                    }
-                }
+            |(r, (rank, clump, id, length, width, lean, bend, root_color, tip_color, pull))| {
+                fill.run(
+                    r,
+                    fill::Run {
+                        rank,
+                        clump,
+                        id,
+                        length,
+                        width,
+                        lean,
+                        bend,
+                        root_color,
+                        tip_color,
+                        pull,
+                    },
+                );
             },
         );
     // SAFETY: the loop above wrote every place of every run of the first `n` of each

@@ -88,6 +88,7 @@ impl Column {
 
     /// Channel `c` at survivors `first..first + out.len()`, into `out`: zero past the
     /// field's channels, as [`Field::get`] pads.
+    #[inline]
     pub(super) fn channel_into(&self, c: usize, first: usize, out: &mut [f32]) {
         match self {
             Self::Field(f) => {
