@@ -73,7 +73,7 @@ pub(super) fn ribbons(
     mesh: &mut super::TileMesh,
     q: &Quantiser,
     planted: &[Planted; LANES],
-    shapes: &[Shape; LANES],
+    shapes: [&Shape; LANES],
     points: usize,
 ) {
     let p = |f: fn(&Planted) -> glam::Vec3| -> V8 {

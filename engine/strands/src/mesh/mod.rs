@@ -305,8 +305,8 @@ pub fn append_strands(set: &StrandSet, strands: &[Planted], profile: Profile, me
 /// set out of order, so `ahead(i)` is told of strand `i` [`GATHER_AHEAD`] strands before
 /// it is read (to [`prefetch`] its record): fetched only as each strand is meshed, every
 /// record was a cache miss nothing overlapped.
-fn build_with(
-    shape_of: impl Fn(usize) -> Shape,
+fn build_with<S: std::borrow::Borrow<Shape>>(
+    shape_of: impl Fn(usize) -> S,
     ahead: impl Fn(usize),
     strands: &[Planted],
     profile: Profile,
@@ -321,7 +321,7 @@ fn build_with(
         }
         return;
     }
-    build_with_on::<false>(shape_of, ahead, strands, profile, mesh);
+    build_with_on::<false, S>(shape_of, ahead, strands, profile, mesh);
 }
 
 /// [`build_with_on`] compiled for AVX2 and F16C: the same arithmetic (no fused
@@ -329,14 +329,14 @@ fn build_with(
 /// floats converted inline.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,f16c")]
-fn build_with_avx2(
-    shape_of: impl Fn(usize) -> Shape,
+fn build_with_avx2<S: std::borrow::Borrow<Shape>>(
+    shape_of: impl Fn(usize) -> S,
     ahead: impl Fn(usize),
     strands: &[Planted],
     profile: Profile,
     mesh: &mut TileMesh,
 ) {
-    build_with_on::<true>(shape_of, ahead, strands, profile, mesh);
+    build_with_on::<true, S>(shape_of, ahead, strands, profile, mesh);
 }
 
 /// [`build_with`] on whatever instruction set it is compiled for. `AVX2` (set only by
@@ -346,8 +346,8 @@ fn build_with_avx2(
 /// the stack: a group with a groomed strand is meshed strand by strand from them (the
 /// one-at-a-time path gives a plain ribbon the lanes' bytes).
 #[inline(always)]
-fn build_with_on<const AVX2: bool>(
-    shape_of: impl Fn(usize) -> Shape,
+fn build_with_on<const AVX2: bool, S: std::borrow::Borrow<Shape>>(
+    shape_of: impl Fn(usize) -> S,
     ahead: impl Fn(usize),
     strands: &[Planted],
     profile: Profile,
@@ -401,24 +401,29 @@ fn build_with_on<const AVX2: bool>(
             let planted: &[Planted; lanes::LANES] = strands[i..i + lanes::LANES]
                 .try_into()
                 .expect("eight strands");
-            let shapes: [Shape; lanes::LANES] =
+            let shapes: [S; lanes::LANES] =
                 std::array::from_fn(|j| shape_of(planted[j].strand as usize));
+            let shapes: [&Shape; lanes::LANES] = std::array::from_fn(|j| shapes[j].borrow());
             i += lanes::LANES;
             if shapes.iter().all(|s| s.groom.is_plain()) {
                 // SAFETY: `AVX2` is set only in `build_with_avx2`, which runs where the
                 // CPU has AVX2 and F16C.
                 #[allow(unsafe_code)]
                 unsafe {
-                    lanes::ribbons(mesh, &q, planted, &shapes, n_points);
+                    lanes::ribbons(mesh, &q, planted, shapes, n_points);
                 }
             } else {
-                for (p, s) in planted.iter().zip(&shapes) {
+                for (p, s) in planted.iter().zip(shapes) {
                     one(mesh, p, s);
                 }
             }
             continue;
         }
-        one(mesh, &strands[i], &shape_of(strands[i].strand as usize));
+        one(
+            mesh,
+            &strands[i],
+            shape_of(strands[i].strand as usize).borrow(),
+        );
         i += 1;
     }
 }
@@ -519,7 +524,7 @@ pub fn build_tiles_into(
         m.clear();
         m.frame = tile_frame(t, reach);
         build_with(
-            |i| shapes[i >> shift][i & mask],
+            |i| &shapes[i >> shift][i & mask],
             |i| prefetch(&shapes[i >> shift][i & mask]),
             &t.strands,
             profile,

@@ -53,7 +53,7 @@ fn every_instruction_set_meshes_the_same_bytes() {
             let shape = |i| Shape::of(&s, i);
             // The baseline body with the ribbon as a call, and whatever this CPU
             // dispatches to (the AVX2 and F16C body where it has them).
-            build_with_on::<false>(shape, |_| {}, &tile.strands, profile, &mut meshes[0]);
+            build_with_on::<false, _>(shape, |_| {}, &tile.strands, profile, &mut meshes[0]);
             build_with(shape, |_| {}, &tile.strands, profile, &mut meshes[1]);
             assert_eq!(meshes[0], meshes[1]);
         }

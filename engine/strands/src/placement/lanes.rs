@@ -162,8 +162,14 @@ pub(super) fn each_owned<'a>(
             on = _mm256_or_pd(on, _mm256_cmp_pd::<_CMP_EQ_OQ>(side, zero));
         }
         let (outside, on) = (_mm256_movemask_pd(outside), _mm256_movemask_pd(on));
-        for (j, item) in four.iter().enumerate() {
-            if outside >> j & 1 == 0 && (on >> j & 1 == 0 || owns(owner.tri, root_in(item, cell))) {
+        // The roots not outside, lowest first: a loop over the set bits, not a branch a
+        // root (whether a root is inside is a coin toss the branch predictor loses).
+        let mut inside = !outside & 0b1111;
+        while inside != 0 {
+            let j = inside.trailing_zeros() as usize;
+            inside &= inside - 1;
+            let item = &four[j];
+            if on >> j & 1 == 0 || owns(owner.tri, root_in(item, cell)) {
                 f(item);
             }
         }
