@@ -66,7 +66,10 @@ fn main() {
                 during.push(*ms);
                 if *ms > 16.0 {
                     println!(
-                        "  frame {frames}: {ms:.1} ms (rebuilding: {})",
+                        "  frame {frames}, {:.0} ms after the edit: {ms:.1} ms (strands \
+                         rebuilding: {}, rebuilding: {})",
+                        start.elapsed().as_secs_f64() * 1e3,
+                        harness.state().strands_rebuilding(),
                         harness.state().rebuilding()
                     );
                 }
