@@ -342,9 +342,10 @@ fn build_with_avx2<S: std::borrow::Borrow<Shape>>(
 /// [`build_with`] on whatever instruction set it is compiled for. `AVX2` (set only by
 /// [`build_with_avx2`]) meshes groups of eight plain ribbons on lanes and puts the
 /// ribbon's body in the loop, where its half floats convert inline; on the baseline the
-/// ribbon stays a call, which measured faster. A group's records are read once, into
-/// the stack: a group with a groomed strand is meshed strand by strand from them (the
-/// one-at-a-time path gives a plain ribbon the lanes' bytes).
+/// ribbon stays a call, which measured faster. A group's records are asked for once
+/// (borrowed where they lie when `shape_of` lends them, made where it makes them): a
+/// group with a groomed strand is meshed strand by strand from them (the one-at-a-time
+/// path gives a plain ribbon the lanes' bytes).
 #[inline(always)]
 fn build_with_on<const AVX2: bool, S: std::borrow::Borrow<Shape>>(
     shape_of: impl Fn(usize) -> S,
