@@ -429,6 +429,40 @@ fn bench_field_walks_and_prints_its_figures() {
 }
 
 #[test]
+fn bench_sphere_prints_its_stages_and_its_cost_per_million_strands() {
+    let out = tuft(&["bench", "--json", "--runs", "1", "--sphere", "20000"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let cases = json_lines(out);
+    let case = |name: &str| {
+        cases
+            .iter()
+            .find(|c| c["case"] == name)
+            .unwrap_or_else(|| panic!("{name} missing from {cases:?}"))
+    };
+    let whole = case("sphere/scatter+ribbons");
+    let strands = whole["strands"].as_u64().unwrap();
+    assert!(strands > 5_000 && strands < 20_000, "{whole}");
+    assert_eq!(whole["vertices"].as_u64(), Some(strands * 10), "{whole}");
+    let whole_ms = whole["median_ms"].as_f64().unwrap();
+    let stages: f64 = ["scatter", "placement", "ribbons"]
+        .iter()
+        .map(|s| case(&format!("sphere/{s}"))["median_ms"].as_f64().unwrap())
+        .sum();
+    // One run: the stages are the whole's parts (the rest is the counting after).
+    assert!(stages > 0.0 && stages <= whole_ms, "{stages} of {whole_ms}");
+    let per_million = case("sphere/per_million_strands")["median_ms"]
+        .as_f64()
+        .unwrap();
+    // Both figures are printed to a microsecond: the whole's rounding, scaled.
+    let expected = whole_ms * 1e6 / strands as f64;
+    let rounding = 0.001 + 0.0005 * 1e6 / strands as f64;
+    assert!(
+        (per_million - expected).abs() <= rounding,
+        "{per_million} against {expected}"
+    );
+}
+
+#[test]
 fn bench_json_prints_one_case_per_line_with_median_and_counts() {
     let out = tuft(&["bench", "--json", "--runs", "1", "--preset", "moss"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));

@@ -527,7 +527,22 @@ fn sphere_case(candidates: u64, runs: usize) -> Vec<Case> {
             ("triangles", triangles as u64),
         ],
     };
-    std::iter::once(whole).chain(stage_cases).collect()
+    // The whole's cost per million strands placed, so growth with the count shows
+    // beside the figures of other counts.
+    let per_million = Case {
+        name: "sphere/per_million_strands".to_owned(),
+        median_ms: if n_strands > 0 {
+            ms * 1e6 / n_strands as f64
+        } else {
+            0.0
+        },
+        runs,
+        counts: Vec::new(),
+    };
+    std::iter::once(whole)
+        .chain(stage_cases)
+        .chain(std::iter::once(per_million))
+        .collect()
 }
 
 /// Coverage of each level relative to level 0, per preset layer, for widening exponents
