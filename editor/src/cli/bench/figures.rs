@@ -1,0 +1,114 @@
+//! Figures rather than timings: each level's coverage and the colour each switch moves,
+//! per preset layer.
+
+use super::PRESETS;
+use tuft_graph::Evaluator;
+
+/// Coverage of each level relative to level 0, per preset layer, for widening exponents
+/// ½ and 1: the figures that chose the default `widen_p` (BENCHMARKS.md).
+pub(super) fn levels(json: bool, only: Option<&str>) {
+    for (name, text) in PRESETS {
+        if only.is_some_and(|o| o != name) {
+            continue;
+        }
+        let doc = tuft_graph::io::from_str(text).expect("shipped presets parse");
+        let graph = &doc.graph;
+        let ev = Evaluator::new(graph);
+        for (layer_name, layer) in &graph.strands {
+            let set = ev.strand_set(layer_name).expect("presets scatter");
+            for p in [0.5f32, 1.0] {
+                let settings = tuft_strands::levels::LevelSettings {
+                    widen_p: p,
+                    ..layer.levels.clone()
+                };
+                let coverage: Vec<f32> =
+                    tuft_strands::levels::reports(&set, &settings, layer.profile, graph.repeat_m)
+                        .iter()
+                        .map(|r| (r.coverage * 1000.0).round() / 1000.0)
+                        .collect();
+                let case = format!("{name}/{layer_name}/levels_p{p}");
+                if json {
+                    let line = serde_json::json!({"case": case, "keep": settings.keep, "coverage": coverage});
+                    out!("{line}");
+                } else {
+                    out!("{case:<28} keep {:?} coverage {coverage:?}", settings.keep);
+                }
+            }
+        }
+    }
+}
+
+/// Frame size of `--switches`: the switch test's.
+const SWITCH_FRAME: (u32, u32) = (320, 240);
+
+/// The colour each switch of each preset layer moves (`tuft_render::parity`), seen
+/// from `sides` cameras around the sphere: the preview's default first, the others
+/// turned evenly from it. Figures, not timings.
+pub(super) fn switches(json: bool, only: Option<&str>, sides: u32) -> anyhow::Result<()> {
+    use tuft_render::parity::every_switch;
+    use tuft_render::{Camera, Offscreen, Scene, SurfaceKind};
+    let mut offscreen = Offscreen::new()?;
+    let yaws: Vec<f32> = (0..sides.max(1))
+        .map(|k| (Camera::default().yaw + k as f32 / sides.max(1) as f32).fract())
+        .collect();
+    if !json {
+        out!(
+            "{}×{} frames, adapter {}; per side: whole frame (inside the outline), sRGB codes",
+            SWITCH_FRAME.0,
+            SWITCH_FRAME.1,
+            offscreen.adapter()
+        );
+        let heads: Vec<String> = yaws.iter().map(|y| format!("yaw {y:.3}")).collect();
+        out!("{:<44} {}", "switch", heads.join("  "));
+    }
+    for (name, text) in PRESETS {
+        if only.is_some_and(|o| o != name) {
+            continue;
+        }
+        let doc = tuft_graph::io::from_str(text).expect("shipped presets parse");
+        let (material, _) = crate::material::from_graph(&doc.graph, 512)?;
+        let mut scene = Scene::new(material, SurfaceKind::Sphere);
+        // Each side's switches of every layer.
+        let per_side = yaws
+            .iter()
+            .map(|&yaw| {
+                let camera = Camera {
+                    yaw,
+                    ..Camera::default()
+                };
+                every_switch(&mut offscreen, &mut scene, camera, SWITCH_FRAME)
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        for (li, (layer, first_side)) in per_side[0].iter().enumerate() {
+            for (i, first) in first_side.iter().enumerate() {
+                let at: Vec<_> = per_side
+                    .iter()
+                    .filter_map(|side| side[li].1.get(i))
+                    .collect();
+                let case = format!(
+                    "{name}/{layer} {} → {} ({:.2} m)",
+                    first.from, first.to, first.distance_m
+                );
+                if json {
+                    let whole: Vec<f64> = at.iter().map(|s| round2(s.whole_change())).collect();
+                    let inside: Vec<f64> = at.iter().map(|s| round2(s.inside_change())).collect();
+                    let line = serde_json::json!({
+                        "case": case, "yaw": yaws, "whole": whole, "inside": inside,
+                    });
+                    out!("{line}");
+                } else {
+                    let cells: Vec<String> = at
+                        .iter()
+                        .map(|s| format!("{:.2} ({:.2})", s.whole_change(), s.inside_change()))
+                        .collect();
+                    out!("{case:<44} {}", cells.join("  "));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn round2(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}
