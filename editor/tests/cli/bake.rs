@@ -1,0 +1,179 @@
+//! `tuft bake` and `tuft inspect`: baked sets written, read back, refused.
+
+use crate::*;
+
+#[test]
+fn bake_writes_the_maps_and_refuses_a_broken_graph() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("fur");
+    let out = tuft(&[
+        "bake",
+        "presets/fur.ron",
+        "--out",
+        out_dir.to_str().unwrap(),
+        "--resolution",
+        "128",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    for map in tuft_graph::bake::MAP_NAMES {
+        let path = out_dir.join(format!("fur_{map}.png"));
+        let img = image_size(&path);
+        assert_eq!(img, (128, 128), "{map}");
+    }
+    for file in [
+        "fur.strands",
+        "manifest.ron",
+        "fur_undercoat_lod0.glb",
+        "fur_guard_lod2.glb",
+    ] {
+        assert!(out_dir.join(file).is_file(), "{file}");
+    }
+    let out = tuft(&[
+        "bake",
+        "tests/data/raw_uv.ron",
+        "--out",
+        dir.path().join("x").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(!dir.path().join("x").exists());
+    let out = tuft(&[
+        "bake",
+        "presets/lawn.ron",
+        "--out",
+        dir.path().join("y").to_str().unwrap(),
+        "--resolution",
+        "0",
+    ]);
+    assert_ne!(out.status.code(), Some(0));
+    assert!(
+        text(&out).contains("--resolution") && text(&out).contains("1..=8192"),
+        "{}",
+        text(&out)
+    );
+}
+
+/// Width and height from a PNG's header.
+fn image_size(path: &Path) -> (u32, u32) {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    assert_eq!(&bytes[1..4], b"PNG");
+    let be = |i: usize| u32::from_be_bytes(bytes[i..i + 4].try_into().unwrap());
+    (be(16), be(20))
+}
+
+#[test]
+fn bake_writes_a_strand_file_that_inspect_reads_and_damage_is_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("moss");
+    let out = tuft(&[
+        "bake",
+        "presets/moss.ron",
+        "--out",
+        out_dir.to_str().unwrap(),
+        "--resolution",
+        "64",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let strands = out_dir.join("moss.strands");
+    let out = tuft(&["inspect", strands.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let shown = text(&out);
+    for needle in [
+        "layer \"fronds\"",
+        "layer \"setae\"",
+        "trailer CRC ok",
+        "root_uv",
+        "rank",
+        "clump",
+    ] {
+        assert!(shown.contains(needle), "{needle}: {shown}");
+    }
+    let bytes = std::fs::read(&strands).unwrap();
+    let truncated = dir.path().join("truncated.strands");
+    std::fs::write(&truncated, &bytes[..bytes.len() / 2]).unwrap();
+    let out = tuft(&["inspect", truncated.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out).contains("truncated"), "{}", text(&out));
+    let mut flipped = bytes.clone();
+    flipped[bytes.len() / 3] ^= 0x10;
+    let damaged = dir.path().join("flipped.strands");
+    std::fs::write(&damaged, &flipped).unwrap();
+    let out = tuft(&["inspect", damaged.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out).contains("corrupted"), "{}", text(&out));
+}
+
+#[test]
+fn bake_quantises_and_thins_the_strands_when_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let bake = |name: &str, extra: &[&str]| {
+        let out_dir = dir.path().join(name);
+        bake_moss(&out_dir, extra);
+        let manifest = std::fs::read_to_string(out_dir.join("manifest.ron")).unwrap();
+        let strands = out_dir.join("moss.strands");
+        let out = tuft(&["inspect", strands.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+        (
+            std::fs::metadata(&strands).unwrap().len(),
+            text(&out),
+            manifest,
+        )
+    };
+    let (stored, shown, manifest) = bake("stored", &[]);
+    assert!(
+        shown.contains("version 2, scheme 0 (stored), arrays 16-byte aligned"),
+        "{shown}"
+    );
+    assert!(manifest.contains("strand_scheme: \"stored\""), "{manifest}");
+    let (quantised, shown, manifest) = bake("quantised", &["--strands", "quantised"]);
+    assert!(shown.contains("scheme 1 (quantised)"), "{shown}");
+    for encoding in ["rank16", "unorm16", "srgb8"] {
+        assert!(shown.contains(encoding), "{encoding}: {shown}");
+    }
+    assert!(
+        manifest.contains("strand_scheme: \"quantised\""),
+        "{manifest}"
+    );
+    assert!(quantised * 3 < stored, "{quantised} against {stored} bytes");
+    // Half of every layer: half the strands (within the rank hash's spread).
+    let (halved, _, manifest) = bake("halved", &["--keep", "0.5"]);
+    let ratio = halved as f64 / stored as f64;
+    assert!(
+        (0.45..0.55).contains(&ratio),
+        "{halved} against {stored} bytes"
+    );
+    assert!(manifest.contains("layer_keep: 0.5"), "{manifest}");
+    // Nonsense is refused, naming the option.
+    for (flag, value) in [
+        ("--keep", "0"),
+        ("--keep", "1.5"),
+        ("--keep", "nan"),
+        ("--strands", "zip"),
+    ] {
+        let out = tuft(&["bake", "presets/moss.ron", "--out", "unused", flag, value]);
+        assert_eq!(out.status.code(), Some(2), "{flag} {value}");
+        assert!(text(&out).contains(flag), "{flag} {value}: {}", text(&out));
+    }
+}
+
+#[test]
+fn bake_lists_the_valid_compressions_and_targets_for_an_unknown_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("set");
+    let lawn = preset("lawn");
+    for (flag, valid) in [
+        ("--compress", "none, quantize, meshopt"),
+        ("--target", "gltf, godot, unity, unreal"),
+    ] {
+        let result = tuft(&[
+            "bake",
+            lawn.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            flag,
+            "zip",
+        ]);
+        assert_eq!(result.status.code(), Some(2), "{flag}");
+        assert!(text(&result).contains(valid), "{flag}: {}", text(&result));
+        assert!(!out.exists(), "nothing is written");
+    }
+}

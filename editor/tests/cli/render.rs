@@ -1,0 +1,237 @@
+//! `tuft render` and `tuft view`: frames drawn from graphs, baked sets and meshes, and bad options refused.
+
+use crate::*;
+
+#[test]
+fn render_draws_a_baked_set_from_its_own_files_and_view_refuses_a_folder_that_is_none() {
+    let dir = tempfile::tempdir().unwrap();
+    let set = dir.path().join("moss");
+    bake_moss(&set, &[]);
+    let png = dir.path().join("moss.png");
+    let out = tuft(&[
+        "render",
+        set.to_str().unwrap(),
+        "--out",
+        png.to_str().unwrap(),
+        "--size",
+        "160x120",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(text(&out).contains("fronds:"), "{}", text(&out));
+    let img = image::open(&png).unwrap().to_rgba8();
+    assert_eq!(img.dimensions(), (160, 120));
+    // A damaged strand file: named, and no frame written.
+    let strands = set.join("moss.strands");
+    let bytes = std::fs::read(&strands).unwrap();
+    std::fs::write(&strands, &bytes[..bytes.len() - 1]).unwrap();
+    let bad = dir.path().join("bad.png");
+    let out = tuft(&[
+        "render",
+        set.to_str().unwrap(),
+        "--out",
+        bad.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out).contains("moss.strands"), "{}", text(&out));
+    assert!(!bad.exists(), "nothing drawn for a set that does not read");
+    // `tuft view` on a folder that is not a set says so before any window.
+    let out = tuft(&["view", dir.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out).contains("not a baked set"), "{}", text(&out));
+}
+
+#[test]
+fn render_lays_a_material_on_a_mesh_file_and_names_a_bad_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("creature.png");
+    let out = tuft(&[
+        "render",
+        "presets/fur.ron",
+        "--surface",
+        "assets/creature.obj",
+        "--out",
+        png.to_str().unwrap(),
+        "--size",
+        "160x120",
+        "--distance",
+        "0.6",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(text(&out).contains("guard:"), "{}", text(&out));
+    // A missing mesh is named; an unknown surface is refused with the choices.
+    let out = tuft(&[
+        "render",
+        "presets/fur.ron",
+        "--surface",
+        "nowhere.glb",
+        "--out",
+        png.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out).contains("nowhere.glb: cannot read"),
+        "{}",
+        text(&out)
+    );
+    let out = tuft(&[
+        "render",
+        "presets/fur.ron",
+        "--surface",
+        "teapot",
+        "--out",
+        png.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out).contains(".glb, .gltf or .obj"), "{}", text(&out));
+    let out = tuft(&[
+        "render",
+        "presets/fur.ron",
+        "--uv-scale",
+        "0",
+        "--out",
+        png.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn render_stands_a_walker_on_the_field_and_refuses_a_bad_eye() {
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("field.png");
+    let out = tuft(&[
+        "render",
+        "presets/moss.ron",
+        "--surface",
+        "field",
+        "--eye",
+        "0,1.6,0",
+        "--pitch",
+        "0.03",
+        "--size",
+        "160x90",
+        "--out",
+        png.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(
+        text(&out).contains("relief"),
+        "the far field is relief: {}",
+        text(&out)
+    );
+    for bad in ["1,2", "0,nan,0", "0,1.6,1e9", "a,b,c"] {
+        let out = tuft(&[
+            "render",
+            "presets/moss.ron",
+            "--eye",
+            bad,
+            "--out",
+            png.to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        assert!(text(&out).contains("eye"), "{bad}: {}", text(&out));
+    }
+}
+
+#[test]
+fn render_writes_a_frame_and_says_what_it_drew() {
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("moss.png");
+    let out = tuft(&[
+        "render",
+        preset("moss").to_str().unwrap(),
+        "--out",
+        png.to_str().unwrap(),
+        "--size",
+        "96x64",
+        "--distance",
+        "0.8",
+        "--overlay",
+        "levels",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.contains("adapter:"), "{stdout}");
+    assert!(stdout.contains("GPU time:"), "{stdout}");
+    assert!(stdout.contains("mean colour: ("), "{stdout}");
+    assert!(
+        stdout.contains("fronds:") && stdout.contains("level "),
+        "{stdout}"
+    );
+    let img = image::open(&png).expect("a PNG").to_rgba8();
+    assert_eq!(img.dimensions(), (96, 64));
+    // The background is sky; the material covers the middle of the frame.
+    let centre = img.get_pixel(48, 32).0;
+    assert_ne!(
+        &centre[..3],
+        &tuft_editor::cli::render::BACKGROUND[..],
+        "nothing drawn"
+    );
+}
+
+#[test]
+fn render_refuses_bad_options_and_bad_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("x.png");
+    let moss = preset("moss");
+    // Regression: `--distance inf|nan|0|-1`, `--yaw nan` and `--wind nan` exited 0,
+    // some with a blank frame.
+    for bad in [
+        ["--size", "0x10"],
+        ["--size", "wide"],
+        ["--level", "seven"],
+        ["--surface", "torus"],
+        ["--distance", "inf"],
+        ["--distance", "nan"],
+        ["--distance", "0"],
+        ["--distance", "-1"],
+        ["--yaw", "nan"],
+        ["--wind", "nan"],
+        ["--pitch", "1"],
+    ] {
+        let mut args = vec![
+            "render",
+            moss.to_str().unwrap(),
+            "--out",
+            png.to_str().unwrap(),
+        ];
+        args.extend(bad);
+        let out = tuft(&args);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}: {}", text(&out));
+        // The message names the option.
+        assert!(text(&out).contains(bad[0]), "{bad:?}: {}", text(&out));
+    }
+    assert!(!png.exists(), "nothing written on refusal");
+    let out = tuft(&[
+        "render",
+        data("malformed.ron").to_str().unwrap(),
+        "--out",
+        png.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let out = tuft(&[
+        "render",
+        data("cycle.ron").to_str().unwrap(),
+        "--out",
+        png.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(!png.exists());
+    // A layer the material does not have is named, with the ones it has.
+    let out = tuft(&[
+        "render",
+        moss.to_str().unwrap(),
+        "--out",
+        png.to_str().unwrap(),
+        "--level",
+        "cards",
+        "--layer",
+        "petals",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let said = text(&out);
+    assert!(
+        said.contains("petals") && said.contains("fronds") && said.contains("setae"),
+        "{said}"
+    );
+    assert!(!png.exists());
+}
