@@ -58,8 +58,17 @@ impl Domain {
     /// Arbitrary points.
     #[must_use]
     pub fn points(points: &[[f32; 2]]) -> Self {
-        // Split over the cores: a scatter's candidates and survivors are domains of
-        // hundreds of thousands of points, read before every field at them.
+        // Split over the cores where there is more than one work item: a scatter's
+        // candidates and survivors are domains of hundreds of thousands of points, read
+        // before every field at them; validation's edges (on the UI thread) are a few
+        // hundred, not worth a trip to the pool.
+        if points.len() <= CHUNK {
+            return Self {
+                u: points.iter().map(|p| p[0]).collect(),
+                v: points.iter().map(|p| p[1]).collect(),
+                grid: None,
+            };
+        }
         Self {
             u: points.par_iter().map(|p| p[0]).collect(),
             v: points.par_iter().map(|p| p[1]).collect(),

@@ -8,9 +8,11 @@
 //! included).
 
 use super::ports::Column;
-use super::{Draws, RUN, Survivor};
+use super::{Draws, RUN, Survivor, room};
 use crate::limits;
+use rayon::prelude::*;
 use std::mem::MaybeUninit;
+use tuft_strands::StrandSet;
 use tuft_strands::num::wrap_delta;
 #[cfg(target_arch = "x86_64")]
 use tuft_strands::simd::{Level, level};
@@ -39,22 +41,93 @@ pub(super) struct Fill<'a> {
 }
 
 /// One run's places in each of the set's columns, each written once.
-pub(super) struct Run<'o> {
-    pub(super) rank: &'o mut [MaybeUninit<f32>],
-    pub(super) clump: &'o mut [MaybeUninit<u32>],
-    pub(super) id: &'o mut [MaybeUninit<u32>],
-    pub(super) length: &'o mut [MaybeUninit<f32>],
-    pub(super) width: &'o mut [MaybeUninit<f32>],
-    pub(super) lean: &'o mut [MaybeUninit<[f32; 2]>],
-    pub(super) bend: &'o mut [MaybeUninit<f32>],
-    pub(super) root_color: &'o mut [MaybeUninit<[f32; 3]>],
-    pub(super) tip_color: &'o mut [MaybeUninit<[f32; 3]>],
-    pub(super) pull: &'o mut [MaybeUninit<[f32; 2]>],
+struct Run<'o> {
+    rank: &'o mut [MaybeUninit<f32>],
+    clump: &'o mut [MaybeUninit<u32>],
+    id: &'o mut [MaybeUninit<u32>],
+    length: &'o mut [MaybeUninit<f32>],
+    width: &'o mut [MaybeUninit<f32>],
+    lean: &'o mut [MaybeUninit<[f32; 2]>],
+    bend: &'o mut [MaybeUninit<f32>],
+    root_color: &'o mut [MaybeUninit<[f32; 3]>],
+    tip_color: &'o mut [MaybeUninit<[f32; 3]>],
+    pull: &'o mut [MaybeUninit<[f32; 2]>],
 }
 
 impl Fill<'_> {
+    /// The set of the survivors standing at `root_uv`, without its groom: every column
+    /// written in place, one strand per index, each place once. The columns are never
+    /// filled with zeros first (a serial pass over each: the memory is the last set's,
+    /// which the allocator hands back dirty).
+    pub(super) fn set(&self, root_uv: Vec<[f32; 2]>) -> StrandSet {
+        let n = self.survivors.len();
+        let mut set = StrandSet {
+            root_uv,
+            rank: Vec::with_capacity(n),
+            clump: Vec::with_capacity(n),
+            length: Vec::with_capacity(n),
+            width: Vec::with_capacity(n),
+            lean: Vec::with_capacity(n),
+            bend: Vec::with_capacity(n),
+            root_color: Vec::with_capacity(n),
+            tip_color: Vec::with_capacity(n),
+            tip_pull: Vec::with_capacity(n),
+            id: Vec::with_capacity(n),
+            ..StrandSet::default()
+        };
+        // A run of survivors at a time, one column after another: each loop reads its
+        // port's channels from scratch arrays and writes one column, front to back.
+        (
+            room(&mut set.rank, n).par_chunks_mut(RUN),
+            room(&mut set.clump, n).par_chunks_mut(RUN),
+            room(&mut set.id, n).par_chunks_mut(RUN),
+            room(&mut set.length, n).par_chunks_mut(RUN),
+            room(&mut set.width, n).par_chunks_mut(RUN),
+            room(&mut set.lean, n).par_chunks_mut(RUN),
+            room(&mut set.bend, n).par_chunks_mut(RUN),
+            room(&mut set.root_color, n).par_chunks_mut(RUN),
+            room(&mut set.tip_color, n).par_chunks_mut(RUN),
+            room(&mut set.tip_pull, n).par_chunks_mut(RUN),
+        )
+            .into_par_iter()
+            .enumerate()
+            .for_each(
+                |(r, (rank, clump, id, length, width, lean, bend, root_color, tip_color, pull))| {
+                    let out = Run {
+                        rank,
+                        clump,
+                        id,
+                        length,
+                        width,
+                        lean,
+                        bend,
+                        root_color,
+                        tip_color,
+                        pull,
+                    };
+                    self.run(r, out);
+                },
+            );
+        // SAFETY: the loop above wrote every place of every run of the first `n` of
+        // each column (each of `run`'s loops walks its whole run).
+        #[allow(unsafe_code)]
+        unsafe {
+            set.rank.set_len(n);
+            set.clump.set_len(n);
+            set.id.set_len(n);
+            set.length.set_len(n);
+            set.width.set_len(n);
+            set.lean.set_len(n);
+            set.bend.set_len(n);
+            set.root_color.set_len(n);
+            set.tip_color.set_len(n);
+            set.tip_pull.set_len(n);
+        }
+        set
+    }
+
     /// Writes run `r` (survivors `r × RUN` onwards, as many as `out`'s columns hold).
-    pub(super) fn run(&self, r: usize, out: Run<'_>) {
+    fn run(&self, r: usize, out: Run<'_>) {
         #[cfg(target_arch = "x86_64")]
         if level() >= Level::Avx2 {
             // SAFETY: the level is AVX2 only where the CPU has AVX2.
@@ -193,38 +266,27 @@ mod tests {
         } else {
             fill.run_portable(0, out);
         }
-        // SAFETY (the reads below): every place was written when the columns were made.
-        #[allow(unsafe_code)]
-        let bits = |c: &[MaybeUninit<f32>]| -> Vec<u32> {
-            c.iter()
-                .map(|v| unsafe { v.assume_init() }.to_bits())
-                .collect()
-        };
-        let flat = |c: Vec<f32>| -> Vec<u32> { c.iter().map(|v| v.to_bits()).collect() };
-        #[allow(unsafe_code)]
-        let ints = |c: &[MaybeUninit<u32>]| -> Vec<u32> {
-            c.iter().map(|v| unsafe { v.assume_init() }).collect()
-        };
-        #[allow(unsafe_code)]
-        let pairs = |c: &[MaybeUninit<[f32; 2]>]| {
-            flat(c.iter().flat_map(|v| unsafe { v.assume_init() }).collect())
-        };
-        #[allow(unsafe_code)]
-        let triples = |c: &[MaybeUninit<[f32; 3]>]| {
-            flat(c.iter().flat_map(|v| unsafe { v.assume_init() }).collect())
-        };
         vec![
             bits(&rank),
-            ints(&clump),
-            ints(&id),
+            bits(&clump),
+            bits(&id),
             bits(&length),
             bits(&width),
-            pairs(&lean),
+            bits(&lean),
             bits(&bend),
-            triples(&root_color),
-            triples(&tip_color),
-            pairs(&pull),
+            bits(&root_color),
+            bits(&tip_color),
+            bits(&pull),
         ]
+    }
+
+    /// A column's values as 32-bit words.
+    fn bits<T: bytemuck::Pod>(column: &[MaybeUninit<T>]) -> Vec<u32> {
+        // SAFETY: every place was written when the column was made, and written again
+        // by the fill.
+        #[allow(unsafe_code)]
+        let values: Vec<T> = column.iter().map(|v| unsafe { v.assume_init() }).collect();
+        bytemuck::cast_slice(&values).to_vec()
     }
 
     #[test]

@@ -233,7 +233,6 @@ fn scatter(evaluator: &Evaluator<'_>, layer: &StrandLayer, repeat_m: f32) -> Str
         <[Column; 6]>::try_from(columns(evaluator, roots_key, &ports, &domain, evaluated))
             .expect("six inputs give six columns");
 
-    let share = layer.clump_share;
     let clump_seed = seed ^ CLUMP_SALT;
     let hc = |clump: u32, c: u32| unit_f32(hash(clump_seed, u64::from(clump) + (1 << 40), c));
     // Each clump's shared length and colour numbers, once per clump.
@@ -258,96 +257,11 @@ fn scatter(evaluator: &Evaluator<'_>, layer: &StrandLayer, repeat_m: f32) -> Str
         tip_color: &tip_color,
         tip_pull: layer.tip_pull,
         repeat_m,
-        share,
+        share: layer.clump_share,
         variation: &layer.variation,
     };
 
-    // The set's columns written in place, one strand per index, each place once: the
-    // columns are never filled with zeros first (a serial pass over each: the memory is
-    // the last set's, which the allocator hands back dirty).
-    let n = survivors.len();
-    let (mut rank, mut clump, mut id) = (
-        Vec::with_capacity(n),
-        Vec::with_capacity(n),
-        Vec::with_capacity(n),
-    );
-    let (mut length_c, mut width_c, mut lean_c) = (
-        Vec::with_capacity(n),
-        Vec::with_capacity(n),
-        Vec::with_capacity(n),
-    );
-    let (mut bend_c, mut root_c, mut tip_c) = (
-        Vec::with_capacity(n),
-        Vec::with_capacity(n),
-        Vec::with_capacity(n),
-    );
-    let mut pull_c = Vec::with_capacity(n);
-    // A run of survivors at a time, one column after another: each loop reads its port's
-    // channels from scratch arrays and writes one column, front to back.
-    (
-        room(&mut rank, n).par_chunks_mut(RUN),
-        room(&mut clump, n).par_chunks_mut(RUN),
-        room(&mut id, n).par_chunks_mut(RUN),
-        room(&mut length_c, n).par_chunks_mut(RUN),
-        room(&mut width_c, n).par_chunks_mut(RUN),
-        room(&mut lean_c, n).par_chunks_mut(RUN),
-        room(&mut bend_c, n).par_chunks_mut(RUN),
-        room(&mut root_c, n).par_chunks_mut(RUN),
-        room(&mut tip_c, n).par_chunks_mut(RUN),
-        room(&mut pull_c, n).par_chunks_mut(RUN),
-    )
-        .into_par_iter()
-        .enumerate()
-        .for_each(
-            |(r, (rank, clump, id, length, width, lean, bend, root_color, tip_color, pull))| {
-                fill.run(
-                    r,
-                    fill::Run {
-                        rank,
-                        clump,
-                        id,
-                        length,
-                        width,
-                        lean,
-                        bend,
-                        root_color,
-                        tip_color,
-                        pull,
-                    },
-                );
-            },
-        );
-    // SAFETY: the loop above wrote every place of every run of the first `n` of each
-    // column (each loop walks its whole run).
-    #[allow(unsafe_code)]
-    unsafe {
-        rank.set_len(n);
-        clump.set_len(n);
-        id.set_len(n);
-        length_c.set_len(n);
-        width_c.set_len(n);
-        lean_c.set_len(n);
-        bend_c.set_len(n);
-        root_c.set_len(n);
-        tip_c.set_len(n);
-        pull_c.set_len(n);
-    }
-    let mut set = StrandSet {
-        root_uv: survivor_roots,
-        rank,
-        clump,
-        length: length_c,
-        width: width_c,
-        lean: lean_c,
-        bend: bend_c,
-        root_color: root_c,
-        tip_color: tip_c,
-        tip_pull: pull_c,
-        id,
-        curl: Vec::new(),
-        frizz: Vec::new(),
-        taper: Vec::new(),
-    };
+    let mut set = fill.set(survivor_roots);
     groom(evaluator, layer, roots_key, &domain, &mut set);
     set
 }

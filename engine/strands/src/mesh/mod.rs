@@ -387,8 +387,8 @@ fn build_with_on<const AVX2: bool, S: std::borrow::Borrow<Shape>>(
     let mut asked = 0;
     let mut i = 0;
     while i < n {
-        let group = if AVX2 && matches!(profile, Profile::Ribbon { .. }) && i + 8 <= n {
-            8
+        let group = if AVX2 && matches!(profile, Profile::Ribbon { .. }) && i + GROUP <= n {
+            GROUP
         } else {
             1
         };
@@ -398,14 +398,12 @@ fn build_with_on<const AVX2: bool, S: std::borrow::Borrow<Shape>>(
         }
         asked = want;
         #[cfg(target_arch = "x86_64")]
-        if group == lanes::LANES {
-            let planted: &[Planted; lanes::LANES] = strands[i..i + lanes::LANES]
-                .try_into()
-                .expect("eight strands");
-            let shapes: [S; lanes::LANES] =
-                std::array::from_fn(|j| shape_of(planted[j].strand as usize));
-            let shapes: [&Shape; lanes::LANES] = std::array::from_fn(|j| shapes[j].borrow());
-            i += lanes::LANES;
+        if group == GROUP {
+            let planted: &[Planted; GROUP] =
+                strands[i..i + GROUP].try_into().expect("eight strands");
+            let shapes: [S; GROUP] = std::array::from_fn(|j| shape_of(planted[j].strand as usize));
+            let shapes: [&Shape; GROUP] = std::array::from_fn(|j| shapes[j].borrow());
+            i += GROUP;
             if shapes.iter().all(|s| s.groom.is_plain()) {
                 // SAFETY: `AVX2` is set only in `build_with_avx2`, which runs where the
                 // CPU has AVX2 and F16C.
@@ -428,6 +426,12 @@ fn build_with_on<const AVX2: bool, S: std::borrow::Borrow<Shape>>(
         i += 1;
     }
 }
+
+/// How many plain ribbons the AVX2 body meshes at once: its lanes ([`lanes::LANES`]
+/// on x86-64; named here, as other targets build no lanes).
+const GROUP: usize = 8;
+#[cfg(target_arch = "x86_64")]
+const _: () = assert!(GROUP == lanes::LANES);
 
 /// How many strands ahead of the mesher a tile's records are prefetched: the loads
 /// alone overlapped too few of the misses (measured in BENCHMARKS.md, Geometry: "The
