@@ -61,19 +61,10 @@ impl Fill<'_> {
     /// which the allocator hands back dirty).
     pub(super) fn set(&self, root_uv: Vec<[f32; 2]>) -> StrandSet {
         let n = self.survivors.len();
+        // The groom's columns are left for the groom to make (their room unused).
         let mut set = StrandSet {
             root_uv,
-            rank: Vec::with_capacity(n),
-            clump: Vec::with_capacity(n),
-            length: Vec::with_capacity(n),
-            width: Vec::with_capacity(n),
-            lean: Vec::with_capacity(n),
-            bend: Vec::with_capacity(n),
-            root_color: Vec::with_capacity(n),
-            tip_color: Vec::with_capacity(n),
-            tip_pull: Vec::with_capacity(n),
-            id: Vec::with_capacity(n),
-            ..StrandSet::default()
+            ..StrandSet::with_capacity(n)
         };
         // A run of survivors at a time, one column after another: each loop reads its
         // port's channels from scratch arrays and writes one column, front to back.
