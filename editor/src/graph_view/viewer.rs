@@ -41,11 +41,7 @@ fn sink_info(
     ty: PortType,
     fallback: Value,
 ) -> InputInfo {
-    let current = graph
-        .sinks()
-        .into_iter()
-        .find(|(s, _)| *s == sink)
-        .map_or(Input::Const(fallback), |(_, i)| i);
+    let current = graph.sink_input(&sink).unwrap_or(Input::Const(fallback));
     InputInfo {
         to: InRef::Sink(sink),
         name: name.to_owned(),

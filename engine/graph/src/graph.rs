@@ -380,6 +380,32 @@ impl MaterialGraph {
         }
     }
 
+    /// What feeds `sink` (`None` for an unknown sink, and for the PBR normal unlinked):
+    /// one sink's entry of [`Self::sinks`], found without listing them all.
+    #[must_use]
+    pub fn sink_input(&self, sink: &Sink) -> Option<Input> {
+        let pbr = &self.pbr;
+        match sink {
+            Sink::Pbr(p) => match p.as_str() {
+                "base_color" => Some(pbr.base_color.clone()),
+                "roughness" => Some(pbr.roughness.clone()),
+                "metallic" => Some(pbr.metallic.clone()),
+                "height" => Some(pbr.height.clone()),
+                "occlusion" => Some(pbr.occlusion.clone()),
+                "normal" => pbr.normal.clone().map(Input::Link),
+                _ => None,
+            },
+            Sink::PbrExtra(name) => pbr.extras.get(name).cloned(),
+            Sink::Strand { layer, port } => self
+                .strands
+                .get(layer)?
+                .ports()
+                .into_iter()
+                .find(|(name, _)| name == port)
+                .map(|(_, input)| input.clone()),
+        }
+    }
+
     /// Every sink with what feeds it (the PBR normal only when linked).
     #[must_use]
     pub fn sinks(&self) -> Vec<(Sink, Input)> {
@@ -609,5 +635,36 @@ mod tests {
                 .iter()
                 .all(|n| n.inputs.values().all(|i| i.link().is_none()))
         );
+    }
+
+    #[test]
+    fn each_sink_alone_is_its_entry_in_the_list_of_all() {
+        for text in [
+            include_str!("../../../presets/lawn.ron"),
+            include_str!("../../../presets/fur.ron"),
+            include_str!("../../../presets/moss.ron"),
+        ] {
+            let mut g = crate::io::from_str(text).unwrap().graph;
+            g.pbr
+                .extras
+                .insert("wetness".into(), Input::Const(Value::Float(0.5)));
+            let all = g.sinks();
+            assert!(
+                all.len() > 13,
+                "{}: a layer's ports among the sinks",
+                g.name
+            );
+            for (sink, input) in &all {
+                assert_eq!(g.sink_input(sink).as_ref(), Some(input), "{sink}");
+            }
+        }
+        let (g, ..) = chain();
+        assert_eq!(g.sink_input(&Sink::Pbr("normal".into())), None, "unlinked");
+        assert_eq!(g.sink_input(&Sink::Pbr("shine".into())), None);
+        let absent = Sink::Strand {
+            layer: "none".into(),
+            port: "length".into(),
+        };
+        assert_eq!(g.sink_input(&absent), None);
     }
 }
