@@ -44,6 +44,11 @@ const CHUNKS: usize = 4;
 /// cache line: mass, occlusion, height, colour × weight (3), weight, padding; and which
 /// rows it touched (a chunk's strands stand in one band of rows, so the merge skips the
 /// rest, which hold zeros).
+///
+/// A row is written with zeros before anything reads it ([`Accum::touch`]): the texels
+/// come zeroed from the system untouched, and a page read first maps the shared zero
+/// page, which the first write then replaces with a TLB flush on every core running the
+/// process — an interrupt to the UI thread each 4 KiB (BENCHMARKS.md, Editor).
 struct Accum {
     texels: Vec<[f32; 8]>,
     rows: Vec<bool>,
@@ -60,6 +65,15 @@ impl Accum {
         Self {
             texels: vec![[0.0; 8]; res * res],
             rows: vec![false; res],
+        }
+    }
+
+    /// Marks row `y` touched, writing its zeros the first time.
+    fn touch(&mut self, y: usize) {
+        if !self.rows[y] {
+            self.rows[y] = true;
+            let res = self.rows.len();
+            self.texels[y * res..(y + 1) * res].fill([0.0; 8]);
         }
     }
 }
@@ -116,9 +130,14 @@ pub fn splat_prefix(
     let rest: Vec<Accum> = chunks.collect();
     let band = BAND_ROWS * res;
     let jobs: Vec<(usize, &mut [[f32; 8]])> = total.texels.chunks_mut(band).enumerate().collect();
+    let touched = &total.rows;
     crate::par::for_each("tuft relief", jobs, |(b, rows)| {
         for (r, row) in rows.chunks_mut(res).enumerate() {
             let y = b * BAND_ROWS + r;
+            // Zeros written before the first sum reads the row (see `Accum`).
+            if !touched[y] && rest.iter().any(|acc| acc.rows[y]) {
+                row.fill([0.0; 8]);
+            }
             for acc in rest.iter().filter(|acc| acc.rows[y]) {
                 for (t, a) in row.iter_mut().zip(&acc.texels[y * res..(y + 1) * res]) {
                     for k in 0..8 {
@@ -258,8 +277,8 @@ fn deposit(
             let yi = wrap_index(y0 as i64, res);
             let xn = if xi + 1 == res { 0 } else { xi + 1 };
             let yn = if yi + 1 == res { 0 } else { yi + 1 };
-            acc.rows[yi] = true;
-            acc.rows[yn] = true;
+            acc.touch(yi);
+            acc.touch(yn);
             let corners = [
                 (xi, yi, (1.0 - wx) * (1.0 - wy)),
                 (xn, yi, wx * (1.0 - wy)),

@@ -297,6 +297,10 @@ fn grid_row_avx2(kind: &Kind, layers: &[GridLayer], y: usize, row: &mut [f32]) {
 /// operations in their order, so every instruction set gives the same bits.
 #[inline(always)]
 fn grid_row_portable(kind: &Kind, layers: &[GridLayer], y: usize, row: &mut [f32]) {
+    // The row's zeros written before the layers' sums read them: fresh zeroed memory
+    // read first costs a TLB flush on every core when first written (see
+    // `tuft_strands::relief`'s `Accum`).
+    row.fill(0.0);
     for layer in layers {
         let amp = layer.amp;
         let ay = &layer.rows;
