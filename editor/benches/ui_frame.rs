@@ -33,6 +33,7 @@ fn main() {
         .expect("the lawn has a Parameter");
     let mut during = Vec::new();
     let mut rebuilds = 0;
+    let shootdowns_before = tlb_shootdowns();
     let (mut firsts, mut landings) = (Vec::new(), Vec::new());
     // Heights the lawn has not had yet (its preset's is 1.0), so no edit finds its
     // strand sets already made.
@@ -95,6 +96,14 @@ fn main() {
             times[times.len() - 1]
         );
     }
+    // Every core's TLB flushed at once interrupts the UI thread too: a storm of them
+    // (zeroed memory read before it is written) slowed every panel two to three times.
+    if let (Some(before), Some(after)) = (shootdowns_before, tlb_shootdowns()) {
+        println!(
+            "editor/tlb_shootdowns_during_edits: {} (the whole machine's, /proc/interrupts)",
+            after.saturating_sub(before)
+        );
+    }
     during.sort_by(f32::total_cmp);
     let median = during[during.len() / 2];
     let p95 = during[(during.len() * 95 / 100).min(during.len() - 1)];
@@ -104,4 +113,16 @@ fn main() {
         "editor/ui_frame_during_rebuild: {} frames over {rebuilds} rebuilds of the lawn; median {median:.2} ms, 95th percentile {p95:.2} ms, max {max:.2} ms, {over} over 16 ms (budget 16 ms)",
         during.len()
     );
+}
+
+/// The TLB shootdowns every core has taken since boot (Linux; `None` elsewhere).
+fn tlb_shootdowns() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/interrupts").ok()?;
+    let line = text.lines().find(|l| l.trim_start().starts_with("TLB:"))?;
+    Some(
+        line.split_whitespace()
+            .skip(1)
+            .map_while(|x| x.parse::<u64>().ok())
+            .sum(),
+    )
 }
