@@ -101,6 +101,9 @@ pub fn blur_wrapped(src: &Field, size: usize, sigma: f32) -> Field {
     data.par_chunks_mut(row_len)
         .enumerate()
         .for_each(|(y, out)| {
+            // The row's zeros written before the sums read them (ARCHITECTURE.md,
+            // Conventions: zeroed memory read first costs a TLB flush on every core).
+            out.fill(0.0);
             for (k, &w) in weights.iter().enumerate() {
                 let rows: &[usize] = if k == 0 {
                     &[y]

@@ -82,6 +82,11 @@ pub fn atlas(set: &StrandSet, cards: &[Card], repeat_m: f32, settings: &CardSett
         .map(|(band, (c, n))| (band, c, n))
         .collect();
     crate::par::map_with("tuft atlas", bands, Vec::new, |near, (band, c, n)| {
+        // The band's zeros written before a strand's coverage is compared with them
+        // (ARCHITECTURE.md, Conventions: zeroed memory read first costs a TLB flush on
+        // every core).
+        c.fill(0.0);
+        n.fill(0.0);
         for column in 0..cells {
             let origin = origins[band * cells + column];
             bins.near(origin, near);
