@@ -155,6 +155,21 @@ fn default_height_range() -> f32 {
     0.02
 }
 
+impl PbrOutput {
+    /// The fixed ports with what feeds each, in [`PBR_PORTS`]' order (the normal, an
+    /// optional link, and the extras are not among them).
+    #[must_use]
+    pub fn ports(&self) -> [(&'static str, &Input); 5] {
+        [
+            ("base_color", &self.base_color),
+            ("roughness", &self.roughness),
+            ("metallic", &self.metallic),
+            ("height", &self.height),
+            ("occlusion", &self.occlusion),
+        ]
+    }
+}
+
 impl Default for PbrOutput {
     fn default() -> Self {
         Self {
@@ -386,15 +401,12 @@ impl MaterialGraph {
     pub fn sink_input(&self, sink: &Sink) -> Option<Input> {
         let pbr = &self.pbr;
         match sink {
-            Sink::Pbr(p) => match p.as_str() {
-                "base_color" => Some(pbr.base_color.clone()),
-                "roughness" => Some(pbr.roughness.clone()),
-                "metallic" => Some(pbr.metallic.clone()),
-                "height" => Some(pbr.height.clone()),
-                "occlusion" => Some(pbr.occlusion.clone()),
-                "normal" => pbr.normal.clone().map(Input::Link),
-                _ => None,
-            },
+            Sink::Pbr(p) if p == "normal" => pbr.normal.clone().map(Input::Link),
+            Sink::Pbr(p) => pbr
+                .ports()
+                .into_iter()
+                .find(|(name, _)| name == p)
+                .map(|(_, input)| input.clone()),
             Sink::PbrExtra(name) => pbr.extras.get(name).cloned(),
             Sink::Strand { layer, port } => self
                 .strands
@@ -411,13 +423,7 @@ impl MaterialGraph {
     pub fn sinks(&self) -> Vec<(Sink, Input)> {
         let mut out = Vec::new();
         let pbr = &self.pbr;
-        for (name, input) in [
-            ("base_color", &pbr.base_color),
-            ("roughness", &pbr.roughness),
-            ("metallic", &pbr.metallic),
-            ("height", &pbr.height),
-            ("occlusion", &pbr.occlusion),
-        ] {
+        for (name, input) in pbr.ports() {
             out.push((Sink::Pbr(name.to_owned()), input.clone()));
         }
         if let Some(normal) = &pbr.normal {
@@ -443,6 +449,8 @@ impl MaterialGraph {
     pub(crate) fn sinks_mut(&mut self) -> Vec<(Sink, &mut Input)> {
         let mut out = Vec::new();
         let pbr = &mut self.pbr;
+        // The fixed ports as `PbrOutput::ports` lists them, borrowed field by field
+        // (the extras are borrowed beside them).
         for (name, input) in [
             ("base_color", &mut pbr.base_color),
             ("roughness", &mut pbr.roughness),
@@ -659,6 +667,10 @@ mod tests {
             }
         }
         let (g, ..) = chain();
+        assert_eq!(
+            g.pbr.ports().map(|(name, _)| name),
+            PBR_PORTS.map(|(name, _)| name)
+        );
         assert_eq!(g.sink_input(&Sink::Pbr("normal".into())), None, "unlinked");
         assert_eq!(g.sink_input(&Sink::Pbr("shine".into())), None);
         let absent = Sink::Strand {
