@@ -259,11 +259,13 @@ fn help_about_shows_the_licence_and_the_third_party_notices() {
 fn a_click_spread_over_slow_frames_still_clicks() {
     // Frames a second apart, as a heavy preview can make them: the press lands in one,
     // the release in a later one, two seconds on.
-    let mut harness = Harness::builder()
-        .with_size([1440.0, 900.0])
-        .with_step_dt(1.0)
-        .wgpu()
-        .build_eframe(|cc| Editor::new(cc, Session::new(bare(), None), None));
+    let mut harness = Ui::new(|| {
+        Harness::builder()
+            .with_size([1440.0, 900.0])
+            .with_step_dt(1.0)
+            .wgpu()
+            .build_eframe(|cc| Editor::new(cc, Session::new(bare(), None), None))
+    });
     harness.run_steps(3);
     let at = harness.get_by_label("Noise").rect().center();
     harness.hover_at(at);

@@ -8,6 +8,7 @@ use tuft_editor::app::Editor;
 use tuft_editor::session::Session;
 use tuft_graph::value::Value;
 use tuft_graph::{Document, InRef, MaterialGraph, OutRef, ParamValue, Sink};
+use tuft_render::DeviceTurn;
 
 mod arrange;
 mod baked;
@@ -28,13 +29,48 @@ pub fn bare() -> Document {
     Document::new(MaterialGraph::new("bare"))
 }
 
-pub fn editor(doc: Document, autosave: Option<PathBuf>) -> Harness<'static, Editor> {
-    let mut harness = Harness::builder()
-        .with_size([1440.0, 900.0])
-        .wgpu()
-        .build_eframe(move |cc| Editor::new(cc, Session::new(doc, None), autosave));
-    settle(&mut harness);
-    harness
+/// An editor under test, holding the process's device turn for its whole life: each
+/// harness opens its own device, and software GL cannot run two at once
+/// (`tuft_render::turn`).
+pub struct Ui {
+    harness: Harness<'static, Editor>,
+    /// Last, so the harness's device is gone before the next test's opens.
+    _turn: DeviceTurn,
+}
+
+impl Ui {
+    /// Takes the turn, then builds the harness with `build` (on the device it opens).
+    pub fn new(build: impl FnOnce() -> Harness<'static, Editor>) -> Self {
+        let turn = DeviceTurn::take();
+        Self {
+            harness: build(),
+            _turn: turn,
+        }
+    }
+}
+
+impl std::ops::Deref for Ui {
+    type Target = Harness<'static, Editor>;
+    fn deref(&self) -> &Self::Target {
+        &self.harness
+    }
+}
+
+impl std::ops::DerefMut for Ui {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.harness
+    }
+}
+
+pub fn editor(doc: Document, autosave: Option<PathBuf>) -> Ui {
+    let mut ui = Ui::new(|| {
+        Harness::builder()
+            .with_size([1440.0, 900.0])
+            .wgpu()
+            .build_eframe(move |cc| Editor::new(cc, Session::new(doc, None), autosave))
+    });
+    settle(&mut ui);
+    ui
 }
 
 /// Lets the workers finish and the UI draw what they made, the preview's tiles planted
@@ -96,14 +132,16 @@ pub fn add_from_library(harness: &mut Harness<'static, Editor>, kind: &str) -> t
     id
 }
 
-pub fn editor_on(path: &std::path::Path, autosave: &std::path::Path) -> Harness<'static, Editor> {
+pub fn editor_on(path: &std::path::Path, autosave: &std::path::Path) -> Ui {
     let (path, autosave) = (path.to_owned(), autosave.to_owned());
-    let mut harness = Harness::builder()
-        .with_size([1440.0, 900.0])
-        .wgpu()
-        .build_eframe(move |cc| Editor::new(cc, Session::open(&path).unwrap(), Some(autosave)));
-    settle(&mut harness);
-    harness
+    let mut ui = Ui::new(|| {
+        Harness::builder()
+            .with_size([1440.0, 900.0])
+            .wgpu()
+            .build_eframe(move |cc| Editor::new(cc, Session::open(&path).unwrap(), Some(autosave)))
+    });
+    settle(&mut ui);
+    ui
 }
 
 pub fn tuft_tests_root() -> PathBuf {

@@ -40,6 +40,7 @@ pub mod scene;
 pub mod target;
 mod texture;
 pub mod tile_buffers;
+pub mod turn;
 
 pub use camera::Camera;
 pub use light::Light;
@@ -52,3 +53,4 @@ pub use scene::{
     overlay_color,
 };
 pub use target::Target;
+pub use turn::DeviceTurn;

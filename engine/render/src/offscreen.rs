@@ -4,6 +4,7 @@
 use crate::renderer::{DEPTH_FORMAT, GpuScene, Renderer};
 use crate::scene::{FrameStats, Scene, View};
 use crate::target::Target;
+use crate::turn::DeviceTurn;
 use tuft_strands::num::srgb8_to_linear;
 
 /// Why a frame could not be drawn.
@@ -199,6 +200,8 @@ pub struct Offscreen {
     adapter: wgpu::AdapterInfo,
     /// Start and end of the frame's pass, where the adapter has timestamp queries.
     timestamps: Option<wgpu::QuerySet>,
+    /// Last, so the device above is gone before the next one may open.
+    _turn: DeviceTurn,
 }
 
 /// The colour format frames are drawn in.
@@ -207,6 +210,9 @@ pub const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrg
 impl Offscreen {
     /// Opens a device on the adapter wgpu finds (honouring `WGPU_BACKEND` and
     /// `WGPU_ADAPTER_NAME`), with 4× multisampling where the adapter has it.
+    ///
+    /// Waits while another `Offscreen` (or any [`DeviceTurn`]) is alive in the process:
+    /// software GL cannot run two at once ([`crate::turn`]).
     ///
     /// # Errors
     /// No adapter, or no device.
@@ -222,6 +228,7 @@ impl Offscreen {
     pub fn with_limits(
         limits: impl FnOnce(wgpu::Limits) -> wgpu::Limits,
     ) -> Result<Self, RenderError> {
+        let turn = DeviceTurn::take();
         let descriptor = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
         let backends = format!("{:?}", descriptor.backends);
         let instance = wgpu::Instance::new(descriptor);
@@ -270,6 +277,7 @@ impl Offscreen {
             gpu: None,
             adapter: adapter.get_info(),
             timestamps,
+            _turn: turn,
         })
     }
 
