@@ -11,6 +11,7 @@
 use serde::{Deserialize, Serialize};
 use std::fs::File;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
 use tuft_graph::Document;
 
 /// What an autosave file holds.
@@ -43,6 +44,8 @@ pub struct Orphan {
     pub source: Option<PathBuf>,
     /// The unsaved work.
     pub document: Document,
+    /// When it was last written, where the file system says.
+    pub saved: Option<SystemTime>,
     /// Its slot, taken over.
     pub slot: Slot,
 }
@@ -55,6 +58,29 @@ impl Orphan {
             Some(p) => p.display().to_string(),
             None => format!("“{}” (never saved)", self.document.graph.name),
         }
+    }
+
+    /// What tells two autosaves of one material apart: its size and when it was last
+    /// written, as of `now` ("26 nodes, autosaved 3 h ago").
+    #[must_use]
+    pub fn details(&self, now: SystemTime) -> String {
+        let nodes = self.document.graph.nodes.len();
+        match self.saved.and_then(|t| now.duration_since(t).ok()) {
+            Some(elapsed) => format!("{nodes} nodes, autosaved {}", ago(elapsed)),
+            None => format!("{nodes} nodes"),
+        }
+    }
+}
+
+/// A time gone by, as a person says it: "just now", "4 min ago", "3 h ago", "2 days ago".
+fn ago(elapsed: Duration) -> String {
+    let s = elapsed.as_secs();
+    match s {
+        0..60 => "just now".to_owned(),
+        60..3_600 => format!("{} min ago", s / 60),
+        3_600..86_400 => format!("{} h ago", s / 3_600),
+        86_400..172_800 => "a day ago".to_owned(),
+        _ => format!("{} days ago", s / 86_400),
     }
 }
 
@@ -168,6 +194,9 @@ impl Autosaves {
             let Ok(text) = std::fs::read_to_string(&slot.record) else {
                 continue;
             };
+            let saved = std::fs::metadata(&slot.record)
+                .and_then(|m| m.modified())
+                .ok();
             let Ok(mut record) = ron::from_str::<Record>(&text) else {
                 continue;
             };
@@ -177,9 +206,12 @@ impl Autosaves {
             found.push(Orphan {
                 source: record.source,
                 document: record.document,
+                saved,
                 slot,
             });
         }
+        // The latest work first; unknown times last.
+        found.sort_by_key(|o| std::cmp::Reverse(o.saved));
         found
     }
 }
@@ -271,6 +303,56 @@ mod tests {
         let orphans = saves.orphans();
         assert_eq!(orphans.len(), 1);
         assert_eq!(orphans[0].document.graph.name, "two");
+    }
+
+    #[test]
+    fn two_autosaves_of_one_material_are_told_apart_by_their_age_newest_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let saves = Autosaves::new(dir.path().to_owned());
+        let older = saves.claim(None).unwrap();
+        let newer = saves.claim(None).unwrap();
+        older.write(None, &doc("lawn")).unwrap();
+        newer.write(None, &doc("lawn")).unwrap();
+        let now = SystemTime::now();
+        let set_age = |slot: &Slot, secs: u64| {
+            let file = File::options().write(true).open(&slot.record).unwrap();
+            file.set_modified(now - Duration::from_secs(secs)).unwrap();
+        };
+        set_age(&older, 3 * 86_400 + 5);
+        set_age(&newer, 7_300);
+        drop((older, newer));
+        let orphans = saves.orphans();
+        let said: Vec<String> = orphans
+            .iter()
+            .map(|o| format!("{} — {}", o.label(), o.details(now)))
+            .collect();
+        assert_eq!(
+            said,
+            [
+                "“lawn” (never saved) — 0 nodes, autosaved 2 h ago",
+                "“lawn” (never saved) — 0 nodes, autosaved 3 days ago",
+            ]
+        );
+    }
+
+    #[test]
+    fn ages_read_as_a_person_says_them() {
+        let said = [0, 59, 60, 3_599, 3_600, 86_399, 86_400, 172_800, 1e9 as u64]
+            .map(|s| ago(Duration::from_secs(s)));
+        assert_eq!(
+            said,
+            [
+                "just now",
+                "just now",
+                "1 min ago",
+                "59 min ago",
+                "1 h ago",
+                "23 h ago",
+                "a day ago",
+                "2 days ago",
+                "11574 days ago",
+            ]
+        );
     }
 
     #[test]

@@ -250,13 +250,10 @@ impl Editor {
                 .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
                 .show(ctx, |ui| {
                     ui.label("Tuft closed without saving this work:");
+                    let now = std::time::SystemTime::now();
                     for (i, o) in self.orphans.iter().enumerate() {
                         ui.horizontal(|ui| {
-                            ui.label(format!(
-                                "{} ({} nodes)",
-                                o.label(),
-                                o.document.graph.nodes.len()
-                            ));
+                            ui.label(format!("{} — {}", o.label(), o.details(now)));
                             if ui.button("Recover").clicked() {
                                 choice = Some((i, true));
                             }
