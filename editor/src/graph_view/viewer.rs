@@ -30,7 +30,13 @@ pub(super) struct InputInfo {
     pub(super) ty: PortType,
     pub(super) current: Input,
     pub(super) range: (f32, f32),
+    /// For an input that takes links alone (the material's normal): what it is while
+    /// unlinked, shown in place of a constant's editor.
+    pub(super) unlinked: Option<&'static str>,
 }
+
+/// What the material's normal is while nothing feeds it.
+pub(super) const NORMAL_UNLINKED: &str = "from height";
 
 /// A material output's port as a widget input: what it holds now (`fallback` when the
 /// graph does not say).
@@ -48,6 +54,7 @@ fn sink_info(
         ty,
         current,
         range: (0.0, 1.0),
+        unlinked: None,
     }
 }
 
@@ -98,6 +105,7 @@ impl Viewer<'_> {
                     ty: port.ty,
                     current: n.input(&port),
                     range: port.range,
+                    unlinked: None,
                 })
             }
             ViewNode::Group(g) => {
@@ -116,6 +124,7 @@ impl Viewer<'_> {
                     ty: port.ty,
                     current: n.input(&port),
                     range: port.range,
+                    unlinked: None,
                 })
             }
             ViewNode::Frame(_) | ViewNode::FrameCorner(_) => None,
@@ -124,13 +133,17 @@ impl Viewer<'_> {
                     .get(k)
                     .copied()
                     .or((k == PBR_PORTS.len()).then_some(("normal", PortType::Color)))?;
-                Some(sink_info(
+                let info = sink_info(
                     graph,
                     Sink::Pbr(name.to_owned()),
                     name,
                     ty,
                     Value::Float(0.0),
-                ))
+                );
+                // The normal takes links alone; unlinked, the bake works it out from
+                // the height.
+                let unlinked = (name == "normal").then_some(NORMAL_UNLINKED);
+                Some(InputInfo { unlinked, ..info })
             }
             ViewNode::Layer(layer) => {
                 let port = STRAND_PORTS.get(k)?;
@@ -381,6 +394,13 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
             ui.label(&info.name);
         }
         match info.current {
+            Input::Const(_)
+                if let Some(meaning) = info.unlinked
+                    && pin.remotes.is_empty() =>
+            {
+                ui.label(egui::RichText::new(meaning).weak())
+                    .on_hover_text("Link a colour here to give the normal map yourself");
+            }
             Input::Const(value) if pin.remotes.is_empty() && !reroute => {
                 if let Some(v) = constant_editor(ui, value, info.range) {
                     self.actions.push(Command::SetConst(info.to.clone(), v));

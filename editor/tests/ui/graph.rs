@@ -233,3 +233,19 @@ fn a_wire_dropped_on_the_canvas_offers_the_nodes_that_fit_and_wires_the_one_chos
     harness.state_mut().undo();
     assert_eq!(harness.state().session().doc().graph.nodes.len(), 1);
 }
+
+#[test]
+fn the_unlinked_normal_says_it_comes_from_the_height_and_offers_no_number() {
+    let mut harness = editor(bare(), None);
+    // The material output's row for the normal: a note, not a constant's editor (the
+    // normal takes links alone, and a number typed there went nowhere).
+    let note = harness.get_by_label("from height").rect();
+    let normal = harness.get_by_label("normal").rect();
+    assert!((note.center().y - normal.center().y).abs() < 4.0, "{note:?} {normal:?}");
+    let id = add_from_library(&mut harness, "Noise");
+    let normal_sink = InRef::Sink(Sink::Pbr("normal".into()));
+    // A float into the colour port goes through the graph's own conversion.
+    assert!(harness.state_mut().connect(OutRef::new(id, "out"), &normal_sink));
+    settle(&mut harness);
+    assert!(harness.query_by_label("from height").is_none());
+}
