@@ -241,11 +241,18 @@ fn the_unlinked_normal_says_it_comes_from_the_height_and_offers_no_number() {
     // normal takes links alone, and a number typed there went nowhere).
     let note = harness.get_by_label("from height").rect();
     let normal = harness.get_by_label("normal").rect();
-    assert!((note.center().y - normal.center().y).abs() < 4.0, "{note:?} {normal:?}");
+    assert!(
+        (note.center().y - normal.center().y).abs() < 4.0,
+        "{note:?} {normal:?}"
+    );
     let id = add_from_library(&mut harness, "Noise");
     let normal_sink = InRef::Sink(Sink::Pbr("normal".into()));
     // A float into the colour port goes through the graph's own conversion.
-    assert!(harness.state_mut().connect(OutRef::new(id, "out"), &normal_sink));
+    assert!(
+        harness
+            .state_mut()
+            .connect(OutRef::new(id, "out"), &normal_sink)
+    );
     settle(&mut harness);
     assert!(harness.query_by_label("from height").is_none());
 }
