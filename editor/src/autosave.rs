@@ -172,11 +172,12 @@ impl Autosaves {
     }
 
     /// Every autosave no live window holds, taken over by this one (so no other window
-    /// offers it too). Records that cannot be read are left where they are.
+    /// offers it too), and a line for each record that cannot be read ("path: why"),
+    /// left where it is.
     #[must_use]
-    pub fn orphans(&self) -> Vec<Orphan> {
+    pub fn orphans(&self) -> (Vec<Orphan>, Vec<String>) {
         let Ok(entries) = std::fs::read_dir(&self.dir) else {
-            return Vec::new();
+            return (Vec::new(), Vec::new());
         };
         let mut names: Vec<String> = entries
             .flatten()
@@ -187,19 +188,24 @@ impl Autosaves {
             .collect();
         names.sort();
         let mut found = Vec::new();
+        let mut unreadable = Vec::new();
         for name in names {
             let Ok(Some(slot)) = self.take(&name) else {
                 continue;
             };
-            let Ok(text) = std::fs::read_to_string(&slot.record) else {
-                continue;
+            let record = std::fs::read_to_string(&slot.record)
+                .map_err(|e| e.to_string())
+                .and_then(|text| ron::from_str::<Record>(&text).map_err(|e| e.to_string()));
+            let mut record = match record {
+                Ok(record) => record,
+                Err(why) => {
+                    unreadable.push(format!("{}: {why}", slot.record.display()));
+                    continue;
+                }
             };
             let saved = std::fs::metadata(&slot.record)
                 .and_then(|m| m.modified())
                 .ok();
-            let Ok(mut record) = ron::from_str::<Record>(&text) else {
-                continue;
-            };
             // The paths a graph holds are relative to its own file, not to the autosave.
             record.document.graph.folder =
                 tuft_graph::io::Folder(record.source.as_deref().map(tuft_graph::io::folder_of));
@@ -212,7 +218,7 @@ impl Autosaves {
         }
         // The latest work first; unknown times last.
         found.sort_by_key(|o| std::cmp::Reverse(o.saved));
-        found
+        (found, unreadable)
     }
 }
 
@@ -269,10 +275,10 @@ mod tests {
         slot_a.write(Some(&a), &doc("lawn edited")).unwrap();
         slot_b.write(Some(&b), &doc("fur edited")).unwrap();
         // While both windows live, nothing is an orphan.
-        assert!(saves.orphans().is_empty());
+        assert!(saves.orphans().0.is_empty());
         // Both die.
         drop((slot_a, slot_b));
-        let orphans = saves.orphans();
+        let (orphans, _) = saves.orphans();
         assert_eq!(orphans.len(), 2);
         for o in &orphans {
             let name = &o.document.graph.name;
@@ -283,7 +289,7 @@ mod tests {
             }
         }
         // A second window starting now finds them taken by the first.
-        assert!(saves.orphans().is_empty());
+        assert!(saves.orphans().0.is_empty());
     }
 
     #[test]
@@ -300,7 +306,7 @@ mod tests {
         one.clear();
         assert!(two.has_record());
         drop(two);
-        let orphans = saves.orphans();
+        let (orphans, _) = saves.orphans();
         assert_eq!(orphans.len(), 1);
         assert_eq!(orphans[0].document.graph.name, "two");
     }
@@ -321,7 +327,7 @@ mod tests {
         set_age(&older, 3 * 86_400 + 5);
         set_age(&newer, 7_300);
         drop((older, newer));
-        let orphans = saves.orphans();
+        let (orphans, _) = saves.orphans();
         let said: Vec<String> = orphans
             .iter()
             .map(|o| format!("{} — {}", o.label(), o.details(now)))
@@ -360,7 +366,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("broken.ron"), "not ron").unwrap();
         let saves = Autosaves::new(dir.path().to_owned());
-        assert!(saves.orphans().is_empty());
+        let (orphans, unreadable) = saves.orphans();
+        assert!(orphans.is_empty());
+        assert_eq!(unreadable.len(), 1, "{unreadable:?}");
+        assert!(unreadable[0].contains("broken.ron: "), "{unreadable:?}");
         assert!(dir.path().join("broken.ron").exists());
     }
 }

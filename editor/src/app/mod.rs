@@ -271,10 +271,21 @@ impl Editor {
     #[must_use]
     pub fn with_session(session: Session, autosave: Option<PathBuf>, recent: Vec<PathBuf>) -> Self {
         let autosaves = autosave.map(Autosaves::new);
-        let mut orphans = autosaves
+        let (mut orphans, unreadable) = autosaves
             .as_ref()
             .map(Autosaves::orphans)
             .unwrap_or_default();
+        // Work that cannot be offered is said, never passed over in silence.
+        let message = unreadable.first().map(|first| {
+            let more = match unreadable.len() {
+                1 => String::new(),
+                n => format!(" (and {} more)", n - 1),
+            };
+            (
+                format!("An autosave could not be read and was left where it is: {first}{more}"),
+                true,
+            )
+        });
         // An autosave of this very file that holds what the file holds has nothing to
         // give back; the work for this window's own file is offered first.
         let own = session.path().map(Path::to_owned);
@@ -298,7 +309,7 @@ impl Editor {
             thumbs: Thumbnails::new(sets),
             selected: None,
             search: String::new(),
-            message: None,
+            message,
             recent,
             autosaves,
             slot: None,

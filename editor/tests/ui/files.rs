@@ -344,3 +344,16 @@ fn the_export_dialog_takes_folder_resolution_compression_target_and_codec() {
     // Remembered for the next export.
     assert_eq!(harness.state().export_settings().target, "unity");
 }
+
+#[test]
+fn an_autosave_that_cannot_be_read_is_named_at_start_and_left_on_disk() {
+    let dir = tempfile::tempdir().unwrap();
+    let broken = dir.path().join("untitled.ron");
+    std::fs::write(&broken, "(source: None, document: ").unwrap();
+    let harness = editor(bare(), Some(dir.path().to_owned()));
+    let said = harness.state().message().unwrap_or_default().to_owned();
+    assert!(said.contains("could not be read"), "{said}");
+    assert!(said.contains("untitled.ron: "), "{said}");
+    harness.get_by_label_contains("could not be read");
+    assert!(broken.exists(), "the record is left for the author");
+}
