@@ -31,12 +31,22 @@ pub(super) struct InputInfo {
     pub(super) current: Input,
     pub(super) range: (f32, f32),
     /// For an input that takes links alone (the material's normal): what it is while
-    /// unlinked, shown in place of a constant's editor.
-    pub(super) unlinked: Option<&'static str>,
+    /// unlinked and how to change that, shown in place of a constant's editor.
+    pub(super) unlinked: Option<Unlinked>,
 }
 
-/// What the material's normal is while nothing feeds it.
-pub(super) const NORMAL_UNLINKED: &str = "from height";
+/// What a link-only input is while nothing feeds it, and the hint beside it.
+#[derive(Clone, Copy)]
+pub(super) struct Unlinked {
+    note: &'static str,
+    hint: &'static str,
+}
+
+/// The material's normal while nothing feeds it: the bake works it out from the height.
+const NORMAL_UNLINKED: Unlinked = Unlinked {
+    note: "from height",
+    hint: "Link a colour here to give the normal map yourself",
+};
 
 /// A material output's port as a widget input: what it holds now (`fallback` when the
 /// graph does not say).
@@ -140,8 +150,6 @@ impl Viewer<'_> {
                     ty,
                     Value::Float(0.0),
                 );
-                // The normal takes links alone; unlinked, the bake works it out from
-                // the height.
                 let unlinked = (name == "normal").then_some(NORMAL_UNLINKED);
                 Some(InputInfo { unlinked, ..info })
             }
@@ -395,11 +403,11 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
         }
         match info.current {
             Input::Const(_)
-                if let Some(meaning) = info.unlinked
+                if let Some(unlinked) = info.unlinked
                     && pin.remotes.is_empty() =>
             {
-                ui.label(egui::RichText::new(meaning).weak())
-                    .on_hover_text("Link a colour here to give the normal map yourself");
+                ui.label(egui::RichText::new(unlinked.note).weak())
+                    .on_hover_text(unlinked.hint);
             }
             Input::Const(value) if pin.remotes.is_empty() && !reroute => {
                 if let Some(v) = constant_editor(ui, value, info.range) {

@@ -63,11 +63,16 @@ impl std::ops::DerefMut for Ui {
 }
 
 pub fn editor(doc: Document, autosave: Option<PathBuf>) -> Ui {
+    settled(move |cc| Editor::new(cc, Session::new(doc, None), autosave))
+}
+
+/// The editor `make` makes, in the tests' window, once its workers have settled.
+fn settled(make: impl FnOnce(&mut eframe::CreationContext<'_>) -> Editor + 'static) -> Ui {
     let mut ui = Ui::new(|| {
         Harness::builder()
             .with_size([1440.0, 900.0])
             .wgpu()
-            .build_eframe(move |cc| Editor::new(cc, Session::new(doc, None), autosave))
+            .build_eframe(make)
     });
     settle(&mut ui);
     ui
@@ -134,14 +139,7 @@ pub fn add_from_library(harness: &mut Harness<'static, Editor>, kind: &str) -> t
 
 pub fn editor_on(path: &std::path::Path, autosave: &std::path::Path) -> Ui {
     let (path, autosave) = (path.to_owned(), autosave.to_owned());
-    let mut ui = Ui::new(|| {
-        Harness::builder()
-            .with_size([1440.0, 900.0])
-            .wgpu()
-            .build_eframe(move |cc| Editor::new(cc, Session::open(&path).unwrap(), Some(autosave)))
-    });
-    settle(&mut ui);
-    ui
+    settled(move |cc| Editor::new(cc, Session::open(&path).unwrap(), Some(autosave)))
 }
 
 pub fn tuft_tests_root() -> PathBuf {

@@ -35,18 +35,12 @@ impl DeviceTurn {
     /// Waits until no other thread holds a turn in this process, then holds one.
     pub fn take() -> Self {
         let me = std::thread::current().id();
-        let mut held = held();
-        loop {
-            match *held {
-                None => *held = Some((me, 1)),
-                Some((owner, count)) if owner == me => *held = Some((me, count + 1)),
-                Some(_) => {
-                    held = FREED.wait(held).unwrap_or_else(PoisonError::into_inner);
-                    continue;
-                }
-            }
-            return Self { _private: () };
-        }
+        let mut held = FREED
+            .wait_while(held(), |h| h.is_some_and(|(owner, _)| owner != me))
+            .unwrap_or_else(PoisonError::into_inner);
+        let count = held.map_or(0, |(_, count)| count);
+        *held = Some((me, count + 1));
+        Self { _private: () }
     }
 }
 
