@@ -478,6 +478,11 @@ impl GraphView {
 /// The widget's look: a selection that shows (the default outline is faint).
 fn style() -> SnarlStyle {
     let mut style = SnarlStyle::new();
+    // Pins sit on the frame's edge, as sockets do in other node editors. Inside the frame
+    // (the widget's default), every output row was laid out a pin's width to the right of
+    // the row above (the pin's room is taken rightwards in a right-to-left row), so a
+    // node's lower output names ran under their pins and past its border.
+    style.pin_placement = Some(egui_snarl::ui::PinPlacement::Edge);
     style.select_style = Some(egui_snarl::ui::SelectionStyle {
         margin: egui::Margin::same(4),
         rounding: egui::CornerRadius::same(6),

@@ -140,3 +140,24 @@ fn the_curve_node_gets_a_point_from_the_inspector_and_the_gradient_its_parameter
     settle(&mut harness);
     assert!(harness.state().thumbnails().textures().contains_key(&id));
 }
+
+#[test]
+fn output_names_line_up_at_the_node_edge() {
+    // Regression: each output row was laid out a pin's width to the right of the one
+    // above it, so on the Voronoi node "cell_random" lost its end under its pin,
+    // "offset" showed as "of" and "edge" was cut off by the node's border.
+    let mut harness = editor(bare(), None);
+    add_from_library(&mut harness, "Voronoi");
+    settle(&mut harness);
+    let names = ["distance", "cell_random", "offset", "edge"];
+    let rights: Vec<f32> = names
+        .iter()
+        .map(|name| harness.get_by_label(name).rect().right())
+        .collect();
+    for (name, right) in names.iter().zip(&rights) {
+        assert!(
+            (right - rights[0]).abs() < 1.0,
+            "{name} ends at {right}: {rights:?}"
+        );
+    }
+}
