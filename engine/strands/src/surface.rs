@@ -301,6 +301,17 @@ pub enum MeshError {
         /// Which entry.
         index: usize,
     },
+    /// A triangle whose corners lie so far apart that its area is not a finite number.
+    #[error("triangle {triangle}'s {what}s lie too far apart to measure its area")]
+    TooFar {
+        /// "position" or "UV".
+        what: &'static str,
+        /// Which triangle.
+        triangle: usize,
+    },
+    /// Every triangle is a point or a line in space.
+    #[error("the mesh has no area: every triangle is a point or a line")]
+    NoArea,
     /// A UV scale that is not a positive number.
     #[error("the UV scale {0} is not a positive number of repeats per UV unit")]
     BadScale(f32),
@@ -347,16 +358,23 @@ impl MeshData {
         finite("position", &self.positions)?;
         finite("UV", &self.uvs)?;
         finite("normal", &self.normals)?;
-        let uv_area: f64 = self
-            .triangles
-            .iter()
-            .map(|t| {
-                let [a, b, c] = t.map(|i| Vec2::from(self.uvs[i as usize]));
-                f64::from((b - a).perp_dot(c - a).abs())
-            })
-            .sum();
-        if uv_area <= 1e-12 {
+        // The areas `metres_per_uv` measures: each finite, and neither sum zero.
+        let (mut world, mut uv) = (0.0f64, 0.0f64);
+        for (triangle, t) in self.triangles.iter().enumerate() {
+            let [w, u] = self.areas(t);
+            for (what, area) in [("position", w), ("UV", u)] {
+                if !area.is_finite() {
+                    return Err(MeshError::TooFar { what, triangle });
+                }
+            }
+            world += f64::from(w);
+            uv += f64::from(u);
+        }
+        if uv <= 1e-12 {
             return Err(MeshError::UvsInOnePoint);
+        }
+        if world <= 0.0 {
+            return Err(MeshError::NoArea);
         }
         Ok(())
     }
@@ -368,16 +386,24 @@ impl MeshData {
     pub fn metres_per_uv(&self) -> f32 {
         let (mut world, mut uv) = (0.0f64, 0.0f64);
         for t in &self.triangles {
-            let [a, b, c] = t.map(|i| Vec3::from(self.positions[i as usize]));
-            world += f64::from(0.5 * (b - a).cross(c - a).length());
-            let [a, b, c] = t.map(|i| Vec2::from(self.uvs[i as usize]));
-            uv += f64::from(0.5 * (b - a).perp_dot(c - a).abs());
+            let [w, u] = self.areas(t);
+            world += f64::from(w);
+            uv += f64::from(u);
         }
         if uv > 0.0 {
             (world / uv).sqrt() as f32
         } else {
             0.0
         }
+    }
+
+    /// Triangle `t`'s area in space and in UV (infinite where its corners lie too far
+    /// apart for a float).
+    fn areas(&self, t: &[u32; 3]) -> [f32; 2] {
+        let [a, b, c] = t.map(|i| Vec3::from(self.positions[i as usize]));
+        let world = 0.5 * (b - a).cross(c - a).length();
+        let [a, b, c] = t.map(|i| Vec2::from(self.uvs[i as usize]));
+        [world, 0.5 * (b - a).perp_dot(c - a).abs()]
     }
 
     /// The UV scale at which a material of `repeat_m` metres keeps its size on this mesh

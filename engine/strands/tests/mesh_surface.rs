@@ -190,6 +190,27 @@ fn a_mesh_without_uvs_or_with_bad_numbers_is_refused_by_name() {
         Surface::from_mesh(&MeshData::default(), 1.0).unwrap_err(),
         MeshError::Empty
     );
+    // Finite numbers whose areas are not: refused by name before a scale is measured
+    // from them (the measure read 0 or infinite, and the message blamed a UV scale the
+    // author never gave).
+    let mut m = stretched_square(2);
+    (m.uvs[4], m.uvs[5]) = ([1e30, 0.0], [0.0, 1e30]);
+    assert_eq!(
+        m.check().unwrap_err(),
+        MeshError::TooFar {
+            what: "UV",
+            triangle: 3
+        }
+    );
+    let mut m = stretched_square(2);
+    (m.positions[4], m.positions[5]) = ([1e30, 0.0, 0.0], [0.0, 0.0, 1e30]);
+    assert_eq!(
+        Surface::from_mesh(&m, 1.0).unwrap_err().to_string(),
+        "triangle 1's positions lie too far apart to measure its area"
+    );
+    let mut m = stretched_square(2);
+    m.positions.iter_mut().for_each(|p| *p = [1.0, 2.0, 3.0]);
+    assert_eq!(m.check().unwrap_err(), MeshError::NoArea);
     // Degenerate and sliver triangles stay, and plant nothing where they have no area.
     let mut m = stretched_square(2);
     m.triangles.push([0, 0, 1]);
