@@ -75,7 +75,7 @@ impl Editor {
             ui.label(format!("Unknown node kind `{}`", node.kind));
             return;
         };
-        ui.strong(node.label());
+        ui.strong(node.title());
         ui.label(kind.doc());
         let mut changes: Vec<(String, ParamValue)> = Vec::new();
         egui::Grid::new("params").num_columns(2).show(ui, |ui| {

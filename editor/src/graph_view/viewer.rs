@@ -259,7 +259,7 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
                 .doc
                 .graph
                 .node(*id)
-                .map_or_else(|| format!("#{}", id.0), |n| n.label()),
+                .map_or_else(|| format!("#{}", id.0), |n| n.title()),
             ViewNode::Pbr => "PBR output".to_owned(),
             ViewNode::Layer(name) => format!("Strand layer {name}"),
             ViewNode::Group(g) => self

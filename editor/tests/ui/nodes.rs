@@ -161,3 +161,31 @@ fn output_names_line_up_at_the_node_edge() {
         );
     }
 }
+
+#[test]
+fn a_math_node_is_titled_by_its_operation_on_the_canvas_and_in_the_inspector() {
+    let mut harness = editor(bare(), None);
+    let id = add_from_library(&mut harness, "Math");
+    settle(&mut harness);
+    assert_eq!(
+        harness
+            .get_all_by_label(&format!("Math#{id} · mul"))
+            .count(),
+        2
+    );
+    harness
+        .state_mut()
+        .set_param(id, "op", ParamValue::Choice("remap".into()));
+    harness.run_steps(2);
+    assert_eq!(
+        harness
+            .get_all_by_label(&format!("Math#{id} · remap"))
+            .count(),
+        2
+    );
+    assert!(
+        harness
+            .query_by_label(&format!("Math#{id} · mul"))
+            .is_none()
+    );
+}

@@ -123,6 +123,16 @@ impl Node {
     pub fn label(&self) -> String {
         format!("{}#{}", self.kind, self.id)
     }
+
+    /// The label and, for a kind with a [`NodeKind::headline`], what the node does:
+    /// `Math#4 · remap`. What the editor's canvas and inspector show.
+    #[must_use]
+    pub fn title(&self) -> String {
+        match self.kind().and_then(|k| k.headline()) {
+            Some(param) => format!("{} · {}", self.label(), self.params().choice(param)),
+            None => self.label(),
+        }
+    }
 }
 
 /// The PBR half of the material: the maps a surface is shaded with.
@@ -534,6 +544,31 @@ mod tests {
         )
         .unwrap();
         (g, noise, math, ramp)
+    }
+
+    #[test]
+    fn a_title_says_what_the_node_does_where_its_kind_does_not() {
+        let (mut g, noise, math, ramp) = chain();
+        let title = |g: &MaterialGraph, id| g.node(id).unwrap().title();
+        assert_eq!(title(&g, math), format!("Math#{math} · mul"));
+        assert_eq!(title(&g, noise), format!("Noise#{noise} · fbm"));
+        g.node_mut(math)
+            .unwrap()
+            .params
+            .insert("op".into(), ParamValue::Choice("remap".into()));
+        assert_eq!(title(&g, math), format!("Math#{math} · remap"));
+        assert_eq!(title(&g, ramp), g.node(ramp).unwrap().label());
+        // Every headline names one of its kind's choices.
+        for kind in nodes::ALL {
+            if let Some(name) = kind.headline() {
+                assert!(
+                    kind.params().iter().any(|p| p.name == name
+                        && matches!(p.kind, crate::node::ParamKind::Choice { .. })),
+                    "{}: {name}",
+                    kind.name()
+                );
+            }
+        }
     }
 
     #[test]

@@ -494,6 +494,12 @@ pub trait NodeKind: Send + Sync + 'static {
     fn repeat_count(&self) -> Option<&'static str> {
         None
     }
+    /// The choice parameter that says what this node does (a Math node's `op`, a Noise
+    /// node's `kind`), shown beside its name where the node is drawn; `None` where the
+    /// kind's name says it.
+    fn headline(&self) -> Option<&'static str> {
+        None
+    }
     /// Work the parameters ask for beyond [`crate::limits`] (a lattice too fine to
     /// hold), in words. Evaluation refuses such a node (it reads zero) and validation
     /// reports it, so no evaluation ever starts that work. The default checks the

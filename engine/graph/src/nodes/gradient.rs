@@ -42,6 +42,9 @@ const PARAMS: &[ParamDesc] = &[
 ];
 
 impl NodeKind for Gradient {
+    fn headline(&self) -> Option<&'static str> {
+        Some("kind")
+    }
     fn name(&self) -> &'static str {
         "Gradient"
     }

@@ -130,6 +130,9 @@ fn apply(op: &str, a: &[&[f32]], out: &mut [f32]) {
 }
 
 impl NodeKind for Math {
+    fn headline(&self) -> Option<&'static str> {
+        Some("op")
+    }
     fn name(&self) -> &'static str {
         "Math"
     }

@@ -51,6 +51,9 @@ const PARAMS: &[ParamDesc] = &[
 ];
 
 impl NodeKind for Noise {
+    fn headline(&self) -> Option<&'static str> {
+        Some("kind")
+    }
     fn name(&self) -> &'static str {
         "Noise"
     }

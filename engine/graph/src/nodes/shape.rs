@@ -73,6 +73,9 @@ struct Placed {
 }
 
 impl NodeKind for Shape {
+    fn headline(&self) -> Option<&'static str> {
+        Some("shape")
+    }
     fn name(&self) -> &'static str {
         "Shape"
     }

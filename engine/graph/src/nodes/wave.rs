@@ -39,6 +39,9 @@ const PARAMS: &[ParamDesc] = &[
 ];
 
 impl NodeKind for Wave {
+    fn headline(&self) -> Option<&'static str> {
+        Some("profile")
+    }
     fn name(&self) -> &'static str {
         "Wave"
     }
