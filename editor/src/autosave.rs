@@ -64,10 +64,17 @@ impl Orphan {
     /// written, as of `now` ("26 nodes, autosaved 3 h ago").
     #[must_use]
     pub fn details(&self, now: SystemTime) -> String {
-        let nodes = self.document.graph.nodes.len();
+        let graph = &self.document.graph;
+        let mut size = crate::words::counted(graph.nodes.len(), "node");
+        if !graph.strands.is_empty() {
+            size += &format!(
+                ", {}",
+                crate::words::counted(graph.strands.len(), "strand layer")
+            );
+        }
         match self.saved.and_then(|t| now.duration_since(t).ok()) {
-            Some(elapsed) => format!("{nodes} nodes, autosaved {}", ago(elapsed)),
-            None => format!("{nodes} nodes"),
+            Some(elapsed) => format!("{size}, autosaved {}", ago(elapsed)),
+            None => size,
         }
     }
 }
@@ -318,7 +325,14 @@ mod tests {
         let older = saves.claim(None).unwrap();
         let newer = saves.claim(None).unwrap();
         older.write(None, &doc("lawn")).unwrap();
-        newer.write(None, &doc("lawn")).unwrap();
+        // The newer one is a node and a strand layer on: its size says so.
+        let mut grown = doc("lawn");
+        grown.graph.add_node("Noise").unwrap();
+        grown
+            .graph
+            .strands
+            .insert("blades".into(), tuft_graph::StrandLayer::default());
+        newer.write(None, &grown).unwrap();
         let now = SystemTime::now();
         let set_age = |slot: &Slot, secs: u64| {
             let file = File::options().write(true).open(&slot.record).unwrap();
@@ -335,7 +349,7 @@ mod tests {
         assert_eq!(
             said,
             [
-                "“lawn” (never saved) — 0 nodes, autosaved 2 h ago",
+                "“lawn” (never saved) — 1 node, 1 strand layer, autosaved 2 h ago",
                 "“lawn” (never saved) — 0 nodes, autosaved 3 days ago",
             ]
         );

@@ -21,4 +21,5 @@ pub mod material;
 pub mod preview;
 pub mod session;
 pub mod thumbs;
+pub mod words;
 pub mod workers;

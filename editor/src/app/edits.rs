@@ -158,7 +158,13 @@ impl Editor {
         match made {
             Some(Ok(id)) => {
                 self.graph.clear_selection();
-                self.message = Some((format!("Grouped {} nodes as “{name}”", nodes.len()), false));
+                self.message = Some((
+                    format!(
+                        "Grouped {} as “{name}”",
+                        crate::words::counted(nodes.len(), "node")
+                    ),
+                    false,
+                ));
                 Some(id)
             }
             Some(Err(e)) => {

@@ -337,10 +337,10 @@ impl Editor {
                     .level_reports(&layer.name)
                     .map_or_else(String::new, |r| format!("; coverage {}", coverage_text(r)));
                 let resp = ui.label(format!(
-                    "{}: {} strands, {} triangles ({}{coverage})",
+                    "{}: {}, {} ({}{coverage})",
                     layer.name,
-                    layer.strands,
-                    layer.triangles,
+                    crate::words::counted(layer.strands, "strand"),
+                    crate::words::counted(layer.triangles, "triangle"),
                     reps.join(", ")
                 ));
                 // The switch distances only when asked for (hovered).

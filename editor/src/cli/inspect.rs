@@ -20,7 +20,7 @@ pub fn run(path: &Path) -> ExitCode {
     }
     let dir = file::read_directory(&bytes).expect("decoded above");
     out!(
-        "{shown}: strand file version {}, scheme {} ({}), {}, repeat {} m, {} layers, {} bytes, trailer CRC ok",
+        "{shown}: strand file version {}, scheme {} ({}), {}, repeat {} m, {}, {} bytes, trailer CRC ok",
         dir.version,
         dir.scheme.code(),
         dir.scheme.name(),
@@ -30,7 +30,7 @@ pub fn run(path: &Path) -> ExitCode {
             "arrays unaligned"
         },
         dir.repeat_m,
-        dir.layers.len(),
+        crate::words::counted(dir.layers.len(), "layer"),
         bytes.len()
     );
     for layer in &dir.layers {
@@ -43,9 +43,9 @@ pub fn run(path: &Path) -> ExitCode {
             )
         };
         out!(
-            "layer {:?}: {} strands, {} bytes{per_strand}, payload at {} CRC {:#010x} ok",
+            "layer {:?}: {}, {} bytes{per_strand}, payload at {} CRC {:#010x} ok",
             layer.name,
-            layer.n_strands,
+            crate::words::counted(layer.n_strands, "strand"),
             layer.payload_len,
             layer.payload_offset,
             layer.crc

@@ -36,7 +36,10 @@ pub fn run(files: &[PathBuf], json: bool) -> ExitCode {
                     });
                     out!("{line}");
                 } else if report.diagnostics.is_empty() {
-                    out!("{shown}: ok ({} nodes)", doc.graph.nodes.len());
+                    out!(
+                        "{shown}: ok ({})",
+                        crate::words::counted(doc.graph.nodes.len(), "node")
+                    );
                 } else {
                     for d in &report.diagnostics {
                         out!("{shown}: {d}");

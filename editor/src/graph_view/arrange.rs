@@ -207,9 +207,9 @@ impl GraphView {
                 out.push(Command::CloseGroup);
             }
             ui.label(format!(
-                "Inside the group “{}” ({} nodes)",
+                "Inside the group “{}” ({})",
                 group.name,
-                group.members.len()
+                crate::words::counted(group.members.len(), "node")
             ));
             if ui
                 .button("Ungroup")

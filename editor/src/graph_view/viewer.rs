@@ -511,7 +511,13 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
             ViewNode::Group(g) => {
                 let members = self.doc.group(*g).map_or(0, |g| g.members.len());
                 ui.vertical(|ui| {
-                    ui.label(egui::RichText::new(format!("{members} nodes inside")).weak());
+                    ui.label(
+                        egui::RichText::new(format!(
+                            "{} inside",
+                            crate::words::counted(members, "node")
+                        ))
+                        .weak(),
+                    );
                     if ui.button("Open").clicked() {
                         self.actions.push(Command::OpenGroup(*g));
                     }
