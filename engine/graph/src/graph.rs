@@ -1,7 +1,7 @@
 //! The material graph: nodes, links, the PBR output and the strand layers.
 
 use crate::layer::StrandLayer;
-use crate::node::{NodeKind, OutputDesc, ParamValue, Params, PortDesc};
+use crate::node::{NodeKind, OutputDesc, ParamKind, ParamValue, Params, PortDesc};
 use crate::nodes;
 use crate::value::{PortType, Value};
 use serde::{Deserialize, Serialize};
@@ -124,12 +124,26 @@ impl Node {
         format!("{}#{}", self.kind, self.id)
     }
 
-    /// The label and, for a kind with a [`NodeKind::headline`], what the node does:
-    /// `Math#4 · remap`. What the editor's canvas and inspector show.
+    /// The label and, for a kind with a [`NodeKind::headline`], what the node does or
+    /// holds: `Math#4 · remap`, `Parameter#2 · grass height`, `Image#5 · moss.png` (a
+    /// file by its name alone). What the editor's canvas and inspector show.
     #[must_use]
     pub fn title(&self) -> String {
-        match self.kind().and_then(|k| k.headline()) {
-            Some(param) => format!("{} · {}", self.label(), self.params().choice(param)),
+        let params = self.params();
+        let shown = self
+            .kind()
+            .and_then(|k| k.headline())
+            .and_then(|name| match params.desc(name)?.kind {
+                ParamKind::Choice { .. } => Some(params.choice(name)),
+                ParamKind::Text { .. } => Some(params.text(name)),
+                ParamKind::File { .. } => std::path::Path::new(params.text(name))
+                    .file_name()
+                    .and_then(|f| f.to_str()),
+                _ => None,
+            })
+            .filter(|shown| !shown.trim().is_empty());
+        match shown {
+            Some(shown) => format!("{} · {shown}", self.label()),
             None => self.label(),
         }
     }
@@ -558,12 +572,27 @@ mod tests {
             .insert("op".into(), ParamValue::Choice("remap".into()));
         assert_eq!(title(&g, math), format!("Math#{math} · remap"));
         assert_eq!(title(&g, ramp), g.node(ramp).unwrap().label());
-        // Every headline names one of its kind's choices.
+        // A parameter by its name, an image by its file's name; none while it has none.
+        let slider = g.add_node("Parameter").unwrap();
+        assert_eq!(title(&g, slider), format!("Parameter#{slider} · amount"));
+        let image = g.add_node("Image").unwrap();
+        assert_eq!(title(&g, image), format!("Image#{image}"));
+        g.node_mut(image)
+            .unwrap()
+            .params
+            .insert("file".into(), ParamValue::Text("maps/clover.png".into()));
+        assert_eq!(title(&g, image), format!("Image#{image} · clover.png"));
+        // Every headline names a choice, a text or a file of its kind.
         for kind in nodes::ALL {
             if let Some(name) = kind.headline() {
                 assert!(
                     kind.params().iter().any(|p| p.name == name
-                        && matches!(p.kind, crate::node::ParamKind::Choice { .. })),
+                        && matches!(
+                            p.kind,
+                            ParamKind::Choice { .. }
+                                | ParamKind::Text { .. }
+                                | ParamKind::File { .. }
+                        )),
                     "{}: {name}",
                     kind.name()
                 );

@@ -364,7 +364,7 @@ impl<'a> Params<'a> {
         Self { values, descs }
     }
 
-    fn desc(&self, name: &str) -> Option<&'static ParamDesc> {
+    pub(crate) fn desc(&self, name: &str) -> Option<&'static ParamDesc> {
         self.descs.iter().find(|d| d.name == name)
     }
 

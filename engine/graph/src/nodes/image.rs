@@ -28,6 +28,9 @@ const PARAMS: &[ParamDesc] = &[
 ];
 
 impl NodeKind for Image {
+    fn headline(&self) -> Option<&'static str> {
+        Some("file")
+    }
     fn name(&self) -> &'static str {
         "Image"
     }

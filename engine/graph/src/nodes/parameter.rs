@@ -10,6 +10,9 @@ use crate::value::{PortType, Value};
 pub struct Parameter;
 
 impl NodeKind for Parameter {
+    fn headline(&self) -> Option<&'static str> {
+        Some("name")
+    }
     fn name(&self) -> &'static str {
         "Parameter"
     }
