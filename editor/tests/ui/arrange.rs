@@ -286,3 +286,27 @@ fn the_first_view_of_a_large_graph_is_readable_and_f_shows_it_all() {
         }
     }
 }
+
+#[test]
+fn a_group_node_says_what_it_holds_on_one_line() {
+    // Regression: the group node's body took the width its own wrapped text measured
+    // the frame before, so "2 nodes inside" and its Open button stood a letter or two a
+    // line in a column beside the outputs.
+    let (doc, _, _) = chain();
+    let mut harness = editor(doc, None);
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    harness.run_steps(1);
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::G);
+    settle(&mut harness);
+    let line = harness
+        .get_all_by_label("Group: Group 1")
+        .map(|title| title.rect().height())
+        .fold(f32::INFINITY, f32::min);
+    for text in ["2 nodes inside", "Open"] {
+        let rect = harness.get_by_label(text).rect();
+        assert!(
+            rect.height() < 1.6 * line,
+            "{text}: {rect:?}, a line {line}"
+        );
+    }
+}
