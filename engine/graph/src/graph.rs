@@ -564,12 +564,12 @@ mod tests {
     fn a_title_says_what_the_node_does_where_its_kind_does_not() {
         let (mut g, noise, math, ramp) = chain();
         let title = |g: &MaterialGraph, id| g.node(id).unwrap().title();
+        let set = |g: &mut MaterialGraph, id, name: &str, value| {
+            g.node_mut(id).unwrap().params.insert(name.into(), value);
+        };
         assert_eq!(title(&g, math), format!("Math#{math} · mul"));
         assert_eq!(title(&g, noise), format!("Noise#{noise} · fbm"));
-        g.node_mut(math)
-            .unwrap()
-            .params
-            .insert("op".into(), ParamValue::Choice("remap".into()));
+        set(&mut g, math, "op", ParamValue::Choice("remap".into()));
         assert_eq!(title(&g, math), format!("Math#{math} · remap"));
         assert_eq!(title(&g, ramp), g.node(ramp).unwrap().label());
         // A parameter by its name, an image by its file's name; none while it has none.
@@ -577,10 +577,12 @@ mod tests {
         assert_eq!(title(&g, slider), format!("Parameter#{slider} · amount"));
         let image = g.add_node("Image").unwrap();
         assert_eq!(title(&g, image), format!("Image#{image}"));
-        g.node_mut(image)
-            .unwrap()
-            .params
-            .insert("file".into(), ParamValue::Text("maps/clover.png".into()));
+        set(
+            &mut g,
+            image,
+            "file",
+            ParamValue::Text("maps/clover.png".into()),
+        );
         assert_eq!(title(&g, image), format!("Image#{image} · clover.png"));
         // Every headline names a choice, a text or a file of its kind.
         for kind in nodes::ALL {
