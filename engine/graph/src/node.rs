@@ -494,9 +494,9 @@ pub trait NodeKind: Send + Sync + 'static {
     fn repeat_count(&self) -> Option<&'static str> {
         None
     }
-    /// The choice parameter that says what this node does (a Math node's `op`, a Noise
-    /// node's `kind`), shown beside its name where the node is drawn; `None` where the
-    /// kind's name says it.
+    /// The parameter that says what this node does or holds (a Math node's `op`, a
+    /// Parameter's `name`, an Image's `file`): a choice, a text or a file, shown beside
+    /// the node's label where it is drawn; `None` where the kind's name says it.
     fn headline(&self) -> Option<&'static str> {
         None
     }
