@@ -421,11 +421,19 @@ impl GraphView {
             highlight,
             selected,
         };
-        let response = SnarlWidget::new().id(widget_id()).style(style()).show(
-            &mut self.snarl,
-            &mut viewer,
-            ui,
-        );
+        // A node is as wide as its rows measured the frame before, so text wrapped to a
+        // narrow node would measure narrow and keep it so (a group's "26 nodes inside"
+        // stood a letter or two a line): everything in the widget is laid out unwrapped.
+        let response = ui
+            .scope(|ui| {
+                ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
+                SnarlWidget::new().id(widget_id()).style(style()).show(
+                    &mut self.snarl,
+                    &mut viewer,
+                    ui,
+                )
+            })
+            .inner;
         if viewer.frame.is_none() && !self.framed_once {
             self.framed_once = true;
         }

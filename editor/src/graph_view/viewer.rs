@@ -394,9 +394,6 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
         snarl: &mut Snarl<ViewNode>,
     ) -> impl SnarlPin + 'static {
         let key = snarl[pin.id.node].clone();
-        // A pin's row is one line: wrapped to a narrow node it would keep it narrow (see
-        // `show_body`).
-        ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
         let Some(info) = self.input_info(&key, pin.id.input) else {
             return self.noted(key, "", true, PinInfo::circle());
         };
@@ -442,7 +439,6 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
         snarl: &mut Snarl<ViewNode>,
     ) -> impl SnarlPin + 'static {
         let key = snarl[pin.id.node].clone();
-        ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
         match self.output_of(&key, pin.id.output) {
             Some((_, ty, name)) => {
                 if !self.is_reroute(&key) {
@@ -514,9 +510,6 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
             }
             ViewNode::Group(g) => {
                 let members = self.doc.group(*g).map_or(0, |g| g.members.len());
-                // The node is as wide as its rows measured the frame before: text wrapped
-                // to a narrow body would measure narrow and stay so, a letter a line.
-                ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
                 ui.vertical(|ui| {
                     ui.label(
                         egui::RichText::new(format!(

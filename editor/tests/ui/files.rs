@@ -260,10 +260,8 @@ fn a_click_spread_over_slow_frames_still_clicks() {
     // Frames a second apart, as a heavy preview can make them: the press lands in one,
     // the release in a later one, two seconds on.
     let mut harness = Ui::new(|| {
-        Harness::builder()
-            .with_size([1440.0, 900.0])
+        window()
             .with_step_dt(1.0)
-            .wgpu()
             .build_eframe(|cc| Editor::new(cc, Session::new(bare(), None), None))
     });
     harness.run_steps(3);

@@ -66,14 +66,14 @@ pub fn editor(doc: Document, autosave: Option<PathBuf>) -> Ui {
     settled(move |cc| Editor::new(cc, Session::new(doc, None), autosave))
 }
 
+/// The tests' window: the editor's default size, drawn through wgpu.
+pub fn window() -> egui_kittest::HarnessBuilder<Editor> {
+    Harness::builder().with_size([1440.0, 900.0]).wgpu()
+}
+
 /// The editor `make` makes, in the tests' window, once its workers have settled.
 fn settled(make: impl FnOnce(&mut eframe::CreationContext<'_>) -> Editor + 'static) -> Ui {
-    let mut ui = Ui::new(|| {
-        Harness::builder()
-            .with_size([1440.0, 900.0])
-            .wgpu()
-            .build_eframe(make)
-    });
+    let mut ui = Ui::new(|| window().build_eframe(make));
     settle(&mut ui);
     ui
 }

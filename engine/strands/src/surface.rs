@@ -359,17 +359,7 @@ impl MeshData {
         finite("UV", &self.uvs)?;
         finite("normal", &self.normals)?;
         // The areas `metres_per_uv` measures: each finite, and neither sum zero.
-        let (mut world, mut uv) = (0.0f64, 0.0f64);
-        for (triangle, t) in self.triangles.iter().enumerate() {
-            let [w, u] = self.areas(t);
-            for (what, area) in [("position", w), ("UV", u)] {
-                if !area.is_finite() {
-                    return Err(MeshError::TooFar { what, triangle });
-                }
-            }
-            world += f64::from(w);
-            uv += f64::from(u);
-        }
+        let [world, uv] = self.area_sums()?;
         if uv <= 1e-12 {
             return Err(MeshError::UvsInOnePoint);
         }
@@ -381,29 +371,34 @@ impl MeshData {
 
     /// Metres of surface per UV unit, measured: the square root of the mesh's world area
     /// over its UV area. A material with a repeat of `r` metres keeps its size on the mesh
-    /// at `metres_per_uv / r` repeats per UV unit.
+    /// at `metres_per_uv / r` repeats per UV unit. 0 for a mesh [`MeshData::check`]
+    /// refuses for its areas.
     #[must_use]
     pub fn metres_per_uv(&self) -> f32 {
-        let (mut world, mut uv) = (0.0f64, 0.0f64);
-        for t in &self.triangles {
-            let [w, u] = self.areas(t);
-            world += f64::from(w);
-            uv += f64::from(u);
-        }
-        if uv > 0.0 {
-            (world / uv).sqrt() as f32
-        } else {
-            0.0
+        match self.area_sums() {
+            Ok([world, uv]) if uv > 0.0 => (world / uv).sqrt() as f32,
+            _ => 0.0,
         }
     }
 
-    /// Triangle `t`'s area in space and in UV (infinite where its corners lie too far
-    /// apart for a float).
-    fn areas(&self, t: &[u32; 3]) -> [f32; 2] {
-        let [a, b, c] = t.map(|i| Vec3::from(self.positions[i as usize]));
-        let world = 0.5 * (b - a).cross(c - a).length();
-        let [a, b, c] = t.map(|i| Vec2::from(self.uvs[i as usize]));
-        [world, 0.5 * (b - a).perp_dot(c - a).abs()]
+    /// The mesh's area in space and in UV, summed triangle by triangle; the first
+    /// triangle whose corners lie too far apart for its area to be a finite number is
+    /// refused by name.
+    fn area_sums(&self) -> Result<[f64; 2], MeshError> {
+        let mut sums = [0.0f64; 2];
+        for (triangle, t) in self.triangles.iter().enumerate() {
+            let [a, b, c] = t.map(|i| Vec3::from(self.positions[i as usize]));
+            let world = 0.5 * (b - a).cross(c - a).length();
+            let [a, b, c] = t.map(|i| Vec2::from(self.uvs[i as usize]));
+            let uv = 0.5 * (b - a).perp_dot(c - a).abs();
+            for (sum, (what, area)) in sums.iter_mut().zip([("position", world), ("UV", uv)]) {
+                if !area.is_finite() {
+                    return Err(MeshError::TooFar { what, triangle });
+                }
+                *sum += f64::from(area);
+            }
+        }
+        Ok(sums)
     }
 
     /// The UV scale at which a material of `repeat_m` metres keeps its size on this mesh
