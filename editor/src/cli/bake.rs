@@ -17,8 +17,13 @@ pub fn run(
         Err(code) => return code,
     };
     if let Some(keep) = keep {
-        for layer in doc.graph.strands.values_mut() {
+        for (name, layer) in &mut doc.graph.strands {
             layer.levels.layer_keep *= keep;
+            // The graph validated as it is; thinner, its levels may widen past the limit.
+            if let Some(problem) = layer.levels.problems().first() {
+                eprintln!("tuft bake: --keep {keep} thins strands.{name} too far: {problem}");
+                return ExitCode::FAILURE;
+            }
         }
     }
     match bake_into(&doc.graph, out, options) {

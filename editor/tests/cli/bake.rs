@@ -153,6 +153,24 @@ fn bake_quantises_and_thins_the_strands_when_asked() {
         assert_eq!(out.status.code(), Some(2), "{flag} {value}");
         assert!(text(&out).contains(flag), "{flag} {value}: {}", text(&out));
     }
+    // A keep in range that thins a layer's last level past the widening limit is
+    // refused before any work, naming the option and the layer.
+    let unused = root().join("unused");
+    let out = tuft(&[
+        "bake",
+        "presets/moss.ron",
+        "--out",
+        "unused",
+        "--keep",
+        "1e-6",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let said = text(&out);
+    assert!(
+        said.contains("--keep 0.000001 thins strands.fronds too far") && said.contains("widens"),
+        "{said}"
+    );
+    assert!(!unused.exists(), "nothing is written");
 }
 
 #[test]

@@ -208,3 +208,51 @@ fn a_forced_bake_of_a_layer_covering_the_repeat_thousands_of_times_stops_before_
     assert!(matches!(err, BakeError::Scatter(_)), "{err}");
     assert!(!dir.path().join("set").exists());
 }
+
+#[test]
+fn a_level_widened_past_the_limit_is_refused_by_validation_and_the_bake() {
+    // Regression: a keep near zero validated clean, then baked a manifest whose widening
+    // was infinite, which its own check refused only after the whole bake.
+    let mut g = MaterialGraph::new("thin");
+    let mut layer = StrandLayer::default();
+    layer.levels.keep = vec![1.0, 0.25, 1e-39];
+    g.strands.insert("grass".into(), layer);
+    let found: Vec<String> = validate(&g)
+        .diagnostics
+        .into_iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.message)
+        .collect();
+    assert!(
+        found
+            .iter()
+            .any(|m| m.contains("strands.grass") && m.contains("widens them")),
+        "{found:#?}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let err = write_baked_set(&Evaluator::new(&g), dir.path(), 16, &mut |_, _| {}).unwrap_err();
+    assert!(err.to_string().contains("widens them"), "{err}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn a_layer_setting_out_of_range_is_named_as_the_file_spells_it() {
+    let mut layer = StrandLayer::default();
+    layer.cards.atlas_size = 3;
+    layer.cards.atlas_cells = 0;
+    layer.cards.alpha_cutoff = 1.5;
+    let problems = layer.check_settings();
+    for setting in [
+        "cards.atlas_size 3",
+        "cards.atlas_cells 0",
+        "cards.alpha_cutoff 1.5",
+    ] {
+        assert!(
+            problems.iter().any(|p| p.starts_with(setting)),
+            "{setting}: {problems:#?}"
+        );
+    }
+    // The file says `cards: (atlas_size: …)` inside the layer.
+    let ron = ron::to_string(&layer).unwrap();
+    assert!(ron.contains("cards:(atlas_size:3"), "{ron}");
+}

@@ -23,6 +23,13 @@ use crate::relief::splat_prefix;
 use crate::set::StrandSet;
 use serde::{Deserialize, Serialize};
 
+/// The most any level may widen its strands: `(layer_keep × keep)^(−widen_p)` for its
+/// last level. A level that keeps a 256th of the strands at `widen_p` 1, or a 16th at 2,
+/// draws a lawn's 3.5 mm blades 0.9 m wide, past where cards stand for them; beyond it the
+/// widths (and each level's splat from above) grow without bound, to infinity for a keep
+/// near zero.
+pub const MAX_WIDEN: f32 = 256.0;
+
 /// A layer's levels.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -89,7 +96,62 @@ impl LevelSettings {
                 self.widen_p
             ));
         }
+        if problems.is_empty() {
+            // Keeps decrease and `widen_p` is not negative: the last level widens most.
+            let last = keep[keep.len() - 1];
+            let widest = self.widest();
+            if widest > f64::from(MAX_WIDEN) {
+                // A share far below a thousandth reads as powers of ten.
+                let share = |x: f32| {
+                    if x < 1e-3 {
+                        format!("{x:e}")
+                    } else {
+                        format!("{x}")
+                    }
+                };
+                let kept = if layer_keep < 1.0 {
+                    format!(
+                        " ({} with layer_keep {})",
+                        share(last * layer_keep),
+                        share(layer_keep)
+                    )
+                } else {
+                    String::new()
+                };
+                let times = if widest < 1e6 {
+                    format!("{widest:.0}")
+                } else {
+                    format!("{widest:.1e}")
+                };
+                problems.push(format!(
+                    "levels.keep's last level keeps {} of the strands{kept}, which widens them \
+                     {times} times at widen_p {}; the most is {MAX_WIDEN}: keep more, or lower \
+                     widen_p",
+                    share(last),
+                    self.widen_p
+                ));
+            }
+        }
         problems
+    }
+
+    /// How many times the last level widens its strands, layer keep included (in `f64`,
+    /// where a keep near zero stays finite); 1 without levels.
+    #[must_use]
+    pub fn widest(&self) -> f64 {
+        let last = self.keep.last().copied().unwrap_or(1.0);
+        (f64::from(self.layer_keep) * f64::from(last)).powf(-f64::from(self.widen_p))
+    }
+
+    /// The smallest share of the scattered strands a level may keep, `layer_keep` and
+    /// `widen_p` as they are, without widening past [`MAX_WIDEN`]; 0 when `widen_p` is 0.
+    #[must_use]
+    pub fn least_share(&self) -> f64 {
+        if self.widen_p > 0.0 {
+            f64::from(MAX_WIDEN).powf(-1.0 / f64::from(self.widen_p))
+        } else {
+            0.0
+        }
     }
     /// The width factor of level `level_idx`.
     #[must_use]
@@ -178,6 +240,52 @@ pub fn reports_with(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_level_may_not_widen_its_strands_past_the_limit() {
+        let levels = |keep: Vec<f32>, widen_p: f32, layer_keep: f32| LevelSettings {
+            keep,
+            widen_p,
+            layer_keep,
+        };
+        // The limit itself is allowed; the presets' levels are far inside it.
+        assert!(
+            levels(vec![1.0, 1.0 / 256.0], 1.0, 1.0)
+                .problems()
+                .is_empty()
+        );
+        assert!(
+            levels(vec![1.0, 0.25, 0.0625], 2.0, 1.0)
+                .problems()
+                .is_empty()
+        );
+        assert!(LevelSettings::default().problems().is_empty());
+        // Past it: by the keep, by the layer keep with it, by a keep near zero (whose
+        // widening overflows a float), each named with its figures.
+        let past = levels(vec![1.0, 0.001], 1.0, 1.0).problems();
+        assert_eq!(past.len(), 1, "{past:?}");
+        assert!(
+            past[0].contains("keeps 0.001 ") && past[0].contains("widens them 1000 times"),
+            "{past:?}"
+        );
+        let with_layer = levels(vec![1.0, 0.25, 0.0625], 1.0, 0.01).problems();
+        assert_eq!(with_layer.len(), 1, "{with_layer:?}");
+        assert!(
+            with_layer[0].contains("layer_keep 0.01") && with_layer[0].contains("1600 times"),
+            "{with_layer:?}"
+        );
+        let near_zero = levels(vec![1.0, 1e-39], 2.0, 1.0).problems();
+        assert!(
+            near_zero[0].contains("keeps 1e-39 ") && near_zero[0].contains("1.0e78 times"),
+            "{near_zero:?}"
+        );
+        // Without widening, any keep is allowed.
+        assert!(levels(vec![1.0, 1e-30], 0.0, 1e-6).problems().is_empty());
+        // The least share is the keep that widens exactly to the limit.
+        let p2 = levels(vec![1.0], 2.0, 1.0);
+        assert!((p2.least_share() - 1.0 / 16.0).abs() < 1e-12);
+        assert_eq!(levels(vec![1.0], 0.0, 1.0).least_share(), 0.0);
+    }
 
     #[test]
     fn the_whole_sets_relief_given_reports_what_splatting_it_reports() {

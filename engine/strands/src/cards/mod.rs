@@ -55,19 +55,19 @@ impl CardSettings {
         let mut problems = Vec::new();
         if !self.atlas_size.is_power_of_two() || !(16..=4096).contains(&self.atlas_size) {
             problems.push(format!(
-                "self.atlas_size {} must be a power of two in 16..=4096",
+                "cards.atlas_size {} must be a power of two in 16..=4096",
                 self.atlas_size
             ));
         }
         if self.atlas_cells == 0 || self.atlas_cells > 16 {
             problems.push(format!(
-                "self.atlas_cells {} outside 1..=16",
+                "cards.atlas_cells {} outside 1..=16",
                 self.atlas_cells
             ));
         }
         if !(0.0..1.0).contains(&self.alpha_cutoff) || self.alpha_cutoff == 0.0 {
             problems.push(format!(
-                "self.alpha_cutoff {} outside (0, 1)",
+                "cards.alpha_cutoff {} outside (0, 1)",
                 self.alpha_cutoff
             ));
         }
