@@ -5,9 +5,11 @@
 use super::Editor;
 use super::panels::coverage_text;
 use eframe::egui;
+use std::ops::RangeInclusive;
 use tuft_graph::layer::Profile;
 use tuft_graph::limits;
 use tuft_graph::{Input, StrandLayer, Value};
+use tuft_strands::levels::{LevelSettings, MAX_WIDEN};
 
 impl Editor {
     /// Adds a strand layer under a free name (one undoable edit) and shows the layers in
@@ -163,7 +165,7 @@ fn groom_settings(ui: &mut egui::Ui, l: &mut StrandLayer) {
             .map_or("", |p| p.doc);
         row(ui, &port.replace('_', " "), doc, |ui| match input {
             Input::Const(Value::Float(x)) => {
-                ui.add(egui::Slider::new(x, lo..=hi));
+                ui.add(slider(x, lo..=hi));
             }
             Input::Link(l) => {
                 ui.label(format!("from node #{}", l.node.0));
@@ -173,6 +175,20 @@ fn groom_settings(ui: &mut egui::Ui, l: &mut StrandLayer) {
             }
         });
     }
+}
+
+/// A slider over `range` that clamps what the author drags to it, never the value it
+/// is shown: the inspector commits any difference from the document, and a value the
+/// file holds validly outside the widget's range (a macro scale of a kilometre, a layer
+/// keep of 0.005) must not change by being looked at.
+fn slider<N: egui::emath::Numeric>(value: &mut N, range: RangeInclusive<N>) -> egui::Slider<'_> {
+    egui::Slider::new(value, range).clamping(egui::SliderClamping::Edits)
+}
+
+/// A number field, clamping what the author types or drags to its range (if it has
+/// one), never the value it is shown (as [`slider`]).
+fn drag<N: egui::emath::Numeric>(value: &mut N) -> egui::DragValue<'_> {
+    egui::DragValue::new(value).clamp_existing_to_range(false)
 }
 
 /// One settings row: a label whose hover text says what the setting does.
@@ -190,7 +206,7 @@ fn layer_settings(ui: &mut egui::Ui, l: &mut StrandLayer) {
         "seed",
         "Seeds every hash of the layer: another seed, another lawn with the same look",
         |ui| {
-            ui.add(egui::DragValue::new(&mut l.seed));
+            ui.add(drag(&mut l.seed));
         },
     );
     row(
@@ -198,7 +214,7 @@ fn layer_settings(ui: &mut egui::Ui, l: &mut StrandLayer) {
         "lattice",
         "Candidates per side of the repeat: the layer has lattice² candidates on a jittered grid, and the density keeps some of them",
         |ui| {
-            ui.add(egui::DragValue::new(&mut l.lattice).range(1..=2048));
+            ui.add(drag(&mut l.lattice).range(1..=2048));
         },
     );
     row(
@@ -206,7 +222,7 @@ fn layer_settings(ui: &mut egui::Ui, l: &mut StrandLayer) {
         "clump lattice",
         "Clump points per side of the repeat: every strand joins its nearest clump (at most the lattice)",
         |ui| {
-            ui.add(egui::DragValue::new(&mut l.clump_lattice).range(1..=l.lattice.max(1)));
+            ui.add(drag(&mut l.clump_lattice).range(1..=l.lattice.max(1)));
         },
     );
     row(
@@ -214,7 +230,7 @@ fn layer_settings(ui: &mut egui::Ui, l: &mut StrandLayer) {
         "clump share",
         "How much of each strand's variation (height, lean, colour) its clump decides: 0 every strand on its own, 1 a clump alike",
         |ui| {
-            ui.add(egui::Slider::new(&mut l.clump_share, 0.0..=1.0));
+            ui.add(slider(&mut l.clump_share, 0.0..=1.0));
         },
     );
     row(
@@ -222,7 +238,7 @@ fn layer_settings(ui: &mut egui::Ui, l: &mut StrandLayer) {
         "tip pull",
         "How far each tip is drawn toward its clump's centre: 0 upright, 1 all the way (tufts, fur)",
         |ui| {
-            ui.add(egui::Slider::new(&mut l.tip_pull, 0.0..=1.0));
+            ui.add(slider(&mut l.tip_pull, 0.0..=1.0));
         },
     );
     row(
@@ -230,7 +246,7 @@ fn layer_settings(ui: &mut egui::Ui, l: &mut StrandLayer) {
         "vary length",
         "Each strand's length varies by ± this fraction",
         |ui| {
-            ui.add(egui::Slider::new(&mut l.variation.length, 0.0..=1.0));
+            ui.add(slider(&mut l.variation.length, 0.0..=1.0));
         },
     );
     row(
@@ -238,7 +254,7 @@ fn layer_settings(ui: &mut egui::Ui, l: &mut StrandLayer) {
         "vary lean",
         "Each strand leans by up to this fraction of its length in a random direction",
         |ui| {
-            ui.add(egui::Slider::new(&mut l.variation.lean, 0.0..=1.0));
+            ui.add(slider(&mut l.variation.lean, 0.0..=1.0));
         },
     );
     row(
@@ -246,7 +262,7 @@ fn layer_settings(ui: &mut egui::Ui, l: &mut StrandLayer) {
         "vary colour",
         "Each strand is brighter or darker by ± this fraction",
         |ui| {
-            ui.add(egui::Slider::new(&mut l.variation.color, 0.0..=1.0));
+            ui.add(slider(&mut l.variation.color, 0.0..=1.0));
         },
     );
     row(
@@ -267,52 +283,17 @@ fn layer_settings(ui: &mut egui::Ui, l: &mut StrandLayer) {
                 }
                 match &mut l.profile {
                     Profile::Ribbon { segments } => {
-                        ui.add(
-                            egui::DragValue::new(segments)
-                                .range(1..=16)
-                                .suffix(" segments"),
-                        );
+                        ui.add(drag(segments).range(1..=16).suffix(" segments"));
                     }
                     Profile::Tube { sides, segments } => {
-                        ui.add(egui::DragValue::new(sides).range(3..=8).suffix(" sides"));
-                        ui.add(
-                            egui::DragValue::new(segments)
-                                .range(1..=16)
-                                .suffix(" segments"),
-                        );
+                        ui.add(drag(sides).range(3..=8).suffix(" sides"));
+                        ui.add(drag(segments).range(1..=16).suffix(" segments"));
                     }
                 }
             });
         },
     );
-    row(
-        ui,
-        "levels keep",
-        "The share of strands each level keeps, by rank: level k draws the strands ranked below its keep, a subset of the level before",
-        |ui| {
-            levels_editor(ui, &mut l.levels.keep);
-        },
-    );
-    row(
-        ui,
-        "layer keep",
-        "The share of the scattered strands the layer keeps at all, by rank, widened as a level widens: the same layer, thinner and cheaper (tuft bake --keep multiplies it)",
-        |ui| {
-            ui.add(
-                egui::Slider::new(&mut l.levels.layer_keep, 0.01..=1.0)
-                    .logarithmic(true)
-                    .max_decimals(4),
-            );
-        },
-    );
-    row(
-        ui,
-        "widening p",
-        "A level keeping k widens its strands by k^(−p) so the canopy covers as much: 1 keeps the area seen from afar, 0 leaves them thin",
-        |ui| {
-            ui.add(egui::Slider::new(&mut l.levels.widen_p, 0.0..=2.0));
-        },
-    );
+    levels_rows(ui, &mut l.levels);
     row(
         ui,
         "card atlas",
@@ -327,7 +308,7 @@ fn layer_settings(ui: &mut egui::Ui, l: &mut StrandLayer) {
                         }
                     });
                 ui.add(
-                    egui::DragValue::new(&mut l.cards.atlas_cells)
+                    drag(&mut l.cards.atlas_cells)
                         .range(1..=16)
                         .suffix(" cells"),
                 );
@@ -339,7 +320,7 @@ fn layer_settings(ui: &mut egui::Ui, l: &mut StrandLayer) {
         "alpha cutoff",
         "Cards are alpha-tested at this value (never blended); their mips keep the coverage mip 0 has",
         |ui| {
-            ui.add(egui::Slider::new(&mut l.cards.alpha_cutoff, 0.05..=0.95));
+            ui.add(slider(&mut l.cards.alpha_cutoff, 0.05..=0.95));
         },
     );
     macro_rows(ui, &mut l.macro_variation);
@@ -355,7 +336,7 @@ fn macro_rows(ui: &mut egui::Ui, v: &mut tuft_graph::layer::MacroVariation) {
         "The size of the macro patches over the ground, in metres (world space: the same on every surface, and what a game computes from the baked set)",
         |ui| {
             ui.add(
-                egui::Slider::new(&mut v.scale_m, 0.5..=200.0)
+                slider(&mut v.scale_m, 0.5..=200.0)
                     .logarithmic(true)
                     .suffix(" m"),
             );
@@ -366,7 +347,7 @@ fn macro_rows(ui: &mut egui::Ui, v: &mut tuft_graph::layer::MacroVariation) {
         "macro density",
         "How much of the layer a full patch drops (each strand's own hash against the patch; the levels still nest)",
         |ui| {
-            ui.add(egui::Slider::new(&mut v.density, 0.0..=1.0));
+            ui.add(slider(&mut v.density, 0.0..=1.0));
         },
     );
     row(
@@ -374,7 +355,7 @@ fn macro_rows(ui: &mut egui::Ui, v: &mut tuft_graph::layer::MacroVariation) {
         "macro length",
         "How much shorter strands stand in a full patch",
         |ui| {
-            ui.add(egui::Slider::new(&mut v.length, 0.0..=0.9));
+            ui.add(slider(&mut v.length, 0.0..=0.9));
         },
     );
     row(
@@ -384,42 +365,90 @@ fn macro_rows(ui: &mut egui::Ui, v: &mut tuft_graph::layer::MacroVariation) {
         |ui| {
             ui.horizontal(|ui| {
                 for c in &mut v.tint {
-                    ui.add(egui::DragValue::new(c).range(0.0..=2.0).speed(0.01));
+                    ui.add(drag(c).range(0.0..=2.0).speed(0.01));
                 }
-                ui.add(egui::DragValue::new(&mut v.seed).prefix("seed "));
+                ui.add(drag(&mut v.seed).prefix("seed "));
             });
         },
     );
 }
 
-/// The levels' keeps: the first is always 1, each later one below the one before; a
-/// level can be added (up to the limit) or the last removed.
-fn levels_editor(ui: &mut egui::Ui, keep: &mut Vec<f32>) {
+/// The levels: their keeps, the layer's keep and the widening, each kept by its range
+/// and by the others inside the widening limit ([`tuft_strands::levels::MAX_WIDEN`]),
+/// the bound taking the place of the range's end where it is nearer.
+fn levels_rows(ui: &mut egui::Ui, levels: &mut LevelSettings) {
+    // The smallest share of the scattered strands any level may keep; its keep is that
+    // over the layer's keep, the layer's keep that over the last level's keep.
+    let least = levels.least_share();
+    let last = f64::from(levels.keep.last().copied().unwrap_or(1.0));
+    let layer_keep = f64::from(levels.layer_keep);
+    row(
+        ui,
+        "levels keep",
+        "The share of strands each level keeps, by rank: level k draws the strands ranked below its keep, a subset of the level before",
+        |ui| levels_editor(ui, &mut levels.keep, (least / layer_keep) as f32),
+    );
+    row(
+        ui,
+        "layer keep",
+        "The share of the scattered strands the layer keeps at all, by rank, widened as a level widens: the same layer, thinner and cheaper (tuft bake --keep multiplies it)",
+        |ui| {
+            let lowest = ((least / last) as f32).clamp(0.01, 1.0);
+            ui.add(
+                slider(&mut levels.layer_keep, lowest..=1.0)
+                    .logarithmic(true)
+                    .max_decimals(4),
+            );
+        },
+    );
+    row(
+        ui,
+        "widening p",
+        "A level keeping k widens its strands by k^(−p) so the canopy covers as much: 1 keeps the area seen from afar, 0 leaves them thin",
+        |ui| {
+            // The p at which the last level widens exactly to the limit.
+            let kept = layer_keep * last;
+            let highest = if kept < 1.0 {
+                (f64::from(MAX_WIDEN).ln() / -kept.ln()).min(2.0) as f32
+            } else {
+                2.0
+            };
+            ui.add(slider(&mut levels.widen_p, 0.0..=highest));
+        },
+    );
+}
+
+/// The levels' keeps: the first is always 1, each later one below the one before and at
+/// least `least`; a level can be added (up to the limits) or the last removed.
+fn levels_editor(ui: &mut egui::Ui, keep: &mut Vec<f32>, least: f32) {
     ui.horizontal_wrapped(|ui| {
         for k in 1..keep.len() {
             let above = keep[k - 1];
             let below = keep.get(k + 1).copied().unwrap_or(0.0);
             let mut value = keep[k];
-            let range = (below + 1e-3).min(above)..=(above - 1e-3).max(below);
+            let range = (below + 1e-3).max(least).min(above)..=(above - 1e-3).max(below);
             if ui
-                .add(
-                    egui::DragValue::new(&mut value)
-                        .range(range)
-                        .speed(0.002)
-                        .max_decimals(4),
-                )
+                .add(drag(&mut value).range(range).speed(0.002).max_decimals(4))
                 .changed()
             {
                 keep[k] = value;
             }
         }
-        if keep.len() < limits::MAX_LEVELS
-            && ui
-                .small_button("+")
-                .on_hover_text("Add a level keeping a quarter of the last")
-                .clicked()
-        {
-            let last = keep.last().copied().unwrap_or(1.0);
+        let last = keep.last().copied().unwrap_or(1.0);
+        let room = keep.len() < limits::MAX_LEVELS;
+        let wide_enough = last / 4.0 >= least;
+        let add = ui.add_enabled(room && wide_enough, egui::Button::new("+").small());
+        let add = if room && !wide_enough {
+            add.on_disabled_hover_text(format!(
+                "A level keeping a quarter of the last would widen its strands more than \
+                 {MAX_WIDEN} times: lower the widening p or raise the layer keep"
+            ))
+        } else if room {
+            add.on_hover_text("Add a level keeping a quarter of the last")
+        } else {
+            add.on_disabled_hover_text(format!("A layer has at most {} levels", limits::MAX_LEVELS))
+        };
+        if add.clicked() {
             keep.push(last / 4.0);
         }
         if keep.len() > 1

@@ -145,3 +145,68 @@ fn a_layer_name_that_collides_or_is_empty_is_refused_with_the_reason() {
     harness.state_mut().delete_layer(&first);
     assert_eq!(harness.state().session().doc().graph.strands.len(), 1);
 }
+
+#[test]
+fn showing_a_layer_leaves_its_values_as_the_file_holds_them() {
+    // Regression: the inspector commits any difference its widgets make, and a slider
+    // clamps the value it shows to its own range. A layer keep of 0.005, a macro scale of
+    // a kilometre or an alpha cutoff of 0.02 (each valid) became an unsaved edit to 0.01,
+    // 200 m and 0.05 just by opening the file.
+    let mut doc = tuft_graph::io::from_str(tuft_editor::app::LAWN_PRESET).unwrap();
+    let blades = doc.graph.strands.get_mut("blades").unwrap();
+    blades.levels.keep = vec![1.0, 0.25];
+    blades.levels.widen_p = 0.5;
+    blades.levels.layer_keep = 0.005;
+    blades.macro_variation.scale_m = 1000.0;
+    blades.cards.alpha_cutoff = 0.02;
+    assert!(
+        blades.check_settings().is_empty(),
+        "{:?}",
+        blades.check_settings()
+    );
+    let want = blades.clone();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("outside.ron");
+    tuft_graph::io::save(&doc, &path).unwrap();
+    let mut harness = editor_on(&path, &dir.path().join("autosave"));
+    harness.run_steps(3);
+    // The inspector shows the layers' settings (nothing is selected).
+    assert_eq!(harness.get_all_by_label("layer keep").count(), 3);
+    let session = harness.state().session();
+    assert_eq!(session.doc().graph.strands["blades"], want);
+    assert!(!session.is_dirty(), "opening the file changed it");
+}
+
+#[test]
+fn a_level_is_added_only_while_its_widening_stays_inside_the_limit() {
+    let mut doc = bare();
+    doc.graph
+        .strands
+        .insert("grass".into(), tuft_graph::StrandLayer::default());
+    let mut harness = editor(doc, None);
+    let keeps = |h: &Harness<'static, Editor>| {
+        h.state().session().doc().graph.strands["grass"]
+            .levels
+            .keep
+            .clone()
+    };
+    // The default keeps 1, 1/4 and 1/16 at widening p 1: room for 1/64 and 1/256 (which
+    // widens exactly 256 times), then no more.
+    for _ in 0..4 {
+        harness.get_by_label("+").click();
+        harness.run_steps(2);
+    }
+    assert_eq!(keeps(&harness), [1.0, 0.25, 0.0625, 0.015625, 0.00390625]);
+    let layer = &harness.state().session().doc().graph.strands["grass"];
+    assert!(
+        layer.check_settings().is_empty(),
+        "{:?}",
+        layer.check_settings()
+    );
+    // One removed, one added again: the button works again below the limit.
+    harness.get_by_label("−").click();
+    harness.run_steps(2);
+    harness.get_by_label("+").click();
+    harness.run_steps(2);
+    assert_eq!(keeps(&harness).len(), 5);
+}

@@ -17,6 +17,7 @@
 //! | vertices of a layer's finest level | [`MAX_LEVEL_VERTICES`] | 64 bytes each, and again in the glTF |
 //! | strands laid flat over the repeat | [`MAX_COVER`] times | the relief splat's work per level |
 //! | levels per layer | [`MAX_LEVELS`] | one mesh each |
+//! | a level's widening, `(layer_keep × keep)^(−widen_p)` | [`MAX_WIDEN`] times | a level's splat from above at most 16 times level 0's |
 //! | strand length, width | [`MAX_LENGTH_REPEATS`], [`MAX_WIDTH_REPEATS`] of the repeat | bounds the card atlas's work |
 //! | a generator's lattice | [`MAX_LATTICE`] cells per side | tables of at most 16 MB |
 //! | map resolution | [`MAX_MAP_RESOLUTION`]² | 40 bytes a texel while baking |
@@ -52,6 +53,9 @@ pub const MAX_LEVEL_VERTICES: u64 = 16 * 1024 * 1024;
 pub const MAX_COVER: f32 = 500.0;
 /// Rank-cut levels of one layer.
 pub const MAX_LEVELS: usize = 8;
+/// The most a level widens its strands (checked with the levels' other ranges, where
+/// the runtime crate checks a baked set's).
+pub use tuft_strands::levels::MAX_WIDEN;
 /// A strand's length, in repeats. Longer strands reach into the repeat beyond the next
 /// and make every card as wide as the repeat (the atlas then draws every strand into
 /// every cell).
