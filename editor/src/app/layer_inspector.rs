@@ -4,8 +4,8 @@
 
 use super::Editor;
 use super::panels::coverage_text;
+use super::widgets::{drag, slider};
 use eframe::egui;
-use std::ops::RangeInclusive;
 use tuft_graph::layer::Profile;
 use tuft_graph::limits;
 use tuft_graph::{Input, StrandLayer, Value};
@@ -175,20 +175,6 @@ fn groom_settings(ui: &mut egui::Ui, l: &mut StrandLayer) {
             }
         });
     }
-}
-
-/// A slider over `range` that clamps what the author drags to it, never the value it
-/// is shown: the inspector commits any difference from the document, and a value the
-/// file holds validly outside the widget's range (a macro scale of a kilometre, a layer
-/// keep of 0.005) must not change by being looked at.
-fn slider<N: egui::emath::Numeric>(value: &mut N, range: RangeInclusive<N>) -> egui::Slider<'_> {
-    egui::Slider::new(value, range).clamping(egui::SliderClamping::Edits)
-}
-
-/// A number field, clamping what the author types or drags to its range (if it has
-/// one), never the value it is shown (as [`slider`]).
-fn drag<N: egui::emath::Numeric>(value: &mut N) -> egui::DragValue<'_> {
-    egui::DragValue::new(value).clamp_existing_to_range(false)
 }
 
 /// One settings row: a label whose hover text says what the setting does.

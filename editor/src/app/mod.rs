@@ -14,6 +14,7 @@ mod panels;
 mod param_editors;
 mod recovery;
 mod surface;
+mod widgets;
 
 pub use export::ExportSettings;
 pub use menus::*;

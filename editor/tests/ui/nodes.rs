@@ -189,3 +189,61 @@ fn a_math_node_is_titled_by_its_operation_on_the_canvas_and_in_the_inspector() {
             .is_none()
     );
 }
+
+#[test]
+fn showing_a_node_leaves_its_parameters_as_the_file_holds_them() {
+    // Regression: the lawn's colour ramp has a stop at 1.2; the stop's number field
+    // clamped it to 0..=1 as it was shown and reported a change, so selecting the node
+    // made an unsaved edit of the shipped preset.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("lawn.ron");
+    std::fs::write(&path, tuft_editor::app::LAWN_PRESET).unwrap();
+    let mut harness = editor_on(&path, &dir.path().join("autosave"));
+    let ramp = tuft_graph::NodeId(5);
+    let before = harness
+        .state()
+        .session()
+        .doc()
+        .graph
+        .node(ramp)
+        .unwrap()
+        .clone();
+    assert!(
+        matches!(&before.params["stops"], ParamValue::Ramp(s) if s.iter().any(|s| s.pos > 1.0)),
+        "the preset's ramp has a stop past 1"
+    );
+    harness.get_by_label("ColorRamp#5").click_accesskit();
+    harness.run_steps(3);
+    assert_eq!(harness.state().selected(), Some(ramp));
+    harness.get_by_label("+ stop");
+    let session = harness.state().session();
+    assert_eq!(session.doc().graph.node(ramp), Some(&before));
+    assert!(!session.is_dirty(), "showing the node changed it");
+    // The first stop's position dragged right: that stop moves, every colour keeps its
+    // bits (the colour button had written its round trip through HSV back every frame).
+    let field = harness
+        .get_all_by_role(egui::accesskit::Role::SpinButton)
+        .find(|n| {
+            egui_kittest::kittest::NodeT::accesskit_node(n)
+                .numeric_value()
+                .is_some_and(|v| (v - 0.4).abs() < 1e-6)
+                && n.rect().min.x > 700.0
+        })
+        .expect("the first stop's position in the inspector")
+        .rect()
+        .center();
+    drag_wire(&mut harness, field, field + egui::vec2(20.0, 0.0));
+    harness.drop_at(field + egui::vec2(20.0, 0.0));
+    harness.run_steps(2);
+    let stops = |n: &tuft_graph::Node| match &n.params["stops"] {
+        ParamValue::Ramp(s) => s.clone(),
+        _ => unreachable!("a ramp"),
+    };
+    let after = stops(harness.state().session().doc().graph.node(ramp).unwrap());
+    let was = stops(&before);
+    assert!(after[0].pos > was[0].pos, "{after:?}");
+    assert_eq!(after[1..], was[1..]);
+    for (a, w) in after.iter().zip(&was) {
+        assert_eq!(a.color.map(f32::to_bits), w.color.map(f32::to_bits));
+    }
+}
