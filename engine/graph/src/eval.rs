@@ -194,10 +194,8 @@ impl NodeCtx<'_> {
         match self.evaluator.relief(layer) {
             Ok(r) => Some(r),
             Err(e) => {
-                self.evaluator.report(
-                    Diagnostic::error(Code::BadParam, format!("{}: {e}", self.node.label()))
-                        .at(self.node.id),
-                );
+                self.evaluator
+                    .report(crate::scatter::reading_layer(self.node, &e));
                 None
             }
         }

@@ -1,7 +1,9 @@
 //! Strand layers edited as graph items: added, renamed, duplicated and removed, with a
-//! name that is checked (not empty, at most 255 bytes, not another layer's). A rename
+//! name that is checked (not empty, at most 255 bytes, not another layer's, not one
+//! that bakes to another layer's files). A rename
 //! carries every node that reads the layer (`NodeKind::strand_layer`, the relief) along.
 
+use crate::bake::same_files;
 use crate::graph::MaterialGraph;
 use crate::layer::StrandLayer;
 use crate::node::ParamValue;
@@ -18,19 +20,40 @@ pub enum LayerNameError {
     /// Another layer has it.
     #[error("there is already a strand layer {0:?}")]
     Taken(String),
+    /// Another layer's name makes the same file names (`bake::same_files`).
+    #[error("{name:?} would bake to the same files as the strand layer {other:?}")]
+    SameFiles {
+        /// The name refused.
+        name: String,
+        /// The layer that has those files.
+        other: String,
+    },
     /// No layer by that name.
     #[error("there is no strand layer {0:?}")]
     Missing(String),
 }
 
-/// Whether `name` may name a new layer of `graph`.
-fn check_new(graph: &MaterialGraph, name: &str) -> Result<(), LayerNameError> {
+/// Whether `name` may name a new layer of `graph`, or layer `renamed` under a new name.
+fn check_new(
+    graph: &MaterialGraph,
+    name: &str,
+    renamed: Option<&str>,
+) -> Result<(), LayerNameError> {
     if name.trim().is_empty() {
         Err(LayerNameError::Empty)
     } else if name.len() > 255 {
         Err(LayerNameError::TooLong(name.to_owned()))
     } else if graph.strands.contains_key(name) {
         Err(LayerNameError::Taken(name.to_owned()))
+    } else if let Some(other) = graph
+        .strands
+        .keys()
+        .find(|&other| Some(other.as_str()) != renamed && same_files(other, name))
+    {
+        Err(LayerNameError::SameFiles {
+            name: name.to_owned(),
+            other: other.clone(),
+        })
     } else {
         Ok(())
     }
@@ -45,12 +68,13 @@ impl MaterialGraph {
         } else {
             base.trim()
         };
-        if !self.strands.contains_key(base) {
+        let free = |n: &str| self.strands.keys().all(|other| !same_files(other, n));
+        if free(base) {
             return base.to_owned();
         }
         (2..)
             .map(|k| format!("{base} {k}"))
-            .find(|n| !self.strands.contains_key(n))
+            .find(|n| free(n))
             .expect("some number is free")
     }
 
@@ -59,7 +83,7 @@ impl MaterialGraph {
     /// # Errors
     /// The name is empty, too long or taken.
     pub fn add_layer(&mut self, name: &str) -> Result<(), LayerNameError> {
-        check_new(self, name)?;
+        check_new(self, name, None)?;
         self.strands.insert(name.to_owned(), StrandLayer::default());
         Ok(())
     }
@@ -75,7 +99,7 @@ impl MaterialGraph {
         if !self.strands.contains_key(from) {
             return Err(LayerNameError::Missing(from.to_owned()));
         }
-        check_new(self, to)?;
+        check_new(self, to, Some(from))?;
         let layer = self.strands.remove(from).expect("checked above");
         self.strands.insert(to.to_owned(), layer);
         for node in &mut self.nodes {
@@ -160,5 +184,30 @@ mod tests {
         g.remove_layer("lawn").unwrap();
         assert_eq!(g.strands.len(), 1);
         assert!(g.remove_layer("lawn").is_err());
+    }
+
+    #[test]
+    fn a_name_that_bakes_to_another_layers_files_is_refused() {
+        let mut g = MaterialGraph::new("layers");
+        g.add_layer("tall grass").unwrap();
+        let same = |name: &str| LayerNameError::SameFiles {
+            name: name.into(),
+            other: "tall grass".into(),
+        };
+        // Both would write layers_tall_grass_lod0.glb (the second on a file system that
+        // does not tell case apart).
+        assert_eq!(g.add_layer("tall_grass"), Err(same("tall_grass")));
+        assert_eq!(g.add_layer("Tall/Grass"), Err(same("Tall/Grass")));
+        g.add_layer("moss").unwrap();
+        assert_eq!(g.rename_layer("moss", "tall-grass"), Ok(()));
+        assert_eq!(
+            g.rename_layer("tall-grass", "tall+grass"),
+            Err(same("tall+grass"))
+        );
+        // A layer may take another spelling of its own name.
+        assert_eq!(g.rename_layer("tall grass", "Tall Grass"), Ok(()));
+        // Free names skip those that would clash: `tall_grass 2` bakes as `tall grass 2`.
+        g.add_layer("tall_grass 2").unwrap();
+        assert_eq!(g.free_layer_name("Tall Grass"), "Tall Grass 3");
     }
 }

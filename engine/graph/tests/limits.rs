@@ -256,3 +256,29 @@ fn a_layer_setting_out_of_range_is_named_as_the_file_spells_it() {
     let ron = ron::to_string(&layer).unwrap();
     assert!(ron.contains("cards:(atlas_size:3"), "{ron}");
 }
+
+#[test]
+fn layers_whose_names_bake_to_the_same_files_are_refused_by_validation_and_the_bake() {
+    // Regression: layers "x y" and "x_y" both baked to moss_x_y_*, one layer's meshes
+    // and atlases overwriting the other's, and the manifest sent both to the same files.
+    let mut g = MaterialGraph::new("moss");
+    for name in ["x y", "x_y"] {
+        g.strands.insert(name.into(), StrandLayer::default());
+    }
+    let found: Vec<String> = validate(&g)
+        .diagnostics
+        .into_iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.message)
+        .collect();
+    assert!(
+        found
+            .iter()
+            .any(|m| m.contains("\"x y\" and \"x_y\" would bake to the same files")),
+        "{found:#?}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let err = write_baked_set(&Evaluator::new(&g), dir.path(), 16, &mut |_, _| {}).unwrap_err();
+    assert!(matches!(err, BakeError::SameFiles(_)), "{err}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}

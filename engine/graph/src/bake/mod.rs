@@ -66,6 +66,10 @@ pub enum BakeError {
         /// What is wrong.
         message: String,
     },
+    /// Two strand layers' names make the same file names ([`layer_file_clashes`]);
+    /// nothing was written.
+    #[error("{0}")]
+    SameFiles(String),
     /// The graph asks for more than the limits allow (`crate::limits`); nothing was
     /// written.
     #[error("the material is beyond the limits: {0}")]
@@ -217,6 +221,10 @@ pub fn write_baked_set_with(
     if !beyond.is_empty() {
         let all: Vec<String> = beyond.into_iter().map(|d| d.message).collect();
         return Err(BakeError::Limits(all.join("; ")));
+    }
+    let clashes = layer_file_clashes(graph);
+    if !clashes.is_empty() {
+        return Err(BakeError::SameFiles(clashes.join("; ")));
     }
     let fail = |path: &Path, message: String| BakeError::Write {
         path: path.to_owned(),
@@ -624,9 +632,57 @@ pub fn file_stem(name: &str) -> String {
     }
 }
 
+/// Whether strand layers named `a` and `b` would write the same files: their file stems
+/// are equal without regard to case (a game's or a DCC tool's file system may not tell
+/// `Grass_lod0.glb` from `grass_lod0.glb`).
+#[must_use]
+pub fn same_files(a: &str, b: &str) -> bool {
+    file_stem(a).eq_ignore_ascii_case(&file_stem(b))
+}
+
+/// Each pair of `graph`'s strand layers that would overwrite each other's files, as a
+/// sentence naming both and a file.
+#[must_use]
+pub fn layer_file_clashes(graph: &crate::MaterialGraph) -> Vec<String> {
+    let mut first: std::collections::HashMap<String, &str> = std::collections::HashMap::new();
+    let mut clashes = Vec::new();
+    for name in graph.strands.keys() {
+        let key = file_stem(name).to_ascii_lowercase();
+        match first.get(&key) {
+            Some(other) => clashes.push(format!(
+                "strand layers {other:?} and {name:?} would bake to the same files ({}): \
+                 rename one",
+                mesh_name(&file_stem(&graph.name), other, 0)
+            )),
+            None => {
+                first.insert(key, name);
+            }
+        }
+    }
+    clashes
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn layers_whose_names_make_the_same_files_are_found() {
+        let mut g = crate::MaterialGraph::new("moss");
+        for name in ["x y", "fronds", "x_y", "X/Y", "setae"] {
+            g.strands.insert(name.into(), crate::StrandLayer::default());
+        }
+        assert!(same_files("Grass", "grass") && !same_files("grass", "grass 2"));
+        assert_eq!(
+            layer_file_clashes(&g),
+            [
+                "strand layers \"X/Y\" and \"x y\" would bake to the same files \
+                 (moss_X_Y_lod0.glb): rename one",
+                "strand layers \"X/Y\" and \"x_y\" would bake to the same files \
+                 (moss_X_Y_lod0.glb): rename one",
+            ]
+        );
+    }
 
     #[test]
     fn file_stems_are_safe() {

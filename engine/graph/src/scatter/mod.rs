@@ -44,6 +44,12 @@ use tuft_strands::hash::{hash, stream, unit_f32};
 
 pub use tuft_strands::hash::channel;
 
+/// What a node that reads a strand layer reports when the layer cannot be had: the
+/// same finding whether evaluation meets it or validation foresees it.
+pub(crate) fn reading_layer(node: &crate::graph::Node, e: &ScatterError) -> crate::Diagnostic {
+    crate::Diagnostic::error(crate::Code::BadParam, format!("{}: {e}", node.label())).at(node.id)
+}
+
 /// Why a layer could not be scattered.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ScatterError {

@@ -84,7 +84,9 @@ pub fn validate(graph: &MaterialGraph) -> Report {
     }
 }
 
-/// Every file a node reads that cannot be read (or is not chosen).
+/// Every file a node reads that cannot be read (or is not chosen), and every strand
+/// layer a node reads that the material does not have (each as evaluation reports it,
+/// which validation does not run for strand readers: it would scatter).
 fn files(graph: &MaterialGraph, diags: &mut Vec<Diagnostic>) {
     for node in &graph.nodes {
         let Some(kind) = node.kind() else { continue };
@@ -93,6 +95,12 @@ fn files(graph: &MaterialGraph, diags: &mut Vec<Diagnostic>) {
             && let Err(e) = crate::images::open(graph, path)
         {
             diags.push(crate::images::problem(node, path, &e));
+        }
+        if let Some(layer) = kind.strand_layer(&params)
+            && !graph.strands.contains_key(layer)
+        {
+            let missing = crate::ScatterError::UnknownLayer(layer.to_owned());
+            diags.push(crate::scatter::reading_layer(node, &missing));
         }
     }
 }
@@ -308,6 +316,31 @@ mod tests {
             .iter()
             .filter(|d| d.code == code && d.is_error())
             .collect()
+    }
+
+    #[test]
+    fn a_relief_of_a_layer_the_material_lacks_is_an_error_as_evaluation_reports_it() {
+        // Regression: validation never evaluates a strand reader (it would scatter), so
+        // a relief of a renamed-away layer validated clean and the bake reported it.
+        let mut g = MaterialGraph::new("relief");
+        g.strands.insert("grass".into(), StrandLayer::default());
+        let relief = g.add_node("StrandRelief").unwrap();
+        g.node_mut(relief)
+            .unwrap()
+            .params
+            .insert("layer".into(), ParamValue::Text("gras".into()));
+        sink(&mut g, relief, "height", Sink::Pbr("height".into()));
+        let found = errors(&validate(&g), Code::BadParam)
+            .into_iter()
+            .cloned()
+            .collect::<Vec<_>>();
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert_eq!(found[0].node, Some(relief));
+        assert!(found[0].message.contains("no strand layer \"gras\""));
+        // Evaluation finds the same, so the editor shows it once.
+        let ev = Evaluator::new(&g);
+        let _ = ev.eval_output(&OutRef::new(relief, "height"), &crate::Domain::grid(4, 4));
+        assert_eq!(ev.diagnostics(), found);
     }
 
     /// Noise#1 (scale 2.5) → Mix#2.b → base colour, via a ramp.

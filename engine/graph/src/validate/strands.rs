@@ -84,6 +84,9 @@ pub(super) fn layers(
     diags: &mut Vec<Diagnostic>,
 ) {
     let grid = Domain::grid(DENSITY_GRID, DENSITY_GRID);
+    for clash in crate::bake::layer_file_clashes(graph) {
+        diags.push(Diagnostic::error(Code::LayerSettings, clash));
+    }
     for (name, layer) in &graph.strands {
         if name.is_empty() || name.len() > 255 {
             diags.push(Diagnostic::error(
