@@ -30,6 +30,10 @@ fn not_a_set(dest: &Path) -> io::Error {
     ))
 }
 
+fn not_a_folder(path: &Path) -> io::Error {
+    io::Error::other(format!("{} is a file, not a folder", path.display()))
+}
+
 /// The folder `dest` lives in, and its name.
 fn split(dest: &Path) -> io::Result<(PathBuf, String)> {
     let name = dest
@@ -103,7 +107,13 @@ impl Staging {
     /// `dest` is not a set, or the folders cannot be made.
     pub fn begin(dest: &Path) -> io::Result<Self> {
         let (parent, name) = split(dest)?;
-        std::fs::create_dir_all(&parent)?;
+        std::fs::create_dir_all(&parent).map_err(|e| {
+            // A file where a folder on the way should be says "file exists" alone.
+            parent
+                .ancestors()
+                .find(|a| a.is_file())
+                .map_or(e, not_a_folder)
+        })?;
         clean_leftovers(&parent, &name, dest)?;
         if dest.is_dir()
             && !dest.join("manifest.ron").exists()
@@ -112,10 +122,7 @@ impl Staging {
             return Err(not_a_set(dest));
         }
         if dest.exists() && !dest.is_dir() {
-            return Err(io::Error::other(format!(
-                "{} is a file, not a folder",
-                dest.display()
-            )));
+            return Err(not_a_folder(dest));
         }
         let dir = parent.join(format!(".{name}.baking-{}", std::process::id()));
         if dir.exists() {
@@ -280,6 +287,16 @@ mod tests {
         std::fs::write(root.path().join("notes.txt"), "mine").unwrap();
         let err = Staging::begin(root.path()).unwrap_err();
         assert!(err.to_string().contains("not a baked set"), "{err}");
+        assert_eq!(names(root.path()), ["notes.txt"]);
+        // A file where the set, or a folder on the way to it, should be is named.
+        let file = root.path().join("notes.txt");
+        for dest in [file.clone(), file.join("set"), file.join("deeper/set")] {
+            let err = Staging::begin(&dest).unwrap_err();
+            assert_eq!(
+                err.to_string(),
+                format!("{} is a file, not a folder", file.display())
+            );
+        }
         assert_eq!(names(root.path()), ["notes.txt"]);
     }
 }
