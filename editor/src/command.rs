@@ -92,4 +92,6 @@ pub enum Command {
     Surface(tuft_render::SurfaceKind),
     /// Show what Tuft is and the licences it ships under.
     About,
+    /// Show every shortcut and gesture.
+    Help,
 }

@@ -81,6 +81,7 @@ impl Editor {
                 | Command::ChooseMesh
                 | Command::Surface(_)
                 | Command::About
+                | Command::Help
         )
     }
 

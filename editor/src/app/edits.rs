@@ -140,6 +140,7 @@ impl Editor {
                 }
             }
             Command::About => self.about = true,
+            Command::Help => self.help = true,
         }
     }
 

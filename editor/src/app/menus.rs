@@ -234,6 +234,7 @@ impl Editor {
                 });
             });
             ui.menu_button("Help", |ui| {
+                self.item(ui, "Keyboard and Mouse", "", Some(Command::Help));
                 self.item(ui, "About Tuft", "", Some(Command::About));
             });
             ui.separator();

@@ -8,6 +8,7 @@ mod baked;
 mod edits;
 mod export;
 mod files;
+mod help;
 mod layer_inspector;
 mod menus;
 mod panels;
@@ -182,6 +183,8 @@ pub struct Editor {
     path_prompt: Option<(Purpose, String)>,
     /// Whether Help › About is showing.
     about: bool,
+    /// Whether Help › Keyboard and Mouse is showing.
+    help: bool,
     /// The export dialog's settings, remembered between exports and runs.
     export_settings: ExportSettings,
     /// Whether the export dialog is showing.
@@ -325,6 +328,7 @@ impl Editor {
             asking: None,
             path_prompt: None,
             about: false,
+            help: false,
             export_settings: ExportSettings::default(),
             export_dialog: false,
             baked: None,
@@ -594,6 +598,7 @@ impl eframe::App for Editor {
         self.dialogs(&ctx);
         self.path_prompt_window(&ctx);
         self.about_window(&ctx);
+        self.help_window(&ctx);
         self.export_window(&ctx);
         // Autosave on a timer, not on input: with unsaved work the next frame is asked
         // for when the autosave falls due, whether or not anything moves.

@@ -355,3 +355,17 @@ fn an_autosave_that_cannot_be_read_is_named_at_start_and_left_on_disk() {
     harness.get_by_label_contains("could not be read");
     assert!(broken.exists(), "the record is left for the author");
 }
+
+#[test]
+fn help_lists_the_shortcuts_and_the_canvas_gestures() {
+    let mut harness = editor(bare(), None);
+    harness.get_by_label("Help").click();
+    harness.run_steps(2);
+    harness.get_by_label_contains("Keyboard and Mouse").click();
+    harness.run_steps(2);
+    assert!(harness.state().showing_help());
+    harness.get_by_label("Ctrl+Z");
+    harness.get_by_label("Ctrl+Shift+Z or Ctrl+Y");
+    harness.get_by_label("Space, Tab or right-click");
+    harness.get_by_label("Add a node where the pointer is");
+}
