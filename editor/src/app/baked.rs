@@ -48,21 +48,19 @@ impl Editor {
         self.preview.request_source(generation, source);
     }
 
-    /// Opens a path dropped on the window or chosen: a folder as a baked set (a folder
-    /// that is not one says so), anything else as a graph file.
+    /// Opens a path dropped on the window or chosen: a baked set's folder or manifest as
+    /// the set (a folder that is not one says so), anything else as a graph file.
     pub(super) fn open_any(&mut self, path: &Path) {
-        if path.is_dir() {
-            if tuft_render::baked::is_baked_set(path) {
-                self.view_baked(path);
-            } else {
-                self.message = Some((
-                    format!(
-                        "{} is a folder without a manifest.ron, so not a baked set",
-                        path.display()
-                    ),
-                    true,
-                ));
-            }
+        if let Some(set) = tuft_render::baked::set_at(path) {
+            self.view_baked(set);
+        } else if path.is_dir() {
+            self.message = Some((
+                format!(
+                    "{} is a folder without a manifest.ron, so not a baked set",
+                    path.display()
+                ),
+                true,
+            ));
         } else {
             self.open(path);
         }

@@ -4,14 +4,14 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-pub fn run(dir: &Path) -> ExitCode {
-    if !tuft_render::baked::is_baked_set(dir) {
+pub fn run(path: &Path) -> ExitCode {
+    let Some(dir) = tuft_render::baked::set_at(path) else {
         eprintln!(
             "{}: error: not a baked set (a folder holding the manifest.ron `tuft bake` writes)",
-            dir.display()
+            path.display()
         );
         return ExitCode::FAILURE;
-    }
+    };
     // A set that cannot be read opens too: the window names the file at fault and draws
     // nothing.
     match crate::app::run_viewer(dir) {

@@ -91,6 +91,12 @@ pub enum LoadError {
         /// What the parser expected.
         message: String,
     },
+    /// The file is a baked set's manifest, which names the set's files, not a graph.
+    #[error(
+        "this is a baked set's manifest, not a graph: File › Open or tuft view opens the \
+         set it describes"
+    )]
+    BakedManifest,
     /// The file was written by a newer build.
     #[error(
         "written at format version {found}, newer than this build reads (up to \
@@ -149,10 +155,15 @@ pub fn from_str(text: &str) -> Result<Document, LoadError> {
             return Err(LoadError::BadVersion { found });
         }
     }
-    let mut doc = ron::from_str::<Document>(text).map_err(|e| LoadError::Parse {
-        line: e.span.start.line,
-        col: e.span.start.col,
-        message: e.code.to_string(),
+    let mut doc = ron::from_str::<Document>(text).map_err(|e| {
+        if ron::from_str::<tuft_strands::manifest::Manifest>(text).is_ok() {
+            return LoadError::BakedManifest;
+        }
+        LoadError::Parse {
+            line: e.span.start.line,
+            col: e.span.start.col,
+            message: e.code.to_string(),
+        }
     })?;
     // A hand-edited file may name members that are not there.
     doc.tidy_groups();

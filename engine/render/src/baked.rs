@@ -37,6 +37,17 @@ pub fn is_baked_set(dir: &Path) -> bool {
     dir.is_dir() && dir.join("manifest.ron").is_file()
 }
 
+/// The baked set `path` names: the folder itself, or the folder of its `manifest.ron`
+/// (which is what a file dialog or a drag picks).
+#[must_use]
+pub fn set_at(path: &Path) -> Option<&Path> {
+    if is_baked_set(path) {
+        return Some(path);
+    }
+    let parent = path.parent()?;
+    (path.file_name()? == "manifest.ron" && is_baked_set(parent)).then_some(parent)
+}
+
 /// A file of the set, named by the manifest: a plain name inside the folder.
 fn member(dir: &Path, name: &str, what: &str) -> Result<PathBuf, BakedSetError> {
     let plain = Path::new(name)
