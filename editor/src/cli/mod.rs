@@ -101,13 +101,14 @@ pub enum Command {
     /// Open a baked set in a window, read-only, drawn from its own files (manifest, maps,
     /// strand file) as a game reads them: the editor's preview controls, no graph.
     View {
-        /// The baked set's folder (what `tuft bake --out` wrote).
+        /// The baked set's folder (what `tuft bake --out` wrote), or its manifest.ron.
         dir: PathBuf,
     },
     /// Draw one preview frame offscreen (any adapter wgpu finds, software included) and
     /// print what it drew: strands, triangles, and which levels were active.
     Render {
-        /// The graph file (RON), or a baked set's folder (drawn from its own files).
+        /// The graph file (RON), or a baked set (its folder or manifest.ron, drawn from its
+        /// own files).
         file: PathBuf,
         /// The PNG to write.
         #[arg(long)]

@@ -131,11 +131,12 @@ fn scene_on(material: tuft_render::Material, o: &Options) -> anyhow::Result<Scen
     }
 }
 
-/// Renders `file` (a graph) or a baked set's folder.
+/// Renders `file` (a graph) or a baked set (its folder or its manifest).
 pub fn run(file: &Path, out: &Path, options: &Options) -> ExitCode {
-    let material = if file.is_dir() {
+    let set = tuft_render::baked::set_at(file).or_else(|| file.is_dir().then_some(file));
+    let material = if let Some(set) = set {
         // A baked set: its own files alone, no graph.
-        tuft_render::baked::load(file).map_err(anyhow::Error::from)
+        tuft_render::baked::load(set).map_err(anyhow::Error::from)
     } else {
         let doc = match super::load_checked(file, "rendered", false) {
             Ok(doc) => doc,

@@ -1,5 +1,6 @@
-//! `tuft view DIR`: a baked set in the editor's window, read-only. The set is read by
-//! `tuft_render::baked` alone (manifest, maps, strand file); no graph is on the path.
+//! `tuft view DIR`: a baked set (its folder or its manifest) in the editor's window,
+//! read-only. The set is read by `tuft_render::baked` alone (manifest, maps, strand
+//! file); no graph is on the path.
 
 use std::path::Path;
 use std::process::ExitCode;

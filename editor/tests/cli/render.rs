@@ -20,6 +20,29 @@ fn render_draws_a_baked_set_from_its_own_files_and_view_refuses_a_folder_that_is
     assert!(text(&out).contains("fronds:"), "{}", text(&out));
     let img = image::open(&png).unwrap().to_rgba8();
     assert_eq!(img.dimensions(), (160, 120));
+    // Its manifest names the same set (what a file dialog picks of it).
+    let by_manifest = dir.path().join("by_manifest.png");
+    let manifest = set.join("manifest.ron");
+    let out = tuft(&[
+        "render",
+        manifest.to_str().unwrap(),
+        "--out",
+        by_manifest.to_str().unwrap(),
+        "--size",
+        "160x120",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(
+        std::fs::read(&by_manifest).unwrap(),
+        std::fs::read(&png).unwrap()
+    );
+    // Read as a graph, it says what it is.
+    let out = tuft(&["validate", manifest.to_str().unwrap()]);
+    assert!(
+        text(&out).contains("a baked set's manifest"),
+        "{}",
+        text(&out)
+    );
     // A damaged strand file: named, and no frame written.
     let strands = set.join("moss.strands");
     let bytes = std::fs::read(&strands).unwrap();
