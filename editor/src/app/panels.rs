@@ -6,6 +6,7 @@ use super::param_editors::ParamEdit;
 use crate::command::Command;
 use crate::graph_view::{DraggedKind, ViewNode};
 use eframe::egui;
+use tuft_graph::node::ParamKind;
 use tuft_graph::{NodeId, ParamValue};
 use tuft_render::{LevelMode, Rep, Wind};
 
@@ -86,7 +87,16 @@ impl Editor {
                     .get(desc.name)
                     .cloned()
                     .unwrap_or_else(|| desc.default_value());
-                match super::param_editors::param_editor(ui, desc.kind, current) {
+                // A slider the other parameters decide (a Parameter's value between its
+                // min and max).
+                let params = node.params();
+                let shown = match (desc.kind, kind.slider(&params, desc.name)) {
+                    (ParamKind::Float { default, .. }, Some((min, max))) => {
+                        ParamKind::Float { min, max, default }
+                    }
+                    (other, _) => other,
+                };
+                match super::param_editors::param_editor(ui, shown, current) {
                     Some(ParamEdit::Value(v)) => changes.push((desc.name.to_owned(), v)),
                     Some(ParamEdit::ChooseFile) => {
                         self.queue

@@ -247,3 +247,30 @@ fn showing_a_node_leaves_its_parameters_as_the_file_holds_them() {
         assert_eq!(a.color.map(f32::to_bits), w.color.map(f32::to_bits));
     }
 }
+
+#[test]
+fn a_parameters_value_slides_between_its_own_min_and_max_in_the_inspector() {
+    // Regression: the inspector gave a Parameter's value the 0..1 slider of its kind,
+    // so the lawn's grass height (0.3 to 2) could not be dragged past 1 there.
+    let doc = tuft_graph::io::from_str(tuft_editor::app::LAWN_PRESET).unwrap();
+    let mut harness = editor(doc, None);
+    harness
+        .get_by_label("Parameter#20 · grass height")
+        .click_accesskit();
+    harness.run_steps(3);
+    assert_eq!(harness.state().selected(), Some(tuft_graph::NodeId(20)));
+    let ranges: Vec<(f64, f64)> = harness
+        .get_all_by_role(egui::accesskit::Role::Slider)
+        .filter(|n| n.rect().min.x > 880.0 && n.rect().min.y > 400.0)
+        .filter_map(|n| {
+            let node = egui_kittest::kittest::NodeT::accesskit_node(&n);
+            Some((node.min_numeric_value()?, node.max_numeric_value()?))
+        })
+        .collect();
+    assert!(
+        ranges
+            .iter()
+            .any(|&(lo, hi)| (lo - 0.3).abs() < 1e-6 && (hi - 2.0).abs() < 1e-6),
+        "{ranges:?}"
+    );
+}

@@ -484,6 +484,12 @@ pub trait NodeKind: Send + Sync + 'static {
     fn is_dynamic(&self) -> bool {
         false
     }
+    /// Where the slider of float parameter `name` runs when the other parameters decide
+    /// it (a Parameter's value slides between its own min and max); `None`: the range
+    /// its [`ParamKind::Float`] gives.
+    fn slider(&self, _params: &Params<'_>, _name: &str) -> Option<(f32, f32)> {
+        None
+    }
     /// Problems with the parameters beyond their individual ranges.
     fn check(&self, _params: &Params<'_>) -> Vec<String> {
         Vec::new()

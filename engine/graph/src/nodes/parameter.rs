@@ -64,6 +64,10 @@ impl NodeKind for Parameter {
     fn outputs(&self, _: &Params<'_>) -> Vec<OutputDesc> {
         vec![OutputDesc::new("out", PortType::Float, "The current value")]
     }
+    fn slider(&self, p: &Params<'_>, name: &str) -> Option<(f32, f32)> {
+        let (min, max) = (p.float("min"), p.float("max"));
+        (name == "value" && min < max).then_some((min, max))
+    }
     fn check(&self, p: &Params<'_>) -> Vec<String> {
         if p.float("min") >= p.float("max") {
             vec![format!(
