@@ -484,6 +484,57 @@ fn the_scene_shows_every_part_without_a_second_copy() {
     }
 }
 
+#[test]
+fn a_layer_or_level_without_strands_bakes_a_valid_empty_part() {
+    // Regression: a layer whose density kept nothing, or a level of a sparse layer that
+    // kept no strand, baked accessors of count 0 and empty buffers, which glTF forbids
+    // (the Khronos validator: VALUE_NOT_IN_RANGE), and the scene carried them along.
+    let graph = tuft_graph::io::load(&tuft_tests::data("sparse_layers.ron"))
+        .unwrap()
+        .graph;
+    for encoding in [Encoding::Quantized, Encoding::Meshopt, Encoding::Float] {
+        let dir = tempfile::tempdir().unwrap();
+        bake::write_baked_set_with(
+            &Evaluator::new(&graph),
+            dir.path(),
+            &bake::BakeOptions {
+                resolution: 32,
+                encoding,
+                ..bake::BakeOptions::default()
+            },
+            &mut |_, _| {},
+            &std::sync::atomic::AtomicBool::new(false),
+        )
+        .unwrap();
+        let m = manifest(dir.path());
+        let scene = Glb::read_gltf(&dir.path().join(&m.scene));
+        let mut empty = 0;
+        for layer in &m.layers {
+            for (k, (file, level)) in layer.meshes.iter().zip(&layer.level_reports).enumerate() {
+                let part = Glb::read(&dir.path().join(file));
+                let node = scene.node_named(&format!("{}_LOD{k}", layer.name));
+                if level.strands == 0 {
+                    empty += 1;
+                    // A named node alone: no mesh, no accessor, no buffer, no data.
+                    assert!(part.json["nodes"][0]["name"].as_str().is_some());
+                    for key in ["meshes", "accessors", "bufferViews", "buffers"] {
+                        assert!(part.json.get(key).is_none(), "{file}: {key}");
+                    }
+                    assert!(scene.json["nodes"][node].get("mesh").is_none(), "{file}");
+                } else {
+                    assert_eq!(scene.positions(node), part.positions(0), "{file}");
+                }
+            }
+        }
+        // The graph holds both cases: a layer that keeps nothing (four parts with its
+        // cards' level among them) and a coarse level of one that keeps a few.
+        assert!(empty >= 4, "{empty} empty levels ({encoding:?})");
+        let none = m.layers.iter().find(|l| l.name == "none").unwrap();
+        let cards = Glb::read(&dir.path().join(&none.cards.mesh));
+        assert!(cards.json.get("meshes").is_none());
+    }
+}
+
 /// `material` with each texture reference's index replaced by the image's URI (indices
 /// differ between files that show the same pictures).
 fn with_uris(glb: &Glb, material: &serde_json::Value) -> serde_json::Value {

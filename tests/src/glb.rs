@@ -32,9 +32,14 @@ impl Glb {
         assert_eq!(&bytes[16..20], b"JSON");
         let json: Value = serde_json::from_slice(&bytes[20..20 + json_len]).unwrap();
         let at = 20 + json_len;
-        let bin_len = word(at);
-        assert_eq!(&bytes[at + 4..at + 8], b"BIN\0");
-        let bin = bytes[at + 8..at + 8 + bin_len].to_vec();
+        // A file without data (a level without strands) has no binary chunk.
+        let bin = if at < bytes.len() {
+            let bin_len = word(at);
+            assert_eq!(&bytes[at + 4..at + 8], b"BIN\0");
+            bytes[at + 8..at + 8 + bin_len].to_vec()
+        } else {
+            Vec::new()
+        };
         Self::with_buffers(json, &[bin])
     }
 
@@ -50,7 +55,7 @@ impl Glb {
         let dir = path.parent().unwrap();
         let buffers: Vec<Vec<u8>> = json["buffers"]
             .as_array()
-            .unwrap()
+            .map_or(&[][..], Vec::as_slice)
             .iter()
             .map(|b| {
                 b["uri"].as_str().map_or_else(Vec::new, |uri| {
@@ -64,7 +69,7 @@ impl Glb {
     fn with_buffers(json: Value, buffers: &[Vec<u8>]) -> Self {
         let views = json["bufferViews"]
             .as_array()
-            .unwrap()
+            .map_or(&[][..], Vec::as_slice)
             .iter()
             .map(|v| view_bytes(v, buffers))
             .collect();

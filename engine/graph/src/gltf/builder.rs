@@ -239,11 +239,19 @@ impl Glb {
         let used: Vec<&str> = self.extensions_used.clone();
         let required: Vec<&str> = self.extensions_required.clone();
         images_and_extensions(&mut document, &self.textures, &used, &required);
+        // No binary data (a part without strands): no buffer and no binary chunk, since
+        // glTF has no empty buffer.
+        let bin = !self.bin.is_empty();
+        if !bin {
+            document["buffers"] = json!([]);
+        }
+        drop_empty_arrays(&mut document);
         let mut text = serde_json::to_vec(&document).expect("a JSON value always serialises");
         while !text.len().is_multiple_of(4) {
             text.push(b' ');
         }
-        let total = 12 + 8 + text.len() + 8 + self.bin.len();
+        let chunk = if bin { 8 + self.bin.len() } else { 0 };
+        let total = 12 + 8 + text.len() + chunk;
         let mut out = Vec::with_capacity(total);
         out.extend_from_slice(b"glTF");
         out.extend_from_slice(&2u32.to_le_bytes());
@@ -251,9 +259,19 @@ impl Glb {
         out.extend_from_slice(&(text.len() as u32).to_le_bytes());
         out.extend_from_slice(b"JSON");
         out.extend_from_slice(&text);
-        out.extend_from_slice(&(self.bin.len() as u32).to_le_bytes());
-        out.extend_from_slice(b"BIN\0");
-        out.extend_from_slice(&self.bin);
+        if bin {
+            out.extend_from_slice(&(self.bin.len() as u32).to_le_bytes());
+            out.extend_from_slice(b"BIN\0");
+            out.extend_from_slice(&self.bin);
+        }
         out
+    }
+}
+
+/// Removes the top-level arrays `document` leaves empty: glTF allows no empty array there
+/// (a document without meshes has no `meshes`).
+pub(super) fn drop_empty_arrays(document: &mut Value) {
+    if let Value::Object(fields) = document {
+        fields.retain(|_, v| !v.as_array().is_some_and(Vec::is_empty));
     }
 }

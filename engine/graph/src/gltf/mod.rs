@@ -35,6 +35,12 @@ pub fn encode_glb(
     encoding: Encoding,
 ) -> Vec<u8> {
     let mut glb = Glb::default();
+    if mesh.indices.is_empty() || mesh.vertices.is_empty() {
+        // A level or card set without strands: glTF has no empty accessor, buffer or
+        // mesh, so the file holds a named node alone (and the scene shows nothing there).
+        let node = glb.node(serde_json::json!({ "name": name }));
+        return glb.finish(&[node]);
+    }
     let m = glb.material(material);
     let tangents = matches!(material, StrandMaterial::Cards { .. });
     let node = glb.strand_node(mesh, name, m, encoding, tangents);

@@ -84,6 +84,12 @@ impl Merged {
     /// Takes in `part`'s mesh and material; returns the node showing it.
     fn take(&mut self, part: &Part<'_>) -> Option<usize> {
         let (doc, bin_start) = open(part.head)?;
+        if doc.get("meshes").is_none() {
+            // A part without strands: its node alone, no buffer (there is no data).
+            self.nodes
+                .push(json!({"name": part.name, "extras": part.extras.clone()}));
+            return Some(self.nodes.len() - 1);
+        }
         // Buffer 0 is the file itself; a compressed part's fallback buffer comes along.
         let buffer_base = self.buffers.len();
         self.buffers
@@ -222,6 +228,7 @@ pub fn encode_scene(name: &str, ground: &Part<'_>, layers: &[LayerParts<'_>]) ->
     let used: Vec<&str> = m.used.iter().map(String::as_str).collect();
     let required: Vec<&str> = m.required.iter().map(String::as_str).collect();
     super::builder::images_and_extensions(&mut document, &m.images, &used, &required);
+    super::builder::drop_empty_arrays(&mut document);
     serde_json::to_vec_pretty(&document).ok()
 }
 
