@@ -113,6 +113,58 @@ fn main() {
         "editor/ui_frame_during_rebuild: {} frames over {rebuilds} rebuilds of the lawn; median {median:.2} ms, 95th percentile {p95:.2} ms, max {max:.2} ms, {over} over 16 ms (budget 16 ms)",
         during.len()
     );
+    large_graphs();
+}
+
+/// The UI frame on graphs of many nodes (a Noise, then a chain of Math nodes into the
+/// roughness, all on the canvas at once): the canvas does work per node and per wire,
+/// which is what `limits::MAX_NODES` bounds.
+fn large_graphs() {
+    for n in [250, 1000, tuft_graph::limits::MAX_NODES] {
+        let mut graph = tuft_graph::MaterialGraph::new("chain");
+        let mut last = graph.add_node("Noise").expect("registered");
+        for _ in 1..n {
+            let next = graph.add_node("Math").expect("registered");
+            graph
+                .connect(
+                    tuft_graph::OutRef::new(last, "out"),
+                    &tuft_graph::InRef::Node {
+                        node: next,
+                        port: "a".into(),
+                    },
+                )
+                .expect("a float into a float");
+            last = next;
+        }
+        graph
+            .connect(
+                tuft_graph::OutRef::new(last, "out"),
+                &tuft_graph::InRef::Sink(tuft_graph::Sink::Pbr("roughness".into())),
+            )
+            .expect("a float into the roughness");
+        let doc = tuft_graph::Document::new(graph);
+        let mut harness = Harness::builder()
+            .with_size([1440.0, 900.0])
+            .build_eframe(move |cc| Editor::new(cc, Session::new(doc, None), None));
+        let ctx = harness.ctx.clone();
+        harness.state_mut().wait_for_workers(&ctx);
+        harness.run_steps(20);
+        let mut times: Vec<f32> = harness
+            .state()
+            .frame_times()
+            .iter()
+            .rev()
+            .take(10)
+            .copied()
+            .collect();
+        times.sort_by(f32::total_cmp);
+        println!(
+            "editor/ui_frame_{n}_nodes: median {:.1} ms, max {:.1} ms over {} frames (budget 16 ms)",
+            times[times.len() / 2],
+            times[times.len() - 1],
+            times.len()
+        );
+    }
 }
 
 /// The TLB shootdowns every core has taken since boot (Linux; `None` elsewhere).

@@ -23,6 +23,21 @@ pub struct Session {
     generation: u64,
 }
 
+/// Whether an edit from `before` to `after` stays inside the limits a file is opened
+/// within: a graph may not grow past [`tuft_graph::limits::MAX_NODES`] (one already
+/// past it, built some other way, may still shrink).
+fn within_limits(before: &Document, after: &Document) -> Result<(), String> {
+    let (was, is) = (before.graph.nodes.len(), after.graph.nodes.len());
+    let most = tuft_graph::limits::MAX_NODES;
+    if is > most && is > was {
+        return Err(format!(
+            "Not done: the graph would hold {is} nodes, and the most a graph may have is \
+             {most}"
+        ));
+    }
+    Ok(())
+}
+
 impl Session {
     /// A session on `doc`, saved at `path` if it came from a file.
     #[must_use]
@@ -95,12 +110,20 @@ impl Session {
 
     /// Applies `change` as one undoable edit. An edit that changes nothing leaves no step
     /// in the history.
-    pub fn edit(&mut self, change: impl FnOnce(&mut Document)) {
+    ///
+    /// # Errors
+    /// The change would take the graph past a limit no file may pass (the nodes); it is
+    /// not made, and the error says why.
+    pub fn edit(&mut self, change: impl FnOnce(&mut Document)) -> Result<(), String> {
         let before = self.doc.clone();
         change(&mut self.doc);
         self.doc.tidy_groups();
         if self.doc == before {
-            return;
+            return Ok(());
+        }
+        if let Err(why) = within_limits(&before, &self.doc) {
+            self.doc = before;
+            return Err(why);
         }
         self.undo.push(before);
         if self.undo.len() > UNDO_DEPTH {
@@ -108,18 +131,27 @@ impl Session {
         }
         self.redo.clear();
         self.generation += 1;
+        Ok(())
     }
 
     /// Applies `change` into the last undo step instead of a new one (the frames of one
     /// drag are one edit).
-    pub fn edit_merged(&mut self, change: impl FnOnce(&mut Document)) {
+    ///
+    /// # Errors
+    /// As [`Session::edit`].
+    pub fn edit_merged(&mut self, change: impl FnOnce(&mut Document)) -> Result<(), String> {
         let before = self.doc.clone();
         change(&mut self.doc);
         self.doc.tidy_groups();
         if self.doc != before {
+            if let Err(why) = within_limits(&before, &self.doc) {
+                self.doc = before;
+                return Err(why);
+            }
             self.redo.clear();
             self.generation += 1;
         }
+        Ok(())
     }
 
     /// Moves a node in the layout without a history step per frame of a drag: the layout
@@ -216,8 +248,8 @@ mod tests {
     fn undo_and_redo_walk_the_history() {
         let mut s = session();
         let original = s.doc().clone();
-        s.edit(|d| d.graph.repeat_m = 3.0);
-        s.edit(|d| d.graph.name = "meadow".into());
+        s.edit(|d| d.graph.repeat_m = 3.0).unwrap();
+        s.edit(|d| d.graph.name = "meadow".into()).unwrap();
         assert!(s.is_dirty());
         assert!(s.undo());
         assert_eq!(s.doc().graph.repeat_m, 3.0);
@@ -230,15 +262,48 @@ mod tests {
         assert_eq!(s.doc().graph.name, "meadow");
         // A new edit drops what could be redone.
         s.undo();
-        s.edit(|d| d.graph.repeat_m = 5.0);
+        s.edit(|d| d.graph.repeat_m = 5.0).unwrap();
         assert!(!s.can_redo());
+    }
+
+    #[test]
+    fn an_edit_that_would_pass_the_node_limit_is_not_made() {
+        let mut s = Session::new(
+            Document::new(tuft_graph::MaterialGraph::new("many")),
+            None,
+        );
+        let most = tuft_graph::limits::MAX_NODES;
+        let add = |n: usize| {
+            move |d: &mut Document| {
+                for _ in 0..n {
+                    d.graph.add_node("Constant").unwrap();
+                }
+            }
+        };
+        s.edit(add(most - 1)).unwrap();
+        let g = s.generation();
+        // One more reaches the limit; two more would pass it (a paste adds several).
+        let before = s.doc().clone();
+        let why = s.edit(add(2)).unwrap_err();
+        assert!(why.contains(&format!("{}", most + 1)), "{why}");
+        assert_eq!(s.doc(), &before);
+        assert_eq!(s.generation(), g);
+        assert!(s.edit_merged(add(2)).is_err());
+        assert_eq!(s.doc(), &before);
+        s.edit(add(1)).unwrap();
+        assert_eq!(s.doc().graph.nodes.len(), most);
+        // Removing stays possible at the limit.
+        s.edit(|d| {
+            d.graph.nodes.pop();
+        })
+        .unwrap();
     }
 
     #[test]
     fn an_edit_that_changes_nothing_leaves_no_step() {
         let mut s = session();
         let g = s.generation();
-        s.edit(|_| {});
+        s.edit(|_| {}).unwrap();
         assert!(!s.can_undo());
         assert_eq!(s.generation(), g);
     }

@@ -217,10 +217,13 @@ impl Editor {
     /// Applies one edit (merged with the previous one when both carry the same `key`:
     /// a drag is one undo step).
     pub(super) fn edit(&mut self, key: Option<String>, change: impl FnOnce(&mut Document)) {
-        if key.is_some() && key == self.last_edit && self.session.can_undo() {
-            self.session.edit_merged(change);
+        let done = if key.is_some() && key == self.last_edit && self.session.can_undo() {
+            self.session.edit_merged(change)
         } else {
-            self.session.edit(change);
+            self.session.edit(change)
+        };
+        if let Err(why) = done {
+            self.message = Some((why, true));
         }
         self.last_edit = key;
         self.after_change();

@@ -91,6 +91,15 @@ pub enum LoadError {
         /// What the parser expected.
         message: String,
     },
+    /// The graph has more nodes than any graph may ([`crate::limits::MAX_NODES`]).
+    #[error(
+        "the graph has {nodes} nodes, more than the {} a graph may have",
+        crate::limits::MAX_NODES
+    )]
+    TooManyNodes {
+        /// How many it has.
+        nodes: usize,
+    },
     /// The file is a baked set's manifest, which names the set's files, not a graph.
     #[error(
         "this is a baked set's manifest, not a graph: File › Open or tuft view opens the \
@@ -165,6 +174,10 @@ pub fn from_str(text: &str) -> Result<Document, LoadError> {
             message: e.code.to_string(),
         }
     })?;
+    let nodes = doc.graph.nodes.len();
+    if nodes > crate::limits::MAX_NODES {
+        return Err(LoadError::TooManyNodes { nodes });
+    }
     // A hand-edited file may name members that are not there.
     doc.tidy_groups();
     Ok(doc)
@@ -353,6 +366,29 @@ pub(crate) fn sync_parent(path: &Path) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_graph_of_more_nodes_than_the_limit_is_not_read() {
+        let mut g = MaterialGraph::new("many");
+        for _ in 0..crate::limits::MAX_NODES {
+            g.add_node("Constant").unwrap();
+        }
+        let doc = Document::new(g);
+        // At the limit it reads; past it, it is refused by name before any work.
+        let text = to_string(&doc).unwrap();
+        assert_eq!(
+            from_str(&text).unwrap().graph.nodes.len(),
+            crate::limits::MAX_NODES
+        );
+        let mut more = doc;
+        more.graph.add_node("Constant").unwrap();
+        let err = from_str(&to_string(&more).unwrap()).unwrap_err();
+        assert!(
+            matches!(err, LoadError::TooManyNodes { nodes: 4097 }),
+            "{err}"
+        );
+        assert!(err.to_string().contains("4097 nodes"), "{err}");
+    }
 
     #[test]
     fn a_newer_version_is_refused_by_name() {

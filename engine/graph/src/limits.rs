@@ -11,6 +11,7 @@
 //! | what | limit | memory it implies |
 //! | --- | --- | --- |
 //! | repeat | [`REPEAT_M`] | — |
+//! | nodes | [`MAX_NODES`] | the editor draws and looks up every node each frame |
 //! | strand layers | [`MAX_LAYERS`] | — |
 //! | candidates per layer | [`MAX_CANDIDATES`] | ~[`SCATTER_BYTES_PER_CANDIDATE`] each while scattering |
 //! | candidates in all layers | [`MAX_TOTAL_CANDIDATES`] | sets at 72 bytes a strand |
@@ -33,6 +34,12 @@ use std::ops::RangeInclusive;
 /// The repeat's size in metres. Below a centimetre a surface holds more repeats than
 /// any budget can plant; above a kilometre nothing is a material any more.
 pub const REPEAT_M: RangeInclusive<f32> = 0.01..=1000.0;
+/// Nodes in one graph. The editor's canvas does work per node, and per node and wire,
+/// every frame: a chain of 250 nodes takes 6.7 ms of the UI thread a frame, 1,000 take
+/// 42 ms and 4,096 take 281 ms (`BENCHMARKS.md`, "Editor"); 50,000 drew no first frame
+/// within a minute. A file with more is not opened, and an edit that would pass it is
+/// not made.
+pub const MAX_NODES: usize = 4096;
 /// Strand layers in one material.
 pub const MAX_LAYERS: usize = 16;
 /// Candidates of one layer (a lattice of 2048 × 2048; the lawn's blades have 440²).
@@ -135,6 +142,13 @@ pub fn graph_problems(graph: &MaterialGraph) -> Vec<Diagnostic> {
                 REPEAT_M.start(),
                 REPEAT_M.end()
             ),
+        ));
+    }
+    let n_nodes = graph.nodes.len();
+    if n_nodes > MAX_NODES {
+        found.push(Diagnostic::error(
+            Code::Limit,
+            format!("the graph has {n_nodes} nodes; the most is {MAX_NODES}"),
         ));
     }
     let n_layers = graph.strands.len();
