@@ -162,6 +162,19 @@ impl Session {
         });
     }
 
+    /// Places a node its file gave no position where the canvas put it, as if the file
+    /// had said so: opening a graph written without a layout (by a script, by hand)
+    /// leaves nothing unsaved. A node placed after it was opened is placed as
+    /// [`Session::set_position`] places it.
+    pub fn place_unplaced(&mut self, node: tuft_graph::NodeId, pos: [f32; 2]) {
+        self.doc.layout.insert(node, pos);
+        if !self.saved.layout.contains_key(&node)
+            && self.saved.graph.nodes.iter().any(|n| n.id == node)
+        {
+            self.saved.layout.insert(node, pos);
+        }
+    }
+
     /// Changes where things stand (nodes, group nodes, frames) without a history step:
     /// every frame of a drag would be one otherwise. Anything else is an [`Session::edit`].
     pub fn arrange(&mut self, change: impl FnOnce(&mut Document)) {
@@ -268,10 +281,7 @@ mod tests {
 
     #[test]
     fn an_edit_that_would_pass_the_node_limit_is_not_made() {
-        let mut s = Session::new(
-            Document::new(tuft_graph::MaterialGraph::new("many")),
-            None,
-        );
+        let mut s = Session::new(Document::new(tuft_graph::MaterialGraph::new("many")), None);
         let most = tuft_graph::limits::MAX_NODES;
         let add = |n: usize| {
             move |d: &mut Document| {

@@ -576,8 +576,10 @@ impl eframe::App for Editor {
         });
         // Where things were dragged, before any command moves them further.
         for (id, pos) in self.graph.positions().into_iter().filter(|_| !viewing) {
-            if self.session.doc().layout.get(&id) != Some(&pos) {
-                self.session.set_position(id, pos);
+            match self.session.doc().layout.get(&id) {
+                Some(at) if *at == pos => {}
+                Some(_) => self.session.set_position(id, pos),
+                None => self.session.place_unplaced(id, pos),
             }
         }
         for (g, pos) in self.graph.group_positions() {

@@ -369,3 +369,24 @@ fn help_lists_the_shortcuts_and_the_canvas_gestures() {
     harness.get_by_label("Space, Tab or right-click");
     harness.get_by_label("Add a node where the pointer is");
 }
+
+#[test]
+fn a_graph_written_without_a_layout_opens_unchanged() {
+    // Regression: the canvas placed every node the file gave no position, and that
+    // placing made the document differ from its file, so a graph written by a script
+    // opened unsaved and asked to be saved on closing though nothing was done to it.
+    let mut doc = tuft_graph::io::from_str(tuft_editor::app::LAWN_PRESET).unwrap();
+    doc.layout.clear();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("scripted.ron");
+    tuft_graph::io::save(&doc, &path).unwrap();
+    let harness = editor_on(&path, &dir.path().join("autosave"));
+    let session = harness.state().session();
+    assert_eq!(
+        session.doc().layout.len(),
+        session.doc().graph.nodes.len(),
+        "every node placed"
+    );
+    assert!(!session.is_dirty(), "opening changed nothing");
+    assert!(!harness.state().window_title().contains('•'));
+}
