@@ -69,6 +69,22 @@ fn a_baked_set_opens_read_only_and_closes_back_to_the_document() {
     assert_eq!(harness.state().viewing(), None);
     let name = harness.state().preview().with_material(|m| m.name.clone());
     assert_eq!(name.as_deref(), Some("bare"));
+    // File › Open on the set's manifest.ron (what a file dialog shows of a set) opens
+    // the set; it was read as a graph and refused ("Unexpected field named `version`").
+    let manifest = set.join("manifest.ron");
+    harness
+        .state_mut()
+        .set_dialogs(Dialogs::Answer(Some(manifest.clone())));
+    file_menu(&mut harness, "Open…");
+    answered(&mut harness);
+    assert_eq!(harness.state().viewing(), Some(set.as_path()));
+    // Read as a graph anywhere else, it says what it is.
+    let err = tuft_graph::io::load(&manifest).unwrap_err();
+    assert!(
+        matches!(err, tuft_graph::io::LoadError::BakedManifest),
+        "{err}"
+    );
+    assert!(err.to_string().contains("tuft view"), "{err}");
 }
 
 #[test]
@@ -111,27 +127,4 @@ fn a_dropped_folder_opens_as_a_baked_set_and_a_damaged_one_draws_nothing() {
     let message = harness.state().message().unwrap_or_default().to_owned();
     assert!(message.contains("not a baked set"), "{message}");
     assert_eq!(harness.state().viewing(), Some(set.as_path()));
-}
-
-#[test]
-fn a_manifest_chosen_in_file_open_opens_its_baked_set() {
-    // Regression: File › Open on a set's manifest.ron (what a file dialog shows of a
-    // set) tried to read it as a graph and said "Unexpected field named `version`".
-    let dir = tempfile::tempdir().unwrap();
-    let set = dir.path().join("moss");
-    bake_moss(&set);
-    let mut harness = editor(bare(), None);
-    harness
-        .state_mut()
-        .set_dialogs(Dialogs::Answer(Some(set.join("manifest.ron"))));
-    file_menu(&mut harness, "Open…");
-    answered(&mut harness);
-    assert_eq!(harness.state().viewing(), Some(set.as_path()));
-    // Read as a graph anywhere else, it says what it is.
-    let err = tuft_graph::io::load(&set.join("manifest.ron")).unwrap_err();
-    assert!(
-        matches!(err, tuft_graph::io::LoadError::BakedManifest),
-        "{err}"
-    );
-    assert!(err.to_string().contains("tuft view"), "{err}");
 }

@@ -26,6 +26,24 @@ fn generator(kind: &str, params: &[(&str, ParamValue)]) -> (MaterialGraph, NodeI
     (g, id)
 }
 
+/// Every error validation finds in `g`.
+fn errors(g: &MaterialGraph) -> Vec<String> {
+    validate(g)
+        .diagnostics
+        .into_iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.message)
+        .collect()
+}
+
+/// Why the bake of `g` is refused; it writes nothing.
+fn refused_bake(g: &MaterialGraph) -> BakeError {
+    let dir = tempfile::tempdir().unwrap();
+    let err = write_baked_set(&Evaluator::new(g), dir.path(), 16, &mut |_, _| {}).unwrap_err();
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    err
+}
+
 fn limit_errors(g: &MaterialGraph) -> Vec<String> {
     validate(g)
         .diagnostics
@@ -89,10 +107,8 @@ fn a_repeat_under_the_limit_is_refused_by_validation_and_the_bake() {
         found.iter().any(|m| m.contains("repeat_m is 0.00005")),
         "{found:#?}"
     );
-    let dir = tempfile::tempdir().unwrap();
-    let err = write_baked_set(&Evaluator::new(&g), dir.path(), 16, &mut |_, _| {}).unwrap_err();
+    let err = refused_bake(&g);
     assert!(matches!(err, BakeError::Limits(_)), "{err}");
-    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
 
 #[test]
@@ -217,22 +233,15 @@ fn a_level_widened_past_the_limit_is_refused_by_validation_and_the_bake() {
     let mut layer = StrandLayer::default();
     layer.levels.keep = vec![1.0, 0.25, 1e-39];
     g.strands.insert("grass".into(), layer);
-    let found: Vec<String> = validate(&g)
-        .diagnostics
-        .into_iter()
-        .filter(|d| d.is_error())
-        .map(|d| d.message)
-        .collect();
+    let found = errors(&g);
     assert!(
         found
             .iter()
             .any(|m| m.contains("strands.grass") && m.contains("widens them")),
         "{found:#?}"
     );
-    let dir = tempfile::tempdir().unwrap();
-    let err = write_baked_set(&Evaluator::new(&g), dir.path(), 16, &mut |_, _| {}).unwrap_err();
+    let err = refused_bake(&g);
     assert!(err.to_string().contains("widens them"), "{err}");
-    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
 
 #[test]
@@ -265,20 +274,13 @@ fn layers_whose_names_bake_to_the_same_files_are_refused_by_validation_and_the_b
     for name in ["x y", "x_y"] {
         g.strands.insert(name.into(), StrandLayer::default());
     }
-    let found: Vec<String> = validate(&g)
-        .diagnostics
-        .into_iter()
-        .filter(|d| d.is_error())
-        .map(|d| d.message)
-        .collect();
+    let found = errors(&g);
     assert!(
         found
             .iter()
             .any(|m| m.contains("\"x y\" and \"x_y\" would bake to the same files")),
         "{found:#?}"
     );
-    let dir = tempfile::tempdir().unwrap();
-    let err = write_baked_set(&Evaluator::new(&g), dir.path(), 16, &mut |_, _| {}).unwrap_err();
+    let err = refused_bake(&g);
     assert!(matches!(err, BakeError::SameFiles(_)), "{err}");
-    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
