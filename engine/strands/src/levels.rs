@@ -143,8 +143,9 @@ impl LevelSettings {
         (f64::from(self.layer_keep) * f64::from(last)).powf(-f64::from(self.widen_p))
     }
 
-    /// The smallest share of the scattered strands a level may keep, `layer_keep` and
-    /// `widen_p` as they are, without widening past [`MAX_WIDEN`]; 0 when `widen_p` is 0.
+    /// The smallest share of the scattered strands (a level's keep times the layer
+    /// keep) any level may keep at this `widen_p` without widening past [`MAX_WIDEN`];
+    /// 0 when `widen_p` is 0.
     #[must_use]
     pub fn least_share(&self) -> f64 {
         if self.widen_p > 0.0 {
