@@ -36,9 +36,8 @@ use std::ops::RangeInclusive;
 pub const REPEAT_M: RangeInclusive<f32> = 0.01..=1000.0;
 /// Nodes in one graph. The editor's canvas does work per node, and per node and wire,
 /// every frame: a chain of 250 nodes takes 6.7 ms of the UI thread a frame, 1,000 take
-/// 42 ms and 4,096 take 281 ms (`BENCHMARKS.md`, "Editor"); 50,000 drew no first frame
-/// within a minute. A file with more is not opened, and an edit that would pass it is
-/// not made.
+/// 42 ms and 4,096 take 281 ms (`BENCHMARKS.md`, "Editor"), growing faster than the
+/// count. A file with more is not opened, and an edit that would pass it is not made.
 pub const MAX_NODES: usize = 4096;
 /// Strand layers in one material.
 pub const MAX_LAYERS: usize = 16;

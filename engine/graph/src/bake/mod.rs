@@ -637,7 +637,13 @@ pub fn file_stem(name: &str) -> String {
 /// `Grass_lod0.glb` from `grass_lod0.glb`).
 #[must_use]
 pub fn same_files(a: &str, b: &str) -> bool {
-    file_stem(a).eq_ignore_ascii_case(&file_stem(b))
+    files_key(a) == files_key(b)
+}
+
+/// What two layers' names share when they write the same files: the file stem without
+/// case.
+fn files_key(name: &str) -> String {
+    file_stem(name).to_ascii_lowercase()
 }
 
 /// Each pair of `graph`'s strand layers that would overwrite each other's files, as a
@@ -647,7 +653,7 @@ pub fn layer_file_clashes(graph: &crate::MaterialGraph) -> Vec<String> {
     let mut first: std::collections::HashMap<String, &str> = std::collections::HashMap::new();
     let mut clashes = Vec::new();
     for name in graph.strands.keys() {
-        let key = file_stem(name).to_ascii_lowercase();
+        let key = files_key(name);
         match first.get(&key) {
             Some(other) => clashes.push(format!(
                 "strand layers {other:?} and {name:?} would bake to the same files ({}): \

@@ -68,7 +68,7 @@ pub fn validate(graph: &MaterialGraph) -> Report {
             dynamic_reach(graph, sink, input, &mut diags);
         }
     }
-    files(graph, &mut diags);
+    reads(graph, &mut diags);
     let evaluator = Evaluator::new(graph);
     seam_by_numbers(graph, &evaluator, &periods, &sinks, &mut diags);
     layers(graph, &evaluator, &mut diags);
@@ -87,7 +87,7 @@ pub fn validate(graph: &MaterialGraph) -> Report {
 /// Every file a node reads that cannot be read (or is not chosen), and every strand
 /// layer a node reads that the material does not have (each as evaluation reports it,
 /// which validation does not run for strand readers: it would scatter).
-fn files(graph: &MaterialGraph, diags: &mut Vec<Diagnostic>) {
+fn reads(graph: &MaterialGraph, diags: &mut Vec<Diagnostic>) {
     for node in &graph.nodes {
         let Some(kind) = node.kind() else { continue };
         let params = node.params();
