@@ -34,6 +34,8 @@ pub enum Command {
     Duplicate(Vec<NodeId>),
     /// Put nodes on the clipboard as text.
     Copy(Vec<NodeId>),
+    /// Put nodes on the clipboard as text and delete them (one undo step).
+    Cut(Vec<NodeId>),
     /// Add the nodes in this clipboard text.
     Paste(String),
     /// Add a strand layer under a free name.

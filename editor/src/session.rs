@@ -21,6 +21,9 @@ pub struct Session {
     redo: Vec<Document>,
     /// Bumped by every change to the document, undo and redo included.
     generation: u64,
+    /// Tells this document from every other open in any Tuft (a clip copied here says
+    /// where it came from).
+    token: u64,
 }
 
 /// Whether an edit from `before` to `after` stays inside the limits a file is opened
@@ -38,6 +41,13 @@ fn within_limits(before: &Document, after: &Document) -> Result<(), String> {
     Ok(())
 }
 
+/// A number no other session draws: the standard library's hasher keys are random for
+/// each process and differ for each hasher made in it.
+fn fresh_token() -> u64 {
+    use std::hash::BuildHasher;
+    std::collections::hash_map::RandomState::new().hash_one(0_u8)
+}
+
 impl Session {
     /// A session on `doc`, saved at `path` if it came from a file.
     #[must_use]
@@ -49,6 +59,7 @@ impl Session {
             undo: Vec::new(),
             redo: Vec::new(),
             generation: 1,
+            token: fresh_token(),
         }
     }
 
@@ -100,6 +111,12 @@ impl Session {
     #[must_use]
     pub fn generation(&self) -> u64 {
         self.generation
+    }
+
+    /// What tells this document from every other one open, here or in another Tuft.
+    #[must_use]
+    pub fn token(&self) -> u64 {
+        self.token
     }
 
     /// Whether the document differs from the file.

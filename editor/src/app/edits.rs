@@ -40,13 +40,13 @@ impl Editor {
             }
             Command::Delete(nodes) => self.delete(&nodes),
             Command::Duplicate(nodes) => self.duplicate(&nodes),
-            Command::Copy(nodes) => {
-                if let Ok(text) = ron::to_string(&self.clip(&nodes)) {
-                    ctx.copy_text(text);
-                }
+            Command::Copy(nodes) => self.copy(ctx, &nodes),
+            Command::Cut(nodes) => {
+                self.copy(ctx, &nodes);
+                self.delete(&nodes);
             }
             Command::Paste(text) => match ron::from_str::<Clip>(&text) {
-                Ok(clip) => self.paste_clip(&clip),
+                Ok(clip) => self.paste(ctx, &clip),
                 Err(_) => {
                     self.message = Some(("The clipboard holds no Tuft nodes".to_owned(), true));
                 }
@@ -325,26 +325,63 @@ impl Editor {
         });
     }
 
-    /// Duplicates nodes (their links to other nodes kept), selecting the first copy.
+    /// Duplicates nodes (their links to other nodes kept) a little below and to the
+    /// right of themselves, selecting the first copy.
     pub fn duplicate(&mut self, nodes: &[NodeId]) {
         let clip = self.clip(nodes);
-        self.paste_clip(&clip);
+        self.paste_clip(&clip, [40.0, 40.0]);
     }
 
+    /// The nodes `nodes` as a clip that knows it came from this document.
     pub(super) fn clip(&self, nodes: &[NodeId]) -> Clip {
-        self.session.doc().clip(nodes)
+        Clip {
+            from: Some(self.session.token()),
+            ..self.session.doc().clip(nodes)
+        }
     }
 
-    pub(super) fn paste_clip(&mut self, clip: &Clip) {
-        let mut first = None;
+    /// Puts `nodes` on the system clipboard as text.
+    fn copy(&self, ctx: &egui::Context, nodes: &[NodeId]) {
+        if let Ok(text) = ron::to_string(&self.clip(nodes)) {
+            ctx.copy_text(text);
+        }
+    }
+
+    /// Pastes `clip` with its top left corner at the pointer when the pointer is over the
+    /// canvas, else at the middle of the view: where the author is looking, whichever
+    /// document (and whichever part of it) the nodes came from.
+    fn paste(&mut self, ctx: &egui::Context, clip: &Clip) {
+        let target = ctx
+            .pointer_hover_pos()
+            .filter(|p| self.graph.canvas_contains(*p))
+            .map_or(self.graph.centre, |p| self.graph.to_graph(p));
+        let corner = clip
+            .layout
+            .iter()
+            .map(|(_, p)| *p)
+            .reduce(|a, b| [a[0].min(b[0]), a[1].min(b[1])])
+            .unwrap_or_default();
+        self.paste_clip(clip, [target.x - corner[0], target.y - corner[1]]);
+    }
+
+    fn paste_clip(&mut self, clip: &Clip, offset: [f32; 2]) {
+        let mut pasted = None;
         let open = self.graph.open_group();
+        let same = clip.from == Some(self.session.token());
         self.edit(None, |d| {
-            let added = d.paste(clip, [40.0, 40.0]);
-            join_group(d, open, &added);
-            first = added.first().copied();
+            let p = d.paste(clip, offset, same);
+            join_group(d, open, &p.added);
+            pasted = Some(p);
         });
-        if first.is_some() {
-            self.selected = first;
+        let Some(pasted) = pasted else { return };
+        if let Some(first) = pasted.added.first() {
+            if self.session.doc().graph.node(*first).is_none() {
+                return; // refused by the limits: the edit said why
+            }
+            self.selected = Some(*first);
+        }
+        if let Some(said) = pasted.shortfall() {
+            self.message = Some((said, true));
         }
     }
 

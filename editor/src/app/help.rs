@@ -3,14 +3,14 @@
 
 use super::Editor;
 use super::menus::{
-    ADD_FRAME, DELETE, DUPLICATE, FRAME_ALL, GROUP, NEW, OPEN, REDO, REDO_Y, SAVE, SAVE_AS,
-    SELECT_ALL, UNDO, UNGROUP,
+    ADD_FRAME, COPY, CUT, DELETE, DUPLICATE, FRAME_ALL, GROUP, NEW, OPEN, PASTE, REDO, REDO_Y,
+    SAVE, SAVE_AS, SELECT_ALL, UNDO, UNGROUP,
 };
 use eframe::egui;
 use egui::KeyboardShortcut;
 
 /// The menus' shortcuts, as the menus name their commands.
-const SHORTCUTS: [(&str, &[KeyboardShortcut]); 13] = [
+const SHORTCUTS: [(&str, &[KeyboardShortcut]); 16] = [
     ("New", &[NEW]),
     ("Open…", &[OPEN]),
     ("Save", &[SAVE]),
@@ -18,6 +18,9 @@ const SHORTCUTS: [(&str, &[KeyboardShortcut]); 13] = [
     ("Undo", &[UNDO]),
     ("Redo", &[REDO, REDO_Y]),
     ("Select All", &[SELECT_ALL]),
+    ("Cut", &[CUT]),
+    ("Copy", &[COPY]),
+    ("Paste", &[PASTE]),
     ("Duplicate", &[DUPLICATE]),
     ("Delete", &[DELETE]),
     ("Group", &[GROUP]),
@@ -31,8 +34,8 @@ const SHORTCUTS: [(&str, &[KeyboardShortcut]); 13] = [
 const GESTURES: [(&str, &str, &str); 21] = [
     (
         "Canvas",
-        "Ctrl+C, Ctrl+V",
-        "Copy the selected nodes as text; paste them",
+        "Paste with the pointer on it",
+        "The nodes land at the pointer (as text, they go between Tuft windows too)",
     ),
     (
         "Canvas",

@@ -32,6 +32,12 @@ pub const NEW: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key:
 pub const DUPLICATE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::D);
 /// Delete the selection.
 pub const DELETE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::Delete);
+/// Cut the selection to the clipboard (the platform delivers it as an event).
+pub const CUT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::X);
+/// Copy the selection to the clipboard (delivered as an event).
+pub const COPY: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::C);
+/// Paste nodes from the clipboard (delivered as an event with the clipboard's text).
+pub const PASTE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::V);
 /// Frame all nodes.
 pub const FRAME_ALL: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::F);
 
@@ -102,12 +108,16 @@ impl Editor {
         {
             self.graph.open_menu(at);
         }
-        // Copy and paste travel as text on the system clipboard.
+        // Cut, copy and paste travel as text on the system clipboard; the platform turns
+        // their keys into these events.
         let events = ctx.input(|i| i.events.clone());
         for e in events {
             match e {
                 egui::Event::Copy if !selection.is_empty() => {
                     self.queue.push(Command::Copy(selection.clone()));
+                }
+                egui::Event::Cut if !selection.is_empty() => {
+                    self.queue.push(Command::Cut(selection.clone()));
                 }
                 egui::Event::Paste(text) => self.queue.push(Command::Paste(text)),
                 _ => {}
@@ -199,9 +209,20 @@ impl Editor {
                 self.item(ui, "Duplicate", &keys(&DUPLICATE), dup);
                 let del = any.then(|| Command::Delete(selection.clone()));
                 self.item(ui, "Delete", &keys(&DELETE), del);
+                ui.separator();
+                let cut = any.then(|| Command::Cut(selection.clone()));
+                self.item(ui, "Cut", &keys(&CUT), cut);
                 let copy = any.then(|| Command::Copy(selection.clone()));
-                self.item(ui, "Copy", "Ctrl+C", copy);
-                ui.label("Paste: Ctrl+V");
+                self.item(ui, "Copy", &keys(&COPY), copy);
+                // The clipboard is read by the platform, which answers with a paste
+                // event on the next frame, as the keys do.
+                if ui
+                    .add(egui::Button::new("Paste").shortcut_text(keys(&PASTE)))
+                    .clicked()
+                {
+                    ctx.send_viewport_cmd(egui::ViewportCommand::RequestPaste);
+                    ui.close();
+                }
                 ui.separator();
                 let group = any.then_some(Command::Group(selection));
                 self.item(ui, "Group", &keys(&GROUP), group);

@@ -188,6 +188,12 @@ impl GraphView {
         self.to_global * pos
     }
 
+    /// The graph position under screen position `screen`, as last drawn.
+    #[must_use]
+    pub fn to_graph(&self, screen: Pos2) -> Pos2 {
+        self.to_global.inverse() * screen
+    }
+
     /// Where the pin of `port` on `node` was drawn last frame, on screen: an input of the
     /// node when `input`, else an output. For driving the graph as a pointer does.
     #[must_use]

@@ -310,3 +310,90 @@ fn a_group_node_says_what_it_holds_on_one_line() {
         );
     }
 }
+
+/// The text the last frames put on the clipboard, stepping until one does.
+fn copied(harness: &mut Harness<'static, Editor>) -> String {
+    for _ in 0..4 {
+        harness.step();
+        let commands = &harness.output().platform_output.commands;
+        if let Some(egui::OutputCommand::CopyText(text)) = commands.first() {
+            return text.clone();
+        }
+    }
+    panic!("nothing was put on the clipboard")
+}
+
+#[test]
+fn cut_and_paste_carry_nodes_to_the_pointer_in_another_document_without_stray_links() {
+    let (doc, noise, ramp) = chain();
+    let mut harness = editor(doc, None);
+    let ctx = harness.ctx.clone();
+    harness
+        .state_mut()
+        .run(&ctx, tuft_editor::command::Command::Select(ramp));
+    harness.event(egui::Event::Cut);
+    let text = copied(&mut harness);
+    harness.run_steps(1);
+    let doc = harness.state().session().doc();
+    assert!(doc.graph.node(ramp).is_none(), "Cut takes the node away");
+    // Pasted back into its own document (off the canvas: at the middle of the view),
+    // the ramp still reads the noise it was cut from.
+    harness.hover_at(egui::pos2(2.0, 2.0));
+    harness.event(egui::Event::Paste(text.clone()));
+    harness.run_steps(2);
+    let doc = harness.state().session().doc().clone();
+    let back = harness
+        .state()
+        .selected()
+        .expect("the pasted node is selected");
+    assert_eq!(doc.graph.node(back).unwrap().kind, "ColorRamp");
+    assert_eq!(
+        doc.graph.node(back).unwrap().inputs["t"],
+        tuft_graph::Input::Link(OutRef::new(noise, "out"))
+    );
+    let centre = harness.state().graph_view().centre;
+    assert_eq!(doc.layout[&back], [centre.x, centre.y]);
+    drop(harness);
+
+    // Another document, whose node of the noise's id is a Wave: the paste must not wire
+    // the ramp to it, and says what it left behind.
+    let mut g = MaterialGraph::new("other");
+    assert_eq!(g.add_node("Wave"), Some(noise));
+    let mut harness = editor(Document::new(g), None);
+    let canvas = harness.state().graph_view().to_screen(egui::pos2(0.0, 0.0));
+    let at = canvas + egui::vec2(150.0, 120.0);
+    harness.hover_at(at);
+    harness.run_steps(1);
+    harness.event(egui::Event::Paste(text));
+    harness.run_steps(2);
+    let doc = harness.state().session().doc().clone();
+    let copy = harness
+        .state()
+        .selected()
+        .expect("the pasted node is selected");
+    assert_eq!(doc.graph.node(copy).unwrap().kind, "ColorRamp");
+    assert_eq!(doc.graph.node(copy).unwrap().inputs.get("t"), None);
+    let landed = harness
+        .state()
+        .graph_view()
+        .to_screen(egui::pos2(doc.layout[&copy][0], doc.layout[&copy][1]));
+    assert!(
+        (landed - at).length() < 1.0,
+        "{landed:?} is at the pointer {at:?}"
+    );
+    let said = harness.state().message().unwrap_or_default();
+    assert!(said.contains("lost its link"), "{said}");
+    // One undo takes the paste away.
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    harness.run_steps(2);
+    assert!(harness.state().session().doc().graph.node(copy).is_none());
+    // Text that is not a clip changes nothing and says so.
+    let before = harness.state().session().doc().clone();
+    harness.event(egui::Event::Paste("(nodes: [(id: 1, kind: 3)])".into()));
+    harness.run_steps(2);
+    assert_eq!(harness.state().session().doc(), &before);
+    assert_eq!(
+        harness.state().message(),
+        Some("The clipboard holds no Tuft nodes")
+    );
+}
