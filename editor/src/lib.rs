@@ -8,8 +8,16 @@
 //! - [`material`]: a graph evaluated into what the preview renderer draws — the one
 //!   place that knows both the graph and the renderer.
 
-/// The lawn preset, built in so the editor opens on it from any working directory.
-pub const LAWN_PRESET: &str = include_str!("../../presets/lawn.ron");
+/// The presets that ship, by name, built in so the editor offers them (File › New from
+/// Preset) and `tuft bench` times them from any working directory.
+pub const PRESETS: [(&str, &str); 3] = [
+    ("lawn", include_str!("../../presets/lawn.ron")),
+    ("fur", include_str!("../../presets/fur.ron")),
+    ("moss", include_str!("../../presets/moss.ron")),
+];
+
+/// The lawn preset, which the editor opens on.
+pub const LAWN_PRESET: &str = PRESETS[0].1;
 
 pub mod app;
 pub mod autosave;

@@ -72,6 +72,7 @@ impl Editor {
         matches!(
             command,
             Command::New
+                | Command::NewFromPreset(_)
                 | Command::Open
                 | Command::OpenPath(_)
                 | Command::OpenBaked

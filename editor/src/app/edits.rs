@@ -6,8 +6,9 @@ use super::Editor;
 use crate::command::Command;
 use crate::file_dialogs::Purpose;
 use crate::graph_view::ViewNode;
+use crate::words::counted;
 use eframe::egui;
-use tuft_graph::clip::Clip;
+use tuft_graph::clip::{Clip, Pasted};
 use tuft_graph::groups::Frame;
 use tuft_graph::{Document, InRef, Input, NodeId, ParamValue};
 
@@ -98,7 +99,8 @@ impl Editor {
             Command::FrameAll => self.graph.frame(Vec::new()),
             Command::Undo => self.undo(),
             Command::Redo => self.redo(),
-            Command::New => self.request_new(),
+            Command::New => self.request_new(None),
+            Command::NewFromPreset(name) => self.request_new(Some(name)),
             Command::Open => self.choose(Purpose::Open),
             Command::OpenPath(path) => self.open_any(&path),
             Command::OpenBaked => self.choose(Purpose::OpenBaked),
@@ -160,10 +162,7 @@ impl Editor {
             Some(Ok(id)) => {
                 self.graph.clear_selection();
                 self.message = Some((
-                    format!(
-                        "Grouped {} as “{name}”",
-                        crate::words::counted(nodes.len(), "node")
-                    ),
+                    format!("Grouped {} as “{name}”", counted(nodes.len(), "node")),
                     false,
                 ));
                 Some(id)
@@ -380,7 +379,7 @@ impl Editor {
             }
             self.selected = Some(*first);
         }
-        if let Some(said) = pasted.shortfall() {
+        if let Some(said) = shortfall(&pasted) {
             self.message = Some((said, true));
         }
     }
@@ -398,6 +397,35 @@ impl Editor {
         self.last_edit = None;
         self.after_change();
     }
+}
+
+/// A sentence for the status line when a paste left something behind.
+fn shortfall(pasted: &Pasted) -> Option<String> {
+    let mut parts = Vec::new();
+    if pasted.unknown > 0 {
+        parts.push(format!(
+            "{} of a kind this version does not know left out",
+            counted(pasted.unknown, "node")
+        ));
+    }
+    if let Some(first) = pasted.unlinked.first() {
+        let more = pasted.unlinked.len() - 1;
+        parts.push(if more == 0 {
+            format!("{first} lost its link (its source is not in this graph)")
+        } else {
+            format!(
+                "{first} and {} lost their links (their sources are not in this graph)",
+                counted(more, "other input")
+            )
+        });
+    }
+    (!parts.is_empty()).then(|| {
+        format!(
+            "Pasted {}; {}",
+            counted(pasted.added.len(), "node"),
+            parts.join("; ")
+        )
+    })
 }
 
 /// Nodes added while a group is open are added inside it.

@@ -96,11 +96,13 @@ impl Editor {
     }
 
     /// A new document, after asking about unsaved changes.
-    pub(super) fn request_new(&mut self) {
+    /// Starts a new document, empty or a copy of preset `preset` (asking first when
+    /// there are unsaved changes).
+    pub(super) fn request_new(&mut self, preset: Option<&'static str>) {
         if self.session.is_dirty() {
-            self.pending = Some(Pending::New);
+            self.pending = Some(Pending::New(preset));
         } else {
-            self.new_document();
+            self.new_document(preset);
         }
     }
 
@@ -225,13 +227,29 @@ impl Editor {
         }
     }
 
-    pub(super) fn new_document(&mut self) {
+    /// An untitled document: empty, or preset `preset` (File › New from Preset), which
+    /// is saved wherever the author chooses, never over the preset.
+    pub(super) fn new_document(&mut self, preset: Option<&'static str>) {
+        let doc = match preset {
+            None => Document::new(tuft_graph::MaterialGraph::new("untitled")),
+            Some(name) => {
+                let text = crate::PRESETS.iter().find(|(n, _)| *n == name).map(|p| p.1);
+                match text.map(tuft_graph::io::from_str) {
+                    Some(Ok(doc)) => doc,
+                    Some(Err(e)) => {
+                        self.message = Some((format!("The {name} preset: {e}"), true));
+                        return;
+                    }
+                    None => {
+                        self.message = Some((format!("No preset is named {name}"), true));
+                        return;
+                    }
+                }
+            }
+        };
         self.baked = None;
         self.release_slot();
-        self.replace_session(Session::new(
-            Document::new(tuft_graph::MaterialGraph::new("untitled")),
-            None,
-        ));
+        self.replace_session(Session::new(doc, None));
         self.selected = None;
         self.validated_for = 0;
         self.graph = GraphView::new();

@@ -167,6 +167,14 @@ impl Editor {
         egui::MenuBar::new().ui(ui, |ui| {
             ui.menu_button("File", |ui| {
                 self.item(ui, "New", &keys(&NEW), Some(Command::New));
+                ui.menu_button("New from Preset", |ui| {
+                    for (name, _) in crate::PRESETS {
+                        let command = Command::NewFromPreset(name);
+                        let mut label = name.to_owned();
+                        label[..1].make_ascii_uppercase();
+                        self.item(ui, &label, "", Some(command));
+                    }
+                });
                 self.item(ui, "Open…", &keys(&OPEN), Some(Command::Open));
                 ui.menu_button("Open Recent", |ui| {
                     if self.recent.is_empty() {
@@ -326,7 +334,7 @@ impl Editor {
             if proceed {
                 self.pending = None;
                 match pending {
-                    Pending::New => self.new_document(),
+                    Pending::New(preset) => self.new_document(preset),
                     Pending::Open(p) => self.open_now(&p),
                     Pending::Recover(i) => self.recover_now(i),
                     Pending::Quit => {

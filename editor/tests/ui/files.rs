@@ -145,6 +145,45 @@ fn thumbnails_follow_the_new_document_after_file_new() {
 }
 
 #[test]
+fn every_shipped_preset_starts_an_untitled_document_from_the_file_menu() {
+    // Only the lawn was reachable without the repository's presets folder at hand.
+    let mut harness = editor(bare(), None);
+    add_from_library(&mut harness, "Wave");
+    for (name, text) in tuft_editor::PRESETS {
+        harness.get_by_label("File").click();
+        harness.run_steps(2);
+        // The submenu opens on its button; an entry's label ends with its (empty)
+        // shortcut text.
+        harness.get_by_label("New from Preset ⏵").click();
+        harness.run_steps(3);
+        let mut label = name.to_owned();
+        label[..1].make_ascii_uppercase();
+        harness.get_by_label(&format!("{label} ")).click();
+        harness.run_steps(2);
+        if harness.state().session().is_dirty() {
+            harness.get_by_label("Don't Save").click();
+            harness.run_steps(2);
+        }
+        settle(&mut harness);
+        let session = harness.state().session();
+        assert_eq!(session.doc(), &tuft_graph::io::from_str(text).unwrap());
+        assert_eq!(
+            session.path(),
+            None,
+            "Save asks where: the preset is not overwritten"
+        );
+        let layers = &harness.state().preview().stats.layers;
+        assert_eq!(
+            layers.len(),
+            session.doc().graph.strands.len(),
+            "{name} previews"
+        );
+        let title = harness.state().window_title();
+        assert!(title.starts_with(name), "{title}");
+    }
+}
+
+#[test]
 fn ctrl_y_redoes_like_ctrl_shift_z() {
     let mut harness = editor(bare(), None);
     add_from_library(&mut harness, "Wave");

@@ -9,7 +9,7 @@ fn a_strand_layer_is_authored_from_file_new_to_a_preview_through_the_ui_alone() 
     let mut harness = editor(doc, None);
     harness.get_by_label("File").click();
     harness.run_steps(2);
-    harness.get_by_label_contains("New").click();
+    click_new(&mut harness);
     harness.run_steps(2);
     settle(&mut harness);
     assert!(harness.state().session().doc().graph.strands.is_empty());

@@ -149,11 +149,25 @@ pub fn tuft_tests_root() -> PathBuf {
         .to_owned()
 }
 
+/// Clicks File › New (not New from Preset) in an open File menu; its label carries its
+/// shortcut.
+pub fn click_new(harness: &mut Harness<'static, Editor>) {
+    use egui_kittest::kittest::NodeT as _;
+    harness
+        .get_all_by_label_contains("New")
+        .find(|n| {
+            let label = n.accesskit_node().label().unwrap_or_default();
+            !label.contains("Preset")
+        })
+        .expect("File › New")
+        .click();
+}
+
 /// Opens File and clicks New, declining to save the work before.
 pub fn file_new(harness: &mut Harness<'static, Editor>) {
     harness.get_by_label("File").click();
     harness.run_steps(2);
-    harness.get_by_label_contains("New").click();
+    click_new(harness);
     harness.run_steps(2);
     if harness.state().session().is_dirty() {
         harness.get_by_label("Don't Save").click();

@@ -2,14 +2,8 @@
 //! runs) and prints the figures, as a table or one JSON object per line. It writes
 //! nothing to disk.
 
+use crate::PRESETS;
 use std::time::Instant;
-
-/// The presets benchmarked, built in so the command runs from any directory.
-const PRESETS: [(&str, &str); 3] = [
-    ("lawn", include_str!("../../../../presets/lawn.ron")),
-    ("fur", include_str!("../../../../presets/fur.ron")),
-    ("moss", include_str!("../../../../presets/moss.ron")),
-];
 
 /// One measured case.
 struct Case {
