@@ -268,9 +268,11 @@ pub struct MaterialGraph {
     pub name: String,
     /// The size of one repeat (one tile of the material), in metres.
     pub repeat_m: f32,
-    /// Every node.
+    /// Every node (a script may leave none).
+    #[serde(default)]
     pub nodes: Vec<Node>,
-    /// The PBR half.
+    /// The PBR half (a grey surface where the file names none).
+    #[serde(default)]
     pub pbr: PbrOutput,
     /// The strand layers, by name.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]

@@ -391,6 +391,18 @@ mod tests {
     }
 
     #[test]
+    fn a_graph_of_a_name_and_a_repeat_alone_reads_as_file_new_makes_it() {
+        // What a script writes first; it was refused for its missing `pbr`.
+        let doc = from_str("(graph: (version: 1, name: \"x\", repeat_m: 2.0))").unwrap();
+        assert_eq!(doc, Document::new(MaterialGraph::new("x")));
+        let layer = "(graph: (version: 1, name: \"x\", repeat_m: 2.0, strands: {\"g\": \
+                     (lattice: 64, clump_lattice: 8)}))";
+        let doc = from_str(layer).unwrap();
+        assert!(doc.graph.nodes.is_empty() && doc.graph.strands.contains_key("g"));
+        assert!(crate::validate(&doc.graph).diagnostics.is_empty());
+    }
+
+    #[test]
     fn a_newer_version_is_refused_by_name() {
         let text = "(graph: (version: 99, name: \"x\", repeat_m: 2.0, nodes: [], pbr: (), \
                     future_field: 3))";
