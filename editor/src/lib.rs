@@ -10,10 +10,11 @@
 
 /// The presets that ship, by name, built in so the editor offers them (File › New from
 /// Preset) and `tuft bench` times them from any working directory.
-pub const PRESETS: [(&str, &str); 3] = [
+pub const PRESETS: [(&str, &str); 4] = [
     ("lawn", include_str!("../../presets/lawn.ron")),
     ("fur", include_str!("../../presets/fur.ron")),
     ("moss", include_str!("../../presets/moss.ron")),
+    ("carpet", include_str!("../../presets/carpet.ron")),
 ];
 
 /// The lawn preset, which the editor opens on.

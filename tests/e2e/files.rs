@@ -5,6 +5,29 @@ use tuft_graph::{Code, validate};
 use tuft_tests::{data, presets};
 
 #[test]
+fn the_editor_offers_every_preset_the_folder_holds() {
+    // One table (tuft_editor::PRESETS) feeds File › New from Preset, `tuft bench` and
+    // every per-preset test: a preset left out of it would go untested.
+    let offered: Vec<String> = tuft_editor::PRESETS
+        .iter()
+        .map(|(name, _)| format!("{name}.ron"))
+        .collect();
+    let mut on_disk: Vec<String> = presets()
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    let mut sorted = offered.clone();
+    sorted.sort();
+    on_disk.sort();
+    assert_eq!(sorted, on_disk);
+    for (name, text) in tuft_editor::PRESETS {
+        let file = std::fs::read_to_string(tuft_tests::root().join(format!("presets/{name}.ron")));
+        assert_eq!(file.unwrap(), text, "{name}: the built-in copy is the file");
+        assert_eq!(io::from_str(text).unwrap().graph.name, name);
+    }
+}
+
+#[test]
 fn every_preset_is_clean_and_round_trips_losslessly() {
     let all = presets();
     assert!(all.len() >= 3, "{all:?}");

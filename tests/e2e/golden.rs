@@ -240,7 +240,7 @@ fn presets_match_their_golden_frames() {
     let update = updating();
     let mut offscreen = Offscreen::new().expect("an adapter (software is fine)");
     let mut failures = Vec::new();
-    for preset in ["lawn", "fur", "moss"] {
+    for (preset, _) in tuft_editor::PRESETS {
         let mut scene = scene(preset, 256);
         for (name, distance, overlay) in CASES {
             let frame = render(&mut offscreen, &mut scene, distance, overlay);
@@ -266,7 +266,7 @@ fn the_golden_comparison_rejects_a_shift_a_blank_frame_another_preset_and_a_miss
         }
     };
     let mut frames = Vec::new();
-    for preset in ["lawn", "fur", "moss"] {
+    for (preset, _) in tuft_editor::PRESETS {
         let mut scene = scene(preset, 256);
         for (name, distance, overlay) in CASES {
             let frame = render(&mut offscreen, &mut scene, distance, overlay);
@@ -294,7 +294,7 @@ fn the_golden_comparison_rejects_a_shift_a_blank_frame_another_preset_and_a_miss
         }
     }
     for (preset, name, frame) in &frames {
-        for other in ["lawn", "fur", "moss"].iter().filter(|o| *o != preset) {
+        for (other, _) in tuft_editor::PRESETS.iter().filter(|o| o.0 != *preset) {
             check(
                 format!("{preset}_{name}"),
                 frame,
@@ -368,7 +368,7 @@ const PARITY: [(&str, f32, LevelMode); 4] = [
 fn baked_sets_draw_what_their_graphs_draw() {
     let mut offscreen = Offscreen::new().expect("an adapter (software is fine)");
     let mut failures = Vec::new();
-    for preset in ["lawn", "fur", "moss"] {
+    for (preset, _) in tuft_editor::PRESETS {
         let mut from_graph = scene(preset, 256);
         for scheme in [
             tuft_strands::file::Scheme::Stored,

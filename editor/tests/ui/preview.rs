@@ -53,7 +53,7 @@ fn the_levels_side_by_side_draw_every_representation() {
 fn every_preset_survives_every_surface_chosen_in_the_preview() {
     // Regression: the fur on the plane or the box crashed the editor (one tile's buffer
     // was larger than the device allows).
-    for name in ["lawn", "fur", "moss"] {
+    for (name, _) in tuft_editor::PRESETS {
         let path = tuft_tests_root().join(format!("presets/{name}.ron"));
         let doc = tuft_graph::io::load(&path).unwrap();
         let mut harness = editor(doc, None);
