@@ -7,11 +7,19 @@ use std::process::ExitCode;
 use tuft_graph::layer::STRAND_PORTS;
 use tuft_graph::node::{NodeKind, ParamDesc, ParamKind, Params};
 
+/// `x` as the number its shortest decimal names (0.6, not the 0.6000000238418579 its
+/// widening to f64 would print); null for a value that is not finite.
+fn decimal(x: f32) -> Value {
+    format!("{x}")
+        .parse::<f64>()
+        .map_or(Value::Null, Value::from)
+}
+
 /// A parameter as data: name, doc, and what it accepts.
 fn param(p: &ParamDesc) -> Value {
     let accepts = match p.kind {
         ParamKind::Float { min, max, default } => {
-            json!({"type": "float", "slider": [min, max], "default": default})
+            json!({"type": "float", "slider": [decimal(min), decimal(max)], "default": decimal(default)})
         }
         ParamKind::Int { min, max, default } => {
             json!({"type": "int", "range": [min, max], "default": default})
@@ -39,7 +47,7 @@ fn kind(k: &dyn NodeKind) -> Value {
         "category": k.category().label(),
         "inputs": k.inputs(&params).iter().map(|p| json!({
             "name": p.name, "type": p.ty.to_string(), "doc": p.doc,
-            "range": [p.range.0, p.range.1],
+            "range": [decimal(p.range.0), decimal(p.range.1)],
         })).collect::<Vec<_>>(),
         "outputs": k.outputs(&params).iter().map(|o| json!({
             "name": o.name, "type": o.ty.to_string(), "doc": o.doc,

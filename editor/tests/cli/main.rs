@@ -254,6 +254,15 @@ fn nodes_lists_the_vocabulary_from_the_descriptions_the_library_shows() {
         .find(|p| p["name"] == "octaves")
         .unwrap();
     assert_eq!(octaves["accepts"]["range"], serde_json::json!([1, 10]));
+    // An f32 default reads as written, not widened to f64's digits (0.6000000238418579).
+    let shape = entries.iter().find(|e| e["kind"] == "Shape").unwrap();
+    let size = shape["params"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "size")
+        .unwrap();
+    assert_eq!(size["accepts"]["default"], serde_json::json!(0.6));
     // The text listing names every kind too.
     let listing = text(&tuft(&["nodes"]));
     for kind in tuft_graph::nodes::ALL {
