@@ -68,9 +68,23 @@ const PARAMS: &[ParamDesc] = &[
 struct Placed {
     centre: [f32; 2],
     radius: f32,
-    turn: f32,
+    /// The sine and cosine of its turn, negated: what rotates a point into its frame.
+    turn: [f32; 2],
     random: f32,
 }
+
+/// What a cell's hashes give its shape, wherever the cell is repeated.
+#[derive(Clone, Copy)]
+struct Numbers {
+    offset: [f32; 2],
+    radius: f32,
+    turn: [f32; 2],
+    random: f32,
+}
+
+/// The most cells a side for which the cells' numbers are tabled (the count's limit is
+/// below it; a larger count, refused by validation, is still worked out cell by cell).
+const MAX_TABLE_SIDE: usize = 256;
 
 impl NodeKind for Shape {
     fn headline(&self) -> Option<&'static str> {
@@ -113,23 +127,49 @@ impl NodeKind for Shape {
         let (size, soft) = (p.float("size"), p.float("softness").clamp(0.0, 1.0));
         let (jitter, size_jitter) = (p.float("jitter"), p.float("size_jitter"));
         let (rotation, rotation_jitter) = (p.float("rotation"), p.float("rotation_jitter"));
-        let cell = |cx: i64, cy: i64| -> Placed {
-            let id = (wrap_index(cy, period as usize) * period as usize
-                + wrap_index(cx, period as usize)) as u64;
+        // Each cell's numbers hang on its wrapped index alone: worked out once per cell
+        // (a table, for any count a graph may ask for) rather than once per point and
+        // neighbour, with the same arithmetic in the same order.
+        let numbers = |id: u64| -> Numbers {
             let h = |c: u32| unit_f32(hash(seed, id, c));
-            Placed {
-                centre: [
-                    cx as f32 + 0.5 + jitter * (h(0) - 0.5),
-                    cy as f32 + 0.5 + jitter * (h(1) - 0.5),
-                ],
+            let turn = rotation + rotation_jitter * h(3);
+            let (sn, cs) = (-TAU * turn).sin_cos();
+            Numbers {
+                offset: [jitter * (h(0) - 0.5), jitter * (h(1) - 0.5)],
                 radius: 0.5 * size * (1.0 - size_jitter * h(2)),
-                turn: rotation + rotation_jitter * h(3),
+                turn: [sn, cs],
                 random: h(4),
             }
         };
+        let n = period as usize;
+        let table: Vec<Numbers> = if n <= MAX_TABLE_SIDE {
+            (0..(n * n) as u64).map(numbers).collect()
+        } else {
+            Vec::new()
+        };
+        let cell = |cx: i64, cy: i64| -> Placed {
+            let id = wrap_index(cy, n) * n + wrap_index(cx, n);
+            let k = table.get(id).copied().unwrap_or_else(|| numbers(id as u64));
+            Placed {
+                centre: [cx as f32 + 0.5 + k.offset[0], cy as f32 + 0.5 + k.offset[1]],
+                radius: k.radius,
+                turn: k.turn,
+                random: k.random,
+            }
+        };
+        let half_seg = TAU / sides / 2.0;
+        let apothem = half_seg.cos();
+        // A point farther from a shape's centre than this share of its radius is outside
+        // it (a polygon's radius is its circumradius, a box's the half of its side), so
+        // its mask there is 0 and it is skipped; the margin covers the rounding of the
+        // exact test.
+        let bound = match kind {
+            "box" => std::f32::consts::SQRT_2 * 1.001,
+            _ => 1.001,
+        };
         // How far out a point is, 1 on the shape's edge.
         let reach = |s: &Placed, dx: f32, dy: f32| -> f32 {
-            let (sn, cs) = (-TAU * s.turn).sin_cos();
+            let [sn, cs] = s.turn;
             let (x, y) = (dx * cs - dy * sn, dx * sn + dy * cs);
             let r = s.radius.max(1e-6);
             match kind {
@@ -137,7 +177,7 @@ impl NodeKind for Shape {
                 "polygon" => {
                     let seg = TAU / sides;
                     let a = y.atan2(x).rem_euclid(seg) - seg / 2.0;
-                    (x * x + y * y).sqrt() * a.cos() / (r * (seg / 2.0).cos())
+                    (x * x + y * y).sqrt() * a.cos() / (r * apothem)
                 }
                 _ => (x * x + y * y).sqrt() / r,
             }
@@ -150,7 +190,12 @@ impl NodeKind for Shape {
             for cy in iy - 1..=iy + 1 {
                 for cx in ix - 1..=ix + 1 {
                     let s = cell(cx, cy);
-                    let e = reach(&s, x - s.centre[0], y - s.centre[1]);
+                    let (dx, dy) = (x - s.centre[0], y - s.centre[1]);
+                    let out = bound * s.radius.max(1e-6);
+                    if dx * dx + dy * dy > out * out {
+                        continue;
+                    }
+                    let e = reach(&s, dx, dy);
                     let inner = 1.0 - soft;
                     let m = if e <= inner {
                         1.0
@@ -183,6 +228,7 @@ impl NodeKind for Shape {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
     use crate::node::ParamValue;
     use crate::nodes::testing::*;
     use crate::period::Period;
@@ -232,6 +278,97 @@ mod tests {
         let r = 0.25f32;
         let hexagon = 1.5 * 3f32.sqrt() * r * r;
         assert!((covered - hexagon).abs() < 0.01, "{covered} vs {hexagon}");
+    }
+
+    /// The node's values worked out plainly: every neighbour cell hashed and measured at
+    /// every point, nothing skipped.
+    fn plain(params: &[(&str, ParamValue)], at: [f32; 2]) -> [f32; 2] {
+        let (g, id) = single("Shape", params, &[]);
+        let p = g.node(id).unwrap();
+        let p = p.params();
+        let count = p.float("count");
+        let period = (count.ceil() as i64).max(1);
+        let seed = p.int("seed") as u64;
+        let sides = p.int("sides").clamp(3, 12) as f32;
+        let soft = p.float("softness").clamp(0.0, 1.0);
+        let (x, y) = (at[0] * count, at[1] * count);
+        let (ix, iy) = (fast_floor(x) as i64, fast_floor(y) as i64);
+        let mut best = [0.0f32, 0.0];
+        for cy in iy - 1..=iy + 1 {
+            for cx in ix - 1..=ix + 1 {
+                let id = (wrap_index(cy, period as usize) * period as usize
+                    + wrap_index(cx, period as usize)) as u64;
+                let h = |c: u32| unit_f32(hash(seed, id, c));
+                let centre = [
+                    cx as f32 + 0.5 + p.float("jitter") * (h(0) - 0.5),
+                    cy as f32 + 0.5 + p.float("jitter") * (h(1) - 0.5),
+                ];
+                let radius = 0.5 * p.float("size") * (1.0 - p.float("size_jitter") * h(2));
+                let turn = p.float("rotation") + p.float("rotation_jitter") * h(3);
+                let (sn, cs) = (-TAU * turn).sin_cos();
+                let (dx, dy) = (x - centre[0], y - centre[1]);
+                let (x, y) = (dx * cs - dy * sn, dx * sn + dy * cs);
+                let r = radius.max(1e-6);
+                let e = match p.choice("shape") {
+                    "box" => x.abs().max(y.abs()) / r,
+                    "polygon" => {
+                        let seg = TAU / sides;
+                        let a = y.atan2(x).rem_euclid(seg) - seg / 2.0;
+                        (x * x + y * y).sqrt() * a.cos() / (r * (seg / 2.0).cos())
+                    }
+                    _ => (x * x + y * y).sqrt() / r,
+                };
+                let m = if e <= 1.0 - soft {
+                    1.0
+                } else if e >= 1.0 {
+                    0.0
+                } else {
+                    let t = (1.0 - e) / soft.max(1e-6);
+                    t * t * (3.0 - 2.0 * t)
+                };
+                if m > best[0] {
+                    best = [m, h(4)];
+                }
+            }
+        }
+        best
+    }
+
+    #[test]
+    fn the_tabled_and_skipping_evaluation_gives_the_plain_one_bit_for_bit() {
+        let points: Vec<[f32; 2]> = (0..4000)
+            .map(|i| [unit_f32(hash(3, i, 0)), unit_f32(hash(3, i, 1))])
+            .collect();
+        for shape in ["disc", "box", "polygon"] {
+            for (size, soft, jitter) in [(0.6, 0.1, 0.5), (1.0, 0.0, 1.0), (0.3, 1.0, 0.0)] {
+                let params = [
+                    ("shape", ParamValue::Choice(shape.into())),
+                    ("count", ParamValue::Float(7.0)),
+                    ("sides", ParamValue::Int(5)),
+                    ("size", ParamValue::Float(size)),
+                    ("softness", ParamValue::Float(soft)),
+                    ("jitter", ParamValue::Float(jitter)),
+                    ("size_jitter", ParamValue::Float(0.4)),
+                    ("rotation", ParamValue::Float(0.1)),
+                    ("rotation_jitter", ParamValue::Float(0.7)),
+                    ("seed", ParamValue::Int(9)),
+                ];
+                let (g, id) = single("Shape", &params, &[]);
+                let (mask, random) = (at(&g, id, "mask", &points), at(&g, id, "random", &points));
+                let mut inside = 0;
+                for (k, pt) in points.iter().enumerate() {
+                    let want = plain(&params, *pt);
+                    let got = [mask.get(k)[0], random.get(k)[0]];
+                    assert_eq!(
+                        got.map(f32::to_bits),
+                        want.map(f32::to_bits),
+                        "{shape} at {pt:?}"
+                    );
+                    inside += usize::from(want[0] > 0.0);
+                }
+                assert!(inside > 100 && inside < 4000, "{shape}: {inside} inside");
+            }
+        }
     }
 
     #[test]
