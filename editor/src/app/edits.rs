@@ -47,6 +47,16 @@ impl Editor {
                 self.delete(&nodes);
             }
             Command::Paste(text) => match ron::from_str::<Clip>(&text) {
+                Ok(clip) if clip.nodes.len() > tuft_graph::clip::MAX_CLIP_NODES => {
+                    self.message = Some((
+                        format!(
+                            "Not pasted: the clipboard holds {}, and one paste adds at most {}",
+                            counted(clip.nodes.len(), "node"),
+                            tuft_graph::clip::MAX_CLIP_NODES
+                        ),
+                        true,
+                    ));
+                }
                 Ok(clip) => self.paste(ctx, &clip),
                 Err(_) => {
                     self.message = Some(("The clipboard holds no Tuft nodes".to_owned(), true));

@@ -387,6 +387,19 @@ fn cut_and_paste_carry_nodes_to_the_pointer_in_another_document_without_stray_li
     harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
     harness.run_steps(2);
     assert!(harness.state().session().doc().graph.node(copy).is_none());
+    // A clip of more nodes than one paste adds changes nothing and says so.
+    let before = harness.state().session().doc().clone();
+    let many: Vec<String> = (0..=tuft_graph::clip::MAX_CLIP_NODES)
+        .map(|k| format!("(id: {k}, kind: \"UV\")"))
+        .collect();
+    harness.event(egui::Event::Paste(format!("(nodes: [{}])", many.join(","))));
+    harness.run_steps(2);
+    assert_eq!(harness.state().session().doc(), &before);
+    let said = harness.state().message().unwrap_or_default();
+    assert!(
+        said.contains("4097 nodes") && said.contains("at most 4096"),
+        "{said}"
+    );
     // Text that is not a clip changes nothing and says so.
     let before = harness.state().session().doc().clone();
     harness.event(egui::Event::Paste("(nodes: [(id: 1, kind: 3)])".into()));
