@@ -73,6 +73,19 @@ struct Placed {
     random: f32,
 }
 
+/// The mask at reach `e` (1 on the shape's edge): 1 inside its soft rim, 0 from the
+/// edge out, a smoothstep across the rim (`soft` of the shape's size).
+fn fade(e: f32, soft: f32) -> f32 {
+    if e <= 1.0 - soft {
+        1.0
+    } else if e >= 1.0 {
+        0.0
+    } else {
+        let t = (1.0 - e) / soft.max(1e-6);
+        t * t * (3.0 - 2.0 * t)
+    }
+}
+
 /// What a cell's hashes give its shape, wherever the cell is repeated.
 #[derive(Clone, Copy)]
 struct Numbers {
@@ -195,16 +208,7 @@ impl NodeKind for Shape {
                     if dx * dx + dy * dy > out * out {
                         continue;
                     }
-                    let e = reach(&s, dx, dy);
-                    let inner = 1.0 - soft;
-                    let m = if e <= inner {
-                        1.0
-                    } else if e >= 1.0 {
-                        0.0
-                    } else {
-                        let t = (1.0 - e) / soft.max(1e-6);
-                        t * t * (3.0 - 2.0 * t)
-                    };
+                    let m = fade(reach(&s, dx, dy), soft);
                     if m > best[0] {
                         best = [m, s.random];
                     }
@@ -318,14 +322,7 @@ mod tests {
                     }
                     _ => (x * x + y * y).sqrt() / r,
                 };
-                let m = if e <= 1.0 - soft {
-                    1.0
-                } else if e >= 1.0 {
-                    0.0
-                } else {
-                    let t = (1.0 - e) / soft.max(1e-6);
-                    t * t * (3.0 - 2.0 * t)
-                };
+                let m = fade(e, soft);
                 if m > best[0] {
                     best = [m, h(4)];
                 }
