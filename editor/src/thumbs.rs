@@ -13,6 +13,10 @@ use tuft_graph::{Domain, Evaluator, MaterialGraph, NodeId, OutRef};
 /// Side of a thumbnail in texels.
 pub const THUMB: usize = 40;
 
+/// How many node thumbnails are evaluated together (at 40² texels and three channels,
+/// 2 MB of fields).
+const THUMB_BATCH: usize = 128;
+
 struct Job {
     generation: u64,
     graph: MaterialGraph,
@@ -43,11 +47,32 @@ impl std::fmt::Debug for Thumbnails {
 #[must_use]
 pub fn image(evaluator: &Evaluator<'_>, out: &OutRef, ty: PortType) -> egui::ColorImage {
     let domain = Domain::grid(THUMB, THUMB);
-    let field = evaluator.eval_output(out, &domain);
+    picture(evaluator.eval_output(out, &domain).as_ref(), ty)
+}
+
+/// The thumbnails of `outs`, evaluated together: a node upstream of several is
+/// evaluated once for all of them (one at a time, a chain of n nodes evaluated its
+/// start n times).
+pub fn images(evaluator: &Evaluator<'_>, outs: &[(OutRef, PortType)]) -> Vec<egui::ColorImage> {
+    let domain = Domain::grid(THUMB, THUMB);
+    let inputs: Vec<(tuft_graph::Input, PortType)> = outs
+        .iter()
+        .map(|(out, ty)| (tuft_graph::Input::Link(out.clone()), *ty))
+        .collect();
+    let fields = evaluator.eval_inputs(&inputs, &domain);
+    fields
+        .iter()
+        .zip(outs)
+        .map(|(f, (_, ty))| picture(Some(f), *ty))
+        .collect()
+}
+
+/// A field over the thumbnail's grid as its picture (grey where there is none).
+fn picture(field: Option<&tuft_graph::field::Field>, ty: PortType) -> egui::ColorImage {
     let to8 = tuft_strands::num::to_unorm8;
     let srgb = tuft_strands::num::linear_to_srgb8;
     let pixels: Vec<egui::Color32> = (0..THUMB * THUMB)
-        .map(|i| match &field {
+        .map(|i| match field {
             None => egui::Color32::from_gray(40),
             Some(f) => match ty {
                 PortType::Float => {
@@ -133,15 +158,24 @@ fn draw_all(
     stale: &dyn Fn() -> bool,
 ) -> Option<Drawn> {
     let evaluator = Evaluator::with_cache(graph, sets.clone());
-    let mut nodes = Vec::with_capacity(graph.nodes.len());
-    for node in &graph.nodes {
+    let outs: Vec<(NodeId, OutRef, PortType)> = graph
+        .nodes
+        .iter()
+        .filter_map(|n| {
+            let out = n.output_ports().into_iter().next()?;
+            Some((n.id, OutRef::new(n.id, out.name), out.ty))
+        })
+        .collect();
+    let mut nodes = Vec::with_capacity(outs.len());
+    // In batches, asking `stale` between them: a batch shares what is upstream of it.
+    for batch in outs.chunks(THUMB_BATCH) {
         if stale() {
             return None;
         }
-        if let Some(out) = node.output_ports().into_iter().next() {
-            let out_ref = OutRef::new(node.id, out.name);
-            nodes.push((node.id, image(&evaluator, &out_ref, out.ty)));
-        }
+        let wanted: Vec<(OutRef, PortType)> =
+            batch.iter().map(|(_, o, ty)| (o.clone(), *ty)).collect();
+        let pictures = images(&evaluator, &wanted);
+        nodes.extend(batch.iter().map(|(id, ..)| *id).zip(pictures));
     }
     let mut layers = Vec::with_capacity(graph.strands.len());
     for name in graph.strands.keys() {
@@ -305,5 +339,32 @@ impl Thumbnails {
 impl Default for Thumbnails {
     fn default() -> Self {
         Self::new(Arc::default())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thumbnails_drawn_together_are_the_ones_drawn_one_by_one() {
+        for (name, text) in crate::PRESETS {
+            let graph = tuft_graph::io::from_str(text).unwrap().graph;
+            let evaluator = Evaluator::new(&graph);
+            let outs: Vec<(OutRef, PortType)> = graph
+                .nodes
+                .iter()
+                .filter_map(|n| {
+                    let out = n.output_ports().into_iter().next()?;
+                    Some((OutRef::new(n.id, out.name), out.ty))
+                })
+                .collect();
+            let together = images(&evaluator, &outs);
+            assert_eq!(together.len(), outs.len());
+            for ((out, ty), picture) in outs.iter().zip(&together) {
+                let alone = image(&Evaluator::new(&graph), out, *ty);
+                assert!(alone == *picture, "{name}: {out:?}");
+            }
+        }
     }
 }
