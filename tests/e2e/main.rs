@@ -6,6 +6,7 @@ mod baked_set;
 mod boundaries;
 mod field;
 mod files;
+mod game;
 mod golden;
 mod meshes;
 mod render;
