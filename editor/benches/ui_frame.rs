@@ -18,9 +18,7 @@ fn main() {
     tuft_editor::app::keep_freed_memory();
     tuft_editor::workers::lower_worker_priority();
     let doc = tuft_graph::io::from_str(tuft_editor::app::LAWN_PRESET).expect("lawn parses");
-    let mut harness = Harness::builder()
-        .with_size([1440.0, 900.0])
-        .build_eframe(move |cc| Editor::new(cc, Session::new(doc, None), None));
+    let mut harness = editor_on(doc);
     let ctx = harness.ctx.clone();
     harness.state_mut().wait_for_workers(&ctx);
     harness.run_steps(5);
@@ -142,10 +140,9 @@ fn large_graphs() {
                 &tuft_graph::InRef::Sink(tuft_graph::Sink::Pbr("roughness".into())),
             )
             .expect("a float into the roughness");
+        thumbnails(&graph);
         let doc = tuft_graph::Document::new(graph);
-        let mut harness = Harness::builder()
-            .with_size([1440.0, 900.0])
-            .build_eframe(move |cc| Editor::new(cc, Session::new(doc, None), None));
+        let mut harness = editor_on(doc);
         let ctx = harness.ctx.clone();
         harness.state_mut().wait_for_workers(&ctx);
         harness.run_steps(20);
@@ -165,6 +162,49 @@ fn large_graphs() {
             times.len()
         );
     }
+}
+
+/// The editor on `doc`, headless, at the window's default size.
+fn editor_on(doc: tuft_graph::Document) -> Harness<'static, Editor> {
+    Harness::builder()
+        .with_size([1440.0, 900.0])
+        .build_eframe(move |cc| Editor::new(cc, Session::new(doc, None), None))
+}
+
+/// The thumbnail worker's evaluation of every node of `graph`: in the batches it draws
+/// (`thumbs::images`, `THUMB_BATCH` outputs sharing what is upstream of them) and, up to 1,000
+/// nodes, one node at a time as it drew them before (each its whole upstream again).
+fn thumbnails(graph: &tuft_graph::MaterialGraph) {
+    use tuft_editor::thumbs;
+    let outs: Vec<(tuft_graph::OutRef, tuft_graph::value::PortType)> = graph
+        .nodes
+        .iter()
+        .filter_map(|n| {
+            let out = n.output_ports().into_iter().next()?;
+            Some((tuft_graph::OutRef::new(n.id, out.name), out.ty))
+        })
+        .collect();
+    let evaluator = tuft_graph::Evaluator::new(graph);
+    let start = std::time::Instant::now();
+    for batch in outs.chunks(thumbs::THUMB_BATCH) {
+        std::hint::black_box(thumbs::images(&evaluator, batch));
+    }
+    let batched = start.elapsed().as_secs_f64() * 1e3;
+    let alone = (outs.len() <= 1000).then(|| {
+        let start = std::time::Instant::now();
+        for (out, ty) in &outs {
+            std::hint::black_box(thumbs::image(&evaluator, out, *ty));
+        }
+        format!(
+            ", one node at a time {:.1} ms",
+            start.elapsed().as_secs_f64() * 1e3
+        )
+    });
+    println!(
+        "editor/thumbnails_{}_nodes: in batches {batched:.1} ms{}",
+        outs.len(),
+        alone.unwrap_or_default()
+    );
 }
 
 /// The TLB shootdowns every core has taken since boot (Linux; `None` elsewhere).

@@ -15,7 +15,7 @@ pub const THUMB: usize = 40;
 
 /// How many node thumbnails are evaluated together (at 40² texels and three channels,
 /// 2 MB of fields).
-const THUMB_BATCH: usize = 128;
+pub const THUMB_BATCH: usize = 128;
 
 struct Job {
     generation: u64,
