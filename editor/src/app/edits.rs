@@ -47,16 +47,6 @@ impl Editor {
                 self.delete(&nodes);
             }
             Command::Paste(text) => match ron::from_str::<Clip>(&text) {
-                Ok(clip) if clip.nodes.len() > tuft_graph::clip::MAX_CLIP_NODES => {
-                    self.message = Some((
-                        format!(
-                            "Not pasted: the clipboard holds {}, and one paste adds at most {}",
-                            counted(clip.nodes.len(), "node"),
-                            tuft_graph::clip::MAX_CLIP_NODES
-                        ),
-                        true,
-                    ));
-                }
                 Ok(clip) => self.paste(ctx, &clip),
                 Err(_) => {
                     self.message = Some(("The clipboard holds no Tuft nodes".to_owned(), true));
@@ -379,10 +369,19 @@ impl Editor {
         let same = clip.from == Some(self.session.token());
         self.edit(None, |d| {
             let p = d.paste(clip, offset, same);
-            join_group(d, open, &p.added);
+            if let Ok(p) = &p {
+                join_group(d, open, &p.added);
+            }
             pasted = Some(p);
         });
-        let Some(pasted) = pasted else { return };
+        let pasted = match pasted {
+            Some(Ok(p)) => p,
+            Some(Err(e)) => {
+                self.message = Some((format!("Not pasted: {e}"), true));
+                return;
+            }
+            None => return,
+        };
         if let Some(first) = pasted.added.first() {
             if self.session.doc().graph.node(*first).is_none() {
                 return; // refused by the limits: the edit said why

@@ -30,6 +30,14 @@ pub struct Clip {
 /// The most nodes one paste adds.
 pub const MAX_CLIP_NODES: usize = 4096;
 
+/// Why a clip was not pasted at all.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("the clip holds {nodes} nodes, and one paste adds at most {MAX_CLIP_NODES}")]
+pub struct TooManyToPaste {
+    /// How many nodes the clip holds.
+    pub nodes: usize,
+}
+
 /// What a paste added, and what it could not bring.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Pasted {
@@ -65,11 +73,21 @@ impl Document {
     /// through [`crate::MaterialGraph::connect`], so one of the wrong type or one that
     /// closes a loop (only a hand-made clip holds such) is refused like a drawn one;
     /// every input left without its link holds its port's default. Nodes of an unknown
-    /// kind are left out. Adds nothing for a clip over [`MAX_CLIP_NODES`].
-    pub fn paste(&mut self, clip: &Clip, offset: [f32; 2], same_document: bool) -> Pasted {
+    /// kind are left out.
+    ///
+    /// # Errors
+    /// A clip over [`MAX_CLIP_NODES`] nodes: nothing is added.
+    pub fn paste(
+        &mut self,
+        clip: &Clip,
+        offset: [f32; 2],
+        same_document: bool,
+    ) -> Result<Pasted, TooManyToPaste> {
         let mut pasted = Pasted::default();
         if clip.nodes.len() > MAX_CLIP_NODES {
-            return pasted;
+            return Err(TooManyToPaste {
+                nodes: clip.nodes.len(),
+            });
         }
         let mut next = self.graph.fresh_id().0;
         let mut map: HashMap<NodeId, NodeId> = HashMap::new();
@@ -133,7 +151,7 @@ impl Document {
                 pasted.unlinked.push(format!("{label}.{port}"));
             }
         }
-        pasted
+        Ok(pasted)
     }
 }
 
@@ -158,7 +176,7 @@ mod tests {
     fn pasted_copies_link_to_each_other() {
         let (mut doc, noise, ramp) = noise_into_ramp();
         let clip = doc.clip(&[noise, ramp]);
-        let pasted = doc.paste(&clip, [40.0, 40.0], true);
+        let pasted = doc.paste(&clip, [40.0, 40.0], true).unwrap();
         let new = &pasted.added;
         assert_eq!(new.len(), 2);
         assert!(new.iter().all(|id| *id != noise && *id != ramp));
@@ -187,7 +205,7 @@ mod tests {
     fn a_link_from_outside_the_clip_is_kept_in_its_document_alone() {
         let (mut doc, noise, ramp) = noise_into_ramp();
         let clip = doc.clip(&[ramp]);
-        let here = doc.paste(&clip, [0.0, 0.0], true);
+        let here = doc.paste(&clip, [0.0, 0.0], true).unwrap();
         assert_eq!(
             doc.graph.node(here.added[0]).unwrap().inputs["t"],
             Input::Link(OutRef::new(noise, "out"))
@@ -198,7 +216,7 @@ mod tests {
         let wave = g.add_node("Wave").unwrap();
         assert_eq!(wave, noise, "the test needs the same id in both documents");
         let mut other = Document::new(g);
-        let there = other.paste(&clip, [0.0, 0.0], false);
+        let there = other.paste(&clip, [0.0, 0.0], false).unwrap();
         let copy = there.added[0];
         assert_eq!(other.graph.node(copy).unwrap().inputs.get("t"), None);
         assert_eq!(
@@ -223,7 +241,7 @@ mod tests {
         ])";
         let clip: Clip = ron::from_str(text).unwrap();
         let (mut doc, ..) = noise_into_ramp();
-        let pasted = doc.paste(&clip, [0.0, 0.0], false);
+        let pasted = doc.paste(&clip, [0.0, 0.0], false).unwrap();
         assert_eq!(pasted.added.len(), 4);
         assert_eq!(pasted.unknown, 1);
         let [m7, m8, _, m10] = pasted.added[..] else {
@@ -251,6 +269,20 @@ mod tests {
                 format!("Math#{m10}.a")
             ]
         );
+    }
+
+    #[test]
+    fn a_clip_past_the_paste_limit_adds_nothing_and_says_how_many() {
+        let (mut doc, noise, _) = noise_into_ramp();
+        let one = doc.clip(&[noise]).nodes[0].clone();
+        let clip = Clip {
+            nodes: vec![one; MAX_CLIP_NODES + 1],
+            ..Clip::default()
+        };
+        let before = doc.clone();
+        let err = doc.paste(&clip, [0.0, 0.0], true).unwrap_err();
+        assert_eq!(err.nodes, MAX_CLIP_NODES + 1);
+        assert_eq!(doc, before);
     }
 
     #[test]
