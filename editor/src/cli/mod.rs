@@ -175,8 +175,8 @@ pub enum Command {
         /// Timed runs per case (after one warm-up run).
         #[arg(long, default_value_t = 5, value_parser = numbers::runs)]
         runs: usize,
-        /// Only this preset (lawn, fur or moss).
-        #[arg(long)]
+        /// Only this shipped preset.
+        #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(crate::PRESETS.map(|(name, _)| name)))]
         preset: Option<String>,
         /// Also (or, without --preset, only) time scattering this many candidates over a
         /// sphere and meshing them as ribbons.

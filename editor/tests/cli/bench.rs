@@ -95,6 +95,14 @@ fn bench_json_prints_one_case_per_line_with_median_and_counts() {
     assert!(scatter["strands"].as_u64().unwrap() > 10_000);
     let out = tuft(&["bench", "--preset", "nope"]);
     assert_eq!(out.status.code(), Some(2));
+    // The refusal names every shipped preset.
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        tuft_editor::PRESETS
+            .iter()
+            .all(|(name, _)| said.contains(name)),
+        "{said}"
+    );
 }
 
 #[test]

@@ -149,9 +149,10 @@ impl Node {
     }
 }
 
-/// The PBR half of the material: the maps a surface is shaded with.
+/// The PBR half of the material: the maps a surface is shaded with. A port a file
+/// leaves out takes its [`Default`] (as a strand layer's ports do).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(default, deny_unknown_fields)]
 pub struct PbrOutput {
     /// Linear RGB albedo.
     pub base_color: Input,

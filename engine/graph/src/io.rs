@@ -366,6 +366,8 @@ pub(crate) fn sync_parent(path: &Path) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::graph::{Input, PbrOutput};
+    use crate::value::Value;
 
     #[test]
     fn a_graph_of_more_nodes_than_the_limit_is_not_read() {
@@ -400,6 +402,21 @@ mod tests {
         let doc = from_str(layer).unwrap();
         assert!(doc.graph.nodes.is_empty() && doc.graph.strands.contains_key("g"));
         assert!(crate::validate(&doc.graph).diagnostics.is_empty());
+    }
+
+    #[test]
+    fn a_pbr_half_naming_some_ports_takes_the_defaults_for_the_rest() {
+        // It was refused for each port left out ("missing field `occlusion`").
+        let text = "(graph: (version: 1, name: \"x\", repeat_m: 2.0, pbr: (base_color: \
+                    Const(Color((0.5, 0.4, 0.1))), height_range_m: 0.03)))";
+        let pbr = from_str(text).unwrap().graph.pbr;
+        let made = PbrOutput::default();
+        assert_eq!(pbr.base_color, Input::Const(Value::Color([0.5, 0.4, 0.1])));
+        assert_eq!(pbr.height_range_m, 0.03);
+        assert_eq!(
+            (&pbr.roughness, &pbr.occlusion, &pbr.height),
+            (&made.roughness, &made.occlusion, &made.height)
+        );
     }
 
     #[test]

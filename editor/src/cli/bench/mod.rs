@@ -48,7 +48,8 @@ pub fn run(
     if let Some(name) = only
         && !PRESETS.iter().any(|(p, _)| *p == name)
     {
-        eprintln!("tuft bench: no preset {name:?} (lawn, fur, moss)");
+        let names: Vec<&str> = PRESETS.iter().map(|(p, _)| *p).collect();
+        eprintln!("tuft bench: no preset {name:?} ({})", names.join(", "));
         return std::process::ExitCode::from(2);
     }
     if with_levels {
