@@ -35,6 +35,8 @@ pub mod channel {
     pub const FRIZZ: u32 = 12;
     /// The lattice values of a layer's macro variation.
     pub const MACRO: u32 = 16;
+    /// Whether a strand narrower than a card atlas texel covers the texel it crosses.
+    pub const ATLAS: u32 = 17;
 }
 
 /// The SplitMix64 finaliser: a bijective 64-bit mix with full avalanche.

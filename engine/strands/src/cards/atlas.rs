@@ -3,7 +3,7 @@
 //! cutoff stays what mip 0 has.
 
 use super::{Card, CardSettings};
-use crate::hash::{hash, unit_f32};
+use crate::hash::{channel, hash, unit_f32};
 use crate::mesh::Shape;
 use crate::num::{fast_floor, linear_to_srgb, median, srgb8_to_linear, to_unorm8};
 use crate::set::StrandSet;
@@ -367,6 +367,7 @@ impl View {
             let (rc, tc) = (Vec3::from(strand.root_color), Vec3::from(strand.tip_color));
             let curve = strand.curve();
             let lean_x = (r.x / length.max(1e-6)).clamp(-1.0, 1.0);
+            let thin = strand.width_at(0.0) * self.px_per_m < 1.0;
             for s in 0..=samples {
                 let t = s as f32 / samples as f32;
                 let p = curve.at(t);
@@ -376,11 +377,28 @@ impl View {
                     continue;
                 }
                 let half = 0.5 * strand.width_at(t) * self.px_per_m;
+                let color = rc.lerp(tc, t).to_array();
+                let normal = Vec3::new(lean_x * t * 0.5, 0.0, 1.0).normalize().to_array();
+                if thin {
+                    // Narrower than a texel at its root: its share of a texel never passes
+                    // the cutoff, and a layer of such strands pictured nothing. It covers
+                    // the texel it crosses whole, at as many rows as that share (on
+                    // average), so the cell's coverage is still the strands'.
+                    let share = 2.0 * half;
+                    let crossed = fast_floor(x);
+                    if (0.0..cell_px as f32).contains(&crossed)
+                        && unit_f32(hash(u64::from(strand.id), s as u64, channel::ATLAS)) < share
+                    {
+                        let k = py as usize * self.size + cx + crossed as usize;
+                        rgba[k * 4..k * 4 + 4]
+                            .copy_from_slice(&[color[0], color[1], color[2], 1.0]);
+                        nrm[k * 3..k * 3 + 3].copy_from_slice(&normal);
+                    }
+                    continue;
+                }
                 let x0 = fast_floor(x - half).max(0.0) as usize;
                 let x1 = ((-fast_floor(-(x + half))).max(0.0) as usize).min(cell_px);
                 let row = py as usize * self.size + cx;
-                let color = rc.lerp(tc, t).to_array();
-                let normal = Vec3::new(lean_x * t * 0.5, 0.0, 1.0).normalize().to_array();
                 for px in x0..x1 {
                     let cover = ((x + half).min(px as f32 + 1.0) - (x - half).max(px as f32))
                         .clamp(0.0, 1.0);
@@ -583,6 +601,27 @@ mod tests {
         for (k, c) in cov.iter().enumerate().take(6) {
             assert!((c - cov[0]).abs() <= 0.02, "mip {k}: {c} vs {}", cov[0]);
         }
+    }
+
+    #[test]
+    fn strands_narrower_than_a_texel_still_picture_their_cover() {
+        // Straws 3 mm wide under cards 0.5 m wide, at 64 texels a cell, are 0.4 texel:
+        // their share of a texel never passed the cutoff, and the cards showed nothing.
+        let mut s = set(30_000, 16);
+        let settings = CardSettings::default();
+        let cards = group(&s, 16, 1.0, settings.atlas_cells);
+        let window = median(cards.iter().map(|c| c.width)).expect("cards");
+        let texel = window / (settings.atlas_size / settings.atlas_cells) as f32;
+        let mut covers = |texels: f32| {
+            s.width.iter_mut().for_each(|w| *w = texels * texel);
+            let cards = group(&s, 16, 1.0, settings.atlas_cells);
+            coverage_per_mip(&atlas(&s, &cards, 1.0, &settings), settings.alpha_cutoff)[0]
+        };
+        let (thin, thinner, wide) = (covers(0.4), covers(0.2), covers(1.6));
+        assert!(
+            0.02 < thinner && thinner < thin && thin < wide,
+            "mip 0 covers {thinner} at 0.2 texel, {thin} at 0.4, {wide} at 1.6"
+        );
     }
 
     #[test]
