@@ -50,15 +50,18 @@ pub(super) fn footprint(rows: &HashMap<ViewNode, usize>, node: &ViewNode) -> egu
 /// A node's width as the estimate of its footprint takes it.
 pub const NODE_WIDTH: f32 = 200.0;
 
-/// How many input and output pins `node` has.
-pub(super) fn pin_counts(doc: &tuft_graph::Document, node: &ViewNode) -> (usize, usize) {
+/// How many input and output pins `node` has, its graph node found by `find`.
+pub(super) fn pin_counts<'d>(
+    doc: &'d tuft_graph::Document,
+    node: &ViewNode,
+    find: impl Fn(tuft_graph::NodeId) -> Option<&'d tuft_graph::Node>,
+) -> (usize, usize) {
     use tuft_graph::graph::PBR_PORTS;
     use tuft_graph::layer::STRAND_PORTS;
     match node {
-        ViewNode::Node(id) => doc
-            .graph
-            .node(*id)
-            .map_or((0, 0), |n| (n.input_ports().len(), n.output_ports().len())),
+        ViewNode::Node(id) => {
+            find(*id).map_or((0, 0), |n| (n.input_ports().len(), n.output_ports().len()))
+        }
         // The fixed maps and the normal.
         ViewNode::Pbr => (PBR_PORTS.len() + 1, 0),
         ViewNode::Layer(_) => (STRAND_PORTS.len(), 0),
@@ -71,7 +74,7 @@ pub(super) fn pin_counts(doc: &tuft_graph::Document, node: &ViewNode) -> (usize,
 
 /// The rows a node takes: its longer column of pins, and a group's Open button.
 pub(super) fn rows_of(doc: &tuft_graph::Document, node: &ViewNode) -> usize {
-    let (inputs, outputs) = pin_counts(doc, node);
+    let (inputs, outputs) = pin_counts(doc, node, |id| doc.graph.node(id));
     inputs.max(outputs) + usize::from(matches!(node, ViewNode::Group(_)))
 }
 

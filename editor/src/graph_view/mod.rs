@@ -410,8 +410,10 @@ impl GraphView {
         let before = self.node_positions();
         self.canvas = ui.available_rect_before_wrap();
         let selected = self.selected_in_widget(ui.ctx());
+        let index = doc.graph.index();
         let mut viewer = Viewer {
             doc,
+            index: &index,
             report,
             actions: Vec::new(),
             frame: self.frame.take(),

@@ -70,6 +70,12 @@ fn sink_info(
 
 pub(super) struct Viewer<'a> {
     pub(super) doc: &'a Document,
+    /// Where each node id stands in the graph's list ([`MaterialGraph::index`]), made once a
+    /// frame: the canvas asks for every node's title, pins and body each frame, and a
+    /// search of the list for each made a frame's cost grow with the square of the count.
+    ///
+    /// [`MaterialGraph::index`]: tuft_graph::MaterialGraph::index
+    pub(super) index: &'a HashMap<NodeId, usize>,
     pub(super) report: &'a Report,
     pub(super) actions: Vec<Command>,
     pub(super) frame: Option<Vec<ViewNode>>,
@@ -90,7 +96,14 @@ pub(super) struct Viewer<'a> {
     pub(super) selected: Vec<egui_snarl::NodeId>,
 }
 
-impl Viewer<'_> {
+impl<'a> Viewer<'a> {
+    /// The graph's node `id` (the first of that id, as [`MaterialGraph::node`] finds it).
+    ///
+    /// [`MaterialGraph::node`]: tuft_graph::MaterialGraph::node
+    fn node(&self, id: NodeId) -> Option<&'a tuft_graph::Node> {
+        self.index.get(&id).map(|&i| &self.doc.graph.nodes[i])
+    }
+
     /// `info`, noting where it is drawn as pin `port` of `node`.
     fn noted(&self, node: ViewNode, port: &str, input: bool, info: PinInfo) -> NotedPin {
         NotedPin {
@@ -104,7 +117,7 @@ impl Viewer<'_> {
         let graph = &self.doc.graph;
         match node {
             ViewNode::Node(id) => {
-                let n = graph.node(*id)?;
+                let n = self.node(*id)?;
                 let port = n.input_ports().into_iter().nth(k)?;
                 Some(InputInfo {
                     to: InRef::Node {
@@ -120,7 +133,7 @@ impl Viewer<'_> {
             }
             ViewNode::Group(g) => {
                 let exposed = self.doc.group(*g)?.inputs.get(k)?;
-                let n = graph.node(exposed.node)?;
+                let n = self.node(exposed.node)?;
                 let port = n
                     .input_ports()
                     .into_iter()
@@ -171,18 +184,12 @@ impl Viewer<'_> {
     ) -> Option<(OutRef, PortType, String)> {
         match node {
             ViewNode::Node(id) => {
-                let out = self
-                    .doc
-                    .graph
-                    .node(*id)?
-                    .output_ports()
-                    .into_iter()
-                    .nth(k)?;
+                let out = self.node(*id)?.output_ports().into_iter().nth(k)?;
                 Some((OutRef::new(*id, out.name), out.ty, out.name.to_owned()))
             }
             ViewNode::Group(g) => {
                 let exposed = self.doc.group(*g)?.outputs.get(k)?;
-                let n = self.doc.graph.node(exposed.node)?;
+                let n = self.node(exposed.node)?;
                 let out = n
                     .output_ports()
                     .into_iter()
@@ -224,7 +231,7 @@ impl Viewer<'_> {
     /// Whether `node` is a Reroute (drawn as a dot).
     fn is_reroute(&self, node: &ViewNode) -> bool {
         matches!(node, ViewNode::Node(id)
-            if self.doc.graph.node(*id).is_some_and(|n| n.kind == tuft_graph::nodes::reroute::NAME))
+            if self.node(*id).is_some_and(|n| n.kind == tuft_graph::nodes::reroute::NAME))
     }
 }
 
@@ -256,8 +263,6 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
     fn title(&mut self, node: &ViewNode) -> String {
         match node {
             ViewNode::Node(id) => self
-                .doc
-                .graph
                 .node(*id)
                 .map_or_else(|| format!("#{}", id.0), |n| n.title()),
             ViewNode::Pbr => "PBR output".to_owned(),
@@ -346,12 +351,7 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
                     )
                     .on_hover_text(problems.join("\n"));
                 }
-                let doc = self
-                    .doc
-                    .graph
-                    .node(id)
-                    .and_then(|n| n.kind())
-                    .map_or("", |k| k.doc());
+                let doc = self.node(id).and_then(|n| n.kind()).map_or("", |k| k.doc());
                 if ui
                     .add(
                         egui::Label::new(egui::RichText::new(title).strong())
@@ -380,11 +380,11 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
     }
 
     fn inputs(&mut self, node: &ViewNode) -> usize {
-        super::geometry::pin_counts(self.doc, node).0
+        super::geometry::pin_counts(self.doc, node, |id| self.node(id)).0
     }
 
     fn outputs(&mut self, node: &ViewNode) -> usize {
-        super::geometry::pin_counts(self.doc, node).1
+        super::geometry::pin_counts(self.doc, node, |id| self.node(id)).1
     }
 
     fn show_input(
@@ -417,8 +417,6 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
             // Linked from a node this view does not show (outside the open group).
             Input::Link(from) if pin.remotes.is_empty() => {
                 let source = self
-                    .doc
-                    .graph
                     .node(from.node)
                     .map_or_else(|| format!("#{}", from.node), tuft_graph::Node::label);
                 ui.label(egui::RichText::new(format!("← {source}.{}", from.port)).weak())
