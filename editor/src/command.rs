@@ -38,8 +38,8 @@ pub enum Command {
     Cut(Vec<NodeId>),
     /// Add the nodes in this clipboard text.
     Paste(String),
-    /// Start a new document from the preset of this name ([`crate::PRESETS`]).
-    NewFromPreset(&'static str),
+    /// Start a new document from this preset (an entry of [`crate::PRESETS`]).
+    NewFromPreset(&'static crate::Preset),
     /// Add a strand layer under a free name.
     AddLayer,
     /// Add a copy of this strand layer.

@@ -10,12 +10,15 @@
 
 /// The presets that ship, by name, built in so the editor offers them (File › New from
 /// Preset) and `tuft bench` times them from any working directory.
-pub const PRESETS: [(&str, &str); 4] = [
+pub const PRESETS: [Preset; 4] = [
     ("lawn", include_str!("../../presets/lawn.ron")),
     ("fur", include_str!("../../presets/fur.ron")),
     ("moss", include_str!("../../presets/moss.ron")),
     ("carpet", include_str!("../../presets/carpet.ron")),
 ];
+
+/// A shipped preset: its name and its graph file's text.
+pub type Preset = (&'static str, &'static str);
 
 /// The lawn preset, which the editor opens on.
 pub const LAWN_PRESET: &str = PRESETS[0].1;

@@ -98,7 +98,7 @@ impl Editor {
     /// A new document, after asking about unsaved changes.
     /// Starts a new document, empty or a copy of preset `preset` (asking first when
     /// there are unsaved changes).
-    pub(super) fn request_new(&mut self, preset: Option<&'static str>) {
+    pub(super) fn request_new(&mut self, preset: Option<&'static crate::Preset>) {
         if self.session.is_dirty() {
             self.pending = Some(Pending::New(preset));
         } else {
@@ -229,23 +229,16 @@ impl Editor {
 
     /// An untitled document: empty, or preset `preset` (File › New from Preset), which
     /// is saved wherever the author chooses, never over the preset.
-    pub(super) fn new_document(&mut self, preset: Option<&'static str>) {
+    pub(super) fn new_document(&mut self, preset: Option<&'static crate::Preset>) {
         let doc = match preset {
             None => Document::new(tuft_graph::MaterialGraph::new("untitled")),
-            Some(name) => {
-                let text = crate::PRESETS.iter().find(|(n, _)| *n == name).map(|p| p.1);
-                match text.map(tuft_graph::io::from_str) {
-                    Some(Ok(doc)) => doc,
-                    Some(Err(e)) => {
-                        self.message = Some((format!("The {name} preset: {e}"), true));
-                        return;
-                    }
-                    None => {
-                        self.message = Some((format!("No preset is named {name}"), true));
-                        return;
-                    }
+            Some((name, text)) => match tuft_graph::io::from_str(text) {
+                Ok(doc) => doc,
+                Err(e) => {
+                    self.message = Some((format!("The {name} preset: {e}"), true));
+                    return;
                 }
-            }
+            },
         };
         self.baked = None;
         self.release_slot();

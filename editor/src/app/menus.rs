@@ -168,9 +168,9 @@ impl Editor {
             ui.menu_button("File", |ui| {
                 self.item(ui, "New", &keys(&NEW), Some(Command::New));
                 ui.menu_button("New from Preset", |ui| {
-                    for (name, _) in crate::PRESETS {
-                        let command = Command::NewFromPreset(name);
-                        let mut label = name.to_owned();
+                    for preset in &crate::PRESETS {
+                        let command = Command::NewFromPreset(preset);
+                        let mut label = preset.0.to_owned();
                         label[..1].make_ascii_uppercase();
                         self.item(ui, &label, "", Some(command));
                     }

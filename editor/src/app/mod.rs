@@ -126,8 +126,8 @@ fn wgpu_options() -> egui_wgpu::WgpuConfiguration {
 /// Something that would lose unsaved changes, waiting for the user's answer.
 #[derive(Clone, Debug, PartialEq)]
 enum Pending {
-    /// File › New, or New from Preset with the preset's name.
-    New(Option<&'static str>),
+    /// File › New, or New from Preset with the preset.
+    New(Option<&'static crate::Preset>),
     Open(PathBuf),
     /// Open offered autosave `i` (`Editor::recover_at`).
     Recover(usize),

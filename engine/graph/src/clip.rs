@@ -5,7 +5,7 @@ use crate::graph::{Input, Node, NodeId};
 use crate::io::Document;
 use crate::{InRef, OutRef};
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Nodes on their way between documents, with where they stood. The clipboard carries it
 /// as RON text, so pasting reads whatever text is there: anything that is not a clip is
@@ -101,12 +101,13 @@ impl Document {
         // First the nodes with their constants, then every link through the checks
         // (a link may come from a copy later in the clip).
         let mut links: Vec<(InRef, OutRef)> = Vec::new();
+        let mut made: HashSet<NodeId> = HashSet::new();
         for node in &clip.nodes {
             let Some(&id) = map.get(&node.id) else {
                 pasted.unknown += 1;
                 continue;
             };
-            if pasted.added.contains(&id) {
+            if !made.insert(id) {
                 continue; // the same id twice in a hand-made clip: the first wins
             }
             let mut copy = node.clone();
