@@ -144,8 +144,25 @@ impl Document {
             self.graph.nodes.push(copy);
             pasted.added.push(id);
         }
+        // A clip copied from a graph holds no loop, and then no link can close one: the
+        // walk upstream each link would take (a paste of a long chain walked it for
+        // every link) is left out. A clip that could close one (made by hand) has every
+        // link checked in turn, so the first link of a loop is made and the last refused.
+        let pairs: Vec<(NodeId, NodeId)> = links
+            .iter()
+            .filter_map(|(to, from)| match to {
+                InRef::Node { node, .. } => Some((from.node, *node)),
+                InRef::Sink(_) => None,
+            })
+            .collect();
+        let loop_free = self.graph.acyclic_with(&pairs);
         for (to, from) in links {
-            if self.graph.connect(from, &to).is_err()
+            let made = if loop_free {
+                self.graph.connect_without_loops(from, &to)
+            } else {
+                self.graph.connect(from, &to)
+            };
+            if made.is_err()
                 && let InRef::Node { node, port } = &to
             {
                 let label = self.graph.node(*node).map(Node::label).unwrap_or_default();
