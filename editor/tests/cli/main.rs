@@ -239,30 +239,22 @@ fn nodes_lists_the_vocabulary_from_the_descriptions_the_library_shows() {
             kind.params().len()
         );
     }
-    let noise = entries.iter().find(|e| e["kind"] == "Noise").unwrap();
-    let scale = noise["params"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["name"] == "scale")
-        .unwrap();
-    assert_eq!(scale["accepts"]["slider"], serde_json::json!([1.0, 64.0]));
-    let octaves = noise["params"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["name"] == "octaves")
-        .unwrap();
-    assert_eq!(octaves["accepts"]["range"], serde_json::json!([1, 10]));
+    // What the listing says a kind's parameter accepts.
+    let accepts = |kind: &str, param: &str| {
+        let entry = entries.iter().find(|e| e["kind"] == kind).unwrap();
+        let params = entry["params"].as_array().unwrap();
+        params.iter().find(|p| p["name"] == param).unwrap()["accepts"].clone()
+    };
+    assert_eq!(
+        accepts("Noise", "scale")["slider"],
+        serde_json::json!([1.0, 64.0])
+    );
+    assert_eq!(
+        accepts("Noise", "octaves")["range"],
+        serde_json::json!([1, 10])
+    );
     // An f32 default reads as written, not widened to f64's digits (0.6000000238418579).
-    let shape = entries.iter().find(|e| e["kind"] == "Shape").unwrap();
-    let size = shape["params"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["name"] == "size")
-        .unwrap();
-    assert_eq!(size["accepts"]["default"], serde_json::json!(0.6));
+    assert_eq!(accepts("Shape", "size")["default"], serde_json::json!(0.6));
     // The text listing names every kind too.
     let listing = text(&tuft(&["nodes"]));
     for kind in tuft_graph::nodes::ALL {

@@ -5,7 +5,7 @@ use crate::graph::{InRef, Input, MaterialGraph, Node, NodeId, OutRef, Sink, inpu
 use crate::node::ParamValue;
 use crate::nodes;
 use crate::value::PortType;
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
 
 /// Why a connection was refused.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -172,43 +172,66 @@ impl MaterialGraph {
         Ok(())
     }
 
-    /// Whether the graph stays free of loops with the links `extra` added as well
-    /// (`(from, to)`: node `to` reads node `from`): a count of each node's inputs from
-    /// nodes, taken away as the nodes they wait on are done (Kahn's order), in time
-    /// linear in the nodes and links. A graph with a duplicated id answers no.
-    pub(crate) fn acyclic_with(&self, extra: &[(NodeId, NodeId)]) -> bool {
+    /// The nodes (the first of each id, by place in `nodes`) in Kahn's order: each after
+    /// every node it reads, the links `extra` counted too (`(from, to)`: node `to` reads
+    /// node `from`), the nodes that read nothing first by id. Then the nodes left over,
+    /// which sit on or behind a loop, by id. Linear in the nodes and links.
+    pub(crate) fn reading_order(&self, extra: &[(NodeId, NodeId)]) -> (Vec<usize>, Vec<usize>) {
         let index = self.index();
-        if index.len() != self.nodes.len() {
-            return false;
+        let mut readers: HashMap<usize, Vec<usize>> = HashMap::new();
+        let mut waits: HashMap<usize, usize> = index.values().map(|&i| (i, 0)).collect();
+        let mut reads: Vec<(usize, usize)> = extra
+            .iter()
+            .filter_map(|(from, to)| Some((*index.get(from)?, *index.get(to)?)))
+            .collect();
+        for &i in index.values() {
+            let links = self.node_links(&self.nodes[i]);
+            reads.extend(
+                links
+                    .iter()
+                    .filter_map(|(_, l)| Some((*index.get(&l.node)?, i))),
+            );
         }
-        let mut readers: Vec<Vec<usize>> = vec![Vec::new(); self.nodes.len()];
-        let mut waits = vec![0usize; self.nodes.len()];
-        let mut edge = |from: NodeId, to: NodeId| {
-            if let (Some(&f), Some(&t)) = (index.get(&from), index.get(&to)) {
-                readers[f].push(t);
-                waits[t] += 1;
-            }
-        };
-        for node in &self.nodes {
-            for (_, l) in self.node_links(node) {
-                edge(l.node, node.id);
-            }
+        reads.sort_unstable();
+        reads.dedup();
+        for (from, to) in reads {
+            readers.entry(from).or_default().push(to);
+            *waits.get_mut(&to).expect("every node waits") += 1;
         }
-        for &(from, to) in extra {
-            edge(from, to);
-        }
-        let mut ready: Vec<usize> = (0..waits.len()).filter(|&i| waits[i] == 0).collect();
-        let mut done = 0;
-        while let Some(i) = ready.pop() {
-            done += 1;
-            for &r in &readers[i] {
-                waits[r] -= 1;
-                if waits[r] == 0 {
-                    ready.push(r);
+        let by_id = |places: &mut Vec<usize>| places.sort_unstable_by_key(|&i| self.nodes[i].id);
+        let mut first: Vec<usize> = waits
+            .iter()
+            .filter(|&(_, &n)| n == 0)
+            .map(|(&i, _)| i)
+            .collect();
+        by_id(&mut first);
+        let mut ready: VecDeque<usize> = first.into();
+        let mut order = Vec::with_capacity(index.len());
+        while let Some(i) = ready.pop_front() {
+            order.push(i);
+            for &r in readers.get(&i).map_or(&[][..], Vec::as_slice) {
+                let n = waits.get_mut(&r).expect("every reader waits");
+                *n -= 1;
+                if *n == 0 {
+                    ready.push_back(r);
                 }
             }
         }
-        done == self.nodes.len()
+        let mut left: Vec<usize> = waits
+            .into_iter()
+            .filter(|&(_, n)| n > 0)
+            .map(|(i, _)| i)
+            .collect();
+        by_id(&mut left);
+        (order, left)
+    }
+
+    /// Whether the graph stays free of loops with the links `extra` added as well
+    /// ([`Self::reading_order`] leaves no node over). A graph with a duplicated id
+    /// answers no.
+    pub(crate) fn acyclic_with(&self, extra: &[(NodeId, NodeId)]) -> bool {
+        let (order, left) = self.reading_order(extra);
+        left.is_empty() && order.len() == self.nodes.len()
     }
 
     /// Sets `to` to read `from`, a Reroute taking its type (the link already checked).
@@ -308,8 +331,8 @@ mod tests {
         g.connect(OutRef::new(math, "out"), &node_in(mix, "t"))
             .unwrap();
         assert!(g.acyclic_with(&[]));
-        // Mix into Math closes a loop; Noise into Mix and Math into Math's own b do not,
-        // and do, as the walk upstream finds.
+        // Mix into Math closes a loop, as does Math into itself; Noise into Mix does not.
+        // Each answer is the one the walk upstream gives.
         assert!(!g.acyclic_with(&[(mix, math)]));
         assert!(g.acyclic_with(&[(noise, mix)]));
         assert!(!g.acyclic_with(&[(math, math)]));

@@ -9,43 +9,17 @@ use crate::graph::{Input, MaterialGraph, Node, NodeId, OutRef, Sink};
 use crate::node::Access;
 use crate::period::Period;
 use crate::value::PortType;
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, HashSet};
 
 /// Periods by Kahn's algorithm over every link; nodes left over sit on or behind a cycle.
 pub(super) fn infer_periods(
     graph: &MaterialGraph,
 ) -> (HashMap<(NodeId, usize), Period>, Vec<NodeId>) {
-    let index = graph.index();
-    let mut indegree: HashMap<NodeId, usize> = HashMap::new();
-    let mut readers: HashMap<NodeId, Vec<NodeId>> = HashMap::new();
-    for (&id, &i) in &index {
-        let mut deps: Vec<NodeId> = graph
-            .node_links(&graph.nodes[i])
-            .into_iter()
-            .map(|(_, l)| l.node)
-            .filter(|d| index.contains_key(d))
-            .collect();
-        deps.sort_unstable();
-        deps.dedup();
-        indegree.insert(id, deps.len());
-        for d in deps {
-            readers.entry(d).or_default().push(id);
-        }
-    }
-    let mut ready: VecDeque<NodeId> = {
-        let mut r: Vec<NodeId> = indegree
-            .iter()
-            .filter(|&(_, &n)| n == 0)
-            .map(|(&id, _)| id)
-            .collect();
-        r.sort_unstable();
-        r.into()
-    };
+    let (order, left) = graph.reading_order(&[]);
     let mut periods = HashMap::new();
-    let mut done = HashSet::new();
-    while let Some(id) = ready.pop_front() {
-        done.insert(id);
-        let node = &graph.nodes[index[&id]];
+    for i in order {
+        let node = &graph.nodes[i];
+        let id = node.id;
         if let Some(kind) = node.kind() {
             let params = node.params();
             let mut inputs: Vec<Period> = kind
@@ -78,22 +52,11 @@ pub(super) fn infer_periods(
                 periods.insert((id, k), p);
             }
         }
-        for &r in readers.get(&id).map_or(&[][..], Vec::as_slice) {
-            let n = indegree.get_mut(&r).expect("every reader has an indegree");
-            *n -= 1;
-            if *n == 0 {
-                ready.push_back(r);
-            }
-        }
     }
-    let mut cyclic: Vec<NodeId> = index
-        .keys()
-        .filter(|id| !done.contains(id))
-        .copied()
-        .collect();
-    cyclic.sort_unstable();
-    for &id in &cyclic {
-        let node = &graph.nodes[index[&id]];
+    let cyclic: Vec<NodeId> = left.iter().map(|&i| graph.nodes[i].id).collect();
+    for &i in &left {
+        let node = &graph.nodes[i];
+        let id = node.id;
         for k in 0..node.output_ports().len() {
             periods.insert(
                 (id, k),
