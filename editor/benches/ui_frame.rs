@@ -176,14 +176,7 @@ fn editor_on(doc: tuft_graph::Document) -> Harness<'static, Editor> {
 /// nodes, one node at a time as it drew them before (each its whole upstream again).
 fn thumbnails(graph: &tuft_graph::MaterialGraph) {
     use tuft_editor::thumbs;
-    let outs: Vec<(tuft_graph::OutRef, tuft_graph::value::PortType)> = graph
-        .nodes
-        .iter()
-        .filter_map(|n| {
-            let out = n.output_ports().into_iter().next()?;
-            Some((tuft_graph::OutRef::new(n.id, out.name), out.ty))
-        })
-        .collect();
+    let outs = thumbs::pictured(graph);
     let evaluator = tuft_graph::Evaluator::new(graph);
     let start = std::time::Instant::now();
     for batch in outs.chunks(thumbs::THUMB_BATCH) {

@@ -67,6 +67,19 @@ pub fn images(evaluator: &Evaluator<'_>, outs: &[(OutRef, PortType)]) -> Vec<egu
         .collect()
 }
 
+/// What each node's thumbnail shows: its first output (a node without one has none).
+#[must_use]
+pub fn pictured(graph: &MaterialGraph) -> Vec<(OutRef, PortType)> {
+    graph
+        .nodes
+        .iter()
+        .filter_map(|n| {
+            let out = n.output_ports().into_iter().next()?;
+            Some((OutRef::new(n.id, out.name), out.ty))
+        })
+        .collect()
+}
+
 /// A field over the thumbnail's grid as its picture (grey where there is none).
 fn picture(field: Option<&tuft_graph::field::Field>, ty: PortType) -> egui::ColorImage {
     let to8 = tuft_strands::num::to_unorm8;
@@ -158,24 +171,15 @@ fn draw_all(
     stale: &dyn Fn() -> bool,
 ) -> Option<Drawn> {
     let evaluator = Evaluator::with_cache(graph, sets.clone());
-    let outs: Vec<(NodeId, OutRef, PortType)> = graph
-        .nodes
-        .iter()
-        .filter_map(|n| {
-            let out = n.output_ports().into_iter().next()?;
-            Some((n.id, OutRef::new(n.id, out.name), out.ty))
-        })
-        .collect();
+    let outs = pictured(graph);
     let mut nodes = Vec::with_capacity(outs.len());
     // In batches, asking `stale` between them: a batch shares what is upstream of it.
     for batch in outs.chunks(THUMB_BATCH) {
         if stale() {
             return None;
         }
-        let wanted: Vec<(OutRef, PortType)> =
-            batch.iter().map(|(_, o, ty)| (o.clone(), *ty)).collect();
-        let pictures = images(&evaluator, &wanted);
-        nodes.extend(batch.iter().map(|(id, ..)| *id).zip(pictures));
+        let pictures = images(&evaluator, batch);
+        nodes.extend(batch.iter().map(|(out, _)| out.node).zip(pictures));
     }
     let mut layers = Vec::with_capacity(graph.strands.len());
     for name in graph.strands.keys() {
@@ -351,14 +355,7 @@ mod tests {
         for (name, text) in crate::PRESETS {
             let graph = tuft_graph::io::from_str(text).unwrap().graph;
             let evaluator = Evaluator::new(&graph);
-            let outs: Vec<(OutRef, PortType)> = graph
-                .nodes
-                .iter()
-                .filter_map(|n| {
-                    let out = n.output_ports().into_iter().next()?;
-                    Some((OutRef::new(n.id, out.name), out.ty))
-                })
-                .collect();
+            let outs = pictured(&graph);
             let together = images(&evaluator, &outs);
             assert_eq!(together.len(), outs.len());
             for ((out, ty), picture) in outs.iter().zip(&together) {
