@@ -6,16 +6,30 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::path::Path;
 
-fn preset(name: &str) -> tuft_graph::MaterialGraph {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../presets/{name}.ron"));
-    tuft_graph::io::load(&path)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-        .graph
+/// Every graph in `presets/`, by name in file-name order: a preset joins the
+/// benchmarks by being shipped.
+fn presets() -> Vec<(String, tuft_graph::MaterialGraph)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../presets");
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|entry| entry.expect("a readable folder").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "ron"))
+        .collect();
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|path| {
+            let name = path.file_stem().expect("a file name").to_string_lossy();
+            let graph = tuft_graph::io::load(&path)
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+                .graph;
+            (name.into_owned(), graph)
+        })
+        .collect()
 }
 
 fn validation(c: &mut Criterion) {
-    for name in ["lawn", "fur", "moss"] {
-        let graph = preset(name);
+    for (name, graph) in presets() {
         c.bench_function(&format!("{name}/validate"), |b| {
             b.iter(|| black_box(tuft_graph::validate(black_box(&graph))));
         });
@@ -25,8 +39,7 @@ fn validation(c: &mut Criterion) {
 fn pbr(c: &mut Criterion) {
     let mut group = c.benchmark_group("pbr");
     group.sample_size(10);
-    for name in ["lawn", "fur", "moss"] {
-        let graph = preset(name);
+    for (name, graph) in presets() {
         group.bench_function(format!("{name}/pbr_1024"), |b| {
             b.iter(|| black_box(tuft_graph::bake::bake_pbr(&graph, 1024, &mut |_| {})));
         });
