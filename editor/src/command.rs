@@ -44,6 +44,8 @@ pub enum Command {
     AddLayer,
     /// Add a copy of this strand layer.
     DuplicateLayer(String),
+    /// Show this strand layer's settings first in the inspector (its node was clicked).
+    FocusLayer(String),
     /// Delete this strand layer.
     RemoveLayer(String),
     /// Collapse nodes into a group node.

@@ -58,6 +58,10 @@ impl Editor {
             Command::DuplicateLayer(name) => {
                 self.duplicate_layer(&name);
             }
+            Command::FocusLayer(name) => {
+                self.deselect();
+                self.focus_layer(&name, false);
+            }
             Command::RemoveLayer(name) => self.delete_layer(&name),
             Command::Group(nodes) => {
                 self.group(&nodes);

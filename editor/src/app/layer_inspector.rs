@@ -5,6 +5,7 @@
 use super::Editor;
 use super::panels::coverage_text;
 use super::widgets::{drag, slider};
+use crate::graph_view::ViewNode;
 use eframe::egui;
 use tuft_graph::layer::Profile;
 use tuft_graph::limits;
@@ -12,16 +13,33 @@ use tuft_graph::{Input, StrandLayer, Value};
 use tuft_strands::levels::{LevelSettings, MAX_WIDEN};
 
 impl Editor {
-    /// Adds a strand layer under a free name (one undoable edit) and shows the layers in
-    /// the inspector; returns the name.
+    /// Adds a strand layer under a free name (one undoable edit), shows its settings
+    /// first in the inspector and brings its node into view; returns the name.
     pub fn add_layer(&mut self) -> String {
         let name = self.session.doc().graph.free_layer_name("strands");
         self.edit(None, |d| {
             let _ = d.graph.add_layer(&name);
         });
         self.deselect();
+        self.focus_layer(&name, true);
         self.message = Some((format!("Added strand layer “{name}”"), false));
         name
+    }
+
+    /// Shows layer `name`'s settings first in the inspector, scrolled to; `frame` also
+    /// brings its node into view on the canvas (a layer just made, which stands below
+    /// the others, out of sight).
+    pub fn focus_layer(&mut self, name: &str, frame: bool) {
+        self.layer_focus = Some((name.to_owned(), true));
+        if frame {
+            self.graph.frame(vec![ViewNode::Layer(name.to_owned())]);
+        }
+    }
+
+    /// The strand layer the inspector shows first, if any.
+    #[must_use]
+    pub fn layer_focus(&self) -> Option<&str> {
+        self.layer_focus.as_ref().map(|(name, _)| name.as_str())
     }
 
     /// Renames layer `from` to `to`; a refused name is reported with its reason and
@@ -33,6 +51,7 @@ impl Editor {
             self.message = Some((format!("Not renamed: {e}"), true));
             return false;
         }
+        self.focus_layer(to.trim(), false);
         true
     }
 
@@ -40,6 +59,9 @@ impl Editor {
     pub fn duplicate_layer(&mut self, name: &str) -> Option<String> {
         let mut copy = None;
         self.edit(None, |d| copy = d.graph.duplicate_layer(name).ok());
+        if let Some(copy) = &copy {
+            self.focus_layer(copy, true);
+        }
         copy
     }
 
@@ -48,6 +70,9 @@ impl Editor {
         self.edit(None, |d| {
             let _ = d.graph.remove_layer(name);
         });
+        if self.layer_focus() == Some(name) {
+            self.layer_focus = None;
+        }
     }
 
     /// Clears the selection: the inspector shows the strand layers.
@@ -56,7 +81,7 @@ impl Editor {
     }
 
     pub(super) fn layers_inspector(&mut self, ui: &mut egui::Ui) {
-        let layers: Vec<(String, StrandLayer)> = self
+        let mut layers: Vec<(String, StrandLayer)> = self
             .session
             .doc()
             .graph
@@ -64,6 +89,9 @@ impl Editor {
             .iter()
             .map(|(n, l)| (n.clone(), l.clone()))
             .collect();
+        // The focused layer first (a stable sort keeps the others in name order).
+        let focus = self.layer_focus().map(str::to_owned);
+        layers.sort_by_key(|(name, _)| Some(name) != focus.as_ref());
         if layers.is_empty() {
             ui.label(
                 "No strand layers: add one from the library or the canvas's right-click menu.",
@@ -71,7 +99,13 @@ impl Editor {
         }
         for (name, layer) in layers {
             ui.separator();
-            ui.strong(format!("Strand layer {name}"));
+            let heading = ui.strong(format!("Strand layer {name}"));
+            if let Some((focused, scroll)) = &mut self.layer_focus
+                && *focused == name
+                && std::mem::take(scroll)
+            {
+                heading.scroll_to_me(Some(egui::Align::TOP));
+            }
             self.layer_name_row(ui, &name);
             ui.label(format!("{} candidates", layer.n_candidates()));
             let mut edited = layer.clone();

@@ -152,6 +152,9 @@ pub struct Editor {
     preview: Preview,
     thumbs: Thumbnails,
     selected: Option<NodeId>,
+    /// The strand layer the inspector shows first (the one added, copied, renamed or
+    /// clicked last), and whether the inspector still has to scroll to it.
+    layer_focus: Option<(String, bool)>,
     search: String,
     /// A one-line message for the status bar (what was saved, what failed).
     message: Option<(String, bool)>,
@@ -313,6 +316,7 @@ impl Editor {
             preview: Preview::new(sets.clone()),
             thumbs: Thumbnails::new(sets),
             selected: None,
+            layer_focus: None,
             search: String::new(),
             message,
             recent,

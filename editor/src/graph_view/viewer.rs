@@ -373,6 +373,17 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
                 {
                     self.actions.push(Command::OpenGroup(g));
                 }
+            } else if let ViewNode::Layer(name) = &key {
+                if ui
+                    .add(
+                        egui::Label::new(egui::RichText::new(title).strong())
+                            .sense(egui::Sense::click()),
+                    )
+                    .on_hover_text("A strand layer: click to show its settings first")
+                    .clicked()
+                {
+                    self.actions.push(Command::FocusLayer(name.clone()));
+                }
             } else {
                 ui.label(egui::RichText::new(title).strong());
             }

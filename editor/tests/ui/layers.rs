@@ -120,6 +120,107 @@ fn a_strand_layer_is_authored_from_file_new_to_a_preview_through_the_ui_alone() 
     harness.get_by_label("Rename");
 }
 
+/// Where the inspector's column starts, on the screen.
+fn inspector_column(harness: &Harness<'static, Editor>) -> f32 {
+    harness
+        .get_all_by_label_contains("Inspector")
+        .find(|n| n.value().as_deref() == Some("Inspector"))
+        .expect("the inspector's heading")
+        .rect()
+        .min
+        .x
+}
+
+/// The inspector's layer headings ("Strand layer NAME"), top to bottom: those that
+/// stand in the inspector's column (the canvas's node titles read the same).
+fn inspector_layers(harness: &Harness<'static, Editor>) -> Vec<String> {
+    let column = inspector_column(harness);
+    let mut headings: Vec<(f32, String)> = harness
+        .get_all_by_label_contains("Strand layer ")
+        .filter(|n| (n.rect().min.x - column).abs() < 1.0)
+        .filter_map(|n| Some((n.rect().min.y, n.value()?)))
+        .collect();
+    headings.sort_by(|a, b| a.0.total_cmp(&b.0));
+    headings.into_iter().map(|(_, label)| label).collect()
+}
+
+#[test]
+fn a_layer_added_copied_or_clicked_shows_its_settings_first_and_its_node_on_the_canvas() {
+    // Regression: a layer added from the library was listed after the others (by name)
+    // in the inspector and its node stood below theirs, out of the canvas's view, so on
+    // the lawn the author saw neither.
+    let doc = tuft_graph::io::from_str(tuft_editor::app::LAWN_PRESET).unwrap();
+    let mut harness = editor(doc, None);
+    assert_eq!(inspector_layers(&harness)[0], "Strand layer blades");
+    harness.get_by_label("Strand layer").click();
+    harness.run_steps(3);
+    assert_eq!(harness.state().layer_focus(), Some("strands"));
+    assert_eq!(inspector_layers(&harness)[0], "Strand layer strands");
+    let on_canvas = |h: &Harness<'static, Editor>, layer: &str| {
+        let view = h.state().graph_view();
+        view.pin_rect(
+            &tuft_editor::graph_view::ViewNode::Layer(layer.to_owned()),
+            "density",
+            true,
+        )
+        .is_some_and(|r| view.canvas_contains(r.center()))
+    };
+    assert!(
+        on_canvas(&harness, "strands"),
+        "the new layer's node is in view"
+    );
+    // The first Duplicate is the focused layer's; the copy comes first in turn.
+    harness
+        .get_all_by_label("Duplicate")
+        .next()
+        .unwrap()
+        .click();
+    harness.run_steps(3);
+    let copy = harness.state().layer_focus().unwrap().to_owned();
+    assert!(copy.starts_with("strands") && copy != "strands", "{copy}");
+    assert_eq!(
+        inspector_layers(&harness)[0],
+        format!("Strand layer {copy}")
+    );
+    assert!(on_canvas(&harness, &copy), "the copy's node is in view");
+    // A layer node's title clicked on the canvas puts that layer first.
+    harness.get_by_label("Edit").click();
+    harness.run_steps(2);
+    harness.get_by_label_contains("Frame All").click();
+    harness.run_steps(3);
+    // The canvas's labels lie in the graph's own coordinates; its transform takes them
+    // to the screen.
+    let column = inspector_column(&harness);
+    let view = harness.state().graph_view();
+    let title = harness
+        .get_all_by_label_contains("Strand layer fibres")
+        .filter(|n| (n.rect().min.x - column).abs() >= 1.0)
+        .map(|n| view.to_screen(n.rect().center()))
+        .find(|&at| view.canvas_contains(at))
+        .expect("the fibres' node title on the canvas");
+    harness.hover_at(title);
+    harness.run_steps(1);
+    for pressed in [true, false] {
+        harness.event(egui::Event::PointerButton {
+            pos: title,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+    }
+    harness.run_steps(3);
+    assert_eq!(harness.state().layer_focus(), Some("fibres"));
+    assert_eq!(inspector_layers(&harness)[0], "Strand layer fibres");
+    // Renamed, it stays first under its new name; deleted, the order is by name again.
+    assert!(harness.state_mut().rename_layer("fibres", "wisps"));
+    harness.run_steps(2);
+    assert_eq!(inspector_layers(&harness)[0], "Strand layer wisps");
+    harness.state_mut().delete_layer("wisps");
+    harness.run_steps(2);
+    assert_eq!(harness.state().layer_focus(), None);
+    assert_eq!(inspector_layers(&harness)[0], "Strand layer blades");
+}
+
 #[test]
 fn a_layer_name_that_collides_or_is_empty_is_refused_with_the_reason() {
     let mut harness = editor(bare(), None);
