@@ -340,10 +340,18 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
             return;
         }
         let title = self.title(&key);
-        ui.horizontal(|ui| {
-            if let ViewNode::Node(id) = key {
+        // A title that takes clicks, with what it does on hover.
+        let clickable = |ui: &mut Ui, hover: &str| {
+            ui.add(
+                egui::Label::new(egui::RichText::new(title.as_str()).strong())
+                    .sense(egui::Sense::click()),
+            )
+            .on_hover_text(hover)
+        };
+        ui.horizontal(|ui| match &key {
+            ViewNode::Node(id) => {
                 let problems: Vec<String> =
-                    self.report.for_node(id).map(ToString::to_string).collect();
+                    self.report.for_node(*id).map(ToString::to_string).collect();
                 if !problems.is_empty() {
                     ui.colored_label(
                         Color32::from_rgb(230, 90, 80),
@@ -351,41 +359,28 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
                     )
                     .on_hover_text(problems.join("\n"));
                 }
-                let doc = self.node(id).and_then(|n| n.kind()).map_or("", |k| k.doc());
-                if ui
-                    .add(
-                        egui::Label::new(egui::RichText::new(title).strong())
-                            .sense(egui::Sense::click()),
-                    )
-                    .on_hover_text(doc)
-                    .clicked()
-                {
-                    self.actions.push(Command::Select(id));
+                let doc = self
+                    .node(*id)
+                    .and_then(|n| n.kind())
+                    .map_or("", |k| k.doc());
+                if clickable(ui, doc).clicked() {
+                    self.actions.push(Command::Select(*id));
                 }
-            } else if let ViewNode::Group(g) = key {
-                if ui
-                    .add(
-                        egui::Label::new(egui::RichText::new(title).strong())
-                            .sense(egui::Sense::click()),
-                    )
-                    .on_hover_text("A node group: double-click, or Open, to edit its inside")
-                    .double_clicked()
-                {
-                    self.actions.push(Command::OpenGroup(g));
+            }
+            ViewNode::Group(g) => {
+                let hover = "A node group: double-click, or Open, to edit its inside";
+                if clickable(ui, hover).double_clicked() {
+                    self.actions.push(Command::OpenGroup(*g));
                 }
-            } else if let ViewNode::Layer(name) = &key {
-                if ui
-                    .add(
-                        egui::Label::new(egui::RichText::new(title).strong())
-                            .sense(egui::Sense::click()),
-                    )
-                    .on_hover_text("A strand layer: click to show its settings first")
-                    .clicked()
-                {
+            }
+            ViewNode::Layer(name) => {
+                let hover = "A strand layer: click to show its settings first";
+                if clickable(ui, hover).clicked() {
                     self.actions.push(Command::FocusLayer(name.clone()));
                 }
-            } else {
-                ui.label(egui::RichText::new(title).strong());
+            }
+            _ => {
+                ui.label(egui::RichText::new(title.as_str()).strong());
             }
         });
     }
