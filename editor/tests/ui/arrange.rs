@@ -50,16 +50,7 @@ fn click_in_graph(harness: &mut Harness<'static, Editor>, label: &str) {
     harness.run_steps(2);
     let centre = harness.get_by_label(label).rect().center();
     let at = harness.state().graph_view().to_screen(centre);
-    harness.hover_at(at);
-    harness.run_steps(1);
-    for pressed in [true, false] {
-        harness.event(egui::Event::PointerButton {
-            pos: at,
-            button: egui::PointerButton::Primary,
-            pressed,
-            modifiers: egui::Modifiers::NONE,
-        });
-    }
+    click_at(harness, at);
     harness.run_steps(3);
 }
 

@@ -198,16 +198,7 @@ fn a_layer_added_copied_or_clicked_shows_its_settings_first_and_its_node_on_the_
         .map(|n| view.to_screen(n.rect().center()))
         .find(|&at| view.canvas_contains(at))
         .expect("the fibres' node title on the canvas");
-    harness.hover_at(title);
-    harness.run_steps(1);
-    for pressed in [true, false] {
-        harness.event(egui::Event::PointerButton {
-            pos: title,
-            button: egui::PointerButton::Primary,
-            pressed,
-            modifiers: egui::Modifiers::NONE,
-        });
-    }
+    click_at(&mut harness, title);
     harness.run_steps(3);
     assert_eq!(harness.state().layer_focus(), Some("fibres"));
     assert_eq!(inspector_layers(&harness)[0], "Strand layer fibres");

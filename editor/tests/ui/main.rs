@@ -118,6 +118,21 @@ pub fn drag_wire(harness: &mut Harness<'static, Editor>, from: egui::Pos2, to: e
     }
 }
 
+/// Moves the pointer to `at` (screen space) and clicks there with the primary button,
+/// the press and the release in one frame.
+pub fn click_at(harness: &mut Harness<'static, Editor>, at: egui::Pos2) {
+    harness.hover_at(at);
+    harness.run_steps(1);
+    for pressed in [true, false] {
+        harness.event(egui::Event::PointerButton {
+            pos: at,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+    }
+}
+
 /// Clicks `kind` in the library; the new node is selected and of that kind.
 pub fn add_from_library(harness: &mut Harness<'static, Editor>, kind: &str) -> tuft_graph::NodeId {
     harness.get_by_label(kind).click();
