@@ -72,14 +72,22 @@ pub(super) fn pin_counts<'d>(
     }
 }
 
+/// How the canvas finds a graph node by id (an index made once, where it finds many).
+pub(super) type Find<'d> = dyn Fn(tuft_graph::NodeId) -> Option<&'d tuft_graph::Node> + 'd;
+
 /// The rows a node takes: its longer column of pins, and a group's Open button.
-pub(super) fn rows_of(doc: &tuft_graph::Document, node: &ViewNode) -> usize {
-    let (inputs, outputs) = pin_counts(doc, node, |id| doc.graph.node(id));
+pub(super) fn rows_of<'d>(
+    doc: &'d tuft_graph::Document,
+    node: &ViewNode,
+    find: &Find<'d>,
+) -> usize {
+    let (inputs, outputs) = pin_counts(doc, node, find);
     inputs.max(outputs) + usize::from(matches!(node, ViewNode::Group(_)))
 }
 
 /// The size node `node` takes, from the document (for a node not drawn yet).
 #[must_use]
 pub fn footprint_of(node: &ViewNode, doc: &tuft_graph::Document) -> egui::Vec2 {
-    footprint(&HashMap::from([(node.clone(), rows_of(doc, node))]), node)
+    let rows = rows_of(doc, node, &|id| doc.graph.node(id));
+    footprint(&HashMap::from([(node.clone(), rows)]), node)
 }

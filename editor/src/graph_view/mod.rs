@@ -33,8 +33,8 @@ mod arrange;
 mod geometry;
 mod menus;
 mod viewer;
+use geometry::{Find, Pins, footprint};
 pub use geometry::{NODE_WIDTH, footprint_of};
-use geometry::{Pins, footprint};
 pub use menus::Wire;
 use viewer::{Viewer, pbr_index};
 
@@ -251,6 +251,10 @@ impl GraphView {
         }
         let level = self.open;
         let graph = &doc.graph;
+        // Nodes found by an index made once (a search of the node list per node and per
+        // wire grew with the square of the graph).
+        let index = graph.index();
+        let find = |id: NodeId| index.get(&id).map(|&i| &graph.nodes[i]);
         // The nodes of this level: those in the open group, or those in none.
         let shown: Vec<&tuft_graph::Node> = graph
             .nodes
@@ -266,18 +270,23 @@ impl GraphView {
                 .map(|p| Pos2::new(p[0], p[1]))
                 .unwrap_or_else(|| default_position(k % 6, 40.0 + 240.0 * (k / 6) as f32));
             right = right.max(pos.x);
-            self.insert(doc, key, pos);
+            self.insert(doc, &find, key, pos);
         }
         for (k, frame) in doc.frames_in(level) {
             let pos = Pos2::new(frame.pos[0], frame.pos[1]);
-            self.insert(doc, ViewNode::Frame(k), pos);
+            self.insert(doc, &find, ViewNode::Frame(k), pos);
             let corner = pos + egui::vec2(frame.size[0], frame.size[1]) - arrange::CORNER;
-            self.insert(doc, ViewNode::FrameCorner(k), corner);
+            self.insert(doc, &find, ViewNode::FrameCorner(k), corner);
         }
         if level.is_none() {
             for g in &doc.groups {
                 right = right.max(g.pos[0]);
-                self.insert(doc, ViewNode::Group(g.id), Pos2::new(g.pos[0], g.pos[1]));
+                self.insert(
+                    doc,
+                    &find,
+                    ViewNode::Group(g.id),
+                    Pos2::new(g.pos[0], g.pos[1]),
+                );
             }
             let outputs: Vec<ViewNode> = std::iter::once(ViewNode::Pbr)
                 .chain(graph.strands.keys().map(|n| ViewNode::Layer(n.clone())))
@@ -290,7 +299,7 @@ impl GraphView {
                     .copied()
                     .unwrap_or_else(|| Pos2::new(right + 320.0, below));
                 below = below.max(pos.y + footprint_of(&key, doc).y + 40.0);
-                self.insert(doc, key, pos);
+                self.insert(doc, &find, key, pos);
             }
         }
         // Wires, from the engine's links, between whatever stands for each end here.
@@ -299,7 +308,7 @@ impl GraphView {
                 if let Input::Link(from) = node.input(&port)
                     && let Some((to, k)) = self.view_input(doc, node, port.name)
                 {
-                    self.wire(doc, &from, &to, k);
+                    self.wire(doc, &find, &from, &to, k);
                 }
             }
         }
@@ -315,15 +324,16 @@ impl GraphView {
                     Sink::PbrExtra(_) => continue,
                 };
                 if let Some(k) = k {
-                    self.wire(doc, &from, &key, k);
+                    self.wire(doc, &find, &from, &key, k);
                 }
             }
         }
     }
 
     /// Adds `key` to the widget at `pos`, noting its rows for its footprint.
-    fn insert(&mut self, doc: &Document, key: ViewNode, pos: Pos2) {
-        self.rows.insert(key.clone(), geometry::rows_of(doc, &key));
+    fn insert<'d>(&mut self, doc: &'d Document, find: &Find<'d>, key: ViewNode, pos: Pos2) {
+        self.rows
+            .insert(key.clone(), geometry::rows_of(doc, &key, find));
         let id = self.snarl.insert_node(pos, key.clone());
         self.ids.insert(key, id);
     }
@@ -350,10 +360,15 @@ impl GraphView {
     }
 
     /// What stands for output `from` in this view, and its pin's index.
-    fn view_output(&self, doc: &Document, from: &OutRef) -> Option<(ViewNode, usize)> {
+    fn view_output(
+        &self,
+        doc: &Document,
+        find: &Find<'_>,
+        from: &OutRef,
+    ) -> Option<(ViewNode, usize)> {
         let key = ViewNode::Node(from.node);
         if self.ids.contains_key(&key) {
-            let node = doc.graph.node(from.node)?;
+            let node = find(from.node)?;
             let k = node
                 .output_ports()
                 .iter()
@@ -368,8 +383,15 @@ impl GraphView {
         Some((ViewNode::Group(g.id), k))
     }
 
-    fn wire(&mut self, doc: &Document, from: &OutRef, to: &ViewNode, input: usize) {
-        let Some((source, output)) = self.view_output(doc, from) else {
+    fn wire(
+        &mut self,
+        doc: &Document,
+        find: &Find<'_>,
+        from: &OutRef,
+        to: &ViewNode,
+        input: usize,
+    ) {
+        let Some((source, output)) = self.view_output(doc, find, from) else {
             return;
         };
         // A link inside a collapsed group is not drawn at the top level.
