@@ -225,7 +225,20 @@ impl Autosaves {
         }
         // The latest work first; unknown times last.
         found.sort_by_key(|o| std::cmp::Reverse(o.saved));
-        (found, unreadable)
+        // Two windows killed on the same work leave two records that say the same: the
+        // newest is offered, the copies go (nothing is lost with them).
+        let mut offered: Vec<Orphan> = Vec::with_capacity(found.len());
+        for orphan in found {
+            if offered
+                .iter()
+                .any(|o| o.source == orphan.source && o.document == orphan.document)
+            {
+                orphan.slot.release();
+            } else {
+                offered.push(orphan);
+            }
+        }
+        (offered, unreadable)
     }
 }
 
@@ -353,6 +366,37 @@ mod tests {
                 "“lawn” (never saved) — 0 nodes, autosaved 3 days ago",
             ]
         );
+    }
+
+    #[test]
+    fn the_same_work_left_twice_is_offered_once_and_its_copy_goes() {
+        let dir = tempfile::tempdir().unwrap();
+        let saves = Autosaves::new(dir.path().to_owned());
+        let slots: Vec<Slot> = (0..3).map(|_| saves.claim(None).unwrap()).collect();
+        slots[0].write(None, &doc("lawn")).unwrap();
+        slots[1].write(None, &doc("lawn")).unwrap();
+        // Different work under the same name is its own offer.
+        let mut grown = doc("lawn");
+        grown.graph.add_node("Noise").unwrap();
+        slots[2].write(None, &grown).unwrap();
+        let copy = slots[1].record.clone();
+        drop(slots);
+        let (orphans, _) = saves.orphans();
+        let mut sizes: Vec<usize> = orphans
+            .iter()
+            .map(|o| o.document.graph.nodes.len())
+            .collect();
+        sizes.sort_unstable();
+        assert_eq!(sizes, [0, 1]);
+        let records = std::fs::read_dir(dir.path())
+            .unwrap()
+            .flatten()
+            .filter(|e| e.path().extension().is_some_and(|x| x == "ron"))
+            .count();
+        assert_eq!(records, 2, "one of the two copies is deleted");
+        // Which copy went depends on their times; one of the two stays, the other not.
+        let first = dir.path().join("untitled.ron");
+        assert!(first.exists() != copy.exists());
     }
 
     #[test]
