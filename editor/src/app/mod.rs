@@ -621,9 +621,15 @@ impl eframe::App for Editor {
         if self.frame_ms.len() > 120 {
             self.frame_ms.remove(0);
         }
-        self.interval_ms.push(ctx.input(|i| i.unstable_dt) * 1e3);
-        if self.interval_ms.len() > 60 {
-            self.interval_ms.remove(0);
+        // Only frames drawn back to back measure the drawing: after an idle spell the
+        // interval is the author's pause, not a frame (it read 1.5 s on a still window).
+        // Back to back: the last frame asked for this one (wind, walking, a landing),
+        // or a button is held (an orbit or a drag sends input as fast as it is drawn).
+        if ctx.requested_repaint_last_pass() || ctx.input(|i| i.pointer.any_down()) {
+            self.interval_ms.push(ctx.input(|i| i.unstable_dt) * 1e3);
+            if self.interval_ms.len() > 60 {
+                self.interval_ms.remove(0);
+            }
         }
     }
 
