@@ -75,6 +75,8 @@ impl Editor {
     pub(super) fn replace_session(&mut self, mut session: Session) {
         session.continue_after(self.session.generation());
         self.session = session;
+        // The frames measured were another document's drawing.
+        self.interval_ms.clear();
     }
 
     pub(super) fn open_now(&mut self, path: &Path) {

@@ -187,6 +187,22 @@ fn the_status_bar_shows_the_interval_between_frames_not_only_the_ui_code() {
         .expect("frames measured");
     assert!((ms - 100.0).abs() < 0.01, "{ms}");
     harness.get_by_label_contains("frame 100 ms (UI ");
+    // Another document's frames say nothing of this one's: File › New starts afresh.
+    harness.event(egui::Event::PointerButton {
+        pos: at,
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: egui::Modifiers::NONE,
+    });
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::N);
+    frame_after(&mut harness, 0.5);
+    assert_ne!(
+        harness.state().session().doc().graph.name,
+        "bare",
+        "a new document"
+    );
+    let after = harness.state().frame_interval_ms();
+    assert!(after.is_none_or(|ms| (ms - 100.0).abs() > 1.0), "{after:?}");
 }
 
 /// An edit that reaches a strand layer lands in two steps (its strands on the last
