@@ -1,7 +1,6 @@
 //! A graph evaluated into what the preview renderer draws: the surface maps of one repeat
 //! (8-bit, as a baked set holds them) and each strand layer's set and settings.
 
-use anyhow::Context as _;
 use tuft_graph::MaterialGraph;
 use tuft_graph::bake::{PbrMaps, bake_pbr_with};
 use tuft_graph::diag::Diagnostic;
@@ -60,9 +59,8 @@ pub fn wearing(evaluator: &Evaluator<'_>, maps: SurfaceMaps) -> anyhow::Result<M
     let graph = evaluator.graph();
     let mut layers = Vec::with_capacity(graph.strands.len());
     for (name, layer) in &graph.strands {
-        let set = evaluator
-            .strand_set(name)
-            .with_context(|| format!("scattering strand layer `{name}`"))?;
+        // Every scatter error names its layer.
+        let set = evaluator.strand_set(name)?;
         layers.push(Layer {
             name: name.clone(),
             set,

@@ -162,7 +162,7 @@ fn bad_graphs_load_and_report_a_clear_error() {
         (
             "huge_layer.ron",
             Code::Budget,
-            "strands.meadow asks for 50013184 candidates",
+            "strands.meadow: it asks for 50013184 candidates",
         ),
         ("negative_repeat.ron", Code::Repeat, "repeat_m is -1"),
     ];

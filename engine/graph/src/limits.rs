@@ -94,15 +94,16 @@ pub const MAX_BAKE_FILES: usize = 1024;
 /// The peak memory of a bake of any graph inside these limits (see BENCHMARKS.md).
 pub const BAKE_MEMORY_BYTES: u64 = 12 << 30;
 
-/// What layer `name` asks for beyond the limits, in words (empty when nothing).
+/// What `layer` asks for beyond the limits, in words that follow the layer's name
+/// ("strands.blades: …", "strand layer \"blades\": …"); empty when nothing.
 #[must_use]
-pub fn layer_problems(name: &str, layer: &StrandLayer) -> Vec<String> {
+pub fn layer_problems(layer: &StrandLayer) -> Vec<String> {
     let mut problems = Vec::new();
     let candidates = layer.n_candidates();
     if candidates > MAX_CANDIDATES {
         problems.push(format!(
-            "strands.{name} asks for {candidates} candidates (lattice {}²); the most a layer \
-             may have is {MAX_CANDIDATES} ({} MB while scattering)",
+            "it asks for {candidates} candidates (lattice {}²); the most a layer may have \
+             is {MAX_CANDIDATES} ({} MB while scattering)",
             layer.lattice,
             (MAX_CANDIDATES * SCATTER_BYTES_PER_CANDIDATE) >> 20
         ));
@@ -111,7 +112,7 @@ pub fn layer_problems(name: &str, layer: &StrandLayer) -> Vec<String> {
     let vertices = candidates.saturating_mul(per_strand);
     if vertices > MAX_LEVEL_VERTICES {
         problems.push(format!(
-            "strands.{name}'s finest level could hold {vertices} vertices ({candidates} \
+            "its finest level could hold {vertices} vertices ({candidates} \
              candidates × {per_strand} per strand, {} MB); the most is {MAX_LEVEL_VERTICES}: \
              lower the lattice or the profile's segments",
             (vertices * 64) >> 20
@@ -119,9 +120,7 @@ pub fn layer_problems(name: &str, layer: &StrandLayer) -> Vec<String> {
     }
     let levels = layer.levels.keep.len();
     if levels > MAX_LEVELS {
-        problems.push(format!(
-            "strands.{name} has {levels} levels; the most is {MAX_LEVELS}"
-        ));
+        problems.push(format!("it has {levels} levels; the most is {MAX_LEVELS}"));
     }
     problems
 }
@@ -160,8 +159,11 @@ pub fn graph_problems(graph: &MaterialGraph) -> Vec<Diagnostic> {
     let mut total: u64 = 0;
     for (name, layer) in &graph.strands {
         total = total.saturating_add(layer.n_candidates());
-        for problem in layer_problems(name, layer) {
-            found.push(Diagnostic::error(Code::Budget, problem));
+        for problem in layer_problems(layer) {
+            found.push(Diagnostic::error(
+                Code::Budget,
+                format!("strands.{name}: {problem}"),
+            ));
         }
     }
     if total > MAX_TOTAL_CANDIDATES {

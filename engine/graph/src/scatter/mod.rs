@@ -158,7 +158,7 @@ fn checked_layer<'g>(
         .get(name)
         .ok_or_else(|| ScatterError::UnknownLayer(name.to_owned()))?;
     let mut problems = layer.check_settings();
-    problems.extend(limits::layer_problems(name, layer));
+    problems.extend(limits::layer_problems(layer));
     if !problems.is_empty() {
         return Err(ScatterError::Settings {
             layer: name.to_owned(),
