@@ -247,18 +247,22 @@ impl Editor {
             self.overlay_legend(ui, rect);
         }
         if !self.preview.has_scene() || self.preview.building.is_some() {
-            let failed = self.preview.error.as_ref().filter(|_| viewing);
-            ui.painter().text(
-                rect.left_top() + egui::vec2(8.0, 8.0),
-                egui::Align2::LEFT_TOP,
-                match failed {
-                    Some(e) if self.preview.building.is_none() => format!("Nothing drawn: {e}"),
-                    _ if self.preview.has_scene() => "Rebuilding…".to_owned(),
-                    _ => "Building the preview…".to_owned(),
-                },
-                egui::FontId::proportional(14.0),
-                egui::Color32::WHITE,
-            );
+            // A material or set that cannot be drawn says why where the picture would be
+            // (a failed rebuild over an earlier scene keeps that scene; the status bar
+            // says why).
+            let text = match &self.preview.error {
+                Some(e) if self.preview.building.is_none() => format!("Nothing drawn: {e}"),
+                _ if self.preview.has_scene() => "Rebuilding…".to_owned(),
+                _ => "Building the preview…".to_owned(),
+            };
+            let inside = rect.shrink(8.0);
+            ui.scope_builder(egui::UiBuilder::new().max_rect(inside), |ui| {
+                ui.label(
+                    egui::RichText::new(text)
+                        .size(14.0)
+                        .color(egui::Color32::WHITE),
+                );
+            });
         }
     }
 

@@ -146,6 +146,25 @@ fn the_level_overlay_has_a_legend() {
 }
 
 #[test]
+fn a_material_that_cannot_be_drawn_says_why_where_the_picture_would_be() {
+    // Regression: the preview read "Building the preview…" for good, the reason only in
+    // the status bar.
+    let mut doc = bare();
+    doc.graph.strands.insert(
+        "meadow".into(),
+        tuft_graph::StrandLayer {
+            lattice: 7072,
+            ..Default::default()
+        },
+    );
+    let harness = editor(doc, None);
+    assert!(harness.query_by_label("Building the preview…").is_none());
+    let said = harness.get_by_label_contains("Nothing drawn: strand layer \"meadow\"");
+    let text = said.value().unwrap_or_default();
+    assert!(text.contains("50013184 candidates"), "{text}");
+}
+
+#[test]
 fn the_status_bar_shows_the_interval_between_frames_not_only_the_ui_code() {
     let mut harness = editor(bare(), None);
     // Each frame at a time of the test's choosing: egui reads the interval from it.
