@@ -171,6 +171,28 @@ fn render(material: tuft_render::Material, out: &Path, o: &Options) -> anyhow::R
                 })?,
         ),
     };
+    if let LevelMode::Forced(Rep::Strands(k)) = o.level {
+        let asked: Vec<&tuft_render::material::Layer> = match level_layer {
+            Some(i) => vec![&material.layers[i]],
+            None => material.layers.iter().collect(),
+        };
+        // A level some layer has is drawn (a layer with fewer draws its coarsest); a
+        // level none has is a mistake, not a picture of the coarsest.
+        if asked.iter().all(|l| k >= l.levels.keep.len()) {
+            let have: Vec<String> = asked
+                .iter()
+                .map(|l| format!("{} 0–{}", l.name, l.levels.keep.len().saturating_sub(1)))
+                .collect();
+            anyhow::bail!(
+                "no strand level {k} (the levels: {}; or cards, relief)",
+                if have.is_empty() {
+                    "no strand layers".to_owned()
+                } else {
+                    have.join(", ")
+                }
+            );
+        }
+    }
     let mut scene = scene_on(material, o)?;
     let kind = scene.kind();
     let mut offscreen = Offscreen::new()?;

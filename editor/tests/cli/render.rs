@@ -257,4 +257,22 @@ fn render_refuses_bad_options_and_bad_files() {
         "{said}"
     );
     assert!(!png.exists());
+    // Regression: a level no layer has drew every layer's coarsest, saying nothing.
+    let out = tuft(&[
+        "render",
+        moss.to_str().unwrap(),
+        "--out",
+        png.to_str().unwrap(),
+        "--size",
+        "32x32",
+        "--level",
+        "99",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let said = text(&out);
+    assert!(
+        said.contains("no strand level 99") && said.contains("fronds 0–"),
+        "{said}"
+    );
+    assert!(!png.exists());
 }
