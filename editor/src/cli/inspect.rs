@@ -5,6 +5,39 @@ use std::process::ExitCode;
 use tuft_strands::file::{self, Kind};
 
 pub fn run(path: &Path) -> ExitCode {
+    // A baked set's folder: its strand file (a set holds one at most).
+    if path.is_dir() {
+        let mut found: Vec<_> = std::fs::read_dir(path)
+            .map(|entries| {
+                entries
+                    .flatten()
+                    .map(|e| e.path())
+                    .filter(|p| p.extension().is_some_and(|x| x == "strands"))
+                    .collect()
+            })
+            .unwrap_or_default();
+        found.sort();
+        return match &found[..] {
+            [one] => run(one),
+            [] => {
+                eprintln!(
+                    "{}: error: a folder with no strand file (.strands) in it",
+                    path.display()
+                );
+                ExitCode::FAILURE
+            }
+            many => {
+                let names: Vec<String> = many.iter().map(|p| p.display().to_string()).collect();
+                eprintln!(
+                    "{}: error: a folder with {} strand files; name one: {}",
+                    path.display(),
+                    many.len(),
+                    names.join(", ")
+                );
+                ExitCode::FAILURE
+            }
+        };
+    }
     let shown = path.display();
     let bytes = match std::fs::read(path) {
         Ok(b) => b,

@@ -164,7 +164,7 @@ pub enum Command {
     /// Show a strand file's layers, counts, fields, value ranges and CRCs; exit 1 with the
     /// reason when the file is damaged.
     Inspect {
-        /// The strand file.
+        /// The strand file, or a baked set's folder (its strand file is read).
         file: PathBuf,
     },
     /// Time the engine on the shipped presets (median of several runs); writes nothing.

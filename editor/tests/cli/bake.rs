@@ -87,6 +87,14 @@ fn bake_writes_a_strand_file_that_inspect_reads_and_damage_is_reported() {
     ] {
         assert!(shown.contains(needle), "{needle}: {shown}");
     }
+    // The set's folder reads as its strand file; a folder of two asks which.
+    let out = tuft(&["inspect", out_dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(
+        text(&out).contains("moss.strands: strand file version"),
+        "{}",
+        text(&out)
+    );
     let bytes = std::fs::read(&strands).unwrap();
     let truncated = dir.path().join("truncated.strands");
     std::fs::write(&truncated, &bytes[..bytes.len() / 2]).unwrap();
@@ -100,6 +108,13 @@ fn bake_writes_a_strand_file_that_inspect_reads_and_damage_is_reported() {
     let out = tuft(&["inspect", damaged.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out).contains("corrupted"), "{}", text(&out));
+    let out = tuft(&["inspect", dir.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out).contains("2 strand files; name one"),
+        "{}",
+        text(&out)
+    );
 }
 
 #[test]
