@@ -60,16 +60,39 @@ pub fn keep_freed_memory() {
 
 /// Opens the editor on `file`, or on the lawn preset.
 pub fn run(file: Option<&Path>) -> anyhow::Result<()> {
-    let session = match file {
-        Some(path) => {
-            Session::open(path).with_context(|| format!("cannot open {}", path.display()))?
-        }
-        None => Session::new(
-            tuft_graph::io::from_str(LAWN_PRESET).context("the built-in lawn preset")?,
+    let (session, failed) = startup_session(file)?;
+    if let Some(said) = &failed {
+        eprintln!("tuft: {said}");
+    }
+    open_window(session, None, failed)
+}
+
+/// The document the editor starts on: `file`, or the lawn preset. A file that cannot be
+/// opened gives an empty document and the reason, which the window shows: started from
+/// a file manager there is no terminal to read it on, and File › Open is at hand there.
+///
+/// # Errors
+/// Only when the built-in lawn preset cannot be read.
+pub fn startup_session(file: Option<&Path>) -> anyhow::Result<(Session, Option<String>)> {
+    Ok(match file {
+        Some(path) => match Session::open(path) {
+            Ok(session) => (session, None),
+            Err(e) => (
+                Session::new(
+                    Document::new(tuft_graph::MaterialGraph::new("untitled")),
+                    None,
+                ),
+                Some(format!("Cannot open {}: {e:#}", path.display())),
+            ),
+        },
+        None => (
+            Session::new(
+                tuft_graph::io::from_str(LAWN_PRESET).context("the built-in lawn preset")?,
+                None,
+            ),
             None,
         ),
-    };
-    open_window(session, None)
+    })
 }
 
 /// Opens the editor showing the baked set in `dir`, read-only, over an empty document
@@ -79,10 +102,16 @@ pub fn run_viewer(dir: &Path) -> anyhow::Result<()> {
         Document::new(tuft_graph::MaterialGraph::new("untitled")),
         None,
     );
-    open_window(session, Some(dir.to_owned()))
+    open_window(session, Some(dir.to_owned()), None)
 }
 
-fn open_window(session: Session, baked: Option<PathBuf>) -> anyhow::Result<()> {
+/// The editor's window on `session` (showing the baked set `baked`), `failed` said in
+/// its status bar.
+fn open_window(
+    session: Session,
+    baked: Option<PathBuf>,
+    failed: Option<String>,
+) -> anyhow::Result<()> {
     crate::workers::lower_worker_priority();
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
@@ -100,6 +129,9 @@ fn open_window(session: Session, baked: Option<PathBuf>) -> anyhow::Result<()> {
             let mut editor = Editor::new(cc, session, autosave);
             if let Some(dir) = &baked {
                 editor.view_baked(dir);
+            }
+            if let Some(said) = failed {
+                editor.message = Some((said, true));
             }
             Ok(Box::new(editor))
         }),

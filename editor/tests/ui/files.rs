@@ -429,3 +429,25 @@ fn a_graph_written_without_a_layout_opens_unchanged() {
     assert!(!session.is_dirty(), "opening changed nothing");
     assert!(!harness.state().window_title().contains('•'));
 }
+
+#[test]
+fn a_file_that_cannot_be_opened_at_start_leaves_the_editor_open_saying_why() {
+    // Regression: `tuft broken.ron` printed the reason to a terminal and exited, so a
+    // file opened from a file manager showed nothing at all.
+    let malformed =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/malformed.ron");
+    let (session, said) = tuft_editor::app::startup_session(Some(&malformed)).unwrap();
+    let said = said.expect("the reason");
+    assert!(
+        said.contains("malformed.ron") && said.contains("line 5"),
+        "{said}"
+    );
+    assert_eq!(session.doc().graph.name, "untitled");
+    assert!(session.path().is_none(), "never saved over the broken file");
+    let missing = std::path::Path::new("no/such/material.ron");
+    let (_, said) = tuft_editor::app::startup_session(Some(missing)).unwrap();
+    assert!(said.is_some_and(|s| s.contains("no/such/material.ron")));
+    let (session, said) = tuft_editor::app::startup_session(None).unwrap();
+    assert!(said.is_none());
+    assert_eq!(session.doc().graph.name, "lawn");
+}
