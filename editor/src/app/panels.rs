@@ -255,14 +255,17 @@ impl Editor {
                 _ if self.preview.has_scene() => "Rebuilding…".to_owned(),
                 _ => "Building the preview…".to_owned(),
             };
-            let inside = rect.shrink(8.0);
-            ui.scope_builder(egui::UiBuilder::new().max_rect(inside), |ui| {
-                ui.label(
+            // A child over the picture: it takes no room from the panel, and the text
+            // is not selectable, so a drag over it still orbits.
+            let mut over = ui.new_child(egui::UiBuilder::new().max_rect(rect.shrink(8.0)));
+            over.add(
+                egui::Label::new(
                     egui::RichText::new(text)
                         .size(14.0)
                         .color(egui::Color32::WHITE),
-                );
-            });
+                )
+                .selectable(false),
+            );
         }
     }
 
