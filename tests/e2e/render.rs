@@ -379,3 +379,36 @@ fn maps_replaced_on_a_planted_scene_draw_as_if_built_with_them() {
         );
     }
 }
+
+/// A pale material keeps its shading. Under the preview's sun (irradiance 2.7) an albedo
+/// above about 0.3 is lit past 1: drawn as lit, a sphere of albedo 0.6 clipped to flat
+/// white over three quarters of its pixels. The display's shoulder compresses what is
+/// past 0.8 instead (`common.wgsl`, `display`).
+#[test]
+fn a_pale_material_keeps_its_shading_instead_of_clipping_flat() {
+    let mut graph = tuft_graph::MaterialGraph::new("pale");
+    graph.pbr.base_color = tuft_graph::Input::Const(tuft_graph::value::Value::Color([0.6; 3]));
+    let (material, _) = tuft_editor::material::from_graph(&graph, 64).expect("evaluates");
+    let mut scene = Scene::new(material, SurfaceKind::Sphere);
+    let mut offscreen = Offscreen::new().expect("an adapter");
+    let frame = offscreen
+        .render(&mut scene, &view(2.0, (160, 120), LevelMode::Auto, false))
+        .expect("a frame");
+    // The red codes of the pixels the sphere covers whole.
+    let mut reds: Vec<u8> = frame
+        .image
+        .rgba
+        .chunks(4)
+        .filter(|p| p[3] == 255)
+        .map(|p| p[0])
+        .collect();
+    assert!(reds.len() > 2_000, "{} pixels", reds.len());
+    reds.sort_unstable();
+    let clipped = reds.iter().filter(|&&r| r == 255).count() as f64 / reds.len() as f64;
+    assert!(
+        clipped < 0.02,
+        "{clipped:.3} of the sphere is clipped white"
+    );
+    let (p10, p90) = (reds[reds.len() / 10], reds[reds.len() * 9 / 10]);
+    assert!(p90 - p10 >= 20, "shading from {p10} to {p90} codes");
+}

@@ -95,6 +95,27 @@ fn ggx(n_dot_h: f32, roughness: f32) -> f32 {
     return a2 / (3.14159265 * d * d);
 }
 
+// What the screen shows of a lit colour: the colour itself up to a shoulder, above it
+// compressed smoothly toward white. Under the preview's sun a pale material (hay, white
+// fur, albedo 0.4-0.8) is lit past 1 and clipped flat; with the shoulder it keeps its
+// shading, and below it an albedo reads exactly as authored. The curve past the shoulder
+// is the highlight compression of the Khronos PBR Neutral tone mapper (continuous, with
+// slope 1, at the shoulder; tending to 1), without that mapper's lowering of the darks.
+const SHOULDER: f32 = 0.8;
+const DESATURATION: f32 = 0.15;
+
+fn display(c: vec3<f32>) -> vec3<f32> {
+    let peak = max(c.r, max(c.g, c.b));
+    if (peak <= SHOULDER) {
+        return c;
+    }
+    let d = 1.0 - SHOULDER;
+    let new_peak = 1.0 - d * d / (peak + d - SHOULDER);
+    let scaled = c * (new_peak / peak);
+    let grey = 1.0 - 1.0 / (DESATURATION * (peak - new_peak) + 1.0);
+    return mix(scaled, vec3<f32>(new_peak), grey);
+}
+
 // The surface's metal-rough shading of its maps at `world`: `base`, `orm` and the normal
 // map's texel `nt` (0..1) sampled there, in the frame `t`, `b`, `n_geo` (the map's +y
 // along the surface's +v). Strands and cards far away blend toward this.

@@ -338,7 +338,7 @@ fn fs_strand(in: StrandOut, @builtin(front_facing) front: bool) -> @location(0) 
     let depth = canopy_depth(in.along);
     let base = in.color * in.tint;
     let own = shade_strand(base, n, depth);
-    return vec4<f32>(blend_far(own, in.world, behind, in.strand, base, depth, in.tint), 1.0);
+    return vec4<f32>(display(blend_far(own, in.world, behind, in.strand, base, depth, in.tint)), 1.0);
 }
 
 // Cards leaving for the relief sink into the ground: the height of every point above
@@ -420,5 +420,5 @@ fn fs_card(in: StrandOut, @builtin(front_facing) front: bool) -> @location(0) ve
     // height: lit as the canopy is there, as the strands it stands for are.
     let depth = canopy_depth(min(in.along * draw.along_scale, 1.0));
     let own = shade_strand(texel.rgb, n, depth);
-    return vec4<f32>(blend_far(own, in.world, behind, in.strand, texel.rgb, depth, in.tint), 1.0);
+    return vec4<f32>(display(blend_far(own, in.world, behind, in.strand, texel.rgb, depth, in.tint)), 1.0);
 }

@@ -51,5 +51,5 @@ fn fs_surface(in: SurfaceOut) -> @location(0) vec4<f32> {
     let t = normalize(in.tangent.xyz - n_geo * dot(n_geo, in.tangent.xyz));
     // OpenGL convention: the map's +y is the surface's +v.
     let b = cross(n_geo, t) * in.tangent.w;
-    return vec4<f32>(shade_surface(base, orm, nt, t, b, n_geo, in.world), 1.0);
+    return vec4<f32>(display(shade_surface(base, orm, nt, t, b, n_geo, in.world)), 1.0);
 }
