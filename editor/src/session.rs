@@ -63,6 +63,16 @@ impl Session {
         }
     }
 
+    /// A session on an empty document never saved (File › New, or a start whose file
+    /// could not be opened).
+    #[must_use]
+    pub fn untitled() -> Self {
+        Self::new(
+            Document::new(tuft_graph::MaterialGraph::new("untitled")),
+            None,
+        )
+    }
+
     /// A session on work recovered from an autosave: `doc` belongs to `path` (if it was
     /// ever saved) and differs from it, so it starts unsaved.
     #[must_use]

@@ -8,7 +8,6 @@ use crate::graph_view::GraphView;
 use crate::session::Session;
 use eframe::egui;
 use std::path::{Path, PathBuf};
-use tuft_graph::Document;
 
 impl Editor {
     /// Recently opened files, newest first.
@@ -232,10 +231,10 @@ impl Editor {
     /// An untitled document: empty, or preset `preset` (File › New from Preset), which
     /// is saved wherever the author chooses, never over the preset.
     pub(super) fn new_document(&mut self, preset: Option<&'static crate::Preset>) {
-        let doc = match preset {
-            None => Document::new(tuft_graph::MaterialGraph::new("untitled")),
+        let session = match preset {
+            None => Session::untitled(),
             Some((name, text)) => match tuft_graph::io::from_str(text) {
-                Ok(doc) => doc,
+                Ok(doc) => Session::new(doc, None),
                 Err(e) => {
                     self.message = Some((format!("The {name} preset: {e}"), true));
                     return;
@@ -244,7 +243,7 @@ impl Editor {
         };
         self.baked = None;
         self.release_slot();
-        self.replace_session(Session::new(doc, None));
+        self.replace_session(session);
         self.selected = None;
         self.validated_for = 0;
         self.graph = GraphView::new();

@@ -45,13 +45,14 @@ impl Editor {
     /// Renames layer `from` to `to`; a refused name is reported with its reason and
     /// nothing changes (a refused edit leaves no step in the history).
     pub fn rename_layer(&mut self, from: &str, to: &str) -> bool {
+        let to = to.trim();
         let mut outcome = Ok(());
-        self.edit(None, |d| outcome = d.graph.rename_layer(from, to.trim()));
+        self.edit(None, |d| outcome = d.graph.rename_layer(from, to));
         if let Err(e) = outcome {
             self.message = Some((format!("Not renamed: {e}"), true));
             return false;
         }
-        self.focus_layer(to.trim(), false);
+        self.focus_layer(to, false);
         true
     }
 

@@ -78,10 +78,7 @@ pub fn startup_session(file: Option<&Path>) -> anyhow::Result<(Session, Option<S
         Some(path) => match Session::open(path) {
             Ok(session) => (session, None),
             Err(e) => (
-                Session::new(
-                    Document::new(tuft_graph::MaterialGraph::new("untitled")),
-                    None,
-                ),
+                Session::untitled(),
                 Some(format!("Cannot open {}: {e:#}", path.display())),
             ),
         },
@@ -98,11 +95,7 @@ pub fn startup_session(file: Option<&Path>) -> anyhow::Result<(Session, Option<S
 /// Opens the editor showing the baked set in `dir`, read-only, over an empty document
 /// (`tuft view`).
 pub fn run_viewer(dir: &Path) -> anyhow::Result<()> {
-    let session = Session::new(
-        Document::new(tuft_graph::MaterialGraph::new("untitled")),
-        None,
-    );
-    open_window(session, Some(dir.to_owned()), None)
+    open_window(Session::untitled(), Some(dir.to_owned()), None)
 }
 
 /// The editor's window on `session` (showing the baked set `baked`), `failed` said in

@@ -12,7 +12,9 @@ pub fn run(path: &Path) -> ExitCode {
                 entries
                     .flatten()
                     .map(|e| e.path())
-                    .filter(|p| p.extension().is_some_and(|x| x == "strands"))
+                    // Files only: a folder named *.strands (or a link back up) is
+                    // not read again, which could recurse for ever.
+                    .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "strands"))
                     .collect()
             })
             .unwrap_or_default();

@@ -115,6 +115,12 @@ fn bake_writes_a_strand_file_that_inspect_reads_and_damage_is_reported() {
         "{}",
         text(&out)
     );
+    // A folder named like a strand file is not one.
+    let odd = dir.path().join("odd");
+    std::fs::create_dir_all(odd.join("inner.strands")).unwrap();
+    let out = tuft(&["inspect", odd.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out).contains("no strand file"), "{}", text(&out));
 }
 
 #[test]
