@@ -433,11 +433,17 @@ impl Editor {
             .collect()
     }
 
+    /// Blocks until the preview's rebuild of the current document has landed, leaving
+    /// its farther tiles to the planting thread as a window's frames do (tests).
+    pub fn wait_for_landing(&mut self) {
+        self.preview.wait(Duration::from_secs(300));
+    }
+
     /// Blocks until the preview and the thumbnails show the current document (tests,
     /// and anything that must not race the workers).
     pub fn wait_for_workers(&mut self, ctx: &egui::Context) {
         let limit = Duration::from_secs(300);
-        self.preview.wait(limit);
+        self.wait_for_landing();
         self.preview.plant_now();
         self.request_thumbnails_when_due();
         self.thumbs.wait(ctx, self.session.generation(), limit);

@@ -702,6 +702,12 @@ impl Preview {
             let plan = scene.plan(&view);
             pending |= plan.stats.tiles_pending > 0;
             if slot == 0 {
+                // The status bar was laid out before this panel, with the last frame's
+                // figures: when they differ (the planting thread's last tile, say, with
+                // no frame after it), one more frame shows these.
+                if self.stats != plan.stats {
+                    ui.ctx().request_repaint();
+                }
                 self.stats = plan.stats.clone();
                 self.view.width = size[0];
                 self.view.height = size[1];

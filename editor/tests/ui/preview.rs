@@ -262,3 +262,47 @@ fn an_edit_to_a_layer_ends_with_the_maps_and_strands_of_the_edited_graph() {
         })
         .expect("the edited lawn is shown");
 }
+
+/// The status bar is laid out before the preview plans its frame, so the frame that
+/// draws the last tile the planting thread planted shows the figures of the frame
+/// before it (the far tiles on a coarser level while they waited). Once the editor stops asking for frames the figures are those of the frame on
+/// screen.
+#[test]
+fn the_status_bar_settles_on_the_figures_of_the_frame_drawn() {
+    let doc = tuft_graph::io::from_str(tuft_editor::app::LAWN_PRESET).unwrap();
+    let mut harness = editor(doc, None);
+    // Another surface: the preview plants its nearest tiles first, the rest on the
+    // planting thread.
+    harness.get_by_value("sphere").click();
+    harness.run_steps(2);
+    harness.get_by_label("plane").click();
+    // Frames as a window draws them: each one the editor asks for within a second, until
+    // it asks for none (the autosave's timer is further off).
+    let mut waited = false;
+    for frame in 0.. {
+        assert!(frame < 100_000, "the editor settles");
+        harness.step();
+        waited |= harness.state().preview().stats.tiles_pending > 0;
+        let asks = harness.output().viewport_output[&egui::ViewportId::ROOT].repaint_delay;
+        if asks > std::time::Duration::from_secs(1) {
+            break;
+        }
+    }
+    assert!(waited, "the farther tiles waited for the planting thread");
+    let stats = harness.state().preview().stats.clone();
+    assert_eq!(stats.tiles_pending, 0);
+    for layer in &stats.layers {
+        let reps: Vec<String> = layer
+            .reps
+            .iter()
+            .map(|(r, n)| format!("{r} ×{n}"))
+            .collect();
+        harness.get_by_label_contains(&format!(
+            "{}: {}, {} ({}",
+            layer.name,
+            tuft_editor::words::counted(layer.strands, "strand"),
+            tuft_editor::words::counted(layer.triangles, "triangle"),
+            reps.join(", ")
+        ));
+    }
+}
