@@ -276,6 +276,7 @@ impl Editor {
             };
             d.layout.insert(id, pos);
             join_group(d, open, &[id]);
+            name_parameters_apart(&mut d.graph, &[id]);
             if let Some(w) = wire {
                 // The menu offered only kinds with a port that fits the wire.
                 let _ = w.join(&mut d.graph, id);
@@ -375,6 +376,7 @@ impl Editor {
             let p = d.paste(clip, offset, same);
             if let Ok(p) = &p {
                 join_group(d, open, &p.added);
+                name_parameters_apart(&mut d.graph, &p.added);
             }
             pasted = Some(p);
         });
@@ -409,6 +411,38 @@ impl Editor {
         self.session.redo();
         self.last_edit = None;
         self.after_change();
+    }
+}
+
+/// Gives each Parameter among `added` whose name another Parameter already has the
+/// first free one of its name and a number (`amount 2`): each is a slider
+/// labelled by its name in the preview, and two alike could not be told apart.
+fn name_parameters_apart(graph: &mut tuft_graph::MaterialGraph, added: &[NodeId]) {
+    for &id in added {
+        let Some(node) = graph.node(id).filter(|n| n.kind == "Parameter") else {
+            continue;
+        };
+        let name = node.params().text("name").to_owned();
+        let taken = |graph: &tuft_graph::MaterialGraph, candidate: &str| {
+            graph.nodes.iter().any(|n| {
+                n.id != id && n.kind == "Parameter" && n.params().text("name") == candidate
+            })
+        };
+        if !taken(graph, &name) {
+            continue;
+        }
+        // A copy of `amount 2` is `amount 3`, not `amount 2 2`.
+        let stem = match name.rsplit_once(' ') {
+            Some((stem, k)) if !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()) => stem,
+            _ => name.as_str(),
+        };
+        let free = (2u32..)
+            .map(|k| format!("{stem} {k}"))
+            .find(|candidate| !taken(graph, candidate))
+            .expect("a graph holds fewer Parameters than numbers");
+        if let Some(n) = graph.node_mut(id) {
+            n.params.insert("name".to_owned(), ParamValue::Text(free));
+        }
     }
 }
 

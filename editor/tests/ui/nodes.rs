@@ -274,3 +274,32 @@ fn a_parameters_value_slides_between_its_own_min_and_max_in_the_inspector() {
         "{ranges:?}"
     );
 }
+
+#[test]
+fn a_new_parameter_takes_a_name_no_other_parameter_has() {
+    // Each Parameter is a slider labelled by its name above the preview: two added from
+    // the library were both "amount", two sliders no one could tell apart.
+    let mut harness = editor(bare(), None);
+    let first = add_from_library(&mut harness, "Parameter");
+    let second = add_from_library(&mut harness, "Parameter");
+    harness.state_mut().duplicate(&[second]);
+    harness.run_steps(2);
+    let graph = harness.state().session().doc().graph.clone();
+    let names: Vec<&str> = graph
+        .nodes
+        .iter()
+        .filter(|n| n.kind == "Parameter")
+        .map(|n| n.params().text("name"))
+        .collect();
+    assert_eq!(names, ["amount", "amount 2", "amount 3"]);
+    assert_eq!(graph.node(first).unwrap().params().text("name"), "amount");
+    for name in names {
+        assert!(harness.query_all_by_label(name).next().is_some(), "{name}");
+    }
+    // A name the author gives is theirs, even one another Parameter has.
+    harness
+        .state_mut()
+        .set_param(second, "name", ParamValue::Text("amount".into()));
+    let graph = &harness.state().session().doc().graph;
+    assert_eq!(graph.node(second).unwrap().params().text("name"), "amount");
+}
