@@ -1,6 +1,7 @@
 //! Export Baked Set: the dialog that takes the folder (remembered between exports and
-//! runs), the map resolution, the mesh compression, the engine target, the KTX2 codec and
-//! the strand file's scheme, and the export itself on a worker with progress and Cancel.
+//! runs), the map resolution, the mesh compression, the engine target, the KTX2 codec,
+//! the strand file's scheme and the share of strands kept, and the export itself on a
+//! worker with progress and Cancel.
 
 use super::{Editor, Export};
 use crate::file_dialogs::Purpose;
@@ -31,6 +32,14 @@ pub struct ExportSettings {
     /// How the strand file stores its fields, by its command-line name.
     #[serde(default = "stored")]
     pub strands: String,
+    /// The share of every layer's strands kept, on top of each layer's own
+    /// (`tuft bake --keep`): 1 keeps the graph's.
+    #[serde(default = "all")]
+    pub keep: f32,
+}
+
+fn all() -> f32 {
+    1.0
 }
 
 fn stored() -> String {
@@ -50,6 +59,7 @@ impl Default for ExportSettings {
             target: "gltf".to_owned(),
             ktx2: rgba8(),
             strands: stored(),
+            keep: all(),
         }
     }
 }
@@ -158,6 +168,17 @@ impl Editor {
                         choice(ui, label, value, options);
                         ui.end_row();
                     }
+                    ui.label("Keep").on_hover_text(
+                        "The share of every layer's strands the set keeps, on top of each \
+                         layer's own: the rank prefix, widened as the levels widen — the \
+                         same material, thinner and cheaper. 1 keeps the graph's.",
+                    );
+                    ui.add(
+                        egui::Slider::new(&mut s.keep, 0.05..=1.0)
+                            .fixed_decimals(2)
+                            .clamping(egui::SliderClamping::Always),
+                    );
+                    ui.end_row();
                 });
                 ui.horizontal(|ui| {
                     let ready = !s.folder.trim().is_empty();
@@ -178,14 +199,21 @@ impl Editor {
 
     /// Writes the baked set into `dir` on a worker, as the export settings say.
     pub(super) fn start_export(&mut self, dir: PathBuf) {
-        let graph = self.session.doc().graph.clone();
+        let mut graph = self.session.doc().graph.clone();
         let options = self.export_settings.options();
+        let keep = self.export_settings.keep;
         let progress = Arc::new(AtomicU32::new(0));
         let stage = Arc::new(std::sync::Mutex::new(String::from("starting")));
         let cancel = Arc::new(AtomicBool::new(false));
         let (tx, done) = std::sync::mpsc::channel();
         let (p, s, c, out) = (progress.clone(), stage.clone(), cancel.clone(), dir.clone());
         crate::workers::spawn("tuft export", move || {
+            if keep < 1.0
+                && let Err(e) = tuft_graph::layer::thin(&mut graph.strands, keep)
+            {
+                let _ = tx.send(Err(e));
+                return;
+            }
             let evaluator = tuft_graph::Evaluator::new(&graph);
             let result = tuft_graph::bake::write_baked_set_with(
                 &evaluator,

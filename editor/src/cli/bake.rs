@@ -16,15 +16,12 @@ pub fn run(
         Ok(doc) => doc,
         Err(code) => return code,
     };
-    if let Some(keep) = keep {
-        for (name, layer) in &mut doc.graph.strands {
-            layer.levels.layer_keep *= keep;
-            // The graph validated as it is; thinner, its levels may widen past the limit.
-            if let Some(problem) = layer.levels.problems().first() {
-                eprintln!("tuft bake: --keep {keep} thins strands.{name} too far: {problem}");
-                return ExitCode::FAILURE;
-            }
-        }
+    if let Some(keep) = keep
+        && let Err(e) = tuft_graph::layer::thin(&mut doc.graph.strands, keep)
+    {
+        // The graph validated as it is; thinner, its levels may widen past the limit.
+        eprintln!("tuft bake: --keep: {e}");
+        return ExitCode::FAILURE;
     }
     match bake_into(&doc.graph, out, options) {
         Ok(written) => {

@@ -188,7 +188,8 @@ fn bake_quantises_and_thins_the_strands_when_asked() {
     assert_eq!(out.status.code(), Some(1));
     let said = text(&out);
     assert!(
-        said.contains("--keep 0.000001 thins strands.fronds too far") && said.contains("widens"),
+        said.contains("--keep: keeping 0.000001 thins strands.fronds too far")
+            && said.contains("widens"),
         "{said}"
     );
     assert!(!unused.exists(), "nothing is written");

@@ -323,7 +323,7 @@ fn a_click_spread_over_slow_frames_still_clicks() {
 }
 
 #[test]
-fn the_export_dialog_takes_folder_resolution_compression_target_and_codec() {
+fn the_export_dialog_takes_folder_resolution_compression_target_codec_and_keep() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("set");
     let doc = tuft_graph::io::load(&tuft_tests_root().join("presets/moss.ron")).unwrap();
@@ -357,6 +357,20 @@ fn the_export_dialog_takes_folder_resolution_compression_target_and_codec() {
         harness.get_by_label(option).click();
         harness.run_steps(2);
     }
+    // About half the strands of every layer: the Keep slider's handle dragged from its
+    // right end (1) to the middle of its track.
+    let row = harness.get_by_label("Keep").rect().center().y;
+    let track = harness
+        .get_all_by_role(egui::accesskit::Role::Slider)
+        .find(|n| (n.rect().center().y - row).abs() < 8.0)
+        .expect("the Keep slider")
+        .rect();
+    let from = egui::pos2(track.right() - 2.0, track.center().y);
+    drag_wire(&mut harness, from, track.center());
+    harness.drop_at(track.center());
+    harness.run_steps(2);
+    let keep = harness.state().export_settings().keep;
+    assert!(keep > 0.3 && keep < 0.7, "{keep}");
     harness.get_by_label("Export").click();
     harness.run_steps(1);
     for _ in 0..2000 {
@@ -378,6 +392,11 @@ fn the_export_dialog_takes_folder_resolution_compression_target_and_codec() {
     assert!(out.join(&manifest.maps["unity_mask"]).is_file());
     let base = image::open(out.join(&manifest.maps["base_color"])).unwrap();
     assert_eq!(base.width(), 256);
+    let graph = &harness.state().session().doc().graph;
+    for layer in &manifest.layers {
+        let own = graph.strands[&layer.name].levels.layer_keep;
+        assert_eq!(layer.levels.layer_keep, own * keep, "{}", layer.name);
+    }
     // Remembered for the next export.
     assert_eq!(harness.state().export_settings().target, "unity");
 }

@@ -291,6 +291,28 @@ impl Default for StrandLayer {
     }
 }
 
+/// Keeps `keep` of every layer's strands of `strands` on top of each layer's own
+/// `layer_keep`: the rank prefix, widened as the levels widen — the same material,
+/// thinner and cheaper (a bake's `--keep`, the export dialog's "Keep"). Errs, naming the
+/// layer, where `keep` is outside (0, 1] or a layer's levels would widen past their limit.
+pub fn thin(
+    strands: &mut std::collections::BTreeMap<String, StrandLayer>,
+    keep: f32,
+) -> Result<(), String> {
+    if !(keep > 0.0 && keep <= 1.0) {
+        return Err(format!("the share kept is {keep}, outside (0, 1]"));
+    }
+    for (name, layer) in strands {
+        layer.levels.layer_keep *= keep;
+        if let Some(problem) = layer.levels.problems().first() {
+            return Err(format!(
+                "keeping {keep} thins strands.{name} too far: {problem}"
+            ));
+        }
+    }
+    Ok(())
+}
+
 impl StrandLayer {
     /// The ports with what feeds them, in [`STRAND_PORTS`] order.
     #[must_use]
@@ -369,5 +391,32 @@ impl StrandLayer {
         problems.extend(self.levels.problems());
         problems.extend(self.cards.problems());
         problems
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thinning_multiplies_every_layers_own_share_and_refuses_what_is_out_of_range() {
+        let mut strands = std::collections::BTreeMap::new();
+        let mut fur = StrandLayer::default();
+        fur.levels.layer_keep = 0.8;
+        strands.insert("fur".to_owned(), fur);
+        strands.insert("moss".to_owned(), StrandLayer::default());
+        let before = strands.clone();
+        for keep in [0.0, -1.0, 1.5, f32::NAN] {
+            let mut s = before.clone();
+            let e = thin(&mut s, keep).expect_err("out of (0, 1]");
+            assert!(e.contains("outside (0, 1]"), "{e}");
+            assert_eq!(s, before, "nothing changed");
+        }
+        thin(&mut strands, 0.5).unwrap();
+        assert_eq!(strands["fur"].levels.layer_keep, 0.4);
+        assert_eq!(
+            strands["moss"].levels.layer_keep,
+            before["moss"].levels.layer_keep * 0.5
+        );
     }
 }
