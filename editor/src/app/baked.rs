@@ -20,6 +20,16 @@ impl Editor {
     /// if it cannot be, the preview draws nothing and says which file failed and why.
     pub fn view_baked(&mut self, dir: &Path) {
         self.baked = Some(dir.to_owned());
+        self.baked_reports = std::fs::read_to_string(dir.join("manifest.ron"))
+            .ok()
+            .and_then(|text| ron::from_str::<tuft_strands::manifest::Manifest>(&text).ok())
+            .map(|m| {
+                m.layers
+                    .into_iter()
+                    .map(|l| (l.name, l.level_reports))
+                    .collect()
+            })
+            .unwrap_or_default();
         self.selected = None;
         self.preview.clear();
         self.request_preview();
@@ -27,6 +37,21 @@ impl Editor {
             format!("Viewing the baked set {} (read-only)", dir.display()),
             false,
         ));
+    }
+
+    /// Layer `layer`'s level figures as the status bar gives them: the baked set's own
+    /// (from its manifest) while one is shown, else those the thumbnails worker measured
+    /// for the graph.
+    #[must_use]
+    pub fn level_reports(&self, layer: &str) -> Option<&[tuft_strands::levels::LevelReport]> {
+        if self.baked.is_some() {
+            return self
+                .baked_reports
+                .iter()
+                .find(|(name, _)| name == layer)
+                .map(|(_, r)| r.as_slice());
+        }
+        self.thumbs.level_reports(layer)
     }
 
     /// Back from a baked set to the document.
@@ -127,7 +152,14 @@ fn baked_summary(ui: &mut egui::Ui, material: &tuft_render::Material) {
     egui::Grid::new("baked layers")
         .striped(true)
         .show(ui, |ui| {
-            for h in ["layer", "strands", "profile", "level keeps", "cards"] {
+            for h in [
+                "layer",
+                "strands",
+                "profile",
+                "layer keep",
+                "level keeps",
+                "cards",
+            ] {
                 ui.strong(h);
             }
             ui.end_row();
@@ -135,6 +167,7 @@ fn baked_summary(ui: &mut egui::Ui, material: &tuft_render::Material) {
                 ui.label(&l.name);
                 ui.label(l.set.len().to_string());
                 ui.label(format!("{:?}", l.profile));
+                ui.label(format!("{}", l.levels.layer_keep));
                 let keeps: Vec<String> = l.levels.keep.iter().map(|k| format!("{k}")).collect();
                 ui.label(keeps.join(", "));
                 ui.label(format!(

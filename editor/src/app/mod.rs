@@ -220,6 +220,9 @@ pub struct Editor {
     export_dialog: bool,
     /// The baked set shown read-only instead of the document, if any.
     baked: Option<PathBuf>,
+    /// Its manifest's level reports, by layer (empty when the manifest cannot be read:
+    /// the preview then says why).
+    baked_reports: Vec<(String, Vec<tuft_strands::levels::LevelReport>)>,
     /// A mesh file being read to preview on.
     mesh_load: Option<surface::MeshLoad>,
     /// UI-thread CPU time of recent frames, milliseconds.
@@ -362,6 +365,7 @@ impl Editor {
             export_settings: ExportSettings::default(),
             export_dialog: false,
             baked: None,
+            baked_reports: Vec::new(),
             mesh_load: None,
             frame_ms: Vec::new(),
             interval_ms: Vec::new(),

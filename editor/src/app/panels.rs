@@ -350,7 +350,6 @@ impl Editor {
                     .map(|(r, n)| format!("{r} ×{n}"))
                     .collect();
                 let coverage = self
-                    .thumbs
                     .level_reports(&layer.name)
                     .map_or_else(String::new, |r| format!("; coverage {}", coverage_text(r)));
                 let resp = ui.label(format!(

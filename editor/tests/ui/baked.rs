@@ -9,9 +9,15 @@ use tuft_editor::file_dialogs::Dialogs;
 
 /// Moss baked into `dir` (small maps: quick).
 fn bake_moss(dir: &Path) {
-    let graph = tuft_graph::io::load(&super::root().join("presets/moss.ron"))
+    bake_moss_keeping(dir, 1.0);
+}
+
+/// Moss baked into `dir` keeping `keep` of its strands.
+fn bake_moss_keeping(dir: &Path, keep: f32) {
+    let mut graph = tuft_graph::io::load(&super::root().join("presets/moss.ron"))
         .unwrap()
         .graph;
+    tuft_graph::layer::thin(&mut graph.strands, keep).unwrap();
     tuft_graph::bake::write_baked_set_with(
         &tuft_graph::Evaluator::new(&graph),
         dir,
@@ -85,6 +91,53 @@ fn a_baked_set_opens_read_only_and_closes_back_to_the_document() {
         "{err}"
     );
     assert!(err.to_string().contains("tuft view"), "{err}");
+}
+
+#[test]
+fn a_baked_sets_figures_are_its_own_not_the_graphs_behind_it() {
+    // Regression: the status bar gave the set's strands with the coverage the
+    // thumbnails had measured for the graph still open behind it.
+    let dir = tempfile::tempdir().unwrap();
+    let set = dir.path().join("thin moss");
+    bake_moss_keeping(&set, 0.3);
+    let doc = tuft_graph::io::load(&super::root().join("presets/moss.ron")).unwrap();
+    let mut harness = editor(doc, None);
+    let graphs = harness
+        .state()
+        .thumbnails()
+        .level_reports("fronds")
+        .expect("the graph's fronds measured")
+        .to_vec();
+    harness
+        .state_mut()
+        .set_dialogs(Dialogs::Answer(Some(set.clone())));
+    file_menu(&mut harness, "Open Baked Set…");
+    answered(&mut harness);
+    harness.run_steps(2);
+    let manifest: tuft_strands::manifest::Manifest =
+        ron::from_str(&std::fs::read_to_string(set.join("manifest.ron")).unwrap()).unwrap();
+    let fronds = manifest.layers.iter().find(|l| l.name == "fronds").unwrap();
+    let text = |reports: &[tuft_strands::levels::LevelReport]| {
+        reports
+            .iter()
+            .map(|r| format!("{:.2}", r.coverage))
+            .collect::<Vec<_>>()
+            .join(" · ")
+    };
+    let (own, behind) = (text(&fronds.level_reports), text(&graphs));
+    assert_ne!(own, behind, "the thinned set measures otherwise");
+    let said = harness
+        .get_by_label_contains("fronds: ")
+        .value()
+        .unwrap_or_default();
+    assert!(said.contains(&format!("coverage {own})")), "{said} / {own}");
+    // The table says how thin the set was baked, layer by layer.
+    let keep = format!("{}", fronds.levels.layer_keep);
+    assert_eq!(keep, "0.3");
+    assert_eq!(
+        harness.query_all_by_label(&keep).count(),
+        manifest.layers.len()
+    );
 }
 
 #[test]
