@@ -344,11 +344,6 @@ impl Editor {
         ui.horizontal_wrapped(|ui| {
             let stats = &self.preview.stats;
             for (k, layer) in stats.layers.iter().enumerate() {
-                let reps: Vec<String> = layer
-                    .reps
-                    .iter()
-                    .map(|(r, n)| format!("{r} ×{n}"))
-                    .collect();
                 let coverage = self
                     .level_reports(&layer.name)
                     .map_or_else(String::new, |r| format!("; coverage {}", coverage_text(r)));
@@ -357,7 +352,7 @@ impl Editor {
                     layer.name,
                     crate::words::counted(layer.strands, "strand"),
                     crate::words::counted(layer.triangles, "triangle"),
-                    reps.join(", ")
+                    layer.reps_text()
                 ));
                 // The switch distances only when asked for (hovered).
                 let preview = &self.preview;

@@ -242,11 +242,7 @@ fn render(material: tuft_render::Material, out: &Path, o: &Options) -> anyhow::R
         s.triangles()
     );
     for layer in &s.layers {
-        let reps: Vec<String> = layer
-            .reps
-            .iter()
-            .map(|(rep, n)| format!("{rep} ×{n}"))
-            .collect();
+        let reps = layer.reps_text();
         out!(
             "  {}: {} strands, {} cards, {} triangles; tiles at {}",
             layer.name,
@@ -256,7 +252,7 @@ fn render(material: tuft_render::Material, out: &Path, o: &Options) -> anyhow::R
             if reps.is_empty() {
                 "—".to_owned()
             } else {
-                reps.join(", ")
+                reps
             }
         );
     }

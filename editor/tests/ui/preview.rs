@@ -292,17 +292,12 @@ fn the_status_bar_settles_on_the_figures_of_the_frame_drawn() {
     let stats = harness.state().preview().stats.clone();
     assert_eq!(stats.tiles_pending, 0);
     for layer in &stats.layers {
-        let reps: Vec<String> = layer
-            .reps
-            .iter()
-            .map(|(r, n)| format!("{r} ×{n}"))
-            .collect();
         harness.get_by_label_contains(&format!(
             "{}: {}, {} ({}",
             layer.name,
             tuft_editor::words::counted(layer.strands, "strand"),
             tuft_editor::words::counted(layer.triangles, "triangle"),
-            reps.join(", ")
+            layer.reps_text()
         ));
     }
 }

@@ -228,6 +228,19 @@ pub struct LayerFrameStats {
     pub reps: Vec<(Rep, u32)>,
 }
 
+impl LayerFrameStats {
+    /// The visible tiles per representation as the editor and the command line print
+    /// them: `level 0 ×6, level 1 ×19, cards ×3` (empty when no tile shows the layer).
+    #[must_use]
+    pub fn reps_text(&self) -> String {
+        self.reps
+            .iter()
+            .map(|(rep, n)| format!("{rep} ×{n}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
 /// What a frame draws.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct FrameStats {
