@@ -69,6 +69,7 @@ pub fn wearing(evaluator: &Evaluator<'_>, maps: SurfaceMaps) -> anyhow::Result<M
             cards: layer.cards.clone(),
             clump_lattice: layer.clump_lattice,
             macro_variation: layer.macro_variation,
+            level_reports: Vec::new(),
         });
     }
     Ok(Material {

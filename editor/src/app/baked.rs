@@ -20,16 +20,6 @@ impl Editor {
     /// if it cannot be, the preview draws nothing and says which file failed and why.
     pub fn view_baked(&mut self, dir: &Path) {
         self.baked = Some(dir.to_owned());
-        self.baked_reports = std::fs::read_to_string(dir.join("manifest.ron"))
-            .ok()
-            .and_then(|text| ron::from_str::<tuft_strands::manifest::Manifest>(&text).ok())
-            .map(|m| {
-                m.layers
-                    .into_iter()
-                    .map(|l| (l.name, l.level_reports))
-                    .collect()
-            })
-            .unwrap_or_default();
         self.selected = None;
         self.preview.clear();
         self.request_preview();
@@ -39,19 +29,23 @@ impl Editor {
         ));
     }
 
-    /// Layer `layer`'s level figures as the status bar gives them: the baked set's own
-    /// (from its manifest) while one is shown, else those the thumbnails worker measured
-    /// for the graph.
+    /// Layer `layer`'s coverage per level as the status bar gives it
+    /// (`1.00 · 0.90 · 0.87`): a baked set's own while one is shown (its manifest's,
+    /// loaded with the set), else what the thumbnails worker measured for the graph.
     #[must_use]
-    pub fn level_reports(&self, layer: &str) -> Option<&[tuft_strands::levels::LevelReport]> {
+    pub fn coverage(&self, layer: &str) -> Option<String> {
         if self.baked.is_some() {
             return self
-                .baked_reports
-                .iter()
-                .find(|(name, _)| name == layer)
-                .map(|(_, r)| r.as_slice());
+                .preview
+                .with_material(|m| {
+                    m.layers
+                        .iter()
+                        .find(|l| l.name == layer && !l.level_reports.is_empty())
+                        .map(|l| super::coverage_text(&l.level_reports))
+                })
+                .flatten();
         }
-        self.thumbs.level_reports(layer)
+        self.thumbs.level_reports(layer).map(super::coverage_text)
     }
 
     /// Back from a baked set to the document.

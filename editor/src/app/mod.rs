@@ -19,6 +19,7 @@ mod widgets;
 
 pub use export::ExportSettings;
 pub use menus::*;
+pub use panels::coverage_text;
 
 use crate::autosave::{Autosaves, Orphan, Slot};
 use crate::command::Command;
@@ -220,9 +221,6 @@ pub struct Editor {
     export_dialog: bool,
     /// The baked set shown read-only instead of the document, if any.
     baked: Option<PathBuf>,
-    /// Its manifest's level reports, by layer (empty when the manifest cannot be read:
-    /// the preview then says why).
-    baked_reports: Vec<(String, Vec<tuft_strands::levels::LevelReport>)>,
     /// A mesh file being read to preview on.
     mesh_load: Option<surface::MeshLoad>,
     /// UI-thread CPU time of recent frames, milliseconds.
@@ -365,7 +363,6 @@ impl Editor {
             export_settings: ExportSettings::default(),
             export_dialog: false,
             baked: None,
-            baked_reports: Vec::new(),
             mesh_load: None,
             frame_ms: Vec::new(),
             interval_ms: Vec::new(),
@@ -437,17 +434,11 @@ impl Editor {
             .collect()
     }
 
-    /// Blocks until the preview's rebuild of the current document has landed, leaving
-    /// its farther tiles to the planting thread as a window's frames do (tests).
-    pub fn wait_for_landing(&mut self) {
-        self.preview.wait(Duration::from_secs(300));
-    }
-
     /// Blocks until the preview and the thumbnails show the current document (tests,
     /// and anything that must not race the workers).
     pub fn wait_for_workers(&mut self, ctx: &egui::Context) {
         let limit = Duration::from_secs(300);
-        self.wait_for_landing();
+        self.preview.wait(limit);
         self.preview.plant_now();
         self.request_thumbnails_when_due();
         self.thumbs.wait(ctx, self.session.generation(), limit);

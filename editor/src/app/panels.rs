@@ -345,8 +345,8 @@ impl Editor {
             let stats = &self.preview.stats;
             for (k, layer) in stats.layers.iter().enumerate() {
                 let coverage = self
-                    .level_reports(&layer.name)
-                    .map_or_else(String::new, |r| format!("; coverage {}", coverage_text(r)));
+                    .coverage(&layer.name)
+                    .map_or_else(String::new, |c| format!("; coverage {c}"));
                 let resp = ui.label(format!(
                     "{}: {}, {} ({}{coverage})",
                     layer.name,
@@ -408,7 +408,7 @@ impl Editor {
 }
 
 /// Each level's coverage relative to level 0, as `1.00 · 0.90 · 0.86`.
-pub(super) fn coverage_text(reports: &[tuft_strands::levels::LevelReport]) -> String {
+pub fn coverage_text(reports: &[tuft_strands::levels::LevelReport]) -> String {
     reports
         .iter()
         .map(|r| format!("{:.2}", r.coverage))

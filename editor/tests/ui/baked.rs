@@ -117,13 +117,7 @@ fn a_baked_sets_figures_are_its_own_not_the_graphs_behind_it() {
     let manifest: tuft_strands::manifest::Manifest =
         ron::from_str(&std::fs::read_to_string(set.join("manifest.ron")).unwrap()).unwrap();
     let fronds = manifest.layers.iter().find(|l| l.name == "fronds").unwrap();
-    let text = |reports: &[tuft_strands::levels::LevelReport]| {
-        reports
-            .iter()
-            .map(|r| format!("{:.2}", r.coverage))
-            .collect::<Vec<_>>()
-            .join(" · ")
-    };
+    let text = tuft_editor::app::coverage_text;
     let (own, behind) = (text(&fronds.level_reports), text(&graphs));
     assert_ne!(own, behind, "the thinned set measures otherwise");
     let said = harness

@@ -265,8 +265,8 @@ fn an_edit_to_a_layer_ends_with_the_maps_and_strands_of_the_edited_graph() {
 
 /// The status bar is laid out before the preview plans its frame, so the frame that
 /// draws the last tile the planting thread planted shows the figures of the frame
-/// before it (the far tiles on a coarser level while they waited). Once the editor stops asking for frames the figures are those of the frame on
-/// screen.
+/// before it (the far tiles on a coarser level while they waited). Once the editor
+/// stops asking for frames, the figures are those of the frame on screen.
 #[test]
 fn the_status_bar_settles_on_the_figures_of_the_frame_drawn() {
     let doc = tuft_graph::io::from_str(tuft_editor::app::LAWN_PRESET).unwrap();

@@ -196,6 +196,7 @@ pub fn load(dir: &Path) -> Result<Material, BakedSetError> {
             cards: l.cards.settings.clone(),
             clump_lattice: l.clump_lattice,
             macro_variation: l.macro_variation,
+            level_reports: l.level_reports.clone(),
         });
     }
     Ok(Material {

@@ -59,6 +59,9 @@ pub struct Layer {
     pub clump_lattice: u32,
     /// Variation over the ground at a scale of metres.
     pub macro_variation: MacroVariation,
+    /// The coverage of each level as the set was baked (its manifest's figures); empty
+    /// for a material made from a graph, whose figures the editor measures itself.
+    pub level_reports: Vec<tuft_strands::levels::LevelReport>,
 }
 
 impl Material {

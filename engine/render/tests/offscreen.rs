@@ -62,6 +62,7 @@ fn meadow(n: usize) -> Material {
             cards: CardSettings::default(),
             clump_lattice: 8,
             macro_variation: tuft_strands::macro_variation::MacroVariation::OFF,
+            level_reports: Vec::new(),
         }],
     }
 }
