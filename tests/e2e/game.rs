@@ -48,7 +48,7 @@ fn the_game_example_plants_the_prefix_each_distance_asks_for() {
             );
             assert_eq!(
                 d.vertex_bytes,
-                strands * layer.profile.vertices_per_strand() * 32
+                strands * layer.profile.stored_per_strand() * 32
             );
         }
     }

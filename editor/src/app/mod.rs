@@ -281,9 +281,10 @@ impl Editor {
         session: Session,
         autosave: Option<PathBuf>,
     ) -> Self {
-        if let Some(rs) = cc.wgpu_render_state.as_ref() {
-            crate::preview::install(rs);
-        }
+        let installed = cc
+            .wgpu_render_state
+            .as_ref()
+            .map_or(Ok(()), crate::preview::install);
         cc.egui_ctx.set_fonts(fonts());
         let recent = cc
             .storage
@@ -291,6 +292,10 @@ impl Editor {
             .and_then(|t| serde_json::from_str::<Vec<PathBuf>>(&t).ok())
             .unwrap_or_default();
         let mut editor = Self::with_session(session, autosave, recent);
+        if let Err(why) = installed {
+            eprintln!("tuft: the preview cannot draw: {why}");
+            editor.preview.unsupported = Some(why);
+        }
         if let Some(settings) = cc
             .storage
             .and_then(|s| s.get_string("export"))

@@ -66,7 +66,13 @@ fn fs_encode(in: Out) -> @location(0) vec4<f32> {
 ";
 
 /// Creates the preview's GPU resources for egui's render state. Call once at start-up.
-pub fn install(render_state: &egui_wgpu::RenderState) {
+///
+/// # Errors
+/// What the adapter lacks that drawing strands needs, in words; nothing is installed.
+pub fn install(render_state: &egui_wgpu::RenderState) -> Result<(), String> {
+    if let Some(why) = tuft_render::renderer::missing_capability(&render_state.adapter) {
+        return Err(why);
+    }
     let device = &render_state.device;
     let flags = render_state
         .adapter
@@ -138,6 +144,7 @@ pub fn install(render_state: &egui_wgpu::RenderState) {
             sampler,
             samples,
         });
+    Ok(())
 }
 
 impl PreviewResources {

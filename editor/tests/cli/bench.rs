@@ -35,6 +35,12 @@ fn bench_sphere_prints_its_stages_and_its_cost_per_million_strands() {
     let strands = whole["strands"].as_u64().unwrap();
     assert!(strands > 5_000 && strands < 20_000, "{whole}");
     assert_eq!(whole["vertices"].as_u64(), Some(strands * 10), "{whole}");
+    // A ribbon stores one vertex a centreline point and draws its two sides.
+    assert_eq!(
+        whole["stored_vertices"].as_u64(),
+        Some(strands * 5),
+        "{whole}"
+    );
     let whole_ms = whole["median_ms"].as_f64().unwrap();
     let stages: f64 = ["scatter", "placement", "ribbons"]
         .iter()

@@ -287,13 +287,13 @@ fn the_groom_ports_reach_the_set_and_everything_drawn_from_it() {
     let moved = a
         .iter()
         .zip(&b)
-        .flat_map(|(x, y)| (0..x.vertices.len()).map(|i| (x.vertex(i), y.vertex(i))))
+        .flat_map(|(x, y)| (0..x.drawn_vertices()).map(|i| (x.vertex(i), y.vertex(i))))
         .filter(|(x, y)| x.position != y.position)
         .count();
-    let total: usize = a.iter().map(|m| m.vertices.len()).sum();
+    let total: usize = a.iter().map(|m| m.drawn_vertices()).sum();
     assert!(moved > total / 2, "{moved} of {total} vertices moved");
     // Tip width 0: the last two vertices of every ribbon meet.
-    let v: Vec<_> = (0..b[0].vertices.len()).map(|i| b[0].vertex(i)).collect();
+    let v: Vec<_> = (0..b[0].drawn_vertices()).map(|i| b[0].vertex(i)).collect();
     let per = profile.vertices_per_strand();
     for strand in v.chunks_exact(per).take(50) {
         let (l, r) = (strand[per - 2].position, strand[per - 1].position);

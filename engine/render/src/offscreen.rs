@@ -34,6 +34,9 @@ pub enum RenderError {
     /// Reading the frame back failed.
     #[error("reading the frame back failed: {0}")]
     Readback(String),
+    /// The adapter lacks something the renderer needs ([`crate::renderer::missing_capability`]).
+    #[error("{0}")]
+    Unsupported(String),
 }
 
 /// A frame read back: RGBA8, sRGB colour over a transparent background, alpha the
@@ -224,7 +227,7 @@ impl Offscreen {
     /// (tests lower them to see buffers split).
     ///
     /// # Errors
-    /// No adapter, or no device with those limits.
+    /// No adapter, one without what the renderer needs, or no device with those limits.
     pub fn with_limits(
         limits: impl FnOnce(wgpu::Limits) -> wgpu::Limits,
     ) -> Result<Self, RenderError> {
@@ -239,6 +242,9 @@ impl Offscreen {
             ..wgpu::RequestAdapterOptions::default()
         }))
         .map_err(|source| RenderError::NoAdapter { backends, source })?;
+        if let Some(why) = crate::renderer::missing_capability(&adapter) {
+            return Err(RenderError::Unsupported(why));
+        }
         let timed = adapter.features().contains(wgpu::Features::TIMESTAMP_QUERY);
         let (device, queue) =
             pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {

@@ -2,7 +2,9 @@
 //! chunks that each fit the device's own limits, and the index buffers they share.
 //!
 //! A tile's mesh lists its strands in rank order, each with the same vertices and the
-//! same triangles, so a level (a rank prefix) is an index prefix. A chunk holds a run of
+//! same triangles, so a level (a rank prefix) is an index prefix. The vertex stage reads
+//! a chunk's vertices from a storage buffer as they are stored (a ribbon's one a
+//! centreline point, drawn as its two sides). A chunk holds a run of
 //! whole strands: its roots texture starts at its first strand, so the shaders'
 //! `vertex_index / verts_per_strand` still finds each strand's root, and its indices
 //! count from its own first vertex, so every chunk of `n` strands of one shape draws the
@@ -24,11 +26,10 @@ pub(crate) const ROOTS_WIDTH: usize = 2048;
 
 /// One run of whole strands of a tile.
 struct Chunk {
-    vertices: wgpu::Buffer,
     /// The shared indices of at least this chunk's strands ([`SharedIndices`]).
     indices: wgpu::Buffer,
-    /// Where each strand (or card) stands: [`ROOT_TEXELS`] texels per strand; and the
-    /// tile's frame.
+    /// Where each strand (or card) stands: [`ROOT_TEXELS`] texels per strand; the
+    /// tile's frame; and the chunk's vertices as stored.
     roots: wgpu::BindGroup,
     /// The tile's strand where this chunk starts, and how many of its strands are drawn
     /// (a tile shrunk to a prefix may draw a chunk in part).
@@ -41,7 +42,7 @@ struct Chunk {
 /// shrinks by dropping chunks from the end.
 pub(crate) struct TileBuffers {
     chunks: Vec<Chunk>,
-    /// Vertices and indices a strand.
+    /// Vertices stored and indices a strand.
     vps: usize,
     ips: usize,
     /// The box the vertices' positions are packed in.
@@ -50,9 +51,9 @@ pub(crate) struct TileBuffers {
     pub(crate) version: u64,
 }
 
-/// How many strands of `vertices_per_strand` vertices and `indices_per_strand` indices
-/// one chunk may hold under `limits`: its vertex buffer, its index buffer and its roots
-/// texture each within what the device allows.
+/// How many strands of `vertices_per_strand` stored vertices and `indices_per_strand`
+/// indices one chunk may hold under `limits`: its vertex buffer (a storage buffer bound
+/// whole), its index buffer and its roots texture each within what the device allows.
 #[must_use]
 pub fn strands_per_chunk(
     limits: &wgpu::Limits,
@@ -60,7 +61,11 @@ pub fn strands_per_chunk(
     indices_per_strand: usize,
 ) -> usize {
     let max_buffer = limits.max_buffer_size.min(usize::MAX as u64) as usize;
-    let by_vertices = max_buffer / (vertices_per_strand.max(1) * size_of::<PackedVertex>());
+    let max_binding = limits
+        .max_storage_buffer_binding_size
+        .min(limits.max_buffer_size)
+        .min(usize::MAX as u64) as usize;
+    let by_vertices = max_binding / (vertices_per_strand.max(1) * size_of::<PackedVertex>());
     let by_indices = max_buffer / (indices_per_strand.max(1) * size_of::<u32>());
     let width = ROOTS_WIDTH.min(limits.max_texture_dimension_2d as usize);
     let by_roots = width * limits.max_texture_dimension_2d as usize / ROOT_TEXELS;
@@ -84,7 +89,7 @@ impl<'a> TileSource<'a> {
         }
     }
 
-    /// Vertices and indices a strand; `None` for an empty tile, or a mesh with no
+    /// Vertices stored and indices a strand; `None` for an empty tile, or a mesh with no
     /// triangles or with other than one strand's vertices for each strand placed.
     fn per_strand(&self) -> Option<(usize, usize)> {
         let n = self.placed.len();
@@ -174,12 +179,12 @@ impl TileBuffers {
             let end = (first + per_chunk).min(n);
             let (shared, made) = up.indices.get(device, mesh, end - first, per_chunk);
             index_bytes += made;
+            let vertices = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("tuft tile vertices"),
+                contents: bytemuck::cast_slice(&mesh.vertices[first * vps..end * vps]),
+                usage: wgpu::BufferUsages::STORAGE,
+            });
             self.chunks.push(Chunk {
-                vertices: device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                    label: Some("tuft tile vertices"),
-                    contents: bytemuck::cast_slice(&mesh.vertices[first * vps..end * vps]),
-                    usage: wgpu::BufferUsages::VERTEX,
-                }),
                 indices: shared,
                 roots: roots_bind_group(
                     device,
@@ -188,6 +193,7 @@ impl TileBuffers {
                     &source.placed[first..end],
                     source.triangle_ground,
                     &self.frame,
+                    &vertices,
                 ),
                 first,
                 n: end - first,
@@ -214,7 +220,6 @@ impl TileBuffers {
                 break;
             }
             pass.set_bind_group(3, &chunk.roots, &[]);
-            pass.set_vertex_buffer(0, chunk.vertices.slice(..));
             pass.set_index_buffer(chunk.indices.slice(..), wgpu::IndexFormat::Uint32);
             pass.draw_indexed(0..count, 0, 0..1);
         }
@@ -264,7 +269,8 @@ impl SharedIndices {
         strands: usize,
         most: usize,
     ) -> (wgpu::Buffer, u64) {
-        let (vps, pattern) = (mesh.vertices_per_strand(), &mesh.pattern);
+        // Indices number drawn vertices (a ribbon's two for each stored one).
+        let (vps, pattern) = (mesh.drawn_per_strand(), &mesh.pattern);
         let held = self
             .shapes
             .iter()
@@ -297,7 +303,7 @@ impl SharedIndices {
 }
 
 /// The roots of `placed` as a texture [`ROOTS_WIDTH`] wide at most, and `frame` as a
-/// uniform (`Tile` in strands.wgsl), bound for group 3.
+/// uniform (`Tile` in strands.wgsl), bound for group 3 with the chunk's `vertices`.
 fn roots_bind_group(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
@@ -305,6 +311,7 @@ fn roots_bind_group(
     placed: &[Planted],
     triangle_ground: &[[[f32; 4]; 2]],
     frame: &Frame,
+    vertices: &wgpu::Buffer,
 ) -> wgpu::BindGroup {
     let n_texels = placed.len() * ROOT_TEXELS;
     let width = n_texels.min(ROOTS_WIDTH);
@@ -361,6 +368,10 @@ fn roots_bind_group(
                 binding: 1,
                 resource: tile.as_entire_binding(),
             },
+            wgpu::BindGroupEntry {
+                binding: 2,
+                resource: vertices.as_entire_binding(),
+            },
         ],
     })
 }
@@ -393,12 +404,19 @@ mod tests {
         // The fur's undercoat on the plane: 10 vertices and 24 indices a strand.
         let n = strands_per_chunk(&limits, 10, 24);
         let vertex = size_of::<PackedVertex>() as u64;
-        assert!(n as u64 * 10 * vertex <= limits.max_buffer_size);
+        let binding = limits.max_storage_buffer_binding_size;
+        assert!(n as u64 * 10 * vertex <= binding.min(limits.max_buffer_size));
         assert!(n as u64 * 24 * 4 <= limits.max_buffer_size);
         assert_eq!(
             n,
-            (limits.max_buffer_size / (10 * vertex).max(24 * 4)) as usize
+            (binding / (10 * vertex)).min(limits.max_buffer_size / (24 * 4)) as usize
         );
+        // The vertices are bound whole as a storage buffer: its binding limit cuts too.
+        let small_binding = wgpu::Limits {
+            max_storage_buffer_binding_size: 320 * 7,
+            ..limits.clone()
+        };
+        assert_eq!(strands_per_chunk(&small_binding, 10, 24), 7);
         // A tiny buffer limit cuts chunks of one strand at least.
         limits.max_buffer_size = 16;
         assert_eq!(strands_per_chunk(&limits, 10, 24), 1);

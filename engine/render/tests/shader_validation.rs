@@ -10,7 +10,7 @@ fn every_shader_validates() {
             naga::valid::Capabilities::empty(),
         )
         .validate(&module)
-        .unwrap_or_else(|e| panic!("{name}.wgsl: {}", e.emit_to_string(&source)));
+        .unwrap_or_else(|e| panic!("{name}.wgsl: {} {e:?}", e.emit_to_string(&source)));
     }
 }
 

@@ -94,7 +94,7 @@ pub(super) fn sphere_case(candidates: u64, runs: usize) -> Vec<Case> {
     let mut meshes = Vec::new();
     // Each stage's time per run, beside the whole: where a run's time goes.
     let mut stages: [Vec<f64>; 3] = Default::default();
-    let (ms, (n_strands, vertices, triangles, kept)) = median_ms(runs, || {
+    let (ms, (n_strands, (vertices, stored), triangles, kept)) = median_ms(runs, || {
         let start = Instant::now();
         let set = tuft_graph::scatter_layer(&Evaluator::new(&g), "strands").expect("valid layer");
         let scattered = start.elapsed();
@@ -109,9 +109,11 @@ pub(super) fn sphere_case(candidates: u64, runs: usize) -> Vec<Case> {
             times.push(t.as_secs_f64() * 1e3);
         }
         let n: usize = tiles.iter().map(|t| t.strands.len()).sum();
-        let v: usize = meshes.iter().map(|m| m.vertices.len()).sum();
+        // Drawn (a ribbon's two sides a centreline point) and stored (one a point).
+        let v: usize = meshes.iter().map(|m| m.drawn_vertices()).sum();
+        let stored: usize = meshes.iter().map(|m| m.vertices.len()).sum();
         let t: usize = meshes.iter().map(|m| m.index_count() / 3).sum();
-        (n, v, t, set.len())
+        (n, (v, stored), t, set.len())
     });
     let stage_cases = ["scatter", "placement", "ribbons"]
         .into_iter()
@@ -136,6 +138,7 @@ pub(super) fn sphere_case(candidates: u64, runs: usize) -> Vec<Case> {
             ("kept_by_density", kept as u64),
             ("strands", n_strands as u64),
             ("vertices", vertices as u64),
+            ("stored_vertices", stored as u64),
             ("triangles", triangles as u64),
         ],
     };

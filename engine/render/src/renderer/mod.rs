@@ -9,7 +9,6 @@ use crate::texture::{mips, texture, write_levels};
 use crate::tile_buffers::{SharedIndices, TileBuffers, TileSource, Uploader};
 use bytemuck::{Pod, Zeroable};
 use std::num::NonZeroU64;
-use tuft_strands::mesh::PackedVertex;
 use wgpu::util::DeviceExt;
 
 /// The depth buffer's format.
@@ -67,18 +66,6 @@ pub use crate::tile_buffers::ROOT_TEXELS;
 pub use scene_gpu::GpuScene;
 
 mod scene_gpu;
-
-fn strand_vertex_layout() -> wgpu::VertexBufferLayout<'static> {
-    // tuft_strands::mesh::PackedVertex; `PackedIn` in strands.wgsl.
-    const ATTRS: [wgpu::VertexAttribute; 5] = wgpu::vertex_attr_array![
-        0 => Unorm16x4, 1 => Float16x4, 2 => Snorm16x2, 3 => Unorm16x2, 4 => Float16x4
-    ];
-    wgpu::VertexBufferLayout {
-        array_stride: size_of::<PackedVertex>() as u64,
-        step_mode: wgpu::VertexStepMode::Vertex,
-        attributes: &ATTRS,
-    }
-}
 
 fn surface_vertex_layout() -> wgpu::VertexBufferLayout<'static> {
     const ATTRS: [wgpu::VertexAttribute; 5] = wgpu::vertex_attr_array![
@@ -139,9 +126,29 @@ fn uniform_entry(dynamic: bool, size: u64) -> wgpu::BindGroupLayoutEntry {
     }
 }
 
+/// What `adapter` lacks that the renderer needs, in words; `None` where it has all of
+/// it. The strand pipelines read their vertices from storage buffers in the vertex
+/// stage (a ribbon's one a centreline point, drawn as its two sides).
+#[must_use]
+pub fn missing_capability(adapter: &wgpu::Adapter) -> Option<String> {
+    let flags = adapter.get_downlevel_capabilities().flags;
+    if flags.contains(wgpu::DownlevelFlags::VERTEX_STORAGE)
+        && adapter.limits().max_storage_buffers_per_shader_stage > 0
+    {
+        return None;
+    }
+    let info = adapter.get_info();
+    Some(format!(
+        "the graphics adapter {} ({:?}) cannot read storage buffers in vertex shaders, \
+         which drawing strands needs",
+        info.name, info.backend
+    ))
+}
+
 impl Renderer {
     /// Pipelines drawing into `color_format` (an sRGB format keeps shading linear) with
-    /// `sample_count` samples and a [`DEPTH_FORMAT`] depth buffer.
+    /// `sample_count` samples and a [`DEPTH_FORMAT`] depth buffer, on a device whose
+    /// adapter has what [`missing_capability`] asks for.
     #[must_use]
     pub fn new(
         device: &wgpu::Device,
@@ -180,7 +187,9 @@ impl Renderer {
             label: Some("tuft roots"),
             // RGBA32F, read with `textureLoad`: unfiltered.
             // Read by the card vertex stage too (cards sink toward their roots).
-            // Then the tile's frame, which the vertex stage unpacks positions with.
+            // Then the tile's frame, which the vertex stage unpacks positions with, and
+            // the tile's vertices, which it reads as stored (ribbons: one a centreline
+            // point, drawn as its two sides).
             entries: &[
                 float_texture_entry(0, false, wgpu::ShaderStages::VERTEX_FRAGMENT),
                 wgpu::BindGroupLayoutEntry {
@@ -188,6 +197,16 @@ impl Renderer {
                     visibility: wgpu::ShaderStages::VERTEX,
                     ty: wgpu::BindingType::Buffer {
                         ty: wgpu::BufferBindingType::Uniform,
+                        has_dynamic_offset: false,
+                        min_binding_size: NonZeroU64::new(32),
+                    },
+                    count: None,
+                },
+                wgpu::BindGroupLayoutEntry {
+                    binding: 2,
+                    visibility: wgpu::ShaderStages::VERTEX,
+                    ty: wgpu::BindingType::Buffer {
+                        ty: wgpu::BufferBindingType::Storage { read_only: true },
                         has_dynamic_offset: false,
                         min_binding_size: NonZeroU64::new(32),
                     },
@@ -224,8 +243,10 @@ impl Renderer {
                         module: &wgpu::ShaderModule,
                         vs: &str,
                         fs: &str,
-                        buffer: wgpu::VertexBufferLayout<'static>,
+                        buffer: Option<wgpu::VertexBufferLayout<'static>>,
                         cull: Option<wgpu::Face>| {
+            // Strands read their vertices from a storage buffer: no vertex buffer.
+            let buffers: Vec<_> = buffer.into_iter().map(Some).collect();
             device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                 label: Some(label),
                 layout: Some(pipeline_layout),
@@ -233,7 +254,7 @@ impl Renderer {
                     module,
                     entry_point: Some(vs),
                     compilation_options: wgpu::PipelineCompilationOptions::default(),
-                    buffers: &[Some(buffer)],
+                    buffers: &buffers,
                 },
                 primitive: wgpu::PrimitiveState {
                     topology: wgpu::PrimitiveTopology::TriangleList,
@@ -273,7 +294,7 @@ impl Renderer {
             &surface_module,
             "vs_surface",
             "fs_surface",
-            surface_vertex_layout(),
+            Some(surface_vertex_layout()),
             Some(wgpu::Face::Back),
         );
         let strand_pipeline = pipeline(
@@ -282,7 +303,7 @@ impl Renderer {
             &strands_module,
             "vs_strand",
             "fs_strand",
-            strand_vertex_layout(),
+            None,
             None,
         );
         let strand_wind_pipeline = pipeline(
@@ -291,7 +312,7 @@ impl Renderer {
             &strands_module,
             "vs_strand_wind",
             "fs_strand",
-            strand_vertex_layout(),
+            None,
             None,
         );
         let card_pipeline = pipeline(
@@ -300,7 +321,7 @@ impl Renderer {
             &strands_module,
             "vs_card",
             "fs_card",
-            strand_vertex_layout(),
+            None,
             None,
         );
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {

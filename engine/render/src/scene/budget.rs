@@ -47,7 +47,7 @@ impl std::ops::SubAssign for Cost {
     }
 }
 
-/// Bytes one strand (or card) of `vertices` vertices takes: its vertices and roots
+/// Bytes one strand (or card) of `vertices` stored vertices takes: its vertices and roots
 /// texels, held on the CPU and again on the GPU. Its indices are one strand's pattern
 /// on the CPU and one buffer shared by every tile on the GPU, so a strand adds none.
 fn bytes_per_strand(vertices: usize) -> u64 {
@@ -87,7 +87,7 @@ impl Scene {
             let profile = self.material.layers[li].profile;
             let n = self.estimate_strands(li, t, shared.keep[k]) as u64;
             cost.triangles += n * (profile.indices_per_strand() / 3) as u64;
-            cost.bytes += n * bytes_per_strand(profile.vertices_per_strand());
+            cost.bytes += n * bytes_per_strand(profile.stored_per_strand());
         }
         if card_visible(choice, shared.keep.len()) > 0.0 {
             let n = match shared.card_tiles[t].get() {

@@ -169,8 +169,9 @@ pub struct DrawParams {
     /// Cards: how far along its strands a point of the picture is, on average, per unit
     /// of its height in the picture (strands: 1).
     pub along_scale: f32,
-    /// Unused.
-    pub pad: f32,
+    /// 1 where each stored vertex is drawn as two, its sides (a paired
+    /// [`tuft_strands::mesh::TileMesh`]: ribbons); 0 for tubes and cards.
+    pub paired: u32,
     /// The layer's macro tint at a full patch (the surface's: its first layer's);
     /// each root carries its patch value.
     pub macro_tint: [f32; 3],

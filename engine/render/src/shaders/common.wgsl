@@ -45,7 +45,8 @@ struct Draw {
     // Cards: how far along its strands a point of the picture is, on average, per unit
     // of its height in the picture.
     along_scale: f32,
-    pad: f32,
+    // 1 where each stored vertex is drawn as two, its sides (ribbons).
+    paired: u32,
     // The layer's macro tint at a full patch (the surface's: its first layer's), and how
     // much shorter its strands are there; each root carries its patch value.
     macro_tint: vec3<f32>,

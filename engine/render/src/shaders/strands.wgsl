@@ -23,17 +23,18 @@ struct Tile {
 };
 @group(3) @binding(1) var<uniform> tile: Tile;
 
-// A vertex as a tile stores it (tuft_strands::mesh::PackedVertex, 32 bytes).
-struct PackedIn {
-    // xyz: fractions of the tile's box; w: the rank, stored as ⌊rank · 65536⌋.
-    @location(0) position: vec4<f32>,
-    // xyz: the offset across; w: the wind weight.
-    @location(1) across: vec4<f32>,
-    // The normal, octahedral.
-    @location(2) normal: vec2<f32>,
-    @location(3) uv: vec2<f32>,
-    @location(4) color: vec4<f32>,
+// A vertex as a tile stores it (tuft_strands::mesh::PackedVertex, 32 bytes), read by
+// the vertex stage from the tile's buffer: the words in the struct's field order.
+struct Packed {
+    // x: position x | y << 16; y: z | rank << 16 (16-bit fractions of the tile's box;
+    // the rank stored as ⌊rank · 65536⌋); z, w: the offset across (x, y, z) and the
+    // wind weight as half floats.
+    a: vec4<u32>,
+    // x: the normal, octahedral, two 16-bit signed fractions; y: (along, around) as
+    // 16-bit fractions; z, w: linear RGB and 1 as half floats.
+    b: vec4<u32>,
 };
+@group(3) @binding(2) var<storage, read> vertices: array<Packed>;
 
 struct StrandIn {
     position: vec3<f32>,
@@ -55,16 +56,48 @@ fn oct_decode(e: vec2<f32>) -> vec3<f32> {
     return normalize(n);
 }
 
-// A packed vertex in floats (tuft_strands::mesh::PackedVertex::unpack).
-fn unpack(p: PackedIn) -> StrandIn {
+// The half float in the low 16 bits of `bits`, exactly (tuft_strands::mesh::f16_value),
+// decoded by hand: the built-in needs a capability not every adapter has.
+fn half_value(bits: u32) -> f32 {
+    let sign = (bits & 0x8000u) << 16u;
+    let exponent = (bits >> 10u) & 0x1fu;
+    let mantissa = bits & 0x3ffu;
+    if exponent == 0u {
+        // Zero and the subnormals: the mantissa's steps of 2⁻²⁴.
+        return bitcast<f32>(sign | bitcast<u32>(f32(mantissa) * bitcast<f32>(0x33800000u)));
+    }
+    // 31: infinity or NaN, which keep their mantissa.
+    let wide = select(exponent + 112u, 255u, exponent == 31u);
+    return bitcast<f32>(sign | (wide << 23u) | (mantissa << 13u));
+}
+
+// Two half floats, the low 16 bits first.
+fn halves(bits: u32) -> vec2<f32> {
+    return vec2<f32>(half_value(bits & 0xffffu), half_value(bits >> 16u));
+}
+
+// Drawn vertex `index` of the tile in floats (tuft_strands::mesh::TileMesh::vertex):
+// stored vertex `index`, or where the draw's vertices are paired (ribbons), side
+// `index % 2` of stored vertex `index / 2` (tuft_strands::mesh::PackedVertex::side).
+fn fetch(index: u32) -> StrandIn {
+    let paired = draw.paired != 0u;
+    let p = vertices[select(index, index / 2u, paired)];
+    let position = vec4<f32>(unpack2x16unorm(p.a.x), unpack2x16unorm(p.a.y));
+    let across = vec4<f32>(halves(p.a.z), halves(p.a.w));
     var v: StrandIn;
-    v.position = tile.origin.xyz + p.position.xyz * tile.extent.xyz;
-    v.rank = p.position.w * (65535.0 / 65536.0);
-    v.across = p.across.xyz;
-    v.wind = p.across.w;
-    v.normal = oct_decode(p.normal);
-    v.uv = p.uv;
-    v.color = p.color.rgb;
+    v.position = tile.origin.xyz + position.xyz * tile.extent.xyz;
+    v.rank = position.w * (65535.0 / 65536.0);
+    v.across = across.xyz;
+    v.wind = across.w;
+    v.normal = oct_decode(unpack2x16snorm(p.b.x));
+    v.uv = unpack2x16unorm(p.b.y);
+    v.color = vec3<f32>(halves(p.b.z), half_value(p.b.w & 0xffffu));
+    if paired {
+        let right = index % 2u == 1u;
+        v.across *= select(-1.0, 1.0, right);
+        v.position += v.across;
+        v.uv.y = select(0.0, 1.0, right);
+    }
     return v;
 }
 
@@ -128,8 +161,8 @@ fn strand_out(v: StrandIn, index: u32, widened: vec3<f32>) -> StrandOut {
 }
 
 @vertex
-fn vs_strand(p: PackedIn, @builtin(vertex_index) index: u32) -> StrandOut {
-    let v = unpack(p);
+fn vs_strand(@builtin(vertex_index) index: u32) -> StrandOut {
+    let v = fetch(index);
     return strand_out(v, index, widen(v.position, v.across));
 }
 
@@ -147,8 +180,8 @@ fn sway(world: vec3<f32>, weight: f32) -> vec3<f32> {
 }
 
 @vertex
-fn vs_strand_wind(p: PackedIn, @builtin(vertex_index) index: u32) -> StrandOut {
-    let v = unpack(p);
+fn vs_strand_wind(@builtin(vertex_index) index: u32) -> StrandOut {
+    let v = fetch(index);
     return strand_out(v, index, sway(widen(v.position, v.across), v.wind));
 }
 
@@ -361,8 +394,8 @@ fn sunk(position: vec3<f32>, card: u32) -> vec3<f32> {
 }
 
 @vertex
-fn vs_card(p: PackedIn, @builtin(vertex_index) index: u32) -> StrandOut {
-    let v = unpack(p);
+fn vs_card(@builtin(vertex_index) index: u32) -> StrandOut {
+    let v = fetch(index);
     var out: StrandOut;
     out.strand = index / max(draw.verts_per_strand, 1u);
     let world = sunk(v.position, out.strand);

@@ -9,14 +9,21 @@ use bytemuck::Zeroable;
 /// Every strand of a tile (every card of a card tile) has the same vertices and the
 /// same triangles, so the index buffer is `pattern` once a strand, each time counted
 /// from that strand's first vertex ([`TileMesh::indices`]); it is not stored.
+///
+/// A ribbon's mesh is `paired`: it stores one vertex a centreline point, and each
+/// stored vertex stands for two drawn ones, its sides ([`PackedVertex::side`]). Indices
+/// and [`TileMesh::vertex`] number drawn vertices: drawn vertex `2k + s` is side `s` of
+/// stored vertex `k` (a shader reads stored vertex `index / 2`).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TileMesh {
     /// The box the vertices' positions are packed in.
     pub frame: Frame,
-    /// Vertices, strand after strand in rank order.
+    /// Vertices as stored, strand after strand in rank order.
     pub vertices: Vec<PackedVertex>,
-    /// One strand's triangles: indices counted from its first vertex.
+    /// One strand's triangles: indices of drawn vertices, counted from its first.
     pub pattern: Vec<u32>,
+    /// Whether each stored vertex is drawn as two, its sides (ribbons).
+    pub paired: bool,
     /// Each strand's rank, in order (to find a level's range).
     pub ranks: Vec<f32>,
 }
@@ -37,10 +44,26 @@ impl TileMesh {
         }
     }
 
-    /// Vertex `i` in floats.
+    /// Drawn vertex `i` in floats (what index `i` draws).
     #[must_use]
     pub fn vertex(&self, i: usize) -> StrandVertex {
-        self.vertices[i].unpack(&self.frame)
+        if self.paired {
+            self.vertices[i / 2].side(&self.frame, i % 2 == 1)
+        } else {
+            self.vertices[i].unpack(&self.frame)
+        }
+    }
+
+    /// Stored vertices for each drawn one: 2 where the mesh is paired, else 1.
+    #[must_use]
+    pub fn drawn_per_stored(&self) -> usize {
+        1 + usize::from(self.paired)
+    }
+
+    /// How many vertices the mesh draws.
+    #[must_use]
+    pub fn drawn_vertices(&self) -> usize {
+        self.vertices.len() * self.drawn_per_stored()
     }
 
     /// Empties the mesh, keeping its buffers (and its frame and pattern).
@@ -55,13 +78,19 @@ impl TileMesh {
         self.ranks.len()
     }
 
-    /// Vertices a strand (0 for an empty mesh).
+    /// Vertices stored a strand (0 for an empty mesh).
     #[must_use]
     pub fn vertices_per_strand(&self) -> usize {
         self.vertices
             .len()
             .checked_div(self.ranks.len())
             .unwrap_or(0)
+    }
+
+    /// Vertices drawn a strand: what its indices count (0 for an empty mesh).
+    #[must_use]
+    pub fn drawn_per_strand(&self) -> usize {
+        self.vertices_per_strand() * self.drawn_per_stored()
     }
 
     /// How many indices the whole mesh draws.
@@ -79,11 +108,11 @@ impl TileMesh {
     pub fn indices_of(&self, strands: std::ops::Range<usize>) -> Vec<u32> {
         assert!(strands.end <= self.ranks.len(), "strands of the mesh");
         let mut out = vec![0; strands.len() * self.pattern.len()];
-        strand_indices_into(self.vertices_per_strand(), &self.pattern, 0, &mut out);
+        strand_indices_into(self.drawn_per_strand(), &self.pattern, 0, &mut out);
         out
     }
 
-    /// Every triangle index into `vertices`.
+    /// Every triangle index, numbering drawn vertices ([`TileMesh::vertex`]).
     #[must_use]
     pub fn indices(&self) -> Vec<u32> {
         self.indices_of(0..self.ranks.len())
@@ -93,29 +122,31 @@ impl TileMesh {
     /// `profile`, dropping the rest.
     pub fn truncate(&mut self, n: usize, profile: Profile) {
         let n = n.min(self.ranks.len());
-        self.vertices.truncate(n * profile.vertices_per_strand());
+        self.vertices.truncate(n * profile.stored_per_strand());
         self.ranks.truncate(n);
     }
 
     /// Appends `other`, a mesh of the strands that follow this one's; an empty mesh takes
-    /// `other`'s frame and pattern.
+    /// `other`'s frame, pattern and pairing.
     ///
     /// # Panics
     /// Where both hold vertices packed in different frames, or strands of different
-    /// patterns.
+    /// patterns or pairing.
     pub fn append(&mut self, other: &Self) {
         if self.vertices.is_empty() {
             self.frame = other.frame;
         }
         if self.ranks.is_empty() {
             self.pattern.clone_from(&other.pattern);
+            self.paired = other.paired;
         }
         assert!(
             other.vertices.is_empty() || other.frame == self.frame,
             "meshes appended in one frame"
         );
         assert!(
-            other.ranks.is_empty() || other.pattern == self.pattern,
+            other.ranks.is_empty()
+                || (other.pattern == self.pattern && other.paired == self.paired),
             "meshes appended with one pattern"
         );
         self.vertices.extend_from_slice(&other.vertices);
@@ -185,8 +216,8 @@ pub fn level_mesh(tiles: &[TileMesh], profile: Profile, keep: f32, widen: f32) -
         "tuft level mesh",
         jobs,
         |(tile, base, vertices, indices)| {
-            for (out, packed) in vertices.iter_mut().zip(&tile.vertices) {
-                let v = packed.unpack(&tile.frame);
+            for (i, out) in vertices.iter_mut().enumerate() {
+                let v = tile.vertex(i);
                 let mut w = v;
                 for k in 0..3 {
                     w.position[k] += (widen - 1.0) * v.across[k];
@@ -194,7 +225,7 @@ pub fn level_mesh(tiles: &[TileMesh], profile: Profile, keep: f32, widen: f32) -
                 }
                 *out = w;
             }
-            strand_indices_into(tile.vertices_per_strand(), &tile.pattern, base, indices);
+            strand_indices_into(tile.drawn_per_strand(), &tile.pattern, base, indices);
         },
     );
     out

@@ -18,7 +18,7 @@ use std::arch::x86_64::{
     _mm256_cvtepu16_epi32, _mm256_max_ps, _mm256_min_ps, _mm256_or_si256,
     _mm256_permute2x128_si256, _mm256_set_m128i, _mm256_set1_epi32, _mm256_slli_epi32,
     _mm256_storeu_si256, _mm256_sub_epi32, _mm256_unpackhi_epi32, _mm256_unpackhi_epi64,
-    _mm256_unpacklo_epi32, _mm256_unpacklo_epi64, _mm256_xor_si256,
+    _mm256_unpacklo_epi32, _mm256_unpacklo_epi64,
 };
 use std::array::from_fn;
 use std::mem::MaybeUninit;
@@ -128,8 +128,9 @@ pub(super) fn ribbons(
     let usable = rcp.positive_finite();
     let side = select3(usable, side.map(|s| s.mul(rcp)), tan);
 
-    // The eight strands' vertices are written straight into the buffer's spare room.
-    let per_strand = 2 * points;
+    // The eight strands' vertices (one a centreline point) are written straight into
+    // the buffer's spare room.
+    let per_strand = points;
     let start = mesh.vertices.len();
     mesh.vertices.reserve(LANES * per_strand);
     let out = &mut mesh.vertices.spare_capacity_mut()[..LANES * per_strand];
@@ -181,48 +182,30 @@ pub(super) fn ribbons(
         let crosses = length_squared(normal).gt(small.mul(length_squared(along)));
         let [o0, o1] = oct_encode(select3(crosses, normal, nor));
         let across = side.map(|s| s.mul(half_width));
-        // Each side's position as 16-bit fractions of the frame (`Quantiser::position`).
+        // The centreline point as 16-bit fractions of the frame (`Quantiser::position`).
         let c = &centre[k];
-        let end = |sign: bool| -> [__m256i; 3] {
-            from_fn(|axis| {
-                let at = if sign {
-                    c[axis].add(across[axis])
-                } else {
-                    c[axis].sub(across[axis])
-                };
-                at.sub(origin[axis]).mul(scale[axis]).nearest_u16()
-            })
-        };
-        let (left_end, right_end) = (end(false), end(true));
+        let at: [__m256i; 3] =
+            from_fn(|axis| c[axis].sub(origin[axis]).mul(scale[axis]).nearest_u16());
         let tint: [__m128i; 3] = from_fn(|c| {
             let r = root_color[c];
             r.add(tip_color[c].sub(r).mul(F8::splat(t))).f16()
         });
         let wind = _mm256_slli_epi32::<16>(_mm256_cvtepu16_epi32(F8::splat(t * t).f16()));
         let along_bits = u32::from(unit_bits(t));
-        let halves = pair(across[0].f16(), across[1].f16());
-        let right = [
-            join(right_end[0], right_end[1]),
-            _mm256_or_si256(right_end[2], rank),
-            halves,
+        let vertex = [
+            join(at[0], at[1]),
+            _mm256_or_si256(at[2], rank),
+            pair(across[0].f16(), across[1].f16()),
             _mm256_or_si256(_mm256_cvtepu16_epi32(across[2].f16()), wind),
             join(o0, o1),
-            _mm256_set1_epi32((along_bits | 0xffff_0000) as i32),
+            _mm256_set1_epi32(along_bits as i32),
             pair(tint[0], tint[1]),
             _mm256_or_si256(_mm256_cvtepu16_epi32(tint[2]), color_w),
         ];
-        // The left side: its own position, the offset's signs flipped (exact), `around` 0.
-        let mut left = right;
-        left[0] = join(left_end[0], left_end[1]);
-        left[1] = _mm256_or_si256(left_end[2], rank);
-        left[2] = _mm256_xor_si256(right[2], _mm256_set1_epi32(0x8000_8000_u32 as i32));
-        left[3] = _mm256_xor_si256(right[3], _mm256_set1_epi32(0x8000));
-        left[5] = _mm256_set1_epi32(along_bits as i32);
-        transpose_into(left, out, per_strand, 2 * k);
-        transpose_into(right, out, per_strand, 2 * k + 1);
+        transpose_into(vertex, out, points, k);
     }
-    // SAFETY: the loop above wrote vertices 2k and 2k + 1 of every strand for every
-    // point k: all `LANES × per_strand` after `start`.
+    // SAFETY: the loop above wrote vertex k of every strand for every point k: all
+    // `LANES × per_strand` after `start`.
     #[allow(unsafe_code)]
     unsafe {
         mesh.vertices.set_len(start + LANES * per_strand);

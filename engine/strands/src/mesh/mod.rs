@@ -97,12 +97,22 @@ impl Profile {
         }
     }
 
-    /// Vertices per strand.
+    /// Vertices drawn a strand: what its indices count, and what a level mesh holds.
     #[must_use]
     pub const fn vertices_per_strand(self) -> usize {
         match self.clamped() {
             Self::Ribbon { segments } => 2 * (segments as usize + 1),
             Self::Tube { sides, segments } => sides as usize * (segments as usize + 1),
+        }
+    }
+
+    /// Vertices a tile stores a strand ([`TileMesh`]): a ribbon's one a centreline point,
+    /// each drawn as its two sides; a tube's every vertex.
+    #[must_use]
+    pub const fn stored_per_strand(self) -> usize {
+        match self.clamped() {
+            Self::Ribbon { segments } => segments as usize + 1,
+            Self::Tube { .. } => self.vertices_per_strand(),
         }
     }
 
@@ -356,8 +366,9 @@ fn build_with_on<const AVX2: bool, S: std::borrow::Borrow<Shape>>(
 ) {
     let profile = profile.clamped();
     let n = strands.len();
-    mesh.vertices.reserve(n * profile.vertices_per_strand());
+    mesh.vertices.reserve(n * profile.stored_per_strand());
     mesh.ranks.reserve(n);
+    mesh.paired = matches!(profile, Profile::Ribbon { .. });
     let n_points = profile.points();
     let last = (n_points - 1) as f32;
     let mut centre = [Vec3::ZERO; MAX_POINTS];
@@ -557,9 +568,8 @@ fn segment(centre: &[Vec3], k: usize) -> Vec3 {
     }
 }
 
-/// The two sides of a ribbon point share all but their position and the sign of their
-/// `across`, so each point is packed once and its pair made by flipping the half floats'
-/// signs (exact).
+/// A ribbon's centreline point is stored once, with the offset to its right side; a
+/// renderer draws its two sides from it ([`PackedVertex::side`]).
 #[inline(never)]
 fn ribbon(
     mesh: &mut TileMesh,
@@ -604,25 +614,14 @@ fn ribbon_body(
             },
         );
         let across = side * half;
-        let right = f16x4([across.x, across.y, across.z, t * t]);
-        let left = [
-            right[0] ^ 0x8000,
-            right[1] ^ 0x8000,
-            right[2] ^ 0x8000,
-            right[3],
-        ];
-        let color = color_bits(shape.color_at(t));
-        let along_bits = unit_bits(t);
-        for (s, across_bits, at) in [(0, left, c - across), (u16::MAX, right, c + across)] {
-            let p = q.position(at);
-            mesh.vertices.push(PackedVertex {
-                position: [p[0], p[1], p[2], rank],
-                across: across_bits,
-                normal,
-                uv: [along_bits, s],
-                color,
-            });
-        }
+        let p = q.position(c);
+        mesh.vertices.push(PackedVertex {
+            position: [p[0], p[1], p[2], rank],
+            across: f16x4([across.x, across.y, across.z, t * t]),
+            normal,
+            uv: [unit_bits(t), 0],
+            color: color_bits(shape.color_at(t)),
+        });
     }
 }
 

@@ -157,6 +157,22 @@ impl PackedVertex {
             rank: rank_value(rank),
         }
     }
+
+    /// One side of a ribbon's centreline point stored as this vertex (a paired
+    /// [`super::TileMesh`]): the right side (`right`, `around` 1) at `position + across`,
+    /// the left (`around` 0) at `position − across` with its `across` reversed. The
+    /// shaders draw a paired vertex's sides exactly so.
+    #[must_use]
+    pub fn side(&self, frame: &Frame, right: bool) -> StrandVertex {
+        let mut v = self.unpack(frame);
+        let sign = if right { 1.0 } else { -1.0 };
+        for k in 0..3 {
+            v.across[k] *= sign;
+            v.position[k] += v.across[k];
+        }
+        v.uv[1] = if right { 1.0 } else { 0.0 };
+        v
+    }
 }
 
 /// A value in `[0, 1]` as a 16-bit fraction, to the nearest step.

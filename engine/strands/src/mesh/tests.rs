@@ -139,7 +139,8 @@ fn ribbons_and_tubes_have_the_counts_their_profile_says() {
         for tile in &tiles {
             let m = build_tile(&s, tile, profile);
             let n = tile.strands.len();
-            assert_eq!(m.vertices.len(), n * profile.vertices_per_strand());
+            assert_eq!(m.vertices.len(), n * profile.stored_per_strand());
+            assert_eq!(m.drawn_vertices(), n * profile.vertices_per_strand());
             let indices = m.indices();
             assert_eq!(indices.len(), n * profile.indices_per_strand());
             assert_eq!(m.index_count(), indices.len());
@@ -157,6 +158,49 @@ fn ribbons_and_tubes_have_the_counts_their_profile_says() {
             }
         }
     }
+}
+
+#[test]
+fn a_ribbon_stores_a_vertex_a_point_and_draws_its_two_sides() {
+    let s = set(200);
+    let tiles = place(&s, &Surface::plane(1.0, 2, 1.0), 1.0);
+    let tile = tiles.iter().find(|t| !t.strands.is_empty()).unwrap();
+    let profile = Profile::Ribbon { segments: 4 };
+    let m = build_tile(&s, tile, profile);
+    assert!(m.paired);
+    assert_eq!(m.drawn_per_strand(), 2 * m.vertices_per_strand());
+    let tol = m.frame.tolerance().length();
+    for (k, stored) in m.vertices.iter().enumerate() {
+        let centre = stored.unpack(&m.frame);
+        let (left, right) = (m.vertex(2 * k), m.vertex(2 * k + 1));
+        // Each side is the centreline point moved by its own offset, which is the
+        // other's reversed; they share the rest.
+        for (v, sign, around) in [(left, -1.0, 0.0), (right, 1.0, 1.0)] {
+            let across = Vec3::from(centre.across) * sign;
+            assert_eq!(Vec3::from(v.across), across);
+            assert_eq!(Vec3::from(v.position), Vec3::from(centre.position) + across);
+            assert_eq!(v.uv, [centre.uv[0], around]);
+            assert_eq!(
+                (v.normal, v.color, v.wind, v.rank),
+                (centre.normal, centre.color, centre.wind, centre.rank)
+            );
+        }
+        // The ribbon is as wide as the strand: the sides 2 × across apart.
+        let gap = Vec3::from(right.position).distance(Vec3::from(left.position));
+        assert!((gap - 2.0 * Vec3::from(centre.across).length()).abs() < tol);
+    }
+    // A tube stores every vertex it draws.
+    let tube = build_tile(
+        &s,
+        tile,
+        Profile::Tube {
+            sides: 3,
+            segments: 2,
+        },
+    );
+    assert!(!tube.paired);
+    assert_eq!(tube.drawn_vertices(), tube.vertices.len());
+    assert_eq!(tube.vertex(4), tube.vertices[4].unpack(&tube.frame));
 }
 
 #[test]
@@ -202,8 +246,8 @@ fn a_level_mesh_widens_survivors_and_keeps_the_prefix() {
     for tile in &tiles {
         let n = tile.ranks.partition_point(|&r| r < 0.25);
         let base = want.vertices.len() as u32;
-        for packed in &tile.vertices[..n * profile.vertices_per_strand()] {
-            let mut v = packed.unpack(&tile.frame);
+        for i in 0..n * profile.vertices_per_strand() {
+            let mut v = tile.vertex(i);
             for k in 0..3 {
                 v.position[k] += v.across[k];
                 v.across[k] *= 2.0;
