@@ -1,6 +1,7 @@
 //! What meshing produces: a tile's vertices with one strand's triangles ([`TileMesh`]),
 //! and one level of a whole surface merged into a single buffer pair ([`LevelMesh`]).
 
+use super::packed::side_of;
 use super::{Frame, PackedVertex, Profile, StrandVertex};
 use bytemuck::Zeroable;
 
@@ -216,14 +217,24 @@ pub fn level_mesh(tiles: &[TileMesh], profile: Profile, keep: f32, widen: f32) -
         "tuft level mesh",
         jobs,
         |(tile, base, vertices, indices)| {
-            for (i, out) in vertices.iter_mut().enumerate() {
-                let v = tile.vertex(i);
+            let widened = |v: StrandVertex| {
                 let mut w = v;
                 for k in 0..3 {
                     w.position[k] += (widen - 1.0) * v.across[k];
                     w.across[k] *= widen;
                 }
-                *out = w;
+                w
+            };
+            // Each stored vertex unpacked once, a paired one written as its two sides.
+            let per = tile.drawn_per_stored();
+            for (stored, out) in tile.vertices.iter().zip(vertices.chunks_exact_mut(per)) {
+                let v = stored.unpack(&tile.frame);
+                if let [left, right] = out {
+                    *left = widened(side_of(v, false));
+                    *right = widened(side_of(v, true));
+                } else {
+                    out[0] = widened(v);
+                }
             }
             strand_indices_into(tile.drawn_per_strand(), &tile.pattern, base, indices);
         },

@@ -164,15 +164,20 @@ impl PackedVertex {
     /// shaders draw a paired vertex's sides exactly so.
     #[must_use]
     pub fn side(&self, frame: &Frame, right: bool) -> StrandVertex {
-        let mut v = self.unpack(frame);
-        let sign = if right { 1.0 } else { -1.0 };
-        for k in 0..3 {
-            v.across[k] *= sign;
-            v.position[k] += v.across[k];
-        }
-        v.uv[1] = if right { 1.0 } else { 0.0 };
-        v
+        side_of(self.unpack(frame), right)
     }
+}
+
+/// Side `right` of `centre`, a ribbon's centreline point unpacked ([`PackedVertex::side`]).
+pub(crate) fn side_of(centre: StrandVertex, right: bool) -> StrandVertex {
+    let mut v = centre;
+    let sign = if right { 1.0 } else { -1.0 };
+    for k in 0..3 {
+        v.across[k] *= sign;
+        v.position[k] += v.across[k];
+    }
+    v.uv[1] = if right { 1.0 } else { 0.0 };
+    v
 }
 
 /// A value in `[0, 1]` as a 16-bit fraction, to the nearest step.
