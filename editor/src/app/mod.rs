@@ -293,8 +293,7 @@ impl Editor {
             .unwrap_or_default();
         let mut editor = Self::with_session(session, autosave, recent);
         if let Err(why) = installed {
-            eprintln!("tuft: the preview cannot draw: {why}");
-            editor.preview.unsupported = Some(why);
+            editor.preview_cannot_draw(why);
         }
         if let Some(settings) = cc
             .storage
@@ -404,6 +403,14 @@ impl Editor {
     #[must_use]
     pub fn preview(&self) -> &Preview {
         &self.preview
+    }
+
+    /// Tells the editor its preview cannot draw on this machine's graphics adapter, and
+    /// why (what [`tuft_render::renderer::missing_capability`] says): the preview says
+    /// so where the picture would be, and the rest of the editor works as ever.
+    pub fn preview_cannot_draw(&mut self, why: String) {
+        eprintln!("tuft: the preview cannot draw: {why}");
+        self.preview.unsupported = Some(why);
     }
 
     /// The thumbnails.

@@ -246,12 +246,16 @@ impl Editor {
         if self.preview.view.overlay {
             self.overlay_legend(ui, rect);
         }
-        if !self.preview.has_scene() || self.preview.building.is_some() {
+        let unsupported = self.preview.unsupported.as_ref();
+        if unsupported.is_some() || !self.preview.has_scene() || self.preview.building.is_some() {
             // A material or set that cannot be drawn says why where the picture would be
             // (a failed rebuild over an earlier scene keeps that scene; the status bar
-            // says why).
-            let text = match &self.preview.error {
-                Some(e) if self.preview.building.is_none() => format!("Nothing drawn: {e}"),
+            // says why), as does an adapter the preview cannot draw on.
+            let text = match (unsupported, &self.preview.error) {
+                (Some(why), _) => format!("Nothing drawn: {why}."),
+                (None, Some(e)) if self.preview.building.is_none() => {
+                    format!("Nothing drawn: {e}")
+                }
                 _ if self.preview.has_scene() => "Rebuilding…".to_owned(),
                 _ => "Building the preview…".to_owned(),
             };

@@ -349,8 +349,8 @@ pub struct Preview {
     pub rebuild_ms: Option<f64>,
     /// Why the last rebuild failed.
     pub error: Option<String>,
-    /// Why the preview cannot draw at all on this machine's adapter (it is left blank
-    /// with this reason), if it cannot.
+    /// Why the preview cannot draw at all on this machine's adapter, if it cannot
+    /// (nothing is drawn; the editor says why where the picture would be).
     pub unsupported: Option<String>,
     /// Camera, levels, overlay, wind.
     pub view: View,
@@ -665,20 +665,9 @@ impl Preview {
     /// Draws the preview into `rect` (through a paint callback when a wgpu render state
     /// is available): one view, or every representation side by side.
     pub fn show(&mut self, ui: &mut egui::Ui, rect: egui::Rect) {
-        if let Some(why) = &self.unsupported {
-            let painter = ui.painter();
-            painter.rect_filled(rect, 0.0, egui::Color32::from_gray(30));
-            painter.text(
-                rect.center(),
-                egui::Align2::CENTER_CENTER,
-                format!("The preview cannot draw here: {why}."),
-                egui::FontId::proportional(14.0),
-                ui.visuals().warn_fg_color,
-            );
-            return;
-        }
         let mut guard = lock(&self.scene);
-        let Some(scene) = guard.as_mut() else {
+        let scene = guard.as_mut().filter(|_| self.unsupported.is_none());
+        let Some(scene) = scene else {
             drop(guard);
             ui.painter()
                 .rect_filled(rect, 0.0, egui::Color32::from_gray(30));

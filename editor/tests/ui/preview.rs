@@ -301,3 +301,17 @@ fn the_status_bar_settles_on_the_figures_of_the_frame_drawn() {
         ));
     }
 }
+
+#[test]
+fn an_adapter_the_preview_cannot_draw_on_is_named_where_the_picture_would_be() {
+    let doc = tuft_graph::io::from_str(tuft_editor::app::LAWN_PRESET).unwrap();
+    let mut harness = editor(doc, None);
+    let why = "the graphics adapter Old Card (Gl) cannot read storage buffers in vertex \
+               shaders, which drawing strands needs";
+    harness.state_mut().preview_cannot_draw(why.to_owned());
+    harness.run_steps(2);
+    harness.get_by_label(&format!("Nothing drawn: {why}."));
+    // The rest of the editor works on: the graph, the library and the inspector.
+    harness.get_by_label("Library");
+    harness.get_by_label("Inspector");
+}
