@@ -302,3 +302,49 @@ fn a_level_is_added_only_while_its_widening_stays_inside_the_limit() {
     harness.run_steps(2);
     assert_eq!(keeps(&harness).len(), 5);
 }
+
+#[test]
+fn a_layer_switched_to_tubes_and_back_draws_each_profile_in_the_preview() {
+    // The preview draws a ribbon's tiles from one stored vertex a centreline point and a
+    // tube's from every vertex: switching one layer between them in the inspector must
+    // draw each with its own triangles, and switching back must draw what was drawn.
+    let doc = tuft_graph::io::from_str(tuft_editor::app::LAWN_PRESET).unwrap();
+    let mut harness = editor(doc, None);
+    // Each layer's strands, cards and triangles as the last frame drew them.
+    let drawn = |h: &Harness<'static, Editor>| -> Vec<(String, u64, u64, u64)> {
+        h.state()
+            .preview()
+            .stats
+            .layers
+            .iter()
+            .map(|l| (l.name.clone(), l.strands, l.cards, l.triangles))
+            .collect()
+    };
+    let blades = |d: &[(String, u64, u64, u64)]| d.iter().find(|l| l.0 == "blades").cloned();
+    let ribbons = drawn(&harness);
+    let (_, strands, _, ribbon_triangles) = blades(&ribbons).expect("the lawn has blades");
+    assert!(strands > 0);
+    harness.get_all_by_label("tube").next().unwrap().click();
+    harness.run_steps(2);
+    settle(&mut harness);
+    let tube = harness.state().session().doc().graph.strands["blades"].profile;
+    assert!(matches!(tube, tuft_graph::Profile::Tube { .. }), "{tube:?}");
+    let tubes = drawn(&harness);
+    let (_, tube_strands, cards, tube_triangles) = blades(&tubes).expect("blades");
+    assert!(tube_strands > 0);
+    // Cards draw two triangles each; the strands their profile's.
+    assert_eq!(
+        tube_triangles,
+        tube_strands * (tube.indices_per_strand() / 3) as u64 + 2 * cards,
+        "{tubes:?}"
+    );
+    assert_ne!(tube_triangles, ribbon_triangles);
+    harness.get_all_by_label("ribbon").next().unwrap().click();
+    harness.run_steps(2);
+    settle(&mut harness);
+    assert_eq!(
+        drawn(&harness),
+        ribbons,
+        "back to the ribbons the lawn drew"
+    );
+}
