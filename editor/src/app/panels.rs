@@ -387,6 +387,12 @@ impl Editor {
             if let Some(e) = &self.preview.error {
                 ui.colored_label(egui::Color32::from_rgb(230, 90, 80), e);
             }
+            if let Some(hint) = stats.facing_hint() {
+                ui.colored_label(
+                    egui::Color32::from_rgb(230, 170, 60),
+                    format!("Nothing drawn: {hint}"),
+                );
+            }
             // The interval between frames is what the user feels; the UI code's own
             // share of it is the figure to keep under budget.
             if let (Some(interval), Some(code)) = (

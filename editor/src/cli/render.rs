@@ -241,6 +241,9 @@ fn render(material: tuft_render::Material, out: &Path, o: &Options) -> anyhow::R
         s.strands(),
         s.triangles()
     );
+    if let Some(hint) = s.facing_hint() {
+        out!("nothing drawn: {hint}");
+    }
     for layer in &s.layers {
         let reps = layer.reps_text();
         out!(

@@ -118,6 +118,43 @@ fn render_lays_a_material_on_a_mesh_file_and_names_a_bad_one() {
 }
 
 #[test]
+fn a_mesh_that_faces_away_from_the_camera_is_named_as_the_reason_nothing_is_drawn() {
+    // Regression: a one-triangle mesh wound the other way drew nothing from above and
+    // said only "0 of 1 in view", with no hint why.
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("frame.png");
+    let mut said = Vec::new();
+    for (name, face) in [("up", "1/1 3/3 2/2"), ("down", "1/1 2/2 3/3")] {
+        let obj = dir.path().join(format!("{name}.obj"));
+        let text_of_mesh =
+            format!("v -1 0 -1\nv 1 0 -1\nv 0 0 1\nvt 0 0\nvt 1 0\nvt 0.5 1\nf {face}\n");
+        std::fs::write(&obj, text_of_mesh).unwrap();
+        let out = tuft(&[
+            "render",
+            "presets/moss.ron",
+            "--surface",
+            obj.to_str().unwrap(),
+            "--out",
+            png.to_str().unwrap(),
+            "--size",
+            "160x120",
+            "--pitch",
+            "0.2",
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+        said.push(text(&out));
+    }
+    assert!(said[0].contains("tiles: 1 of 1 in view"), "{}", said[0]);
+    assert!(!said[0].contains("faces away"), "{}", said[0]);
+    assert!(said[1].contains("tiles: 0 of 1 in view"), "{}", said[1]);
+    assert!(
+        said[1].contains("nothing drawn: the surface in view faces away from the camera"),
+        "{}",
+        said[1]
+    );
+}
+
+#[test]
 fn render_stands_a_walker_on_the_field_and_refuses_a_bad_eye() {
     let dir = tempfile::tempdir().unwrap();
     let png = dir.path().join("field.png");

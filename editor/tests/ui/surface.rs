@@ -3,6 +3,7 @@
 
 use super::{answered, bare, drop_on_window, editor, settle};
 use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable as _;
 use std::path::PathBuf;
 use tuft_editor::app::Editor;
 use tuft_editor::command::Command;
@@ -198,4 +199,40 @@ fn on_the_field_the_camera_walks_with_the_keys() {
     preview_menu(&mut harness, "sphere");
     settle(&mut harness);
     assert_eq!(harness.state().preview().view.camera.walk_eye, None);
+}
+
+#[test]
+fn a_mesh_facing_away_from_the_camera_says_so_in_the_status_bar() {
+    // Regression: a mesh wound the other way drew nothing from the camera's side and the
+    // editor gave no hint why.
+    let dir = tempfile::tempdir().unwrap();
+    let obj = dir.path().join("down.obj");
+    std::fs::write(
+        &obj,
+        "v -1 0 -1\nv 1 0 -1\nv 0 0 1\nvt 0 0\nvt 1 0\nvt 0.5 1\nf 1/1 2/2 3/3\n",
+    )
+    .unwrap();
+    let doc = tuft_graph::io::from_str(tuft_editor::app::LAWN_PRESET).unwrap();
+    let mut harness = editor(doc, None);
+    harness.state_mut().set_dialogs(Dialogs::Answer(Some(obj)));
+    run(&mut harness, Command::ChooseMesh);
+    assert_eq!(harness.state().preview().kind, SurfaceKind::Mesh);
+    harness.run_steps(2);
+    // The default view looks at it from a grazing 25°, where its tile may still show
+    // strands standing past its edge; dragging down looks from higher above.
+    let centre = egui::pos2(1180.0, 300.0);
+    harness.hover_at(centre);
+    harness.run_steps(1);
+    harness.drag_at(centre);
+    harness.run_steps(1);
+    for k in 1..=6 {
+        harness.hover_at(centre + egui::vec2(0.0, 15.0 * k as f32));
+        harness.run_steps(1);
+    }
+    harness.drop_at(centre + egui::vec2(0.0, 90.0));
+    settle(&mut harness);
+    let pitch = harness.state().preview().view.camera.pitch;
+    assert!(pitch > 0.2, "pitch {pitch}");
+    harness.run_steps(2);
+    harness.get_by_label_contains("Nothing drawn: the surface in view faces away");
 }

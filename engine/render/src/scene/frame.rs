@@ -249,6 +249,8 @@ pub struct FrameStats {
     pub tiles_visible: u32,
     /// Tiles of the surface.
     pub tiles_total: u32,
+    /// Tiles inside the frame that face away from the camera (left undrawn).
+    pub tiles_facing_away: u32,
     /// Per layer.
     pub layers: Vec<LayerFrameStats>,
     /// Tile prefixes planted and meshed for this frame.
@@ -259,6 +261,24 @@ pub struct FrameStats {
     pub budget_limited: bool,
     /// How many (layer, tile) pairs the frame budget drew coarser.
     pub tiles_coarsened: u32,
+}
+
+impl FrameStats {
+    /// Why nothing is drawn, where the cause is the surface's own: every tile inside the
+    /// frame faces away from the camera (a mesh whose faces wind the other way shows its
+    /// back, and its strands stand on the far side). `None` where something is drawn or
+    /// nothing is in the frame at all.
+    #[must_use]
+    pub fn facing_hint(&self) -> Option<String> {
+        (self.tiles_visible == 0 && self.tiles_facing_away > 0).then(|| {
+            format!(
+                "the surface in view faces away from the camera ({} of its tiles): \
+                 strands grow on the side its faces wind toward; flip the mesh's faces \
+                 or look from the other side",
+                self.tiles_facing_away
+            )
+        })
+    }
 }
 
 impl FrameStats {

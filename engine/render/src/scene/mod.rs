@@ -417,11 +417,17 @@ impl Scene {
         let eye = view.camera.eye(self.reach_m);
         let planes = frustum_planes(&view_proj);
         // Visible tiles, nearest first (the frame budget coarsens the farthest first).
+        let mut facing_away = 0;
         let mut visible: Vec<(usize, f32)> = self
             .tiles
             .iter()
             .enumerate()
-            .filter(|(_, b)| in_frustum(&planes, b.centre, b.radius) && faces(b, eye))
+            .filter(|(_, b)| in_frustum(&planes, b.centre, b.radius))
+            .filter(|(_, b)| {
+                let facing = faces(b, eye);
+                facing_away += u32::from(!facing);
+                facing
+            })
             .map(|(t, b)| (t, ((eye - b.centre).length() - b.surface_radius).max(0.05)))
             .collect();
         visible.sort_by(|a, b| a.1.total_cmp(&b.1));
@@ -429,6 +435,7 @@ impl Scene {
         let mut stats = FrameStats {
             tiles_visible: visible.len() as u32,
             tiles_total: self.tiles.len() as u32,
+            tiles_facing_away: facing_away,
             layers: self
                 .material
                 .layers
