@@ -64,7 +64,20 @@ impl Editor {
     fn mesh_read(&mut self, read: Result<LoadedMesh, String>) {
         match read {
             Ok(mesh) => {
-                self.message = Some((format!("Previewing on {}", mesh.path.display()), false));
+                // A mesh wound so the preview would show it wrong says so (it is still
+                // shown: the author sees what the note means).
+                let note = mesh
+                    .data
+                    .check()
+                    .ok()
+                    .and_then(|()| mesh.data.winding_note());
+                self.message = Some(match note {
+                    Some(note) => (
+                        format!("Previewing on {}: {note}", mesh.path.display()),
+                        true,
+                    ),
+                    None => (format!("Previewing on {}", mesh.path.display()), false),
+                });
                 self.preview.mesh = Some(mesh);
                 self.preview.kind = SurfaceKind::Mesh;
                 self.keep_mesh_in_document();

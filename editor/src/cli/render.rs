@@ -117,6 +117,11 @@ fn scene_on(material: tuft_render::Material, o: &Options) -> anyhow::Result<Scen
         Surface::Kind(kind) => Ok(Scene::new(material, *kind)),
         Surface::Mesh(path) => {
             let mesh = tuft_render::mesh_file::load(path)?;
+            if let Ok(()) = mesh.check()
+                && let Some(note) = mesh.winding_note()
+            {
+                out!("note: {}: {note}", path.display());
+            }
             let scale = o
                 .uv_scale
                 .unwrap_or_else(|| mesh.repeats_per_uv(material.repeat_m));

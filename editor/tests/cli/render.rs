@@ -155,6 +155,41 @@ fn a_mesh_that_faces_away_from_the_camera_is_named_as_the_reason_nothing_is_draw
 }
 
 #[test]
+fn a_closed_mesh_wound_inside_out_is_noted_and_a_sound_one_is_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("frame.png");
+    // A closed cube whose faces wind inward (each its own four vertices and UVs, as a
+    // modeller splits them at seams), and the same cube with every face turned over.
+    let inside_out =
+        std::fs::read_to_string(root().join("tests/data/inside_out_cube.obj")).unwrap();
+    let turned: String = inside_out
+        .lines()
+        .map(|line| match line.strip_prefix("f ") {
+            Some(f) => format!("f {}\n", f.split(' ').rev().collect::<Vec<_>>().join(" ")),
+            None => format!("{line}\n"),
+        })
+        .collect();
+    for (inward, text_of_mesh) in [(false, turned), (true, inside_out)] {
+        let obj = dir.path().join(format!("cube_{inward}.obj"));
+        std::fs::write(&obj, text_of_mesh).unwrap();
+        let out = tuft(&[
+            "render",
+            "presets/moss.ron",
+            "--surface",
+            obj.to_str().unwrap(),
+            "--out",
+            png.to_str().unwrap(),
+            "--size",
+            "160x120",
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+        let noted =
+            text(&out).contains("is closed and wound inside out, so its strands grow inward");
+        assert_eq!(noted, inward, "{}", text(&out));
+    }
+}
+
+#[test]
 fn render_stands_a_walker_on_the_field_and_refuses_a_bad_eye() {
     let dir = tempfile::tempdir().unwrap();
     let png = dir.path().join("field.png");

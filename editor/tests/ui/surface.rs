@@ -236,3 +236,17 @@ fn a_mesh_facing_away_from_the_camera_says_so_in_the_status_bar() {
     harness.run_steps(2);
     harness.get_by_label_contains("Nothing drawn: the surface in view faces away");
 }
+
+#[test]
+fn a_mesh_wound_inside_out_is_shown_with_a_note_saying_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let obj = dir.path().join("inside_out.obj");
+    std::fs::copy(super::root().join("tests/data/inside_out_cube.obj"), &obj).unwrap();
+    let mut harness = editor(bare(), None);
+    harness.state_mut().set_dialogs(Dialogs::Answer(Some(obj)));
+    run(&mut harness, Command::ChooseMesh);
+    // Shown all the same, so the author sees what the note means.
+    assert_eq!(harness.state().preview().kind, SurfaceKind::Mesh);
+    let said = harness.state().message().unwrap_or_default();
+    assert!(said.contains("is closed and wound inside out"), "{said}");
+}

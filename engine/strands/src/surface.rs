@@ -318,6 +318,78 @@ pub enum MeshError {
 }
 
 impl MeshData {
+    /// What is wrong with the way the mesh's faces wind, in words, where the preview
+    /// would show it wrong: most of its area (by triangle) winding against the file's
+    /// normals (the surface then shows its back where the strands stand), or, without
+    /// normals, a closed mesh wound inside out (its strands grow inward). `None` where
+    /// the winding agrees, or nothing can be told (an open mesh without normals). For a
+    /// mesh [`MeshData::check`] passes.
+    #[must_use]
+    pub fn winding_note(&self) -> Option<String> {
+        let at = |i: u32| Vec3::from(self.positions[i as usize]);
+        let faces = self.triangles.iter().map(|t| {
+            let [a, b, c] = t.map(at);
+            (t, (b - a).cross(c - a))
+        });
+        if self.normals.len() == self.positions.len() {
+            let (mut against, mut total) = (0.0f64, 0.0f64);
+            for (t, face) in faces {
+                let given: Vec3 = t
+                    .iter()
+                    .map(|&i| Vec3::from(self.normals[i as usize]))
+                    .sum();
+                let area = f64::from(face.length());
+                total += area;
+                if face.dot(given) < 0.0 {
+                    against += area;
+                }
+            }
+            return (total > 0.0 && against > 0.5 * total).then(|| {
+                format!(
+                    "{:.0}% of the mesh's area winds against its normals, so its surface \
+                     shows its back where the strands stand: flip its faces (or its \
+                     normals) in the modeller",
+                    100.0 * against / total
+                )
+            });
+        }
+        // Closed: every edge is shared by exactly two triangles, once each way. Vertices
+        // split at UV seams are one point here (welded by their position's bits).
+        let mut points = std::collections::HashMap::new();
+        let welded: Vec<u32> = self
+            .positions
+            .iter()
+            .map(|p| {
+                let next = points.len() as u32;
+                *points.entry(p.map(f32::to_bits)).or_insert(next)
+            })
+            .collect();
+        let mut edges = std::collections::HashMap::new();
+        for t in &self.triangles {
+            let t = t.map(|i| welded[i as usize]);
+            for k in 0..3 {
+                *edges.entry((t[k], t[(k + 1) % 3])).or_insert(0u32) += 1;
+            }
+        }
+        let closed = edges
+            .iter()
+            .all(|(&(a, b), &n)| n == 1 && edges.get(&(b, a)) == Some(&1));
+        // Six times the signed volume it encloses: negative when wound inward.
+        let volume: f64 = self
+            .triangles
+            .iter()
+            .map(|t| {
+                let [a, b, c] = t.map(at);
+                f64::from(a.dot(b.cross(c)))
+            })
+            .sum();
+        (closed && volume < 0.0).then(|| {
+            "the mesh is closed and wound inside out, so its strands grow inward: flip its \
+             faces in the modeller"
+                .to_owned()
+        })
+    }
+
     /// Checks the arrays: lengths, indices, finite numbers, UVs that span an area.
     ///
     /// # Errors
@@ -487,6 +559,58 @@ impl Surface {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A unit cube, its faces wound outward (or inward), with or without normals, each
+    /// face's vertices its own (as a file splits them at UV seams).
+    fn cube(inward: bool, normals: bool) -> MeshData {
+        let mut m = MeshData::default();
+        for axis in 0..3 {
+            for side in [-1.0f32, 1.0] {
+                let n =
+                    Vec3::from_array(std::array::from_fn(|k| if k == axis { side } else { 0.0 }));
+                let (u, v) = (
+                    n.any_orthonormal_vector(),
+                    n.cross(n.any_orthonormal_vector()),
+                );
+                let base = m.positions.len() as u32;
+                for (a, b) in [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)] {
+                    m.positions.push((0.5 * (n + u * a + v * b)).to_array());
+                    m.uvs.push([(a + 1.0) / 2.0, (b + 1.0) / 2.0]);
+                    if normals {
+                        m.normals.push(n.to_array());
+                    }
+                }
+                // (u, v, n) is right-handed, so 0-1-2 winds counter-clockwise seen from
+                // outside.
+                for t in [[0, 1, 2], [0, 2, 3]] {
+                    let t = t.map(|k| base + k);
+                    m.triangles
+                        .push(if inward { [t[0], t[2], t[1]] } else { t });
+                }
+            }
+        }
+        m
+    }
+
+    #[test]
+    fn a_mesh_wound_inside_out_or_against_its_normals_is_told_and_a_sound_one_is_not() {
+        assert_eq!(cube(false, false).winding_note(), None);
+        assert_eq!(cube(false, true).winding_note(), None);
+        let inside_out = cube(true, false).winding_note().unwrap();
+        assert!(inside_out.contains("inside out"), "{inside_out}");
+        let against = cube(true, true).winding_note().unwrap();
+        assert!(
+            against.starts_with("100% of the mesh's area winds against"),
+            "{against}"
+        );
+        // An open mesh without normals tells nothing either way.
+        let mut open = cube(true, false);
+        open.triangles.truncate(10);
+        assert_eq!(open.winding_note(), None);
+        for m in [cube(false, false), cube(true, true)] {
+            m.check().unwrap();
+        }
+    }
 
     #[test]
     fn the_sphere_has_the_area_of_a_sphere() {
