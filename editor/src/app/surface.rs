@@ -66,12 +66,7 @@ impl Editor {
             Ok(mesh) => {
                 // A mesh wound so the preview would show it wrong says so (it is still
                 // shown: the author sees what the note means).
-                let note = mesh
-                    .data
-                    .check()
-                    .ok()
-                    .and_then(|()| mesh.data.winding_note());
-                self.message = Some(match note {
+                self.message = Some(match &mesh.winding_note {
                     Some(note) => (
                         format!("Previewing on {}: {note}", mesh.path.display()),
                         true,

@@ -49,10 +49,14 @@ pub struct LoadedMesh {
     /// Repeats of the material per UV unit; `None`: measured, so the material keeps
     /// its size in metres.
     pub uv_scale: Option<f32>,
+    /// What is wrong with the way its faces wind, if anything
+    /// ([`tuft_strands::surface::MeshData::winding_note`]), found when it was read.
+    pub winding_note: Option<String>,
 }
 
 impl LoadedMesh {
-    /// `data` read from `path`, measured.
+    /// `data` read from `path`, measured and its winding looked at (on the thread that
+    /// read it: the look walks every triangle).
     #[must_use]
     pub fn new(
         path: std::path::PathBuf,
@@ -62,6 +66,7 @@ impl LoadedMesh {
         Self {
             path,
             metres_per_uv: data.metres_per_uv(),
+            winding_note: data.check().ok().and_then(|()| data.winding_note()),
             data: Arc::new(data),
             uv_scale,
         }

@@ -353,27 +353,6 @@ impl MeshData {
                 )
             });
         }
-        // Closed: every edge is shared by exactly two triangles, once each way. Vertices
-        // split at UV seams are one point here (welded by their position's bits).
-        let mut points = std::collections::HashMap::new();
-        let welded: Vec<u32> = self
-            .positions
-            .iter()
-            .map(|p| {
-                let next = points.len() as u32;
-                *points.entry(p.map(f32::to_bits)).or_insert(next)
-            })
-            .collect();
-        let mut edges = std::collections::HashMap::new();
-        for t in &self.triangles {
-            let t = t.map(|i| welded[i as usize]);
-            for k in 0..3 {
-                *edges.entry((t[k], t[(k + 1) % 3])).or_insert(0u32) += 1;
-            }
-        }
-        let closed = edges
-            .iter()
-            .all(|(&(a, b), &n)| n == 1 && edges.get(&(b, a)) == Some(&1));
         // Six times the signed volume it encloses: negative when wound inward.
         let volume: f64 = self
             .triangles
@@ -383,7 +362,37 @@ impl MeshData {
                 f64::from(a.dot(b.cross(c)))
             })
             .sum();
-        (closed && volume < 0.0).then(|| {
+        // Only a mesh enclosing a negative volume is looked at further (a sound one is
+        // told by the sum alone).
+        if volume >= 0.0 {
+            return None;
+        }
+        // Closed: every edge is shared by exactly two triangles, once each way. Vertices
+        // split at UV seams are one point here (welded by their position's bits, −0 as
+        // 0), and a triangle with two corners on one point (a pole's) has no edges.
+        let mut points = std::collections::HashMap::new();
+        let welded: Vec<u32> = self
+            .positions
+            .iter()
+            .map(|p| {
+                let next = points.len() as u32;
+                *points.entry(p.map(|x| (x + 0.0).to_bits())).or_insert(next)
+            })
+            .collect();
+        let mut edges = std::collections::HashMap::new();
+        for t in &self.triangles {
+            let t = t.map(|i| welded[i as usize]);
+            if t[0] == t[1] || t[1] == t[2] || t[2] == t[0] {
+                continue;
+            }
+            for k in 0..3 {
+                *edges.entry((t[k], t[(k + 1) % 3])).or_insert(0u32) += 1;
+            }
+        }
+        let closed = edges
+            .iter()
+            .all(|(&(a, b), &n)| n == 1 && edges.get(&(b, a)) == Some(&1));
+        closed.then(|| {
             "the mesh is closed and wound inside out, so its strands grow inward: flip its \
              faces in the modeller"
                 .to_owned()
@@ -598,6 +607,17 @@ mod tests {
         assert_eq!(cube(false, true).winding_note(), None);
         let inside_out = cube(true, false).winding_note().unwrap();
         assert!(inside_out.contains("inside out"), "{inside_out}");
+        // A triangle with two corners on one point (as at a UV sphere's pole) leaves it
+        // closed.
+        let mut pole = cube(true, false);
+        pole.positions.push(pole.positions[0]);
+        pole.uvs.push([1.0, 1.0]);
+        let n = pole.positions.len() as u32;
+        pole.triangles.push([0, n - 1, 1]);
+        assert!(
+            pole.winding_note()
+                .is_some_and(|n| n.contains("inside out"))
+        );
         let against = cube(true, true).winding_note().unwrap();
         assert!(
             against.starts_with("100% of the mesh's area winds against"),

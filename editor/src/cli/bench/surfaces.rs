@@ -168,6 +168,9 @@ pub(super) fn mesh_cases(path: &std::path::Path, runs: usize) -> anyhow::Result<
     let doc = tuft_graph::io::from_str(PRESETS.iter().find(|(n, _)| *n == "fur").expect("fur").1)?;
     let graph = &doc.graph;
     let scale = mesh.repeats_per_uv(graph.repeat_m);
+    // Looking at its winding (the note a mesh wound so the preview shows it wrong
+    // gets), as the editor does on the thread that read it.
+    let (winding_ms, _) = median_ms(runs, || mesh.winding_note());
     let (surface_ms, surface) = median_ms(runs, || {
         tuft_strands::surface::Surface::from_mesh(&mesh, scale)
     });
@@ -193,6 +196,12 @@ pub(super) fn mesh_cases(path: &std::path::Path, runs: usize) -> anyhow::Result<
         Case {
             name: "mesh/read".into(),
             median_ms: read_ms,
+            runs,
+            counts: vec![("triangles", triangles)],
+        },
+        Case {
+            name: "mesh/winding".into(),
+            median_ms: winding_ms,
             runs,
             counts: vec![("triangles", triangles)],
         },
