@@ -117,6 +117,25 @@ fn render_lays_a_material_on_a_mesh_file_and_names_a_bad_one() {
     assert_eq!(out.status.code(), Some(2));
 }
 
+/// What `tuft render` says drawing the moss on the mesh in `obj` into `png` (a small
+/// frame), with `more` options; it must succeed.
+fn moss_on(obj: &Path, png: &Path, more: &[&str]) -> String {
+    let mut args = vec![
+        "render",
+        "presets/moss.ron",
+        "--surface",
+        obj.to_str().unwrap(),
+        "--out",
+        png.to_str().unwrap(),
+        "--size",
+        "160x120",
+    ];
+    args.extend_from_slice(more);
+    let out = tuft(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    text(&out)
+}
+
 #[test]
 fn a_mesh_that_faces_away_from_the_camera_is_named_as_the_reason_nothing_is_drawn() {
     // Regression: a one-triangle mesh wound the other way drew nothing from above and
@@ -129,20 +148,7 @@ fn a_mesh_that_faces_away_from_the_camera_is_named_as_the_reason_nothing_is_draw
         let text_of_mesh =
             format!("v -1 0 -1\nv 1 0 -1\nv 0 0 1\nvt 0 0\nvt 1 0\nvt 0.5 1\nf {face}\n");
         std::fs::write(&obj, text_of_mesh).unwrap();
-        let out = tuft(&[
-            "render",
-            "presets/moss.ron",
-            "--surface",
-            obj.to_str().unwrap(),
-            "--out",
-            png.to_str().unwrap(),
-            "--size",
-            "160x120",
-            "--pitch",
-            "0.2",
-        ]);
-        assert_eq!(out.status.code(), Some(0), "{}", text(&out));
-        said.push(text(&out));
+        said.push(moss_on(&obj, &png, &["--pitch", "0.2"]));
     }
     assert!(said[0].contains("tiles: 1 of 1 in view"), "{}", said[0]);
     assert!(!said[0].contains("faces away"), "{}", said[0]);
@@ -172,20 +178,9 @@ fn a_closed_mesh_wound_inside_out_is_noted_and_a_sound_one_is_not() {
     for (inward, text_of_mesh) in [(false, turned), (true, inside_out)] {
         let obj = dir.path().join(format!("cube_{inward}.obj"));
         std::fs::write(&obj, text_of_mesh).unwrap();
-        let out = tuft(&[
-            "render",
-            "presets/moss.ron",
-            "--surface",
-            obj.to_str().unwrap(),
-            "--out",
-            png.to_str().unwrap(),
-            "--size",
-            "160x120",
-        ]);
-        assert_eq!(out.status.code(), Some(0), "{}", text(&out));
-        let noted =
-            text(&out).contains("is closed and wound inside out, so its strands grow inward");
-        assert_eq!(noted, inward, "{}", text(&out));
+        let said = moss_on(&obj, &png, &[]);
+        let noted = said.contains("is closed and wound inside out, so its strands grow inward");
+        assert_eq!(noted, inward, "{said}");
     }
 }
 

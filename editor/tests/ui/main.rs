@@ -118,6 +118,26 @@ pub fn drag_wire(harness: &mut Harness<'static, Editor>, from: egui::Pos2, to: e
     }
 }
 
+/// Drags from `from` by `by` in `steps` equal moves, a frame each, as a hand would (the
+/// preview orbits by the pointer's motion).
+pub fn drag_by(
+    harness: &mut Harness<'static, Editor>,
+    from: egui::Pos2,
+    by: egui::Vec2,
+    steps: usize,
+) {
+    harness.hover_at(from);
+    harness.run_steps(1);
+    harness.drag_at(from);
+    harness.run_steps(1);
+    for k in 1..steps {
+        harness.hover_at(from + by * (k as f32 / steps as f32));
+        harness.run_steps(1);
+    }
+    harness.drop_at(from + by);
+    harness.run_steps(1);
+}
+
 /// Moves the pointer to `at` (screen space) and clicks there with the primary button,
 /// the press and the release in one frame.
 pub fn click_at(harness: &mut Harness<'static, Editor>, at: egui::Pos2) {

@@ -96,17 +96,12 @@ fn the_orbit_camera_stays_above_the_plane() {
         tuft_render::SurfaceKind::Plane
     );
     // Drag the preview far upward: on a sphere the camera would go below the equator.
-    let centre = egui::pos2(1180.0, 350.0);
-    harness.hover_at(centre);
-    harness.run_steps(1);
-    harness.drag_at(centre);
-    harness.run_steps(1);
-    for k in 1..=10 {
-        harness.hover_at(centre - egui::vec2(0.0, 30.0 * k as f32));
-        harness.run_steps(1);
-    }
-    harness.drop_at(centre - egui::vec2(0.0, 300.0));
-    harness.run_steps(1);
+    drag_by(
+        &mut harness,
+        egui::pos2(1180.0, 350.0),
+        egui::vec2(0.0, -300.0),
+        10,
+    );
     // The drag took the camera all the way down (it acted), and no lower than the plane
     // allows.
     let pitch = harness.state().preview().view.camera.pitch;

@@ -220,16 +220,12 @@ fn a_mesh_facing_away_from_the_camera_says_so_in_the_status_bar() {
     harness.run_steps(2);
     // The default view looks at it from a grazing 25°, where its tile may still show
     // strands standing past its edge; dragging down looks from higher above.
-    let centre = egui::pos2(1180.0, 300.0);
-    harness.hover_at(centre);
-    harness.run_steps(1);
-    harness.drag_at(centre);
-    harness.run_steps(1);
-    for k in 1..=6 {
-        harness.hover_at(centre + egui::vec2(0.0, 15.0 * k as f32));
-        harness.run_steps(1);
-    }
-    harness.drop_at(centre + egui::vec2(0.0, 90.0));
+    super::drag_by(
+        &mut harness,
+        egui::pos2(1180.0, 300.0),
+        egui::vec2(0.0, 105.0),
+        7,
+    );
     settle(&mut harness);
     let pitch = harness.state().preview().view.camera.pitch;
     assert!(pitch > 0.2, "pitch {pitch}");
