@@ -117,9 +117,8 @@ fn scene_on(material: tuft_render::Material, o: &Options) -> anyhow::Result<Scen
         Surface::Kind(kind) => Ok(Scene::new(material, *kind)),
         Surface::Mesh(path) => {
             let mesh = tuft_render::mesh_file::load(path)?;
-            if let Ok(()) = mesh.check()
-                && let Some(note) = mesh.winding_note()
-            {
+            // The reader has checked the mesh.
+            if let Some(note) = mesh.winding_note() {
                 out!("note: {}: {note}", path.display());
             }
             let scale = o

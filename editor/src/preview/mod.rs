@@ -66,7 +66,8 @@ impl LoadedMesh {
         Self {
             path,
             metres_per_uv: data.metres_per_uv(),
-            winding_note: data.check().ok().and_then(|()| data.winding_note()),
+            // The reader has checked the mesh.
+            winding_note: data.winding_note(),
             data: Arc::new(data),
             uv_scale,
         }

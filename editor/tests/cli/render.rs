@@ -166,8 +166,7 @@ fn a_closed_mesh_wound_inside_out_is_noted_and_a_sound_one_is_not() {
     let png = dir.path().join("frame.png");
     // A closed cube whose faces wind inward (each its own four vertices and UVs, as a
     // modeller splits them at seams), and the same cube with every face turned over.
-    let inside_out =
-        std::fs::read_to_string(root().join("tests/data/inside_out_cube.obj")).unwrap();
+    let inside_out = std::fs::read_to_string(data("inside_out_cube.obj")).unwrap();
     let turned: String = inside_out
         .lines()
         .map(|line| match line.strip_prefix("f ") {

@@ -235,9 +235,7 @@ fn a_mesh_facing_away_from_the_camera_says_so_in_the_status_bar() {
 
 #[test]
 fn a_mesh_wound_inside_out_is_shown_with_a_note_saying_so() {
-    let dir = tempfile::tempdir().unwrap();
-    let obj = dir.path().join("inside_out.obj");
-    std::fs::copy(super::root().join("tests/data/inside_out_cube.obj"), &obj).unwrap();
+    let obj = super::root().join("tests/data/inside_out_cube.obj");
     let mut harness = editor(bare(), None);
     harness.state_mut().set_dialogs(Dialogs::Answer(Some(obj)));
     run(&mut harness, Command::ChooseMesh);

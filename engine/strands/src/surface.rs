@@ -323,17 +323,15 @@ impl MeshData {
     /// normals (the surface then shows its back where the strands stand), or, without
     /// normals, a closed mesh wound inside out (its strands grow inward). `None` where
     /// the winding agrees, or nothing can be told (an open mesh without normals). For a
-    /// mesh [`MeshData::check`] passes.
+    /// mesh [`MeshData::check`] passes (as every mesh file reader returns them).
     #[must_use]
     pub fn winding_note(&self) -> Option<String> {
         let at = |i: u32| Vec3::from(self.positions[i as usize]);
-        let faces = self.triangles.iter().map(|t| {
-            let [a, b, c] = t.map(at);
-            (t, (b - a).cross(c - a))
-        });
         if self.normals.len() == self.positions.len() {
             let (mut against, mut total) = (0.0f64, 0.0f64);
-            for (t, face) in faces {
+            for t in &self.triangles {
+                let [a, b, c] = t.map(at);
+                let face = (b - a).cross(c - a);
                 let given: Vec3 = t
                     .iter()
                     .map(|&i| Vec3::from(self.normals[i as usize]))

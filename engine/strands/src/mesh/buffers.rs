@@ -55,7 +55,7 @@ impl TileMesh {
         }
     }
 
-    /// Stored vertices for each drawn one: 2 where the mesh is paired, else 1.
+    /// Drawn vertices for each stored one: 2 where the mesh is paired, else 1.
     #[must_use]
     pub fn drawn_per_stored(&self) -> usize {
         1 + usize::from(self.paired)

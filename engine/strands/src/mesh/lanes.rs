@@ -130,10 +130,9 @@ pub(super) fn ribbons(
 
     // The eight strands' vertices (one a centreline point) are written straight into
     // the buffer's spare room.
-    let per_strand = points;
     let start = mesh.vertices.len();
-    mesh.vertices.reserve(LANES * per_strand);
-    let out = &mut mesh.vertices.spare_capacity_mut()[..LANES * per_strand];
+    mesh.vertices.reserve(LANES * points);
+    let out = &mut mesh.vertices.spare_capacity_mut()[..LANES * points];
     let rank = _mm256_slli_epi32::<16>(_mm256_cvtepu16_epi32(pack16(each(|j| {
         rank_bits(shapes[j].rank)
     }))));
@@ -205,10 +204,10 @@ pub(super) fn ribbons(
         transpose_into(vertex, out, points, k);
     }
     // SAFETY: the loop above wrote vertex k of every strand for every point k: all
-    // `LANES × per_strand` after `start`.
+    // `LANES × points` after `start`.
     #[allow(unsafe_code)]
     unsafe {
-        mesh.vertices.set_len(start + LANES * per_strand);
+        mesh.vertices.set_len(start + LANES * points);
     }
     mesh.ranks.extend(shapes.iter().map(|s| s.rank));
 }
