@@ -13,8 +13,15 @@ pub const UNDO_DEPTH: usize = 200;
 #[derive(Debug)]
 pub struct Session {
     doc: Document,
-    /// Where the document is saved; `None` until the first Save As.
+    /// Where the document is saved, absolute and canonical ([`canonical`]); `None` until
+    /// the first Save As.
     path: Option<PathBuf>,
+    /// What the file held when this session last opened or saved it
+    /// ([`fingerprint`]): recovered work goes back only to a file that still holds it.
+    on_disk: Option<u64>,
+    /// Bumped by every change to the document, layout moves included (what autosave
+    /// watches; the workers watch `generation`).
+    revision: u64,
     /// The document as last saved or opened (to tell whether there are unsaved changes).
     saved: Document,
     undo: Vec<Document>,
@@ -52,9 +59,12 @@ impl Session {
     /// A session on `doc`, saved at `path` if it came from a file.
     #[must_use]
     pub fn new(doc: Document, path: Option<PathBuf>) -> Self {
+        let path = path.map(|p| canonical(&p));
         Self {
             saved: doc.clone(),
             doc,
+            on_disk: path.as_deref().and_then(fingerprint),
+            revision: 1,
             path,
             undo: Vec::new(),
             redo: Vec::new(),
@@ -74,17 +84,48 @@ impl Session {
     }
 
     /// A session on work recovered from an autosave: `doc` belongs to `path` (if it was
-    /// ever saved) and differs from it, so it starts unsaved.
+    /// ever saved) and differs from it, so it starts unsaved. `was_on_disk` is what the
+    /// file held when the work was autosaved; where the file holds something else now,
+    /// or is gone, or `path` is not absolute (an autosave of an older build, whose
+    /// working folder is unknown), the session has no file and says why: Save asks where
+    /// instead of overwriting what may be another document.
     #[must_use]
-    pub fn recovered(doc: Document, path: Option<PathBuf>) -> Self {
-        let on_disk = path
-            .as_deref()
-            .and_then(|p| tuft_graph::io::load(p).ok())
-            .unwrap_or_else(|| Document::new(tuft_graph::MaterialGraph::new("")));
-        Self {
-            saved: on_disk,
-            ..Self::new(doc, path)
+    pub fn recovered(
+        doc: Document,
+        path: Option<PathBuf>,
+        was_on_disk: Option<u64>,
+    ) -> (Self, Option<String>) {
+        let Some(path) = path else {
+            let mut s = Self::new(doc, None);
+            s.saved = Document::new(tuft_graph::MaterialGraph::new(""));
+            return (s, None);
+        };
+        let now = fingerprint(&path);
+        let why = if !path.is_absolute() {
+            Some(format!(
+                "it was autosaved for {} by an older Tuft, whose folder is not known",
+                path.display()
+            ))
+        } else if now.is_none() {
+            Some(format!("{} is gone", path.display()))
+        } else if was_on_disk.is_some() && now != was_on_disk {
+            Some(format!(
+                "{} has changed since the work was autosaved",
+                path.display()
+            ))
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            let mut s = Self::new(doc, None);
+            s.saved = Document::new(tuft_graph::MaterialGraph::new(""));
+            return (s, Some(format!("{why}: Save asks where to save it")));
         }
+        let on_disk = tuft_graph::io::load(&path)
+            .unwrap_or_else(|_| Document::new(tuft_graph::MaterialGraph::new("")));
+        let mut s = Self::new(doc, Some(path));
+        s.saved = on_disk;
+        (s, None)
     }
 
     /// Continues the generations of a session this one replaces: the workers drop work
@@ -103,6 +144,18 @@ impl Session {
             tuft_graph::io::load(path)?,
             Some(path.to_owned()),
         ))
+    }
+
+    /// What the file held when this session last opened or saved it ([`fingerprint`]).
+    #[must_use]
+    pub fn on_disk(&self) -> Option<u64> {
+        self.on_disk
+    }
+
+    /// Changes with every change to the document, layout moves included.
+    #[must_use]
+    pub fn revision(&self) -> u64 {
+        self.revision
     }
 
     /// The document.
@@ -158,6 +211,7 @@ impl Session {
         }
         self.redo.clear();
         self.generation += 1;
+        self.revision += 1;
         Ok(())
     }
 
@@ -177,6 +231,7 @@ impl Session {
             }
             self.redo.clear();
             self.generation += 1;
+            self.revision += 1;
         }
         Ok(())
     }
@@ -206,6 +261,7 @@ impl Session {
     /// every frame of a drag would be one otherwise. Anything else is an [`Session::edit`].
     pub fn arrange(&mut self, change: impl FnOnce(&mut Document)) {
         change(&mut self.doc);
+        self.revision += 1;
     }
 
     /// Whether there is an edit to undo.
@@ -224,6 +280,7 @@ impl Session {
     pub fn undo(&mut self) -> bool {
         let moved = step(&mut self.doc, &mut self.undo, &mut self.redo);
         self.generation += u64::from(moved);
+        self.revision += u64::from(moved);
         moved
     }
 
@@ -231,6 +288,7 @@ impl Session {
     pub fn redo(&mut self) -> bool {
         let moved = step(&mut self.doc, &mut self.redo, &mut self.undo);
         self.generation += u64::from(moved);
+        self.revision += u64::from(moved);
         moved
     }
 
@@ -241,7 +299,7 @@ impl Session {
     /// No path yet and none given, or the write failed.
     pub fn save(&mut self, path: Option<&Path>) -> Result<PathBuf, SaveError> {
         let path = match path.or(self.path.as_deref()) {
-            Some(p) => p.to_owned(),
+            Some(p) => canonical(p),
             None => {
                 return Err(SaveError::Io {
                     path: PathBuf::from("(untitled)"),
@@ -260,9 +318,48 @@ impl Session {
             tuft_graph::io::save(&self.doc, &path)?;
         }
         self.saved = self.doc.clone();
+        self.on_disk = fingerprint(&path);
         self.path = Some(path.clone());
         Ok(path)
     }
+}
+
+/// `path` absolute, with every link and `..` of the folders on the way resolved (and
+/// the file's own link, where it is one), so that a document is known by one name
+/// whichever folder Tuft was started from. A file not yet written keeps its name in
+/// its folder's canonical path.
+#[must_use]
+pub fn canonical(path: &Path) -> PathBuf {
+    if let Ok(p) = std::fs::canonicalize(path) {
+        return p;
+    }
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_owned());
+    match (absolute.parent(), absolute.file_name()) {
+        (Some(folder), Some(name)) => std::fs::canonicalize(folder)
+            .map_or_else(|_| absolute.clone(), |folder| folder.join(name)),
+        _ => absolute,
+    }
+}
+
+/// What the file at `path` holds, as a number that changes when a byte of it does
+/// (FNV-1a over its bytes and length); `None` when it cannot be read.
+#[must_use]
+pub fn fingerprint(path: &Path) -> Option<u64> {
+    let bytes =
+        tuft_strands::read::read_file(path, tuft_graph::io::MAX_FILE_BYTES, "graph file").ok()?;
+    Some(fnv1a(
+        bytes
+            .iter()
+            .copied()
+            .chain((bytes.len() as u64).to_le_bytes()),
+    ))
+}
+
+/// FNV-1a over `bytes`: stable across runs and builds.
+pub(crate) fn fnv1a(bytes: impl IntoIterator<Item = u8>) -> u64 {
+    bytes.into_iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 /// Replaces `doc` with the newest document of `from`, keeping the current one on `to`;

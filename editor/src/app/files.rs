@@ -47,9 +47,10 @@ impl Editor {
             Ok(saved) => {
                 self.remember(&saved);
                 self.message = Some((format!("Saved {}", saved.display()), false));
-                if let Some((slot, _)) = &self.slot {
-                    slot.clear();
+                if let (Some(writer), Some((slot, _))) = (&self.autosave_writer, &self.slot) {
+                    writer.forget(slot.record());
                 }
+                self.autosaved = 0;
                 true
             }
             Err(e) => {

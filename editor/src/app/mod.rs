@@ -138,13 +138,20 @@ fn open_window(
 /// limits mean fewer, larger buffers.
 fn wgpu_options() -> egui_wgpu::WgpuConfiguration {
     let mut setup = egui_wgpu::WgpuSetupCreateNew::without_display_handle();
-    setup.device_descriptor = Arc::new(|adapter| wgpu::DeviceDescriptor {
-        label: Some("tuft editor device"),
-        required_limits: adapter.limits(),
-        ..Default::default()
-    });
+    setup.device_descriptor = Arc::new(device_descriptor);
     egui_wgpu::WgpuConfiguration {
         wgpu_setup: egui_wgpu::WgpuSetup::CreateNew(setup),
+        ..Default::default()
+    }
+}
+
+/// The editor's device: the adapter's own limits (what the preview's check,
+/// `tuft_render::renderer::missing_capability`, and its buffer splitting read).
+#[must_use]
+pub fn device_descriptor(adapter: &wgpu::Adapter) -> wgpu::DeviceDescriptor<'static> {
+    wgpu::DeviceDescriptor {
+        label: Some("tuft editor device"),
+        required_limits: adapter.limits(),
         ..Default::default()
     }
 }
@@ -174,6 +181,8 @@ pub struct Editor {
     session: Session,
     report: Report,
     validated_for: u64,
+    /// [`tuft_graph::images::reads_finished`] when the document was last validated.
+    pictures_read: u64,
     graph: GraphView,
     preview: Preview,
     thumbs: Thumbnails,
@@ -190,7 +199,10 @@ pub struct Editor {
     /// This window's autosave slot and the file its record belongs to, taken when there
     /// is first unsaved work to keep.
     slot: Option<(Slot, Option<PathBuf>)>,
-    last_autosave: Instant,
+    /// The autosave timer's thread (with an autosave folder only).
+    autosave_writer: Option<crate::autosave::Writer>,
+    /// The session revision last handed to the timer (0: none since the last save).
+    autosaved: u64,
     /// Autosaves of windows that are gone (crashed or killed), offered back.
     orphans: Vec<Orphan>,
     pending: Option<Pending>,
@@ -335,12 +347,14 @@ impl Editor {
         }
         orphans = kept;
         orphans.sort_by_key(|o| o.source != own);
-        let report = tuft_graph::validate(&session.doc().graph);
+        let pictures_read = tuft_graph::images::reads_finished();
+        let report = tuft_graph::validate_without_waiting(&session.doc().graph);
         // The preview's and the thumbnails' workers share the strand sets they scatter.
         let sets = Arc::new(tuft_graph::cache::SetCache::default());
         let mut editor = Self {
             report,
             validated_for: session.generation(),
+            pictures_read,
             session,
             graph: GraphView::new(),
             preview: Preview::new(sets.clone()),
@@ -350,9 +364,12 @@ impl Editor {
             search: String::new(),
             message,
             recent,
+            autosave_writer: autosaves
+                .as_ref()
+                .map(|_| crate::autosave::Writer::start(AUTOSAVE_EVERY)),
             autosaves,
             slot: None,
-            last_autosave: Instant::now(),
+            autosaved: 0,
             orphans,
             pending: None,
             export: None,
@@ -499,6 +516,24 @@ impl Editor {
         }
     }
 
+    /// Validates the document on this thread without waiting for a picture to decode
+    /// (one still reading is reported so, and validated again once it is read).
+    fn validate(&mut self) {
+        self.pictures_read = tuft_graph::images::reads_finished();
+        self.report = tuft_graph::validate_without_waiting(&self.session.doc().graph);
+    }
+
+    /// Validates again once a picture that was being read is there; asks for a frame
+    /// while one is being read.
+    fn validate_after_reads(&mut self, ctx: &egui::Context) {
+        if tuft_graph::images::reads_finished() != self.pictures_read {
+            self.validate();
+            ctx.request_repaint();
+        } else if tuft_graph::images::reading() {
+            ctx.request_repaint_after(Duration::from_millis(100));
+        }
+    }
+
     /// Re-validates and queues the workers after the document changed.
     fn after_change(&mut self) {
         let generation = self.session.generation();
@@ -510,7 +545,7 @@ impl Editor {
             if self.baked.is_none() {
                 self.request_preview();
             }
-            self.report = tuft_graph::validate(&self.session.doc().graph);
+            self.validate();
             self.validated_for = generation;
         }
         if let Some(id) = self.selected
@@ -531,6 +566,7 @@ impl eframe::App for Editor {
         }
         self.request_thumbnails_when_due();
         self.thumbs.poll(&ctx);
+        self.validate_after_reads(&ctx);
         self.poll_mesh(&ctx);
         if self.preview.building.is_some() || self.thumbs.shown < self.session.generation() {
             ctx.request_repaint_after(Duration::from_millis(50));
@@ -645,16 +681,8 @@ impl eframe::App for Editor {
         self.about_window(&ctx);
         self.help_window(&ctx);
         self.export_window(&ctx);
-        // Autosave on a timer, not on input: with unsaved work the next frame is asked
-        // for when the autosave falls due, whether or not anything moves.
-        if self.session.is_dirty() {
-            let due = AUTOSAVE_EVERY.saturating_sub(self.last_autosave.elapsed());
-            if due.is_zero() {
-                self.autosave_now();
-            } else {
-                ctx.request_repaint_after(due);
-            }
-        }
+        // The autosave timer writes on its own thread; a frame only hands it the work.
+        self.autosave_follow();
         self.frame_ms.push(start.elapsed().as_secs_f32() * 1e3);
         if self.frame_ms.len() > 120 {
             self.frame_ms.remove(0);

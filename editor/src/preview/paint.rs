@@ -70,7 +70,10 @@ fn fs_encode(in: Out) -> @location(0) vec4<f32> {
 /// # Errors
 /// What the adapter lacks that drawing strands needs, in words; nothing is installed.
 pub fn install(render_state: &egui_wgpu::RenderState) -> Result<(), String> {
-    if let Some(why) = tuft_render::renderer::missing_capability(&render_state.adapter) {
+    if let Some(why) = tuft_render::renderer::missing_capability(
+        &render_state.adapter,
+        Some(&render_state.device.limits()),
+    ) {
         return Err(why);
     }
     let device = &render_state.device;

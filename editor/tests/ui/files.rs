@@ -109,16 +109,142 @@ fn two_editors_killed_on_two_files_each_get_their_own_work_back() {
 }
 
 #[test]
-fn unsaved_work_asks_for_the_autosave_frame_without_input() {
-    // Regression: autosave ran only when a frame ran, so an edit sat unsaved until the
-    // mouse moved. With unsaved work the editor asks for a frame when it falls due.
+fn a_window_that_draws_no_more_frames_still_autosaves_on_its_timer() {
+    // Regression: autosave ran only when the window drew, so a window covered by
+    // another (which draws nothing) never autosaved, and a crash lost its work.
     let dir = tempfile::tempdir().unwrap();
-    let mut harness = editor(bare(), Some(dir.path().join("autosave")));
-    harness.state_mut().add_node("Wave");
-    let ctx = harness.ctx.clone();
-    harness.state_mut().wait_for_workers(&ctx);
-    harness.run_steps(3);
-    assert!(harness.ctx.has_requested_repaint(), "no frame is due");
+    let autosave = dir.path().join("autosave");
+    let edited = {
+        let mut harness = editor(bare(), Some(autosave.clone()));
+        harness
+            .state_mut()
+            .set_autosave_every(std::time::Duration::from_millis(50));
+        harness.state_mut().add_node("Wave");
+        harness.run_steps(1); // the frame that showed the edit; none after it
+        assert!(
+            harness
+                .state()
+                .wait_autosaved(std::time::Duration::from_secs(60)),
+            "the timer wrote the work without another frame"
+        );
+        harness.state().session().doc().clone()
+        // The process dies here: no on_exit, no save.
+    };
+    let harness = editor(bare(), Some(autosave));
+    let offered = harness.state().offered();
+    assert_eq!(offered.len(), 1, "{offered:?}");
+    assert_eq!(offered[0].1.graph, edited.graph);
+}
+
+/// A document in `dir` named `name`, saved, with one node of `kind`.
+fn saved(dir: &std::path::Path, name: &str, kind: &str) -> PathBuf {
+    let path = dir.join(format!("{name}.ron"));
+    let mut doc = Document::new(MaterialGraph::new(name));
+    doc.graph.add_node(kind).unwrap();
+    tuft_graph::io::save(&doc, &path).unwrap();
+    path
+}
+
+/// Saves with Ctrl+S, the dialog (if one is asked) answering `answer`.
+fn ctrl_s(harness: &mut Ui, answer: &std::path::Path) {
+    harness
+        .state_mut()
+        .set_dialogs(Dialogs::Answer(Some(answer.to_owned())));
+    harness.key_press(egui::Key::Escape);
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
+    for _ in 0..200 {
+        harness.step();
+        if !harness.state().choosing() {
+            break;
+        }
+    }
+    harness.run_steps(1);
+}
+
+#[test]
+fn work_recovered_for_a_file_that_changed_since_is_saved_where_the_author_says() {
+    // Regression: recovered work went back to whatever file now stood at its path, so
+    // Recover then Save overwrote another document.
+    let dir = tempfile::tempdir().unwrap();
+    let autosave = dir.path().join("autosave");
+    let lawn = saved(dir.path(), "lawn", "Noise");
+    {
+        let mut harness = editor_on(&lawn, &autosave);
+        harness.state_mut().add_node("Wave");
+        harness.state_mut().autosave_now();
+    }
+    // Meanwhile another document is written at the same path.
+    saved(dir.path(), "lawn", "Voronoi");
+    let other = std::fs::read(&lawn).unwrap();
+    let mut harness = editor(bare(), Some(autosave));
+    harness.state_mut().recover_at(0);
+    harness.run_steps(1);
+    let said = harness.state().message().unwrap_or_default().to_owned();
+    assert!(
+        said.contains("has changed since the work was autosaved: Save asks where"),
+        "{said}"
+    );
+    assert_eq!(harness.state().session().path(), None);
+    assert!(harness.state().session().is_dirty());
+    let elsewhere = dir.path().join("recovered.ron");
+    ctrl_s(&mut harness, &elsewhere);
+    assert_eq!(
+        std::fs::read(&lawn).unwrap(),
+        other,
+        "the other document is untouched"
+    );
+    let back = tuft_graph::io::load(&elsewhere).unwrap();
+    assert_eq!(
+        back.graph.nodes.len(),
+        2,
+        "the recovered work, Noise and Wave"
+    );
+}
+
+#[test]
+fn work_recovered_for_its_unchanged_file_goes_back_to_that_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let autosave = dir.path().join("autosave");
+    let lawn = saved(dir.path(), "lawn", "Noise");
+    {
+        // Opened by a path through `..`: known by its canonical path all the same.
+        std::fs::create_dir(dir.path().join("sub")).unwrap();
+        let roundabout = dir.path().join("sub/../lawn.ron");
+        let mut harness = editor_on(&roundabout, &autosave);
+        assert_eq!(harness.state().session().path(), Some(lawn.as_path()));
+        harness.state_mut().add_node("Wave");
+        harness.state_mut().autosave_now();
+    }
+    let mut harness = editor(bare(), Some(autosave));
+    harness.state_mut().recover_at(0);
+    assert_eq!(harness.state().session().path(), Some(lawn.as_path()));
+    let unused = dir.path().join("unused.ron");
+    ctrl_s(&mut harness, &unused);
+    assert!(!unused.exists(), "no dialog asked where");
+    assert_eq!(tuft_graph::io::load(&lawn).unwrap().graph.nodes.len(), 2);
+}
+
+#[test]
+fn an_older_autosave_naming_its_file_by_a_relative_path_asks_where_to_save() {
+    // Autosaves of older builds hold the path the document was opened by, relative to
+    // a working folder nobody knows now.
+    let dir = tempfile::tempdir().unwrap();
+    let autosave = dir.path().join("autosave");
+    std::fs::create_dir(&autosave).unwrap();
+    let mut doc = Document::new(MaterialGraph::new("lawn"));
+    doc.graph.add_node("Wave").unwrap();
+    let record = format!(
+        "(source: Some(\"lawn.ron\"), document: {})",
+        ron::to_string(&doc).unwrap()
+    );
+    std::fs::write(autosave.join("lawn-0000000000000000.ron"), record).unwrap();
+    let mut harness = editor(bare(), Some(autosave));
+    assert!(harness.state().offers_recovery());
+    harness.state_mut().recover_at(0);
+    assert_eq!(harness.state().session().path(), None);
+    assert_eq!(harness.state().session().doc().graph, doc.graph);
+    let said = harness.state().message().unwrap_or_default().to_owned();
+    assert!(said.contains("by an older Tuft"), "{said}");
 }
 
 #[test]

@@ -66,9 +66,16 @@ pub fn editor(doc: Document, autosave: Option<PathBuf>) -> Ui {
     settled(move |cc| Editor::new(cc, Session::new(doc, None), autosave))
 }
 
-/// The tests' window: the editor's default size, drawn through wgpu.
+/// The tests' window: the editor's default size, drawn through wgpu on a device made
+/// as the editor makes its own (the adapter's limits, not WebGL's on GL).
 pub fn window() -> egui_kittest::HarnessBuilder<Editor> {
-    Harness::builder().with_size([1440.0, 900.0]).wgpu()
+    let mut setup = egui_kittest::wgpu::default_wgpu_setup();
+    if let egui_wgpu::WgpuSetup::CreateNew(create) = &mut setup {
+        create.device_descriptor = std::sync::Arc::new(tuft_editor::app::device_descriptor);
+    }
+    Harness::builder()
+        .with_size([1440.0, 900.0])
+        .wgpu_setup(setup)
 }
 
 /// The editor `make` makes, in the tests' window, once its workers have settled.

@@ -205,7 +205,8 @@ impl NodeCtx<'_> {
     /// against this node, which then reads zero.
     #[must_use]
     pub fn picture(&self, path: &str) -> Option<Arc<crate::images::Picture>> {
-        match crate::images::open(self.evaluator.graph, path) {
+        match crate::images::open_with(self.evaluator.graph, path, self.evaluator.wait_for_pictures)
+        {
             Ok(p) => Some(p),
             Err(e) => {
                 self.evaluator
@@ -238,6 +239,9 @@ pub struct Evaluator<'g> {
     scattering: Mutex<HashSet<String>>,
     diagnostics: Mutex<Vec<Diagnostic>>,
     shared: Option<Arc<SetCache>>,
+    /// Whether a picture not yet decoded is waited for (`false`: it reads as zero and
+    /// is reported as reading while it decodes on a thread of its own).
+    wait_for_pictures: bool,
 }
 
 /// The value a constant input holds at every point as a `ty` port: itself where it is
@@ -264,7 +268,23 @@ impl<'g> Evaluator<'g> {
             scattering: Mutex::new(HashSet::new()),
             diagnostics: Mutex::new(Vec::new()),
             shared: None,
+            wait_for_pictures: true,
         }
+    }
+
+    /// This evaluator, never waiting for a picture to decode: one not yet decoded reads
+    /// as zero, reported as reading, while it decodes on a thread of its own (for a
+    /// thread that must not block, the editor's UI thread).
+    #[must_use]
+    pub fn without_waiting_for_pictures(mut self) -> Self {
+        self.wait_for_pictures = false;
+        self
+    }
+
+    /// Whether this evaluator waits for pictures to decode.
+    #[must_use]
+    pub fn waits_for_pictures(&self) -> bool {
+        self.wait_for_pictures
     }
 
     /// An evaluator for `graph` that takes strand sets and reliefs from `cache` when

@@ -65,22 +65,10 @@ impl Document {
 /// Why a graph file could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
-    /// The file could not be read at all.
-    #[error("cannot read {path}: {source}")]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// Why.
-        source: std::io::Error,
-    },
-    /// The file is larger than any graph.
-    #[error("{path} is {bytes} bytes, more than the {MAX_FILE_BYTES} a graph file may be")]
-    TooLarge {
-        /// The file.
-        path: PathBuf,
-        /// Its size.
-        bytes: u64,
-    },
+    /// The file could not be read: missing, not a regular file, or larger than any
+    /// graph ([`MAX_FILE_BYTES`]).
+    #[error(transparent)]
+    Read(#[from] tuft_strands::read::ReadError),
     /// The text is not a valid graph.
     #[error("line {line}, column {col}: {message}")]
     Parse {
@@ -188,18 +176,7 @@ pub fn from_str(text: &str) -> Result<Document, LoadError> {
 /// # Errors
 /// See [`LoadError`].
 pub fn load(path: &Path) -> Result<Document, LoadError> {
-    let io = |source| LoadError::Io {
-        path: path.to_owned(),
-        source,
-    };
-    let bytes = std::fs::metadata(path).map_err(io)?.len();
-    if bytes > MAX_FILE_BYTES {
-        return Err(LoadError::TooLarge {
-            path: path.to_owned(),
-            bytes,
-        });
-    }
-    let text = std::fs::read_to_string(path).map_err(io)?;
+    let text = tuft_strands::read::read_text(path, MAX_FILE_BYTES, "graph file")?;
     let mut doc = from_str(&text)?;
     doc.graph.folder = Folder::at(&folder_of(path));
     Ok(doc)

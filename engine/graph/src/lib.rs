@@ -66,5 +66,5 @@ pub use layer::{Profile, StrandLayer};
 pub use node::{Category, NodeKind, ParamValue};
 pub use period::Period;
 pub use scatter::{ScatterError, scatter_layer};
-pub use validate::{Report, validate};
+pub use validate::{Report, validate, validate_without_waiting};
 pub use value::{PortType, Value};

@@ -22,7 +22,8 @@
 //! | strand length, width | [`MAX_LENGTH_REPEATS`], [`MAX_WIDTH_REPEATS`] of the repeat | bounds the card atlas's work |
 //! | a generator's lattice | [`MAX_LATTICE`] cells per side | tables of at most 16 MB |
 //! | map resolution | [`MAX_MAP_RESOLUTION`]² | 40 bytes a texel while baking |
-//! | an Image node's file | [`MAX_IMAGE_SIDE`]² | 20 bytes a texel, held while in use |
+//! | an Image node's file | [`MAX_IMAGE_SIDE`]², [`MAX_IMAGE_FILE_BYTES`] | 20 bytes a texel, held while in use |
+//! | every picture a graph reads | [`MAX_IMAGE_TEXELS`] texels | 20 bytes a texel (1 GB) |
 //! | frame side | [`MAX_FRAME_SIDE`] | 16 bytes a pixel (4× MSAA colour and depth) |
 //! | files per bake | [`MAX_BAKE_FILES`] | — |
 
@@ -87,6 +88,14 @@ pub const MAX_MAP_RESOLUTION: usize = 8192;
 /// An Image node's file's side in texels: 4096 over a 2 m repeat is half a millimetre
 /// a texel, finer than any strand; the decoded picture holds 20 bytes a texel (320 MB).
 pub const MAX_IMAGE_SIDE: usize = 4096;
+/// An Image node's file in bytes, read before it is decoded (a 4096² 16-bit RGBA PNG
+/// stored without compression is 128 MB).
+pub const MAX_IMAGE_FILE_BYTES: u64 = 256 << 20;
+/// The texels of every picture one graph reads, together: three of the largest, or a
+/// dozen of 2048². Decoded pictures hold 20 bytes a texel, so this keeps a graph's
+/// pictures to 1 GB however many Image nodes it has (seventeen pictures of 4096² would
+/// hold 5.7 GB).
+pub const MAX_IMAGE_TEXELS: u64 = 3 * (MAX_IMAGE_SIDE as u64) * (MAX_IMAGE_SIDE as u64);
 /// An offscreen frame's side in pixels (also bounded by the adapter's own limit).
 pub const MAX_FRAME_SIDE: u32 = 8192;
 /// Files one bake may write.

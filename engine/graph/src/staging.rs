@@ -2,13 +2,21 @@
 //! checked, then swapped in, so a reader never sees half of one set beside half of
 //! another.
 //!
+//! Only a Tuft set is ever replaced: a destination that holds anything is taken only
+//! when its `manifest.ron` reads as a set's manifest and every entry of the folder is a
+//! file that manifest names (or the JSON manifest a bake writes beside it). Anything
+//! else is refused before any work, naming the first file that is not the set's. A
+//! destination that is a link is followed: the set it points to is replaced and the
+//! link stays a link.
+//!
 //! The staging folder is `.NAME.baking-PID` next to the destination `NAME`. On Linux the
 //! swap is one `renameat2(RENAME_EXCHANGE)`: at every instant `NAME` is the old set or
 //! the new one. Elsewhere (or on a file system without exchange) the old set is renamed
 //! aside first, then the new one in, then the old removed. A bake that dies leaves its
 //! staging folder (and at worst, without exchange, the old set renamed aside); the next
 //! bake into the same place removes what dead bakes left and puts a stranded old set
-//! back before it starts.
+//! back before it starts. A leftover that cannot be removed is left where it is and
+//! never stops a bake.
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -21,13 +29,146 @@ pub struct Staging {
     committed: bool,
 }
 
-/// Why the destination cannot take a baked set.
-fn not_a_set(dest: &Path) -> io::Error {
+/// The files a bake writes beside the ones its manifest names.
+const MANIFESTS: [&str; 2] = ["manifest.ron", "manifest.json"];
+
+/// The largest `manifest.ron` read when deciding whether a folder is a set.
+const MAX_MANIFEST_BYTES: u64 = 16 << 20;
+
+/// Why the destination cannot take a baked set: `why` says what it holds instead.
+fn not_a_set(dest: &Path, why: &str) -> io::Error {
     io::Error::other(format!(
-        "{} holds files but no manifest.ron: it is not a baked set, and a bake replaces \
-         its folder whole; choose an empty folder or an earlier set",
+        "{} is not a Tuft set: {why}. A bake replaces its folder whole, so it writes only \
+         into an empty or missing folder or over an earlier set; choose another folder",
         dest.display()
     ))
+}
+
+/// Checks that `dest` may take a baked set: missing, an empty folder, or a Tuft set
+/// (its manifest parses as one and it holds nothing its manifest does not name), and
+/// that its old set can be removed once the new one is in.
+///
+/// # Errors
+/// What stands in the way, naming the first file that is not the set's.
+pub fn check_destination(dest: &Path) -> io::Result<()> {
+    let meta = match std::fs::metadata(dest) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            if std::fs::symlink_metadata(dest).is_ok() {
+                return Err(io::Error::other(format!(
+                    "{} is a link to a folder that does not exist",
+                    dest.display()
+                )));
+            }
+            return Ok(());
+        }
+        Err(e) => return Err(e),
+    };
+    if !meta.is_dir() {
+        return Err(not_a_folder(dest));
+    }
+    let mut entries: Vec<(String, std::fs::FileType)> = Vec::new();
+    for entry in std::fs::read_dir(dest)? {
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        entries.push((name, entry.file_type()?));
+    }
+    if entries.is_empty() {
+        return writable(dest, &meta);
+    }
+    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    let manifest_path = dest.join("manifest.ron");
+    let manifest = match tuft_strands::read::read_text(
+        &manifest_path,
+        MAX_MANIFEST_BYTES,
+        "baked set's manifest",
+    ) {
+        Ok(text) => ron::from_str::<tuft_strands::manifest::Manifest>(&text).map_err(|e| {
+            newer_set(&text).unwrap_or_else(|| {
+                not_a_set(
+                    dest,
+                    &format!("its manifest.ron is not a baked set's manifest ({e})"),
+                )
+            })
+        })?,
+        Err(_) if !manifest_path.exists() => {
+            let first = &entries[0].0;
+            return Err(not_a_set(
+                dest,
+                &format!("it holds {first:?} and no manifest.ron"),
+            ));
+        }
+        Err(e) => return Err(not_a_set(dest, &e.to_string())),
+    };
+    let named: std::collections::BTreeSet<&str> =
+        manifest.files().into_iter().chain(MANIFESTS).collect();
+    for (name, file_type) in &entries {
+        if !named.contains(name.as_str()) {
+            return Err(not_a_set(
+                dest,
+                &format!("it holds {name:?}, which its manifest does not name"),
+            ));
+        }
+        if !file_type.is_file() {
+            return Err(not_a_set(
+                dest,
+                &format!("{name:?} is not a plain file, as every file of a set is"),
+            ));
+        }
+    }
+    writable(dest, &meta)
+}
+
+/// A manifest that says it is of a version newer than this build's: a set of a later
+/// Tuft, which this one neither reads nor replaces.
+fn newer_set(text: &str) -> Option<io::Error> {
+    #[derive(serde::Deserialize)]
+    struct Version {
+        version: u32,
+    }
+    let found = ron::from_str::<Version>(text).ok()?.version;
+    (found > tuft_strands::manifest::MANIFEST_VERSION).then(|| {
+        io::Error::other(format!(
+            "the set there was baked by a newer Tuft (manifest version {found}; this build \
+             writes {}): bake with that build, or choose another folder",
+            tuft_strands::manifest::MANIFEST_VERSION
+        ))
+    })
+}
+
+/// Whether the old set in `dest` can be removed once the new one is swapped in: a
+/// folder whose files cannot be unlinked would leave the old set stranded beside the
+/// new one.
+fn writable(dest: &Path, meta: &std::fs::Metadata) -> io::Result<()> {
+    let read_only = meta.permissions().readonly() || !may_write(dest);
+    if read_only {
+        return Err(io::Error::other(format!(
+            "{} is read-only: a bake could not remove the set it replaces; make it \
+             writable or choose another folder",
+            dest.display()
+        )));
+    }
+    Ok(())
+}
+
+/// Whether this process may write into the folder `dir` (`access(2)`; elsewhere, yes).
+fn may_write(dir: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt as _;
+        let Ok(c) = std::ffi::CString::new(dir.as_os_str().as_bytes()) else {
+            return false;
+        };
+        // SAFETY: a NUL-terminated path that outlives the call; nothing else is touched.
+        #[allow(unsafe_code)]
+        let r = unsafe { libc::access(c.as_ptr(), libc::W_OK | libc::X_OK) };
+        r == 0
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = dir;
+        true
+    }
 }
 
 fn not_a_folder(path: &Path) -> io::Error {
@@ -89,10 +230,16 @@ fn clean_leftovers(parent: &Path, name: &str, dest: &Path) -> io::Result<()> {
         if alive(pid) && pid != std::process::id() {
             continue; // another bake at work
         }
+        // Removing what is left is worth trying, never worth stopping a bake for; a
+        // stranded old set is the author's work and must go back.
         match what {
-            "baking" => std::fs::remove_dir_all(entry.path())?,
+            "baking" => {
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
             "old" if !dest.exists() => std::fs::rename(entry.path(), dest)?,
-            "old" => std::fs::remove_dir_all(entry.path())?,
+            "old" => {
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
             _ => {}
         }
     }
@@ -100,12 +247,14 @@ fn clean_leftovers(parent: &Path, name: &str, dest: &Path) -> io::Result<()> {
 }
 
 impl Staging {
-    /// A fresh staging folder for a set that will replace `dest`. Refuses a `dest` that
-    /// holds files but is not a baked set.
+    /// A fresh staging folder for a set that will replace `dest` (or, where `dest` is a
+    /// link, the folder it points to). Refuses a `dest` that is not empty and not a
+    /// Tuft set ([`check_destination`]).
     ///
     /// # Errors
     /// `dest` is not a set, or the folders cannot be made.
     pub fn begin(dest: &Path) -> io::Result<Self> {
+        let dest = &followed(dest)?;
         let (parent, name) = split(dest)?;
         std::fs::create_dir_all(&parent).map_err(|e| {
             // A file where a folder on the way should be says "file exists" alone.
@@ -115,22 +264,14 @@ impl Staging {
                 .map_or(e, not_a_folder)
         })?;
         clean_leftovers(&parent, &name, dest)?;
-        if dest.is_dir()
-            && !dest.join("manifest.ron").exists()
-            && std::fs::read_dir(dest)?.next().is_some()
-        {
-            return Err(not_a_set(dest));
-        }
-        if dest.exists() && !dest.is_dir() {
-            return Err(not_a_folder(dest));
-        }
+        check_destination(dest)?;
         let dir = parent.join(format!(".{name}.baking-{}", std::process::id()));
         if dir.exists() {
             std::fs::remove_dir_all(&dir)?;
         }
         std::fs::create_dir(&dir)?;
         Ok(Self {
-            dest: dest.to_owned(),
+            dest: dest.clone(),
             dir,
             committed: false,
         })
@@ -151,14 +292,23 @@ impl Staging {
         crate::io::sync_parent(&self.dir.join("manifest.ron"))?;
         if self.dest.exists() {
             if exchange(&self.dir, &self.dest)? {
-                // The staging folder now holds the old set.
-                std::fs::remove_dir_all(&self.dir)?;
+                // The staging folder now holds the old set. Should it not go, the swap is
+                // undone: the old set stays where it was, and the new one is dropped.
+                if let Err(e) = std::fs::remove_dir_all(&self.dir) {
+                    exchange(&self.dir, &self.dest)?;
+                    return Err(e);
+                }
             } else {
                 let (parent, name) = split(&self.dest)?;
                 let aside = parent.join(format!(".{name}.old-{}", std::process::id()));
                 std::fs::rename(&self.dest, &aside)?;
-                std::fs::rename(&self.dir, &self.dest)?;
-                std::fs::remove_dir_all(&aside)?;
+                if let Err(e) = std::fs::rename(&self.dir, &self.dest) {
+                    std::fs::rename(&aside, &self.dest)?;
+                    return Err(e);
+                }
+                // The new set is in; an old one that will not go is removed by the next
+                // bake, and never blocks it.
+                let _ = std::fs::remove_dir_all(&aside);
             }
         } else {
             std::fs::rename(&self.dir, &self.dest)?;
@@ -167,6 +317,21 @@ impl Staging {
         self.committed = true;
         Ok(())
     }
+}
+
+/// `dest` with a link at its end followed (to the end of a chain of links), so that the
+/// set a link points to is replaced and the link stays.
+fn followed(dest: &Path) -> io::Result<PathBuf> {
+    let is_link = std::fs::symlink_metadata(dest).is_ok_and(|m| m.file_type().is_symlink());
+    if !is_link {
+        return Ok(dest.to_owned());
+    }
+    std::fs::canonicalize(dest).map_err(|e| {
+        io::Error::other(format!(
+            "{} is a link that leads nowhere ({e}); point it at a folder or remove it",
+            dest.display()
+        ))
+    })
 }
 
 impl Drop for Staging {
@@ -219,6 +384,7 @@ fn exchange(a: &Path, b: &Path) -> io::Result<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tuft_strands::manifest::{MANIFEST_VERSION, Manifest};
 
     fn names(dir: &Path) -> Vec<String> {
         let mut v: Vec<String> = std::fs::read_dir(dir)
@@ -229,21 +395,56 @@ mod tests {
         v
     }
 
+    /// A set's manifest naming `files` (as maps), written as RON.
+    fn manifest(files: &[&str], tag: &str) -> String {
+        let m = Manifest {
+            version: MANIFEST_VERSION,
+            name: tag.to_owned(),
+            repeat_m: 2.0,
+            maps: files
+                .iter()
+                .enumerate()
+                .map(|(i, f)| (format!("map{i}"), (*f).to_owned()))
+                .collect(),
+            textures_ktx2: std::collections::BTreeMap::new(),
+            ktx2_codec: String::new(),
+            target: String::new(),
+            height_range_m: 0.1,
+            normal_convention: String::new(),
+            strands: "set.strands".to_owned(),
+            strand_scheme: String::new(),
+            ground: String::new(),
+            scene: String::new(),
+            layers: Vec::new(),
+        };
+        ron::to_string(&m).unwrap()
+    }
+
+    /// A set in `dest` naming `files` (each written), tagged `tag`.
+    fn set(dest: &Path, files: &[&str], tag: &str) {
+        std::fs::create_dir_all(dest).unwrap();
+        std::fs::write(dest.join("manifest.ron"), manifest(files, tag)).unwrap();
+        for f in files.iter().chain(&["set.strands"]) {
+            std::fs::write(dest.join(f), tag).unwrap();
+        }
+    }
+
+    fn tag(dest: &Path) -> String {
+        let text = std::fs::read_to_string(dest.join("manifest.ron")).unwrap();
+        ron::from_str::<Manifest>(&text).unwrap().name
+    }
+
     #[test]
     fn a_committed_set_replaces_the_old_one_whole() {
         let root = tempfile::tempdir().unwrap();
         let dest = root.path().join("set");
-        std::fs::create_dir(&dest).unwrap();
-        std::fs::write(dest.join("manifest.ron"), "old").unwrap();
-        std::fs::write(dest.join("only_old.png"), "old").unwrap();
+        set(&dest, &["only_old.png", "both.png"], "old");
+        std::fs::write(dest.join("manifest.json"), "{}").unwrap();
         let staging = Staging::begin(&dest).unwrap();
-        std::fs::write(staging.dir().join("manifest.ron"), "new").unwrap();
+        set(staging.dir(), &["both.png"], "new");
         staging.commit().unwrap();
-        assert_eq!(names(&dest), ["manifest.ron"]);
-        assert_eq!(
-            std::fs::read_to_string(dest.join("manifest.ron")).unwrap(),
-            "new"
-        );
+        assert_eq!(names(&dest), ["both.png", "manifest.ron", "set.strands"]);
+        assert_eq!(tag(&dest), "new");
         assert_eq!(names(root.path()), ["set"], "nothing left beside it");
     }
 
@@ -251,13 +452,12 @@ mod tests {
     fn an_abandoned_set_leaves_the_old_one_and_nothing_else() {
         let root = tempfile::tempdir().unwrap();
         let dest = root.path().join("set");
-        std::fs::create_dir(&dest).unwrap();
-        std::fs::write(dest.join("manifest.ron"), "old").unwrap();
+        set(&dest, &[], "old");
         {
             let staging = Staging::begin(&dest).unwrap();
             std::fs::write(staging.dir().join("half.glb"), "new").unwrap();
         }
-        assert_eq!(names(&dest), ["manifest.ron"]);
+        assert_eq!(names(&dest), ["manifest.ron", "set.strands"]);
         assert_eq!(names(root.path()), ["set"]);
     }
 
@@ -270,13 +470,9 @@ mod tests {
         let dead = u32::MAX - 7;
         std::fs::create_dir(root.path().join(format!(".set.baking-{dead}"))).unwrap();
         let aside = root.path().join(format!(".set.old-{dead}"));
-        std::fs::create_dir(&aside).unwrap();
-        std::fs::write(aside.join("manifest.ron"), "old").unwrap();
+        set(&aside, &[], "old");
         let staging = Staging::begin(&dest).unwrap();
-        assert_eq!(
-            std::fs::read_to_string(dest.join("manifest.ron")).unwrap(),
-            "old"
-        );
+        assert_eq!(tag(&dest), "old");
         drop(staging);
         assert_eq!(names(root.path()), ["set"]);
     }
@@ -286,7 +482,11 @@ mod tests {
         let root = tempfile::tempdir().unwrap();
         std::fs::write(root.path().join("notes.txt"), "mine").unwrap();
         let err = Staging::begin(root.path()).unwrap_err();
-        assert!(err.to_string().contains("not a baked set"), "{err}");
+        assert!(
+            err.to_string()
+                .contains("is not a Tuft set: it holds \"notes.txt\" and no manifest.ron"),
+            "{err}"
+        );
         assert_eq!(names(root.path()), ["notes.txt"]);
         // A file where the set, or a folder on the way to it, should be is named.
         let file = root.path().join("notes.txt");
@@ -298,5 +498,119 @@ mod tests {
             );
         }
         assert_eq!(names(root.path()), ["notes.txt"]);
+    }
+
+    /// Regression: any file named manifest.ron made a folder a set, and the user's
+    /// documents beside it were replaced by the bake.
+    #[test]
+    fn a_folder_with_an_unrelated_manifest_or_a_file_the_set_does_not_name_is_refused() {
+        let root = tempfile::tempdir().unwrap();
+        let docs = root.path().join("docs");
+        std::fs::create_dir(&docs).unwrap();
+        std::fs::write(docs.join("manifest.ron"), "(packages: [\"mine\"])").unwrap();
+        std::fs::write(docs.join("photo.jpg"), "a photo").unwrap();
+        let err = Staging::begin(&docs).unwrap_err().to_string();
+        assert!(
+            err.contains("its manifest.ron is not a baked set's manifest"),
+            "{err}"
+        );
+        assert_eq!(names(&docs), ["manifest.ron", "photo.jpg"]);
+        // A real set with one of the author's files dropped into it.
+        let dest = root.path().join("set");
+        set(&dest, &["a.png"], "old");
+        std::fs::write(dest.join("thesis.pdf"), "mine").unwrap();
+        let err = Staging::begin(&dest).unwrap_err().to_string();
+        assert!(
+            err.contains("it holds \"thesis.pdf\", which its manifest does not name"),
+            "{err}"
+        );
+        // A folder inside a set is not the set's either.
+        std::fs::remove_file(dest.join("thesis.pdf")).unwrap();
+        std::fs::create_dir(dest.join("a.png.d")).unwrap();
+        assert!(Staging::begin(&dest).is_err());
+        assert_eq!(
+            names(&dest),
+            ["a.png", "a.png.d", "manifest.ron", "set.strands"]
+        );
+        // Nothing was started beside either.
+        assert_eq!(names(root.path()), ["docs", "set"]);
+    }
+
+    #[test]
+    fn a_set_of_a_newer_tuft_is_named_as_such_and_kept() {
+        let root = tempfile::tempdir().unwrap();
+        let dest = root.path().join("set");
+        std::fs::create_dir(&dest).unwrap();
+        std::fs::write(
+            dest.join("manifest.ron"),
+            "(version: 99, name: \"x\", shiny_new_field: 3)",
+        )
+        .unwrap();
+        let err = Staging::begin(&dest).unwrap_err().to_string();
+        assert!(
+            err.contains("baked by a newer Tuft (manifest version 99"),
+            "{err}"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_to_a_set_stays_a_link_to_the_new_set() {
+        let root = tempfile::tempdir().unwrap();
+        let real = root.path().join("real");
+        set(&real, &["a.png"], "old");
+        let link = root.path().join("link");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        let staging = Staging::begin(&link).unwrap();
+        set(staging.dir(), &["b.png"], "new");
+        staging.commit().unwrap();
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(std::fs::read_link(&link).unwrap(), real);
+        assert_eq!(tag(&real), "new");
+        assert_eq!(names(root.path()), ["link", "real"]);
+        // A link that leads nowhere is named, and left.
+        let dangling = root.path().join("dangling");
+        std::os::unix::fs::symlink(root.path().join("gone"), &dangling).unwrap();
+        let err = Staging::begin(&dangling).unwrap_err().to_string();
+        assert!(err.contains("is a link that leads nowhere"), "{err}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_read_only_set_is_refused_before_any_work_and_the_next_bake_is_not_blocked() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let root = tempfile::tempdir().unwrap();
+        let dest = root.path().join("set");
+        set(&dest, &["a.png"], "old");
+        std::fs::set_permissions(&dest, std::fs::Permissions::from_mode(0o555)).unwrap();
+        let err = Staging::begin(&dest).unwrap_err().to_string();
+        assert!(err.contains("is read-only"), "{err}");
+        assert_eq!(names(root.path()), ["set"], "nothing started beside it");
+        assert_eq!(tag(&dest), "old");
+        std::fs::set_permissions(&dest, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let staging = Staging::begin(&dest).unwrap();
+        set(staging.dir(), &["b.png"], "new");
+        staging.commit().unwrap();
+        assert_eq!(tag(&dest), "new");
+        assert_eq!(names(root.path()), ["set"]);
+    }
+
+    #[test]
+    fn a_leftover_that_cannot_be_removed_does_not_block_a_bake() {
+        let root = tempfile::tempdir().unwrap();
+        let dest = root.path().join("set");
+        set(&dest, &[], "old");
+        // A dead bake's "staging folder" that is a file: removing it as a folder fails.
+        let dead = u32::MAX - 9;
+        std::fs::write(root.path().join(format!(".set.baking-{dead}")), "x").unwrap();
+        let staging = Staging::begin(&dest).unwrap();
+        set(staging.dir(), &[], "new");
+        staging.commit().unwrap();
+        assert_eq!(tag(&dest), "new");
     }
 }

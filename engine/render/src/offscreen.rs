@@ -242,7 +242,7 @@ impl Offscreen {
             ..wgpu::RequestAdapterOptions::default()
         }))
         .map_err(|source| RenderError::NoAdapter { backends, source })?;
-        if let Some(why) = crate::renderer::missing_capability(&adapter) {
+        if let Some(why) = crate::renderer::missing_capability(&adapter, None) {
             return Err(RenderError::Unsupported(why));
         }
         let timed = adapter.features().contains(wgpu::Features::TIMESTAMP_QUERY);

@@ -49,6 +49,7 @@ pub mod mesh;
 pub mod num;
 pub mod par;
 pub mod placement;
+pub mod read;
 pub mod relief;
 pub mod set;
 pub mod shape;

@@ -59,6 +59,30 @@ pub struct Manifest {
     pub layers: Vec<LayerManifest>,
 }
 
+impl Manifest {
+    /// Every file of the set the manifest names, once each, in the order it names them
+    /// (`manifest.ron` and `manifest.json` themselves are not among them).
+    #[must_use]
+    pub fn files(&self) -> Vec<&str> {
+        let mut named: Vec<&str> = self.maps.values().map(String::as_str).collect();
+        named.push(&self.strands);
+        named.push(&self.ground);
+        named.push(&self.scene);
+        named.extend(self.textures_ktx2.values().map(String::as_str));
+        for layer in &self.layers {
+            named.extend(layer.meshes.iter().map(String::as_str));
+            named.push(&layer.cards.mesh);
+            named.extend(layer.cards.atlas_color.iter().map(String::as_str));
+            named.extend(layer.cards.atlas_normal.iter().map(String::as_str));
+            named.push(&layer.cards.atlas_color_ktx2);
+            named.push(&layer.cards.atlas_normal_ktx2);
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        named.retain(|f| !f.is_empty() && seen.insert(*f));
+        named
+    }
+}
+
 #[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
 fn is_zero(x: &u32) -> bool {
     *x == 0

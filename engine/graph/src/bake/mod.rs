@@ -467,19 +467,7 @@ fn check_set(
     if &read != manifest {
         return Err(bad(path, "says other than manifest.ron".into()));
     }
-    let mut named: Vec<&str> = manifest.maps.values().map(String::as_str).collect();
-    named.push(&manifest.strands);
-    named.push(&manifest.ground);
-    named.push(&manifest.scene);
-    named.extend(manifest.textures_ktx2.values().map(String::as_str));
-    for layer in &manifest.layers {
-        named.extend(layer.meshes.iter().map(String::as_str));
-        named.push(&layer.cards.mesh);
-        named.extend(layer.cards.atlas_color.iter().map(String::as_str));
-        named.extend(layer.cards.atlas_normal.iter().map(String::as_str));
-        named.push(&layer.cards.atlas_color_ktx2);
-        named.push(&layer.cards.atlas_normal_ktx2);
-    }
+    let named = manifest.files();
     for file in named {
         let path = out.join(file);
         if !path.is_file() {

@@ -48,12 +48,25 @@ impl Report {
     }
 }
 
-/// Validates `graph`.
+/// Validates `graph`, waiting for every picture it reads to decode.
 #[must_use]
 pub fn validate(graph: &MaterialGraph) -> Report {
+    validate_with(graph, true)
+}
+
+/// Validates `graph` without waiting for a picture to decode: one not yet decoded is
+/// reported as reading while it decodes on a thread of its own, and validating again
+/// once [`crate::images::reads_finished`] moves tells the rest (for the editor's UI
+/// thread, which must never block on a file).
+#[must_use]
+pub fn validate_without_waiting(graph: &MaterialGraph) -> Report {
+    validate_with(graph, false)
+}
+
+fn validate_with(graph: &MaterialGraph, wait: bool) -> Report {
     let mut diags = Vec::new();
     structure(graph, &mut diags);
-    let (periods, cyclic) = infer_periods(graph);
+    let (periods, cyclic) = infer_periods(graph, wait);
     report_cycles(graph, &cyclic, &mut diags);
     let sinks = graph.sinks();
     for (sink, input) in &sinks {
@@ -68,8 +81,12 @@ pub fn validate(graph: &MaterialGraph) -> Report {
             dynamic_reach(graph, sink, input, &mut diags);
         }
     }
-    reads(graph, &mut diags);
-    let evaluator = Evaluator::new(graph);
+    reads(graph, wait, &mut diags);
+    let evaluator = if wait {
+        Evaluator::new(graph)
+    } else {
+        Evaluator::new(graph).without_waiting_for_pictures()
+    };
     seam_by_numbers(graph, &evaluator, &periods, &sinks, &mut diags);
     layers(graph, &evaluator, &mut diags);
     for d in evaluator.diagnostics() {
@@ -87,12 +104,12 @@ pub fn validate(graph: &MaterialGraph) -> Report {
 /// Every file a node reads that cannot be read (or is not chosen), and every strand
 /// layer a node reads that the material does not have (each as evaluation reports it,
 /// which validation does not run for strand readers: it would scatter).
-fn reads(graph: &MaterialGraph, diags: &mut Vec<Diagnostic>) {
+fn reads(graph: &MaterialGraph, wait: bool, diags: &mut Vec<Diagnostic>) {
     for node in &graph.nodes {
         let Some(kind) = node.kind() else { continue };
         let params = node.params();
         if let Some(path) = kind.file(&params)
-            && let Err(e) = crate::images::open(graph, path)
+            && let Err(e) = crate::images::open_with(graph, path, wait)
         {
             diags.push(crate::images::problem(node, path, &e));
         }
@@ -108,7 +125,7 @@ fn reads(graph: &MaterialGraph, diags: &mut Vec<Diagnostic>) {
 /// The inferred period of every node output, by `(node, output index)`.
 #[must_use]
 pub fn periods(graph: &MaterialGraph) -> HashMap<(NodeId, usize), Period> {
-    infer_periods(graph).0
+    infer_periods(graph, true).0
 }
 
 fn structure(graph: &MaterialGraph, diags: &mut Vec<Diagnostic>) {

@@ -12,8 +12,10 @@ use crate::value::PortType;
 use std::collections::{HashMap, HashSet};
 
 /// Periods by Kahn's algorithm over every link; nodes left over sit on or behind a cycle.
+/// Without `wait`, a picture still decoding is taken as tiling until it is there.
 pub(super) fn infer_periods(
     graph: &MaterialGraph,
+    wait: bool,
 ) -> (HashMap<(NodeId, usize), Period>, Vec<NodeId>) {
     let (order, left) = graph.reading_order(&[]);
     let mut periods = HashMap::new();
@@ -43,7 +45,7 @@ pub(super) fn infer_periods(
             // A picture that does not tile breaks every output, whatever its count.
             if let Some(reason) = kind
                 .file(&params)
-                .and_then(|f| crate::images::open(graph, f).ok())
+                .and_then(|f| crate::images::open_with(graph, f, wait).ok())
                 .and_then(|p| p.seam().map(str::to_owned))
             {
                 outputs.fill(Period::Broken { node: id, reason });

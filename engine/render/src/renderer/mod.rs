@@ -128,18 +128,29 @@ fn uniform_entry(dynamic: bool, size: u64) -> wgpu::BindGroupLayoutEntry {
 
 /// What `adapter` lacks that the renderer needs, in words; `None` where it has all of
 /// it. The strand pipelines read their vertices from storage buffers in the vertex
-/// stage (a ribbon's one a centreline point, drawn as its two sides).
+/// stage (a ribbon's one a centreline point, drawn as its two sides). With `limits`,
+/// those of a device already made on the adapter are asked as well: a device made
+/// with lower limits than its adapter's (WebGL's, say) lacks what its adapter has.
 #[must_use]
-pub fn missing_capability(adapter: &wgpu::Adapter) -> Option<String> {
+pub fn missing_capability(
+    adapter: &wgpu::Adapter,
+    limits: Option<&wgpu::Limits>,
+) -> Option<String> {
     let flags = adapter.get_downlevel_capabilities().flags;
-    if flags.contains(wgpu::DownlevelFlags::VERTEX_STORAGE)
-        && adapter.limits().max_storage_buffers_per_shader_stage > 0
-    {
+    let stage = limits
+        .unwrap_or(&adapter.limits())
+        .max_storage_buffers_per_shader_stage;
+    if flags.contains(wgpu::DownlevelFlags::VERTEX_STORAGE) && stage > 0 {
         return None;
     }
     let info = adapter.get_info();
+    let device = if adapter.limits().max_storage_buffers_per_shader_stage > 0 && stage == 0 {
+        " on a device made without them"
+    } else {
+        ""
+    };
     Some(format!(
-        "the graphics adapter {} ({:?}) cannot read storage buffers in vertex shaders, \
+        "the graphics adapter {} ({:?}) cannot read storage buffers in vertex shaders{device}, \
          which drawing strands needs",
         info.name, info.backend
     ))

@@ -3,12 +3,21 @@
 //! triangle primitive of every node of the default scene, in world space (node
 //! transforms applied), centred on the origin; UVs from the first set. What is wrong with
 //! a file is an error naming it, never a panic.
+//!
+//! Other people's readers are fenced: every byte they see was read here, bounded
+//! ([`tuft_strands::read`]); a glTF's buffers are read only from inside the mesh's
+//! folder, and its accessors, strides and node tree are checked before the reader walks
+//! them (`gltf_file.rs`); an OBJ is read without its material library (materials are not
+//! used); and a reader that panics all the same is an error naming the file.
+
+mod gltf_file;
 
 use glam::{Mat3, Mat4, Vec3};
 use std::path::{Path, PathBuf};
 use tuft_strands::surface::MeshData;
 
-/// The largest mesh file read (a 4-million-triangle glTF is about 150 MB).
+/// The largest mesh file read, with every buffer it names (a 4-million-triangle glTF is
+/// about 150 MB).
 pub const MAX_MESH_FILE_BYTES: u64 = 1 << 30;
 
 /// Why a mesh file cannot be read.
@@ -47,21 +56,33 @@ pub fn load(path: &Path) -> Result<MeshData, MeshFileError> {
         path: path.to_owned(),
         message,
     };
-    let len = std::fs::metadata(path)
-        .map_err(|e| fail(format!("cannot read: {e}")))?
-        .len();
-    if len > MAX_MESH_FILE_BYTES {
+    let Some(ext) = extension(path) else {
         return Err(fail(format!(
-            "{len} bytes; a mesh file may have at most {MAX_MESH_FILE_BYTES}"
+            "not a mesh file this build reads (.{})",
+            EXTENSIONS.join(", .")
         )));
-    }
-    let mut mesh = match extension(path).as_deref().unwrap_or_default() {
-        "glb" | "gltf" => gltf_mesh(path).map_err(fail)?,
-        "obj" => obj_mesh(path).map_err(fail)?,
-        _ => {
+    };
+    let bytes = tuft_strands::read::read_file(path, MAX_MESH_FILE_BYTES, "mesh file")
+        .map_err(|e| fail(e.reason()))?;
+    // A reader that panics on what no check here foresaw is an error naming the file,
+    // never the end of the process.
+    let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        if ext == "obj" {
+            obj_mesh(&bytes)
+        } else {
+            gltf_file::mesh(path, &bytes)
+        }
+    }));
+    let mut mesh = match read {
+        Ok(read) => read.map_err(fail)?,
+        Err(panic) => {
+            let said = panic
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
             return Err(fail(format!(
-                "not a mesh file this build reads (.{})",
-                EXTENSIONS.join(", .")
+                "the {ext} reader stopped on this file ({said}); it cannot be read"
             )));
         }
     };
@@ -143,57 +164,19 @@ fn append(
     Ok(())
 }
 
-fn gltf_mesh(path: &Path) -> Result<MeshData, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read: {e}"))?;
-    let gltf::Gltf { document, blob } =
-        gltf::Gltf::from_slice(&bytes).map_err(|e| format!("not a glTF file: {e}"))?;
-    let buffers = gltf::import_buffers(&document, path.parent(), blob)
-        .map_err(|e| format!("its buffers cannot be read: {e}"))?;
-    let scene = document
-        .default_scene()
-        .or_else(|| document.scenes().next())
-        .ok_or("the file has no scene")?;
-    let mut mesh = MeshData::default();
-    let mut stack: Vec<(gltf::Node<'_>, Mat4, usize)> =
-        scene.nodes().map(|n| (n, Mat4::IDENTITY, 0)).collect();
-    while let Some((node, parent, depth)) = stack.pop() {
-        if depth > 64 {
-            return Err("nodes nested more than 64 deep".into());
-        }
-        let world = parent * Mat4::from_cols_array_2d(&node.transform().matrix());
-        if let Some(m) = node.mesh() {
-            for prim in m.primitives() {
-                if prim.mode() != gltf::mesh::Mode::Triangles {
-                    continue;
-                }
-                let reader = prim.reader(|b| buffers.get(b.index()).map(|d| &d.0[..]));
-                let Some(positions) = reader.read_positions() else {
-                    continue;
-                };
-                let positions: Vec<[f32; 3]> = positions.collect();
-                let normals = reader.read_normals().map(Iterator::collect);
-                let uvs = reader.read_tex_coords(0).map(|t| t.into_f32().collect());
-                let indices: Vec<u32> = match reader.read_indices() {
-                    Some(i) => i.into_u32().collect(),
-                    None => (0..positions.len() as u32).collect(),
-                };
-                append(&mut mesh, world, &positions, normals, uvs, &indices)?;
-            }
-        }
-        stack.extend(node.children().map(|c| (c, world, depth + 1)));
-    }
-    Ok(mesh)
-}
-
-fn obj_mesh(path: &Path) -> Result<MeshData, String> {
+/// The geometry of an OBJ file's `bytes`. Its material library is never read: the
+/// preview does not use materials, and a malformed library must not stop the mesh.
+fn obj_mesh(bytes: &[u8]) -> Result<MeshData, String> {
     let options = tobj::LoadOptions {
         triangulate: true,
         // One vertex per distinct position/UV/normal triple: UV seams stay split.
         single_index: true,
         ..Default::default()
     };
-    let (models, _) =
-        tobj::load_obj(path, &options).map_err(|e| format!("not a readable OBJ file: {e}"))?;
+    let (models, _) = tobj::load_obj_buf(&mut std::io::Cursor::new(bytes), &options, |_| {
+        Ok(Default::default())
+    })
+    .map_err(|e| format!("not a readable OBJ file: {e}"))?;
     let mut mesh = MeshData::default();
     for model in models {
         let m = model.mesh;

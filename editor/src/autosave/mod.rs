@@ -8,6 +8,10 @@
 //! before offering it, so two windows never offer (or write) the same slot, and a
 //! recovered document goes back to the file it came from and no other.
 
+mod writer;
+
+pub use writer::{Snapshot, Writer};
+
 use serde::{Deserialize, Serialize};
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -17,8 +21,13 @@ use tuft_graph::Document;
 /// What an autosave file holds.
 #[derive(Serialize, Deserialize)]
 struct Record {
-    /// The file the document belongs to; `None` for a document never saved.
+    /// The file the document belongs to, absolute and canonical; `None` for a document
+    /// never saved. (Autosaves of older builds may hold a relative path.)
     source: Option<PathBuf>,
+    /// What that file held when the window last opened or saved it
+    /// ([`crate::session::fingerprint`]); none in autosaves of older builds.
+    #[serde(default)]
+    on_disk: Option<u64>,
     document: Document,
 }
 
@@ -42,6 +51,8 @@ pub struct Slot {
 pub struct Orphan {
     /// The file its document belongs to (`None`: never saved).
     pub source: Option<PathBuf>,
+    /// What that file held when the work's window last opened or saved it.
+    pub on_disk: Option<u64>,
     /// The unsaved work.
     pub document: Document,
     /// When it was last written, where the file system says.
@@ -96,12 +107,8 @@ fn key(source: Option<&Path>) -> String {
     let Some(path) = source else {
         return "untitled".to_owned();
     };
-    let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned());
-    // FNV-1a over the path's bytes: stable across runs and builds.
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in path.as_os_str().as_encoded_bytes() {
-        h = (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
-    }
+    let path = crate::session::canonical(path);
+    let h = crate::session::fnv1a(path.as_os_str().as_encoded_bytes().iter().copied());
     let stem = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
@@ -112,6 +119,23 @@ fn key(source: Option<&Path>) -> String {
         .take(40)
         .collect();
     format!("{stem}-{h:016x}")
+}
+
+/// Writes a record of `document` into `record`, atomically.
+fn write_record(
+    record: &Path,
+    source: Option<&Path>,
+    on_disk: Option<u64>,
+    document: &Document,
+) -> anyhow::Result<()> {
+    let record_value = Record {
+        source: source.map(Path::to_owned),
+        on_disk,
+        document: document.clone(),
+    };
+    let text = ron::ser::to_string_pretty(&record_value, ron::ser::PrettyConfig::new())?;
+    tuft_graph::io::write_atomic(record, text.as_bytes())?;
+    Ok(())
 }
 
 /// Takes an exclusive lock on `file` without waiting; `false` when another holder has it.
@@ -200,9 +224,13 @@ impl Autosaves {
             let Ok(Some(slot)) = self.take(&name) else {
                 continue;
             };
-            let record = std::fs::read_to_string(&slot.record)
-                .map_err(|e| e.to_string())
-                .and_then(|text| ron::from_str::<Record>(&text).map_err(|e| e.to_string()));
+            let record = tuft_strands::read::read_text(
+                &slot.record,
+                tuft_graph::io::MAX_FILE_BYTES,
+                "autosave",
+            )
+            .map_err(|e| e.reason())
+            .and_then(|text| ron::from_str::<Record>(&text).map_err(|e| e.to_string()));
             let mut record = match record {
                 Ok(record) => record,
                 Err(why) => {
@@ -218,6 +246,7 @@ impl Autosaves {
                 tuft_graph::io::Folder(record.source.as_deref().map(tuft_graph::io::folder_of));
             found.push(Orphan {
                 source: record.source,
+                on_disk: record.on_disk,
                 document: record.document,
                 saved,
                 slot,
@@ -243,18 +272,24 @@ impl Autosaves {
 }
 
 impl Slot {
-    /// Writes `document` (belonging to `source`) into the slot, atomically.
+    /// Writes `document` (belonging to `source`, which held `on_disk` when last opened
+    /// or saved) into the slot, atomically.
     ///
     /// # Errors
     /// When the record cannot be encoded or written.
-    pub fn write(&self, source: Option<&Path>, document: &Document) -> anyhow::Result<()> {
-        let record = Record {
-            source: source.map(Path::to_owned),
-            document: document.clone(),
-        };
-        let text = ron::ser::to_string_pretty(&record, ron::ser::PrettyConfig::new())?;
-        tuft_graph::io::write_atomic(&self.record, text.as_bytes())?;
-        Ok(())
+    pub fn write(
+        &self,
+        source: Option<&Path>,
+        on_disk: Option<u64>,
+        document: &Document,
+    ) -> anyhow::Result<()> {
+        write_record(&self.record, source, on_disk, document)
+    }
+
+    /// The record's file.
+    #[must_use]
+    pub fn record(&self) -> &Path {
+        &self.record
     }
 
     /// Forgets the unsaved work (after a save, or when it was declined); the slot
@@ -292,8 +327,8 @@ mod tests {
         let (a, b) = (dir.path().join("lawn.ron"), dir.path().join("fur.ron"));
         let slot_a = saves.claim(Some(&a)).unwrap();
         let slot_b = saves.claim(Some(&b)).unwrap();
-        slot_a.write(Some(&a), &doc("lawn edited")).unwrap();
-        slot_b.write(Some(&b), &doc("fur edited")).unwrap();
+        slot_a.write(Some(&a), None, &doc("lawn edited")).unwrap();
+        slot_b.write(Some(&b), None, &doc("fur edited")).unwrap();
         // While both windows live, nothing is an orphan.
         assert!(saves.orphans().0.is_empty());
         // Both die.
@@ -320,8 +355,8 @@ mod tests {
         let one = saves.claim(Some(&path)).unwrap();
         let two = saves.claim(Some(&path)).unwrap();
         assert_ne!(one.record, two.record);
-        one.write(Some(&path), &doc("one")).unwrap();
-        two.write(Some(&path), &doc("two")).unwrap();
+        one.write(Some(&path), None, &doc("one")).unwrap();
+        two.write(Some(&path), None, &doc("two")).unwrap();
         // Clearing one leaves the other's work.
         one.clear();
         assert!(two.has_record());
@@ -337,7 +372,7 @@ mod tests {
         let saves = Autosaves::new(dir.path().to_owned());
         let older = saves.claim(None).unwrap();
         let newer = saves.claim(None).unwrap();
-        older.write(None, &doc("lawn")).unwrap();
+        older.write(None, None, &doc("lawn")).unwrap();
         // The newer one is a node and a strand layer on: its size says so.
         let mut grown = doc("lawn");
         grown.graph.add_node("Noise").unwrap();
@@ -345,7 +380,7 @@ mod tests {
             .graph
             .strands
             .insert("blades".into(), tuft_graph::StrandLayer::default());
-        newer.write(None, &grown).unwrap();
+        newer.write(None, None, &grown).unwrap();
         let now = SystemTime::now();
         let set_age = |slot: &Slot, secs: u64| {
             let file = File::options().write(true).open(&slot.record).unwrap();
@@ -373,12 +408,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let saves = Autosaves::new(dir.path().to_owned());
         let slots: Vec<Slot> = (0..3).map(|_| saves.claim(None).unwrap()).collect();
-        slots[0].write(None, &doc("lawn")).unwrap();
-        slots[1].write(None, &doc("lawn")).unwrap();
+        slots[0].write(None, None, &doc("lawn")).unwrap();
+        slots[1].write(None, None, &doc("lawn")).unwrap();
         // Different work under the same name is its own offer.
         let mut grown = doc("lawn");
         grown.graph.add_node("Noise").unwrap();
-        slots[2].write(None, &grown).unwrap();
+        slots[2].write(None, None, &grown).unwrap();
         let copy = slots[1].record.clone();
         drop(slots);
         let (orphans, _) = saves.orphans();

@@ -4,17 +4,24 @@
 //! A path in a graph is relative to the graph file's folder ([`resolve`]). A file that
 //! cannot be read is an error naming the path and the reason; the node reading it
 //! evaluates to zero, so the rest of the graph still evaluates.
+//!
+//! The pictures one graph reads hold at most [`MAX_IMAGE_TEXELS`] texels together (told
+//! from the files' headers, before anything is decoded): a node whose picture would
+//! pass that reads as zero, with an error naming the budget. The editor's own
+//! validation never waits for a picture to decode ([`open_with`]): it reads on a thread
+//! of its own and is reported as reading until it is there (`store.rs`).
+
+mod store;
+
+pub use store::{load, reading, reads_finished};
 
 use crate::diag::{Code, Diagnostic};
-use crate::eval::lock;
 use crate::field::Axis;
 use crate::graph::{MaterialGraph, Node};
-use crate::limits::MAX_IMAGE_SIDE;
+use crate::limits::MAX_IMAGE_TEXELS;
 use crate::node::{ParamKind, ParamValue};
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock};
-use std::time::SystemTime;
+use std::sync::Arc;
 use tuft_strands::num::srgb_to_linear;
 
 /// A decoded picture: per texel the colour (sRGB decoded to linear), the grey value of
@@ -49,10 +56,23 @@ impl Picture {
     /// If `rgba` does not hold `width × height` texels.
     #[must_use]
     pub fn from_rgba(width: usize, height: usize, rgba: &[[f32; 4]]) -> Self {
+        Self::from_texels(width, height, rgba.iter().copied())
+    }
+
+    /// As [`Picture::from_rgba`], from the texels one at a time (a decoder's pixels,
+    /// without a copy of them all first).
+    ///
+    /// # Panics
+    /// If `rgba` does not yield `width × height` texels.
+    #[must_use]
+    pub fn from_texels(
+        width: usize,
+        height: usize,
+        rgba: impl ExactSizeIterator<Item = [f32; 4]>,
+    ) -> Self {
         assert_eq!(rgba.len(), width * height, "{width} × {height} texels");
         let texels = rgba
-            .iter()
-            .map(|&[r, g, b, a]| {
+            .map(|[r, g, b, a]| {
                 let grey = 0.2126 * r + 0.7152 * g + 0.0722 * b;
                 [
                     srgb_to_linear(r),
@@ -175,15 +195,73 @@ pub fn relative_to(folder: Option<&Path>, file: &Path) -> String {
     }
 }
 
-/// The picture `path` names in `graph` (see [`resolve`]).
+/// The picture `path` names in `graph` (see [`resolve`]), waiting for it to decode.
 ///
 /// # Errors
-/// No path, or one [`load`] cannot read.
+/// No path, one [`load`] cannot read, or a picture past the graph's budget.
 pub fn open(graph: &MaterialGraph, path: &str) -> Result<Arc<Picture>, ImageError> {
+    open_with(graph, path, true)
+}
+
+/// As [`open`]; without `wait`, a picture not yet decoded starts decoding on a thread
+/// of its own and is [`ImageError::Reading`] until it is there ([`reads_finished`]
+/// counts the reads that have ended).
+///
+/// # Errors
+/// As [`open`], or still reading.
+pub fn open_with(
+    graph: &MaterialGraph,
+    path: &str,
+    wait: bool,
+) -> Result<Arc<Picture>, ImageError> {
     if path.trim().is_empty() {
         return Err(ImageError::NoFile);
     }
-    load(&resolve(graph.folder.get(), path))
+    let file = resolve(graph.folder.get(), path);
+    within_budget(graph, &file)?;
+    if wait {
+        load(&file)
+    } else {
+        store::load_or_start(&file)
+    }
+}
+
+/// The files `graph`'s nodes read, resolved, once each, in node order.
+fn files(graph: &MaterialGraph) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = Vec::new();
+    for node in &graph.nodes {
+        let Some(kind) = node.kind() else { continue };
+        let params = node.params();
+        if let Some(path) = kind.file(&params)
+            && !path.trim().is_empty()
+        {
+            let file = resolve(graph.folder.get(), path);
+            if !files.contains(&file) {
+                files.push(file);
+            }
+        }
+    }
+    files
+}
+
+/// Whether `file`'s picture fits in `graph`'s budget after the pictures of the nodes
+/// before it ([`MAX_IMAGE_TEXELS`], counted from the files' headers).
+fn within_budget(graph: &MaterialGraph, file: &Path) -> Result<(), ImageError> {
+    let mut total = 0_u64;
+    for f in files(graph) {
+        total = total.saturating_add(store::texels(&f).unwrap_or(0));
+        if f == file {
+            return if total > MAX_IMAGE_TEXELS {
+                Err(ImageError::Budget {
+                    path: f,
+                    texels: total,
+                })
+            } else {
+                Ok(())
+            };
+        }
+    }
+    Ok(())
 }
 
 /// The finding for `node`, which could not read `path`: a warning while no file is
@@ -195,7 +273,10 @@ pub fn problem(node: &Node, path: &str, error: &ImageError) -> Diagnostic {
             Code::File,
             format!("{} has no file: choose one in the inspector", node.label()),
         ),
-        ImageError::Read { .. } => Diagnostic::error(
+        ImageError::Reading { .. } => {
+            Diagnostic::warning(Code::File, format!("{} is reading {path:?}…", node.label()))
+        }
+        ImageError::Read { .. } | ImageError::Budget { .. } => Diagnostic::error(
             Code::File,
             format!(
                 "{} reads {path:?}, but {error}; it reads as zero",
@@ -244,98 +325,23 @@ pub enum ImageError {
         /// Why, in the decoder's words.
         reason: String,
     },
-}
-
-type Version = (Option<SystemTime>, u64);
-
-struct Entry {
-    version: Version,
-    picture: Result<Arc<Picture>, ImageError>,
-    used: u64,
-}
-
-#[derive(Default)]
-struct Store {
-    entries: HashMap<PathBuf, Entry>,
-    clock: u64,
-}
-
-/// Pictures kept decoded at once; the least recently used goes first.
-const KEPT: usize = 16;
-
-/// The picture in `path`, decoded once per version of the file (its modification time
-/// and size) and shared.
-///
-/// # Errors
-/// A file that is missing, unreadable, not a PNG or JPEG, or larger than
-/// [`MAX_IMAGE_SIDE`] on a side.
-pub fn load(path: &Path) -> Result<Arc<Picture>, ImageError> {
-    static STORE: OnceLock<Mutex<Store>> = OnceLock::new();
-    let read_error = |reason: String| ImageError::Read {
-        path: path.to_owned(),
-        reason,
-    };
-    let meta = std::fs::metadata(path).map_err(|e| read_error(e.to_string()))?;
-    let version = (meta.modified().ok(), meta.len());
-    let store = STORE.get_or_init(Mutex::default);
-    {
-        let mut s = lock(store);
-        s.clock += 1;
-        let now = s.clock;
-        if let Some(e) = s.entries.get_mut(path)
-            && e.version == version
-        {
-            e.used = now;
-            return e.picture.clone();
-        }
-    }
-    // Decode outside the lock: another file's reader need not wait for this one.
-    let picture = decode(path).map(Arc::new).map_err(read_error);
-    let mut s = lock(store);
-    if s.entries.len() >= KEPT
-        && let Some(oldest) = s
-            .entries
-            .iter()
-            .min_by_key(|(_, e)| e.used)
-            .map(|(p, _)| p.clone())
-    {
-        s.entries.remove(&oldest);
-    }
-    let used = s.clock;
-    s.entries.insert(
-        path.to_owned(),
-        Entry {
-            version,
-            picture: picture.clone(),
-            used,
-        },
-    );
-    picture
-}
-
-fn decode(path: &Path) -> Result<Picture, String> {
-    let side = MAX_IMAGE_SIDE as u32;
-    let mut reader = image::ImageReader::open(path)
-        .map_err(|e| e.to_string())?
-        .with_guessed_format()
-        .map_err(|e| e.to_string())?;
-    let mut limits = image::Limits::default();
-    limits.max_image_width = Some(side);
-    limits.max_image_height = Some(side);
-    reader.limits(limits);
-    let img = reader.decode().map_err(|e| match e {
-        image::ImageError::Limits(_) => {
-            format!("larger than {side} × {side} texels, the most an Image node reads")
-        }
-        e => e.to_string(),
-    })?;
-    let rgba = img.to_rgba32f();
-    let (w, h) = (rgba.width() as usize, rgba.height() as usize);
-    if w == 0 || h == 0 {
-        return Err("the image has no texels".to_owned());
-    }
-    let texels: Vec<[f32; 4]> = rgba.pixels().map(|p| p.0).collect();
-    Ok(Picture::from_rgba(w, h, &texels))
+    /// The picture would take the graph's pictures past [`MAX_IMAGE_TEXELS`].
+    #[error(
+        "{path} would bring the graph's pictures to {texels} texels, past the \
+         {MAX_IMAGE_TEXELS} (three of 4096 × 4096) one graph may read"
+    )]
+    Budget {
+        /// The file, resolved.
+        path: PathBuf,
+        /// The texels of the graph's pictures up to and with this one.
+        texels: u64,
+    },
+    /// The picture is decoding on a thread of its own ([`open_with`] without waiting).
+    #[error("{path} is still being read")]
+    Reading {
+        /// The file, resolved.
+        path: PathBuf,
+    },
 }
 
 #[cfg(test)]
