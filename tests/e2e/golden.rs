@@ -423,6 +423,18 @@ fn a_damaged_baked_set_names_the_file_at_fault() {
     assert_eq!(e.path, normal);
     assert!(e.message.contains("PNG"), "{e}");
     std::fs::write(&normal, &png).unwrap();
+    // Regression: a map that is a link to an endless device grew memory until the
+    // process died.
+    #[cfg(unix)]
+    {
+        std::fs::remove_file(&normal).unwrap();
+        std::os::unix::fs::symlink("/dev/zero", &normal).unwrap();
+        let e = load();
+        assert_eq!(e.path, normal);
+        assert!(e.message.contains("a device, not a regular file"), "{e}");
+        std::fs::remove_file(&normal).unwrap();
+        std::fs::write(&normal, &png).unwrap();
+    }
     let manifest = set.join("manifest.ron");
     let text = std::fs::read_to_string(&manifest).unwrap();
     // The first level's keep made 0.
@@ -445,6 +457,20 @@ fn a_damaged_baked_set_names_the_file_at_fault() {
         (no_lattice, "clump_lattice"),
         (text.replacen("repeat_m: ", "repeat_m: -", 1), "repeat_m"),
         (text[..text.len() / 2].to_owned(), "not a manifest"),
+        // Regression: a newer manifest was read as this version, and an absurd clump
+        // lattice was obeyed.
+        (
+            text.replacen("version: 1,", "version: 99,", 1),
+            "manifest version 99 is newer than this build reads",
+        ),
+        (
+            format!(
+                "{}clump_lattice: 4294967295,{}",
+                &text[..at],
+                &text[comma + 1..]
+            ),
+            "clump_lattice 4294967295 is past the 2048",
+        ),
     ] {
         assert_ne!(damaged, text);
         std::fs::write(&manifest, damaged).unwrap();

@@ -8,6 +8,7 @@ mod field;
 mod files;
 mod game;
 mod golden;
+mod hostile;
 mod meshes;
 mod render;
 mod strands;

@@ -114,6 +114,10 @@ impl Editor {
             "Drawn from its manifest, maps and strand file alone, as a game reads them; the \
              graph it came from is not used.",
         );
+        let note = tuft_render::baked::MESHES_NOTE;
+        let mut note = note.chars();
+        let first = note.next().map(|c| c.to_uppercase().to_string());
+        ui.label(format!("{}{}.", first.unwrap_or_default(), note.as_str()));
         if ui.button("Close Baked Set").clicked() {
             self.queue.push(Command::CloseBaked);
         }

@@ -41,10 +41,10 @@ pub fn run(path: &Path) -> ExitCode {
         };
     }
     let shown = path.display();
-    let bytes = match std::fs::read(path) {
+    let bytes = match tuft_strands::read::read_file(path, file::MAX_FILE_BYTES, "strand file") {
         Ok(b) => b,
         Err(e) => {
-            eprintln!("{shown}: error: cannot read: {e}");
+            eprintln!("{shown}: error: {}", e.reason());
             return ExitCode::FAILURE;
         }
     };

@@ -1,6 +1,7 @@
 //! `tuft render`: one preview frame, offscreen, on whatever adapter wgpu finds.
 
 use anyhow::Context as _;
+use image::ImageEncoder as _;
 use std::path::Path;
 use std::process::ExitCode;
 use tuft_graph::limits::MAX_FRAME_SIDE;
@@ -135,12 +136,52 @@ fn scene_on(material: tuft_render::Material, o: &Options) -> anyhow::Result<Scen
     }
 }
 
+/// Why a frame cannot be written to `out`, told before anything is rendered: frames are
+/// PNG, and an existing folder or an unwritable place is no file to write.
+fn check_out(out: &Path) -> Result<(), String> {
+    let png = out
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("png"));
+    if !png {
+        return Err(format!(
+            "--out {}: frames are written as PNG; name a .png file",
+            out.display()
+        ));
+    }
+    if out.is_dir() {
+        return Err(format!(
+            "--out {} is a folder; name a .png file",
+            out.display()
+        ));
+    }
+    let folder = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if !folder.is_dir() {
+        return Err(format!(
+            "--out {}: the folder {} does not exist",
+            out.display(),
+            folder.display()
+        ));
+    }
+    Ok(())
+}
+
 /// Renders `file` (a graph) or a baked set (its folder or its manifest).
 pub fn run(file: &Path, out: &Path, options: &Options) -> ExitCode {
+    if let Err(why) = check_out(out) {
+        eprintln!("tuft render: {why}");
+        return ExitCode::FAILURE;
+    }
     let set = tuft_render::baked::set_at(file).or_else(|| file.is_dir().then_some(file));
     let material = if let Some(set) = set {
         // A baked set: its own files alone, no graph.
-        tuft_render::baked::load(set).map_err(anyhow::Error::from)
+        let material = tuft_render::baked::load(set).map_err(anyhow::Error::from);
+        if material.is_ok() {
+            out!("note: {}", tuft_render::baked::MESHES_NOTE);
+        }
+        material
     } else {
         let doc = match super::load_checked(file, "rendered", false) {
             Ok(doc) => doc,
@@ -224,14 +265,14 @@ fn render(material: tuft_render::Material, out: &Path, o: &Options) -> anyhow::R
     };
     let frame = offscreen.render(&mut scene, &view)?;
     let pixels = frame.image.over(BACKGROUND);
-    image::save_buffer(
-        out,
-        &pixels,
-        o.width,
-        o.height,
-        image::ExtendedColorType::Rgba8,
-    )
-    .with_context(|| format!("cannot write {}", out.display()))?;
+    // Encoded whole, then written beside and renamed: a frame that cannot be written
+    // (a full disk) leaves the file that was there.
+    let mut png = Vec::new();
+    image::codecs::png::PngEncoder::new(&mut png)
+        .write_image(&pixels, o.width, o.height, image::ExtendedColorType::Rgba8)
+        .context("cannot encode the frame")?;
+    tuft_graph::io::write_atomic(out, &png)
+        .with_context(|| format!("cannot write {}", out.display()))?;
     out!("adapter: {}", offscreen.adapter());
     match frame.gpu_ms {
         Some(ms) => out!("GPU time: {ms:.2} ms (information only)"),

@@ -217,3 +217,58 @@ fn bake_lists_the_valid_compressions_and_targets_for_an_unknown_one() {
         assert!(!out.exists(), "nothing is written");
     }
 }
+
+/// Regression: a folder holding the author's documents beside an unrelated
+/// `manifest.ron` was taken for a set and replaced by the bake, with exit 0.
+#[test]
+fn bake_refuses_a_folder_that_is_not_a_tuft_set_and_touches_nothing_in_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let docs = dir.path().join("docs");
+    std::fs::create_dir(&docs).unwrap();
+    std::fs::write(docs.join("manifest.ron"), "(packages: [\"mine\"])").unwrap();
+    std::fs::write(docs.join("photo.jpg"), "a photo").unwrap();
+    let out = tuft(&["bake", "presets/moss.ron", "--out", docs.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(text(&out).contains("is not a Tuft set"), "{}", text(&out));
+    let mut left: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["docs"]);
+    assert_eq!(std::fs::read(docs.join("photo.jpg")).unwrap(), b"a photo");
+    assert_eq!(
+        std::fs::read_to_string(docs.join("manifest.ron")).unwrap(),
+        "(packages: [\"mine\"])"
+    );
+}
+
+/// Regression: `--out` naming a link to a set replaced the link with a plain folder.
+#[cfg(unix)]
+#[test]
+fn bake_through_a_link_replaces_the_set_it_points_to_and_keeps_the_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let real = dir.path().join("sets/moss");
+    std::fs::create_dir_all(&real).unwrap();
+    let link = dir.path().join("current");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    for _ in 0..2 {
+        let out = tuft(&[
+            "bake",
+            "presets/moss.ron",
+            "--out",
+            link.to_str().unwrap(),
+            "--resolution",
+            "32",
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+        let meta = std::fs::symlink_metadata(&link).unwrap();
+        assert!(meta.file_type().is_symlink(), "the link stays a link");
+        assert!(real.join("manifest.ron").is_file());
+    }
+    let beside: Vec<_> = std::fs::read_dir(dir.path().join("sets"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(beside, ["moss"], "nothing left beside the set");
+}

@@ -342,3 +342,35 @@ fn render_refuses_bad_options_and_bad_files() {
     );
     assert!(!png.exists());
 }
+
+/// Regression: `--out keep.jpg` was refused as not PNG only after the whole render,
+/// having truncated the existing file to nothing.
+#[test]
+fn render_refuses_an_output_it_cannot_write_before_rendering_and_keeps_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let keep = dir.path().join("keep.jpg");
+    std::fs::write(&keep, b"a photo of the author's").unwrap();
+    let out = tuft(&[
+        "render",
+        "presets/moss.ron",
+        "--out",
+        keep.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains("frames are written as PNG"),
+        "{}",
+        text(&out)
+    );
+    assert!(!text(&out).contains("adapter:"), "refused before rendering");
+    assert_eq!(std::fs::read(&keep).unwrap(), b"a photo of the author's");
+    let nowhere = dir.path().join("no/such/folder/frame.png");
+    let out = tuft(&[
+        "render",
+        "presets/moss.ron",
+        "--out",
+        nowhere.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(text(&out).contains("does not exist"), "{}", text(&out));
+}

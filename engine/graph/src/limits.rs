@@ -63,12 +63,9 @@ pub const MAX_LEVELS: usize = 8;
 /// The most a level widens its strands (checked with the levels' other ranges, where
 /// the runtime crate checks a baked set's).
 pub use tuft_strands::levels::MAX_WIDEN;
-/// A strand's length, in repeats. Longer strands reach into the repeat beyond the next
-/// and make every card as wide as the repeat (the atlas then draws every strand into
-/// every cell).
-pub const MAX_LENGTH_REPEATS: f32 = 0.5;
-/// A strand's width, in repeats.
-pub const MAX_WIDTH_REPEATS: f32 = 0.05;
+/// A strand's length and width, in repeats (the runtime crate checks a baked set's
+/// strands against the same bounds).
+pub use tuft_strands::set::{MAX_LENGTH_REPEATS, MAX_WIDTH_REPEATS};
 /// The longest and the widest a strand may be on a repeat of `repeat_m` metres (NaN
 /// bounds for a NaN repeat, which `min`/`max` take quietly).
 #[must_use]
@@ -76,10 +73,8 @@ pub fn strand_bounds(repeat_m: f32) -> (f32, f32) {
     (MAX_LENGTH_REPEATS * repeat_m, MAX_WIDTH_REPEATS * repeat_m)
 }
 
-/// A lean (a fraction of the length) beyond which a strand lies flat anyway.
-pub const MAX_LEAN: f32 = 8.0;
-/// A linear colour channel: far beyond any albedo, short of overflow after variation.
-pub const MAX_COLOR: f32 = 1000.0;
+/// A lean beyond which a strand lies flat anyway, and the largest colour channel.
+pub use tuft_strands::set::{MAX_COLOR, MAX_LEAN};
 /// Lattice cells per side of the repeat for the generators (Noise's finest octave,
 /// Voronoi), so a lattice's table and its index arithmetic stay bounded.
 pub const MAX_LATTICE: u64 = 1 << 16;

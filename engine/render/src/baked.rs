@@ -3,7 +3,12 @@
 //! draw, and the proof that a set carries everything the preview needs.
 //!
 //! Every file is checked before anything is drawn; a failure names the file and says
-//! why, so a viewer shows the message instead of a half-read material.
+//! why, so a viewer shows the message instead of a half-read material. The manifest's
+//! version and settings are checked against what this build reads, every file it names
+//! must be a plain file inside the folder, and every strand value must lie inside what
+//! a scatter writes (the strand file's own reader checks that). The set's glTF meshes
+//! are not read: the preview meshes the strand file itself, as a game using the runtime
+//! crate does ([`MESHES_NOTE`]).
 
 use crate::material::{Layer, Material, SurfaceMaps};
 use std::path::{Path, PathBuf};
@@ -12,6 +17,14 @@ use tuft_strands::manifest::Manifest;
 
 /// The largest map side a set may hold (the largest any engine target takes).
 pub const MAX_MAP_SIDE: u32 = 16_384;
+
+/// The largest map file read (a 16-bit RGBA PNG of [`MAX_MAP_SIDE`]² stored without
+/// compression is 2 GB; no bake writes one near it).
+pub const MAX_MAP_FILE_BYTES: u64 = 1 << 30;
+
+/// What drawing a set leaves unread, said wherever a set is drawn.
+pub const MESHES_NOTE: &str = "the set's glTF meshes are not read: its strands are \
+    meshed from the strand file, as a game using tuft-strands meshes them";
 
 /// Why a folder is not a baked set that can be drawn.
 #[derive(Debug, PartialEq, thiserror::Error)]
@@ -62,13 +75,13 @@ fn member(dir: &Path, name: &str, what: &str) -> Result<PathBuf, BakedSetError> 
     Ok(dir.join(name))
 }
 
-fn read(path: &Path) -> Result<Vec<u8>, BakedSetError> {
-    std::fs::read(path).map_err(|e| error(path, format!("cannot read: {e}")))
+fn read(path: &Path, limit: u64, what: &'static str) -> Result<Vec<u8>, BakedSetError> {
+    tuft_strands::read::read_file(path, limit, what).map_err(|e| error(path, e.reason()))
 }
 
 /// One of the set's maps as RGBA8 texels, with its side.
 fn map(path: &Path) -> Result<(u32, Vec<[u8; 4]>), BakedSetError> {
-    let bytes = read(path)?;
+    let bytes = read(path, MAX_MAP_FILE_BYTES, "baked map")?;
     let reader =
         image::ImageReader::with_format(std::io::Cursor::new(&bytes), image::ImageFormat::Png);
     let (w, h) = reader
@@ -89,6 +102,37 @@ fn map(path: &Path) -> Result<(u32, Vec<[u8; 4]>), BakedSetError> {
     Ok((w, texels))
 }
 
+/// The manifest in `text`, of a version this build reads.
+fn parse_manifest(path: &Path, text: &str) -> Result<Manifest, BakedSetError> {
+    use tuft_strands::manifest::MANIFEST_VERSION;
+    #[derive(serde::Deserialize)]
+    struct Version {
+        version: u32,
+    }
+    let newer = |found: u32| {
+        error(
+            path,
+            format!(
+                "manifest version {found} is newer than this build reads (up to \
+                 {MANIFEST_VERSION}): view it with the Tuft that baked it, or bake again"
+            ),
+        )
+    };
+    let manifest: Manifest =
+        ron::from_str(text).map_err(|e| match ron::from_str::<Version>(text) {
+            Ok(v) if v.version > MANIFEST_VERSION => newer(v.version),
+            _ => error(path, format!("not a manifest this build reads: {e}")),
+        })?;
+    match manifest.version {
+        0 => Err(error(
+            path,
+            "manifest version 0 does not exist (versions start at 1)",
+        )),
+        v if v > MANIFEST_VERSION => Err(newer(v)),
+        _ => Ok(manifest),
+    }
+}
+
 /// Reads the baked set in `dir` into the material the renderer draws.
 ///
 /// # Errors
@@ -104,14 +148,13 @@ pub fn load(dir: &Path) -> Result<Material, BakedSetError> {
             "holds no manifest.ron, so it is not a baked set (tuft bake writes one)",
         ));
     }
-    let text = String::from_utf8(read(&manifest_path)?)
+    let text = String::from_utf8(read(&manifest_path, 16 << 20, "baked set's manifest")?)
         .map_err(|_| error(&manifest_path, "not UTF-8 text"))?;
-    let manifest: Manifest = ron::from_str(&text).map_err(|e| {
-        error(
-            &manifest_path,
-            format!("not a manifest this build reads: {e}"),
-        )
-    })?;
+    let manifest = parse_manifest(&manifest_path, &text)?;
+    for (k, name) in manifest.files().into_iter().enumerate() {
+        let path = member(dir, name, &format!("file {k} of the set"))?;
+        tuft_strands::read::check_regular(&path).map_err(|e| error(&path, e.reason()))?;
+    }
     if !(manifest.repeat_m.is_finite() && manifest.repeat_m > 0.0) {
         return Err(error(
             &manifest_path,
@@ -138,8 +181,12 @@ pub fn load(dir: &Path) -> Result<Material, BakedSetError> {
     }
     let [base_color, normal, orm] = maps;
     let strands_path = member(dir, &manifest.strands, "the strand file")?;
-    let file = tuft_strands::file::decode(&read(&strands_path)?)
-        .map_err(|e| error(&strands_path, e.to_string()))?;
+    let file = tuft_strands::file::decode(&read(
+        &strands_path,
+        tuft_strands::file::MAX_FILE_BYTES,
+        "strand file",
+    )?)
+    .map_err(|e| error(&strands_path, e.to_string()))?;
     if file.repeat_m != manifest.repeat_m {
         return Err(error(
             &strands_path,
@@ -167,6 +214,12 @@ pub fn load(dir: &Path) -> Result<Material, BakedSetError> {
             problems.push(
                 "no clump_lattice (baked before sets carried it: bake the graph again)".into(),
             );
+        } else if l.clump_lattice > tuft_strands::set::MAX_CLUMP_LATTICE {
+            problems.push(format!(
+                "clump_lattice {} is past the {} a set may have",
+                l.clump_lattice,
+                tuft_strands::set::MAX_CLUMP_LATTICE
+            ));
         }
         if !problems.is_empty() {
             return Err(error(

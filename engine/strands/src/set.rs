@@ -46,6 +46,28 @@ pub struct StrandSet {
 /// Bytes one strand takes in a set: twenty-three 4-byte values.
 pub const BYTES_PER_STRAND: usize = 23 * 4;
 
+/// A strand's length, in repeats. Longer strands reach into the repeat beyond the next
+/// and make every card as wide as the repeat (the atlas then draws every strand into
+/// every cell).
+pub const MAX_LENGTH_REPEATS: f32 = 0.5;
+/// A strand's width, in repeats.
+pub const MAX_WIDTH_REPEATS: f32 = 0.05;
+/// A lean (a fraction of the length) beyond which a strand lies flat anyway.
+pub const MAX_LEAN: f32 = 8.0;
+/// A linear colour channel: far beyond any albedo, short of overflow after variation.
+pub const MAX_COLOR: f32 = 1000.0;
+/// Clump cells per side of the repeat: no finer than the finest candidate lattice a
+/// graph may have (2048², the graph's limit on candidates).
+pub const MAX_CLUMP_LATTICE: u32 = 2048;
+
+/// A field's name, its values, its components and each component's range.
+type FieldRange<'a> = (&'static str, &'a [f32], usize, [(f32, f32); 3]);
+
+/// How far a stored value may pass a bound that scales with the repeat: a quantised
+/// file stores lengths to 16 bits over their range, and its rounding may not read as
+/// damage.
+const REPEAT_SLACK: f32 = 1.001;
+
 impl StrandSet {
     /// How many strands.
     #[must_use]
@@ -109,6 +131,87 @@ impl StrandSet {
         self.curl.resize(n, g.curl);
         self.frizz.resize(n, g.frizz);
         self.taper.resize(n, g.taper);
+    }
+
+    /// The first value of the set outside the range a scatter writes, named by field
+    /// and strand, for a set on a repeat of `repeat_m` metres; `None` when every value
+    /// lies inside. A file is checked with this as it is read, so a damaged or
+    /// hand-made file cannot draw as invisible strands or as smears.
+    #[must_use]
+    pub fn problem(&self, repeat_m: f32) -> Option<String> {
+        let (max_length, max_width) = (
+            MAX_LENGTH_REPEATS * repeat_m * REPEAT_SLACK,
+            MAX_WIDTH_REPEATS * repeat_m * REPEAT_SLACK,
+        );
+        let pull = repeat_m * REPEAT_SLACK;
+        let (curl, turns, frizz) = (
+            crate::shape::MAX_CURL,
+            crate::shape::MAX_CURL_TURNS,
+            crate::shape::MAX_FRIZZ,
+        );
+        let (taper_lo, taper_hi) = crate::shape::TAPER_RANGE;
+        // Each field's values, its components and its range per component.
+        let checks: [FieldRange<'_>; 10] = [
+            ("length", (&self.length), 1, [(0.0, max_length); 3]),
+            ("width", (&self.width), 1, [(0.0, max_width); 3]),
+            (
+                "lean",
+                self.lean.as_flattened(),
+                2,
+                [(-MAX_LEAN, MAX_LEAN); 3],
+            ),
+            ("bend", (&self.bend), 1, [(0.0, 1.0); 3]),
+            (
+                "root_color",
+                self.root_color.as_flattened(),
+                3,
+                [(0.0, MAX_COLOR); 3],
+            ),
+            (
+                "tip_color",
+                self.tip_color.as_flattened(),
+                3,
+                [(0.0, MAX_COLOR); 3],
+            ),
+            (
+                "tip_pull",
+                self.tip_pull.as_flattened(),
+                2,
+                [(-pull, pull); 3],
+            ),
+            (
+                "curl",
+                self.curl.as_flattened(),
+                2,
+                [(0.0, curl), (0.0, turns), (0.0, 0.0)],
+            ),
+            ("frizz", (&self.frizz), 1, [(0.0, frizz); 3]),
+            (
+                "taper",
+                self.taper.as_flattened(),
+                2,
+                [(0.0, 1.0), (taper_lo, taper_hi), (0.0, 0.0)],
+            ),
+        ];
+        for (name, values, components, ranges) in checks {
+            let bad = values.iter().enumerate().find(|&(k, &x)| {
+                let (lo, hi) = ranges[k % components];
+                !(x >= lo && x <= hi)
+            });
+            if let Some((k, &x)) = bad {
+                let (lo, hi) = ranges[k % components];
+                let which = if components > 1 {
+                    format!(" (component {})", k % components)
+                } else {
+                    String::new()
+                };
+                return Some(format!(
+                    "{name} of strand {} is {x}{which}, outside [{lo}, {hi}]",
+                    k / components
+                ));
+            }
+        }
+        None
     }
 
     /// How many strands a level keeping fraction `keep` draws: the prefix with

@@ -481,4 +481,65 @@ mod tests {
             file.display().to_string()
         );
     }
+
+    /// A PNG's signature and header claiming `side`² texels, with no texels after it:
+    /// enough for its size to be told, and nothing to decode.
+    fn header_only_png(side: u32) -> Vec<u8> {
+        let mut ihdr = b"IHDR".to_vec();
+        ihdr.extend_from_slice(&side.to_be_bytes());
+        ihdr.extend_from_slice(&side.to_be_bytes());
+        ihdr.extend_from_slice(&[8, 0, 0, 0, 0]); // 8-bit grey
+        let mut png = b"\x89PNG\r\n\x1a\n".to_vec();
+        for chunk in [ihdr, b"IDAT".to_vec(), b"IEND".to_vec()] {
+            png.extend_from_slice(&(chunk.len() as u32 - 4).to_be_bytes());
+            png.extend_from_slice(&chunk);
+            png.extend_from_slice(&tuft_strands::crc::crc32(&chunk).to_be_bytes());
+        }
+        png
+    }
+
+    /// Regression: seventeen Image nodes each reading a 58 kB PNG of 4096² took 6.2 GB to
+    /// validate. The pictures a graph reads are counted from their headers, and the one
+    /// that passes the budget is refused without being decoded.
+    #[test]
+    fn a_graphs_pictures_past_the_budget_are_refused_by_their_headers() {
+        let dir = tempfile::tempdir().unwrap();
+        let side = crate::limits::MAX_IMAGE_SIDE as u32;
+        let mut g = MaterialGraph::new("many pictures");
+        g.folder = crate::io::Folder::at(dir.path());
+        let names = ["a.png", "b.png", "c.png", "d.png"];
+        for name in names {
+            std::fs::write(dir.path().join(name), header_only_png(side)).unwrap();
+            let id = g.add_node("Image").unwrap();
+            g.node_mut(id)
+                .unwrap()
+                .params
+                .insert("file".into(), ParamValue::Text(name.into()));
+        }
+        // Two nodes reading one file count it once.
+        let again = g.add_node("Image").unwrap();
+        g.node_mut(again)
+            .unwrap()
+            .params
+            .insert("file".into(), ParamValue::Text("a.png".into()));
+        for name in &names[..3] {
+            assert!(within_budget(&g, &dir.path().join(name)).is_ok(), "{name}");
+        }
+        let texels = u64::from(side) * u64::from(side);
+        let e = open_with(&g, "d.png", false).unwrap_err();
+        assert_eq!(
+            e,
+            ImageError::Budget {
+                path: dir.path().join("d.png"),
+                texels: 4 * texels,
+            }
+        );
+        assert!(
+            e.to_string()
+                .contains("past the 50331648 (three of 4096 × 4096)"),
+            "{e}"
+        );
+        // Within the budget, the header-only file is read and fails as a picture.
+        assert!(matches!(open(&g, "a.png"), Err(ImageError::Read { .. })));
+    }
 }

@@ -78,6 +78,70 @@ fn estimated_cover(
     (layer.n_candidates() as f64 * mean / f64::from(repeat_m * repeat_m)) as f32
 }
 
+/// The documented range of each strand port whose values the scatter holds inside one
+/// (per channel), and the value a NaN becomes there.
+fn port_range(port: &str) -> Option<(f32, f32)> {
+    use tuft_strands::shape::{MAX_CURL, MAX_CURL_TURNS, MAX_FRIZZ, TAPER_RANGE};
+    Some(match port {
+        "bend" | "tip_width" => (0.0, 1.0),
+        "lean" => (-limits::MAX_LEAN, limits::MAX_LEAN),
+        "root_color" | "tip_color" => (0.0, limits::MAX_COLOR),
+        "curl" => (0.0, MAX_CURL),
+        "curl_turns" => (0.0, MAX_CURL_TURNS),
+        "frizz" => (0.0, MAX_FRIZZ),
+        "taper" => TAPER_RANGE,
+        _ => return None,
+    })
+}
+
+/// A warning for each constant on a layer's port outside that port's documented range:
+/// the value, the range, and what the bake will use instead (the value held inside).
+fn constants_in_range(name: &str, layer: &crate::layer::StrandLayer, diags: &mut Vec<Diagnostic>) {
+    for (port, input) in layer.ports() {
+        let (Some((lo, hi)), Input::Const(value)) = (port_range(port), input) else {
+            continue;
+        };
+        // A non-finite constant is an error of its own (`structure`).
+        if !value.is_finite() {
+            continue;
+        }
+        let n = match value.ty() {
+            PortType::Float => 1,
+            PortType::Vec2 => 2,
+            PortType::Color => 3,
+        };
+        let channels = &value.channels()[..n];
+        if channels.iter().all(|c| (lo..=hi).contains(c)) {
+            continue;
+        }
+        let shown = |cs: &mut dyn Iterator<Item = f32>| {
+            let parts: Vec<String> = cs.map(|c| limits::figure(f64::from(c))).collect();
+            if n == 1 {
+                parts.concat()
+            } else {
+                format!("({})", parts.join(", "))
+            }
+        };
+        let given = shown(&mut channels.iter().copied());
+        let used = shown(&mut channels.iter().map(|c| c.clamp(lo, hi)));
+        diags.push(
+            Diagnostic::warning(
+                Code::LayerSettings,
+                format!(
+                    "strands.{name}.{port} is {given}, outside its range [{}, {}]: the bake \
+                     uses {used}",
+                    limits::figure(f64::from(lo)),
+                    limits::figure(f64::from(hi))
+                ),
+            )
+            .on(&Sink::Strand {
+                layer: name.to_owned(),
+                port: port.to_owned(),
+            }),
+        );
+    }
+}
+
 pub(super) fn layers(
     graph: &MaterialGraph,
     evaluator: &Evaluator<'_>,
@@ -100,6 +164,7 @@ pub(super) fn layers(
                 format!("strands.{name}: {problem}"),
             ));
         }
+        constants_in_range(name, layer, diags);
         let sink = Sink::Strand {
             layer: name.clone(),
             port: "density".to_owned(),
@@ -183,6 +248,52 @@ pub(super) fn layers(
 #[cfg(test)]
 mod tests {
     use crate::eval::Evaluator;
+    use crate::graph::Input;
+    use crate::value::Value;
+
+    /// Regression: groom constants far outside their ranges validated clean and were
+    /// clamped silently at the bake.
+    #[test]
+    fn groom_constants_outside_their_ranges_are_warned_with_what_the_bake_uses() {
+        let mut graph = crate::io::from_str(include_str!("../../../../presets/lawn.ron"))
+            .unwrap()
+            .graph;
+        let layer = graph.strands.get_mut("blades").unwrap();
+        layer.curl = Input::Const(Value::Float(1e9));
+        layer.frizz = Input::Const(Value::Float(1e30));
+        layer.taper = Input::Const(Value::Float(-5.0));
+        layer.root_color = Input::Const(Value::Color([0.1, -2.0, 0.1]));
+        let said: Vec<String> = crate::validate(&graph)
+            .diagnostics
+            .into_iter()
+            .filter(|d| !d.is_error() && d.message.contains("outside its range"))
+            .map(|d| d.message)
+            .collect();
+        let expected = [
+            "strands.blades.root_color is (0.1, -2, 0.1), outside its range [0, 1000]: the bake uses (0.1, 0, 0.1)",
+            "strands.blades.curl is 1.000e9, outside its range [0, 0.25]: the bake uses 0.25",
+            "strands.blades.frizz is 1.000e30, outside its range [0, 0.3]: the bake uses 0.3",
+            "strands.blades.taper is -5, outside its range [0.2, 5]: the bake uses 0.2",
+        ];
+        assert_eq!(said, expected);
+        // The presets as shipped are inside every range.
+        for text in [
+            include_str!("../../../../presets/lawn.ron"),
+            include_str!("../../../../presets/fur.ron"),
+            include_str!("../../../../presets/moss.ron"),
+        ] {
+            let graph = crate::io::from_str(text).unwrap().graph;
+            let report = crate::validate(&graph);
+            assert!(
+                !report
+                    .diagnostics
+                    .iter()
+                    .any(|d| d.message.contains("outside its range")),
+                "{:?}",
+                report.diagnostics
+            );
+        }
+    }
     use crate::field::Domain;
     use crate::value::PortType;
 

@@ -351,6 +351,14 @@ pub fn decode(bytes: &[u8]) -> Result<StrandFile, FileError> {
             });
         }
         let set = layer_set(info, &split_fields(&dir, info, payload)?)?;
+        // Every value inside the ranges a scatter writes: a damaged file that kept its
+        // CRCs must not draw as invisible strands or smears.
+        if let Some(problem) = set.problem(dir.repeat_m) {
+            return Err(FileError::Field {
+                layer: info.name.clone(),
+                problem,
+            });
+        }
         layers.push((info.name.clone(), set));
     }
     Ok(StrandFile {
@@ -508,6 +516,17 @@ pub fn field_ranges(
     fields
         .into_iter()
         .map(|(f, b)| {
+            // A constant field's range is its value: never spread over every strand.
+            if let Encoding::Constant(bits) = &f.encoding {
+                let value = |b: u32| match f.kind {
+                    Kind::F32 => f64::from(f32::from_bits(b)),
+                    Kind::U32 => f64::from(b),
+                };
+                return (
+                    f.name.clone(),
+                    bits.iter().map(|&b| (value(b), value(b))).collect(),
+                );
+            }
             let c = usize::from(f.components);
             let values: Vec<f64> = match encoding::get(b, &f.encoding, f.kind, n, c) {
                 Values::F32(v) => v.into_iter().map(f64::from).collect(),

@@ -68,6 +68,9 @@ use crate::set::StrandSet;
 
 /// The file's first eight bytes.
 pub const MAGIC: &[u8; 8] = b"TUFTSTRD";
+/// The largest strand file read whole ([`crate::read::read_file`]): a graph's limit on
+/// candidates in all layers, at the 92 bytes of a stored strand, is 772 MB.
+pub const MAX_FILE_BYTES: u64 = 1 << 30;
 /// The version this build writes and the newest it reads.
 pub const VERSION: u16 = 2;
 /// Bytes in the fixed header.

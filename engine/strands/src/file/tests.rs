@@ -636,3 +636,52 @@ proptest! {
         }
     }
 }
+
+/// Regression: a file whose payloads held NaN, infinite or absurd values (with every
+/// CRC intact) decoded, and drew as invisible strands the report still counted, or as
+/// smears.
+#[test]
+fn values_outside_what_a_scatter_writes_are_refused_naming_layer_field_and_strand() {
+    type Damage = fn(&mut StrandSet);
+    let cases: [(&str, Damage); 7] = [
+        ("lean of strand 2 is NaN (component 0)", |s| {
+            s.lean[2][0] = f32::NAN;
+        }),
+        (
+            "length of strand 1 is 1000000000000000000000000000000",
+            |s| {
+                s.length[1] = 1e30;
+            },
+        ),
+        ("taper of strand 0 is -5 (component 0)", |s| {
+            s.taper[0][0] = -5.0;
+        }),
+        ("root_color of strand 4 is NaN (component 1)", |s| {
+            s.root_color[4][1] = f32::NAN;
+        }),
+        ("bend of strand 3 is inf", |s| s.bend[3] = f32::INFINITY),
+        ("width of strand 0 is 0.5", |s| s.width[0] = 0.5),
+        ("curl of strand 1 is 1000000000 (component 1)", |s| {
+            s.curl[1][1] = 1e9;
+        }),
+    ];
+    for (said, damage) in cases {
+        let mut file = small_file();
+        damage(&mut file.layers[0].1);
+        for scheme in [Scheme::Stored, Scheme::Quantised] {
+            let err = decode(&encode_with(&file, scheme)).unwrap_err().to_string();
+            assert!(
+                err.starts_with("layer \"blades\": ") && err.contains(said),
+                "{scheme:?}: {err} (expected {said})"
+            );
+        }
+    }
+    // Values at the bounds themselves, and a quantised round trip of them, read.
+    let mut file = small_file();
+    file.layers[0].1.length[0] = crate::set::MAX_LENGTH_REPEATS * file.repeat_m;
+    file.layers[0].1.lean[0] = [crate::set::MAX_LEAN, -crate::set::MAX_LEAN];
+    file.layers[0].1.frizz[0] = crate::shape::MAX_FRIZZ;
+    for scheme in [Scheme::Stored, Scheme::Quantised] {
+        decode(&encode_with(&file, scheme)).unwrap();
+    }
+}
