@@ -15,7 +15,7 @@
 use crate::render::{scene, view};
 use std::path::PathBuf;
 use tuft_render::offscreen::srgb_codes;
-use tuft_render::{Image, LevelMode, Offscreen, Scene};
+use tuft_render::{Image, LevelMode, Offscreen, Scene, View};
 use tuft_tests::root;
 
 /// Frame size of the goldens: small, so a software rasteriser draws them quickly, and
@@ -487,27 +487,39 @@ fn a_damaged_baked_set_names_the_file_at_fault() {
     assert!(e.message.contains("not a folder"), "{e}");
 }
 
+/// `doc` on the sample creature, the UV scale measured.
+fn creature_scene(doc: &tuft_graph::Document) -> Scene {
+    let mesh = tuft_render::mesh_file::load(&root().join("assets/creature.obj")).unwrap();
+    let (material, _) = tuft_editor::material::from_graph(&doc.graph, 256).unwrap();
+    let scale = mesh.repeats_per_uv(material.repeat_m);
+    let surface = tuft_strands::surface::Surface::from_mesh(&mesh, scale).unwrap();
+    Scene::on_mesh(
+        material,
+        std::sync::Arc::new(surface),
+        &tuft_render::Reuse::default(),
+    )
+}
+
+/// The creature's golden views: from the side near, and from above farther.
+fn creature_views() -> [(&'static str, View); 2] {
+    [("side", 0.5, 0.22, 0.03), ("above", 1.5, 0.1, 0.15)].map(|(name, distance, yaw, pitch)| {
+        let mut v = view(distance, GOLDEN, LevelMode::Auto, false);
+        v.camera.yaw = yaw;
+        v.camera.pitch = pitch;
+        (name, v)
+    })
+}
+
 /// The fur preset on the sample creature, from the side near and from above farther:
 /// the mesh's seams, thin legs and tail as the goldens hold them.
 #[test]
 fn the_fur_on_the_sample_creature_matches_its_golden_frames() {
     let update = updating();
-    let mesh = tuft_render::mesh_file::load(&root().join("assets/creature.obj")).unwrap();
     let doc = tuft_graph::io::load(&root().join("presets/fur.ron")).unwrap();
-    let (material, _) = tuft_editor::material::from_graph(&doc.graph, 256).unwrap();
-    let scale = mesh.repeats_per_uv(material.repeat_m);
-    let surface = tuft_strands::surface::Surface::from_mesh(&mesh, scale).unwrap();
-    let mut scene = Scene::on_mesh(
-        material,
-        std::sync::Arc::new(surface),
-        &tuft_render::Reuse::default(),
-    );
+    let mut scene = creature_scene(&doc);
     let mut offscreen = Offscreen::new().expect("an adapter (software is fine)");
     let mut failures = Vec::new();
-    for (name, distance, yaw, pitch) in [("side", 0.5, 0.22, 0.03), ("above", 1.5, 0.1, 0.15)] {
-        let mut v = view(distance, GOLDEN, LevelMode::Auto, false);
-        v.camera.yaw = yaw;
-        v.camera.pitch = pitch;
+    for (name, v) in creature_views() {
         let frame = offscreen.render(&mut scene, &v).expect("a frame").image;
         failures.extend(against_golden(
             &format!("fur_creature_{name}"),
@@ -518,22 +530,116 @@ fn the_fur_on_the_sample_creature_matches_its_golden_frames() {
     all_held(&offscreen, &failures);
 }
 
+/// `frame` 5 codes brighter wherever the material is, and a frame of its sky alone:
+/// two frames no golden of `frame`'s view may pass.
+fn shifted_and_blank(frame: &Image) -> [Image; 2] {
+    let mut shifted = frame.clone();
+    for p in shifted.rgba.chunks_exact_mut(4).filter(|p| p[3] > 0) {
+        for c in &mut p[..3] {
+            *c = c.saturating_add(5);
+        }
+    }
+    let sky = frame
+        .rgba
+        .chunks_exact(4)
+        .find(|p| p[3] == 0)
+        .map_or([0; 4], |p| [p[0], p[1], p[2], p[3]]);
+    let blank = Image {
+        rgba: sky.repeat(frame.rgba.len() / 4),
+        ..frame.clone()
+    };
+    [shifted, blank]
+}
+
+/// The creature's and the field's goldens are worth as much as the presets': each
+/// fails a frame 5 codes brighter, a blank frame, and the material without a layer.
+#[test]
+fn the_creature_and_field_goldens_reject_a_shift_a_blank_frame_and_a_missing_layer() {
+    let mut offscreen = Offscreen::new().expect("an adapter");
+    let mut passed = Vec::new();
+    let mut check = |what: String, frame: &Image, golden: &str| {
+        let verdict = Verdict::of(frame, &load_golden(golden));
+        println!("{what} against {golden}: {verdict}");
+        if verdict.holds() {
+            passed.push(format!("{what} passed as {golden}: {verdict}"));
+        }
+    };
+    let fur = tuft_graph::io::load(&root().join("presets/fur.ron")).unwrap();
+    let lawn = tuft_graph::io::load(&root().join("presets/lawn.ron")).unwrap();
+    let without = |doc: &tuft_graph::Document, layer: &str| {
+        let mut doc = doc.clone();
+        assert!(doc.graph.strands.remove(layer).is_some(), "{layer}");
+        doc
+    };
+    for (doc, label) in [
+        (fur.clone(), "fur"),
+        (without(&fur, "guard"), "fur without guard"),
+        (without(&fur, "undercoat"), "fur without undercoat"),
+    ] {
+        let mut scene = creature_scene(&doc);
+        for (name, v) in creature_views() {
+            let frame = offscreen.render(&mut scene, &v).expect("a frame").image;
+            let golden = format!("fur_creature_{name}");
+            if label == "fur" {
+                for (control, bad) in ["+ 5 codes", "blank"].iter().zip(shifted_and_blank(&frame)) {
+                    check(format!("{golden} {control}"), &bad, &golden);
+                }
+            } else {
+                check(format!("{label} {name}"), &frame, &golden);
+            }
+        }
+    }
+    for (doc, label) in [
+        (lawn.clone(), "lawn"),
+        (without(&lawn, "blades"), "lawn without blades"),
+    ] {
+        let mut scene = field_scene(&doc);
+        for (name, v) in field_views() {
+            let frame = offscreen.render(&mut scene, &v).expect("a frame").image;
+            let golden = format!("lawn_field_{name}");
+            if label == "lawn" {
+                for (control, bad) in ["+ 5 codes", "blank"].iter().zip(shifted_and_blank(&frame)) {
+                    check(format!("{golden} {control}"), &bad, &golden);
+                }
+            } else {
+                check(format!("{label} {name}"), &frame, &golden);
+            }
+        }
+    }
+    assert!(passed.is_empty(), "{}", passed.join("\n"));
+}
+
+/// `doc` on the field.
+fn field_scene(doc: &tuft_graph::Document) -> Scene {
+    let (material, _) = tuft_editor::material::from_graph(&doc.graph, 256).unwrap();
+    Scene::new(material, tuft_render::SurfaceKind::Field)
+}
+
+/// A walker's view of the field from `eye`, looking `pitch` turns down, due north.
+fn walker(eye: [f32; 3], pitch: f32, overlay: bool) -> View {
+    let mut v = view(2.0, GOLDEN, LevelMode::Auto, overlay);
+    v.camera.walk_eye = Some(eye);
+    v.camera.pitch = pitch;
+    v.camera.yaw = 0.0;
+    v
+}
+
+/// The field's golden views: at eye height, and from 12 m up.
+fn field_views() -> [(&'static str, View); 2] {
+    [
+        ("eye", walker([0.0, 1.6, 0.0], 0.03, false)),
+        ("above", walker([0.0, 12.0, 0.0], 0.12, false)),
+    ]
+}
+
 /// The lawn on the field from a walker's eye: every representation at once, nearest
 /// first, and two golden frames (eye height, and from 12 m up).
 #[test]
 fn the_field_shows_every_representation_at_once_and_matches_its_golden_frames() {
     let update = updating();
     let doc = tuft_graph::io::load(&root().join("presets/lawn.ron")).unwrap();
-    let (material, _) = tuft_editor::material::from_graph(&doc.graph, 256).unwrap();
-    let mut scene = Scene::new(material, tuft_render::SurfaceKind::Field);
+    let mut scene = field_scene(&doc);
     let mut offscreen = Offscreen::new().expect("an adapter (software is fine)");
-    let walker = |eye: [f32; 3], pitch: f32, overlay: bool| {
-        let mut v = view(2.0, GOLDEN, LevelMode::Auto, overlay);
-        v.camera.walk_eye = Some(eye);
-        v.camera.pitch = pitch;
-        v.camera.yaw = 0.0;
-        v
-    };
     let frame = offscreen
         .render(&mut scene, &walker([0.0, 1.6, 0.0], 0.03, true))
         .expect("a frame");
@@ -551,14 +657,8 @@ fn the_field_shows_every_representation_at_once_and_matches_its_golden_frames() 
         "the ground reaches the horizon"
     );
     let mut failures = Vec::new();
-    for (name, eye, pitch) in [
-        ("eye", [0.0, 1.6, 0.0], 0.03),
-        ("above", [0.0, 12.0, 0.0], 0.12),
-    ] {
-        let frame = offscreen
-            .render(&mut scene, &walker(eye, pitch, false))
-            .expect("a frame")
-            .image;
+    for (name, v) in field_views() {
+        let frame = offscreen.render(&mut scene, &v).expect("a frame").image;
         failures.extend(against_golden(
             &format!("lawn_field_{name}"),
             &frame,

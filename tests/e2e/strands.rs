@@ -12,24 +12,56 @@ fn lawn() -> tuft_graph::MaterialGraph {
         .graph
 }
 
-fn strand_bytes(graph: &tuft_graph::MaterialGraph, threads: usize) -> Vec<u8> {
-    rayon::ThreadPoolBuilder::new()
+/// The lawn's strand file, and its first layer's cards and finest level mesh, made
+/// with `threads` threads in every pool the bake uses: rayon's (the graph's fields)
+/// and `tuft_strands::par`'s (the scatter's buckets, the cards, the meshes), whose
+/// splits are cut by their thread count.
+fn made_with(graph: &tuft_graph::MaterialGraph, threads: usize) -> (Vec<u8>, [u32; 3]) {
+    tuft_strands::par::set_threads(Some(threads));
+    let made = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .unwrap()
         .install(|| {
             let file = bake::strand_file(&Evaluator::new(graph)).unwrap();
-            tuft_strands::file::encode(&file)
-        })
+            let (name, set) = &file.layers[0];
+            let layer = &graph.strands[name];
+            let group = tuft_strands::cards::group(
+                set,
+                layer.clump_lattice,
+                graph.repeat_m,
+                layer.cards.atlas_cells,
+            );
+            let tiles = tuft_strands::mesh::repeat_tiles(set, graph.repeat_m, layer.profile);
+            let mesh = tuft_strands::mesh::level_mesh(&tiles, layer.profile, 1.0, 1.0);
+            let crc = tuft_strands::crc::crc32;
+            let made = [
+                crc(format!("{group:?}").as_bytes()),
+                crc(bytemuck::cast_slice(&mesh.vertices)),
+                crc(bytemuck::cast_slice(&mesh.indices)),
+            ];
+            (tuft_strands::file::encode(&file), made)
+        });
+    tuft_strands::par::set_threads(None);
+    made
 }
 
 #[test]
-fn the_lawn_strand_file_is_byte_identical_on_one_or_two_threads_and_twice() {
+fn the_lawn_strand_file_cards_and_meshes_are_identical_on_any_number_of_threads() {
     let g = lawn();
-    let one = strand_bytes(&g, 1);
-    let two = strand_bytes(&g, 2);
-    assert!(one == two, "1 and 2 threads differ");
-    assert!(two == strand_bytes(&g, 2), "two runs differ");
+    let one = made_with(&g, 1);
+    for threads in [2, 3, 7] {
+        let other = made_with(&g, threads);
+        assert!(
+            one.0 == other.0,
+            "the strand files of 1 and {threads} threads differ"
+        );
+        assert!(
+            one.1 == other.1,
+            "the cards or meshes of 1 and {threads} threads differ"
+        );
+    }
+    assert!(one == made_with(&g, 1), "two runs differ");
 }
 
 /// CRC-32 (IEEE), bit by bit, written from its definition rather than shared with the

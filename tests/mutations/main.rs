@@ -130,13 +130,27 @@ fn the_corpus_and_fresh_mutations_stay_within_their_limits() {
     let mut mutator = Mutator::new(seed);
     let mut strand_files = fuzz::sample_strand_files();
     strand_files.push(include_bytes!("../../engine/strands/tests/fixtures/v1.strands").to_vec());
+    let mut mutated = Vec::new();
     for valid in &strand_files {
         for _ in 0..1000 {
             let input = mutator.bytes(valid);
-            // `strand_file` also decodes every input resealed, so it reaches the directory.
+            mutated.push(input.clone());
+            // `strand_file` also decodes every input resealed, so it reaches the directory
+            // and, past every CRC, the checks of the fields and their values.
             run("strand file", fuzz::strand_file, input);
         }
     }
+    let reaching = fuzz::reaching_past_the_seals(&mutated);
+    println!(
+        "{reaching} of {} mutated strand files reach past the CRCs once resealed",
+        mutated.len()
+    );
+    let sealed_out = (reaching * 2 < mutated.len()).then(|| {
+        format!(
+            "only {reaching} of {} resealed mutations reach the decoder's checks",
+            mutated.len()
+        )
+    });
     let texts: Vec<String> = presets()
         .iter()
         .chain(&[data("v1_minimal.ron"), data("non_integer_scale.ron")])
@@ -150,5 +164,6 @@ fn the_corpus_and_fresh_mutations_stay_within_their_limits() {
     for _ in 0..300 {
         run("tiny eval", fuzz::tiny_eval, mutator.graph_text(&small));
     }
+    failures.extend(sealed_out);
     assert!(failures.is_empty(), "seed {seed}:\n{}", failures.join("\n"));
 }

@@ -8,19 +8,32 @@
 
 use tuft_graph::{Domain, Evaluator, limits};
 
-/// A strand file's bytes, as they are and resealed (length and trailer CRC made right,
-/// so that a mutation reaches the directory and the payload checks behind the CRC):
-/// decoding never panics, what decodes is no larger than the file allows (payloads are
-/// disjoint, and a strand's root and rank are stored a strand, at least 6 bytes), and it encodes
-/// back to a file that decodes to the same sets (and, quantised, to one whose second trip
-/// is byte-identical).
+/// A strand file's bytes, as they are, resealed (the declared length, every payload's
+/// CRC and the trailer CRC made right, so that a mutation reaches the directory, the
+/// field shapes and the value checks behind the CRCs), and behind a valid magic (so
+/// that arbitrary bytes reach past the first eight): decoding never panics, what
+/// decodes is no larger than the file allows (payloads are disjoint, and a strand's
+/// root and rank are stored a strand, at least 6 bytes), every value it gives lies
+/// inside what a scatter writes, and it encodes back to a file that decodes to the
+/// same sets (and, quantised, to one whose second trip is byte-identical).
 pub fn strand_file(data: &[u8]) {
     decoded(data);
     decoded(&resealed(data));
+    decoded(&resealed(&with_magic(data)));
 }
 
-/// `bytes` with its declared length and trailer CRC made right (unchanged when too short
-/// to hold them).
+/// `bytes` behind the strand file's magic: the magic replaces the first eight bytes
+/// where there are eight, and comes before them otherwise.
+#[must_use]
+pub fn with_magic(bytes: &[u8]) -> Vec<u8> {
+    let magic = tuft_strands::file::MAGIC;
+    let mut out = magic.to_vec();
+    out.extend_from_slice(bytes.get(magic.len()..).unwrap_or(bytes));
+    out
+}
+
+/// `bytes` with its declared length, every payload's CRC and its trailer CRC made
+/// right (unchanged when too short to hold a header and a trailer).
 #[must_use]
 pub fn resealed(bytes: &[u8]) -> Vec<u8> {
     let mut out = bytes.to_vec();
@@ -29,10 +42,56 @@ pub fn resealed(bytes: &[u8]) -> Vec<u8> {
     }
     let n = out.len() as u64;
     out[24..32].copy_from_slice(&n.to_le_bytes());
+    seal_trailer(&mut out);
+    // Each directory entry ends with its payload's offset, length and CRC: where the
+    // directory reads, find those twenty bytes and write the payload's own CRC there.
+    let Ok(dir) = tuft_strands::file::read_directory(&out) else {
+        return out;
+    };
+    let Some(dir_end) = dir.layers.iter().map(|l| l.payload_offset).min() else {
+        return out;
+    };
+    let dir_end = usize::try_from(dir_end).unwrap_or(out.len()).min(out.len());
+    for layer in &dir.layers {
+        let (start, len) = (layer.payload_offset as usize, layer.payload_len as usize);
+        let crc = tuft_strands::crc::crc32(&out[start..start + len]);
+        let mut entry = Vec::with_capacity(20);
+        entry.extend_from_slice(&layer.payload_offset.to_le_bytes());
+        entry.extend_from_slice(&layer.payload_len.to_le_bytes());
+        entry.extend_from_slice(&layer.crc.to_le_bytes());
+        if let Some(at) = out[..dir_end].windows(20).position(|w| w == entry) {
+            out[at + 16..at + 20].copy_from_slice(&crc.to_le_bytes());
+        }
+    }
+    seal_trailer(&mut out);
+    out
+}
+
+fn seal_trailer(out: &mut [u8]) {
     let body = out.len() - 4;
     let crc = tuft_strands::crc::crc32(&out[..body]);
     out[body..].copy_from_slice(&crc.to_le_bytes());
-    out
+}
+
+/// How many of `inputs`, resealed, decode past every CRC to the checks behind them:
+/// either to a file, or to an error that is not about a checksum, a length or the
+/// magic. The mutation test holds this above a share, so that resealing keeps
+/// reaching the decoder's logic.
+#[must_use]
+pub fn reaching_past_the_seals(inputs: &[Vec<u8>]) -> usize {
+    use tuft_strands::file::FileError;
+    inputs
+        .iter()
+        .filter(|input| {
+            !matches!(
+                tuft_strands::file::decode(&resealed(input)),
+                Err(FileError::PayloadCrc { .. }
+                    | FileError::TrailerCrc { .. }
+                    | FileError::LengthMismatch { .. }
+                    | FileError::BadMagic)
+            )
+        })
+        .count()
 }
 
 fn decoded(data: &[u8]) {
@@ -45,6 +104,12 @@ fn decoded(data: &[u8]) {
         "{strands} strands decoded from {} bytes",
         data.len()
     );
+    for (name, set) in &file.layers {
+        assert!(
+            set.problem(file.repeat_m).is_none(),
+            "{name}: a decoded value lies outside what a scatter writes"
+        );
+    }
     let again = tuft_strands::file::decode(&tuft_strands::file::encode(&file))
         .expect("a decoded file encodes to one that decodes");
     assert!(again == file, "the round trip changed the sets");

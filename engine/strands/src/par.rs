@@ -3,10 +3,27 @@
 //! a busy core balance out), the results handed back in the items' order. Every item is
 //! independent, so what a split computes does not depend on how many cores there are.
 
-/// How many threads a split uses: the available cores (1 when that is unknown).
+/// Threads a split uses when set ([`set_threads`]); 0: one a core.
+static THREADS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// How many threads a split uses: the available cores (1 when that is unknown), or
+/// what [`set_threads`] said.
 #[must_use]
 pub fn threads() -> usize {
-    std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
+    match THREADS.load(std::sync::atomic::Ordering::Relaxed) {
+        0 => std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
+        n => n,
+    }
+}
+
+/// Makes every split from now on use `n` threads (`None`: one a core again). What a
+/// split computes never depends on it; tests hold that by varying it, and a program
+/// that wants cores left free for other work can say so.
+pub fn set_threads(n: Option<usize>) {
+    THREADS.store(
+        n.map_or(0, |n| n.max(1)),
+        std::sync::atomic::Ordering::Relaxed,
+    );
 }
 
 /// `f` applied to every item on [`threads`] threads called `name`; the results in the
