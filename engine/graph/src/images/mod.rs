@@ -542,4 +542,43 @@ mod tests {
         // Within the budget, the header-only file is read and fails as a picture.
         assert!(matches!(open(&g, "a.png"), Err(ImageError::Read { .. })));
     }
+
+    /// A thread that must not block (the editor's UI thread) validates without waiting:
+    /// a picture never decoded is reported as reading, decodes on a thread of its own,
+    /// and the next validation after [`reads_finished`] moves finds it there.
+    #[test]
+    fn validation_that_does_not_wait_says_reading_until_the_picture_is_there() {
+        let dir = tempfile::tempdir().unwrap();
+        image::GrayImage::from_fn(64, 64, |x, _| image::Luma([(x * 4) as u8]))
+            .save(dir.path().join("fresh.png"))
+            .unwrap();
+        let mut g = MaterialGraph::new("reading");
+        g.folder = crate::io::Folder::at(dir.path());
+        let id = g.add_node("Image").unwrap();
+        g.node_mut(id)
+            .unwrap()
+            .params
+            .insert("file".into(), ParamValue::Text("fresh.png".into()));
+        let before = reads_finished();
+        let report = crate::validate_without_waiting(&g);
+        let reading: Vec<&str> = report
+            .diagnostics
+            .iter()
+            .map(|d| d.message.as_str())
+            .filter(|m| m.contains("is reading \"fresh.png\""))
+            .collect();
+        assert_eq!(reading.len(), 1, "{:?}", report.diagnostics);
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while reads_finished() == before {
+            assert!(std::time::Instant::now() < deadline, "the read ends");
+            std::thread::yield_now();
+        }
+        let report = crate::validate_without_waiting(&g);
+        assert!(
+            !report.diagnostics.iter().any(|d| d.message.contains("reading")),
+            "{:?}",
+            report.diagnostics
+        );
+        assert!(open_with(&g, "fresh.png", false).is_ok(), "the picture is there");
+    }
 }

@@ -685,3 +685,21 @@ fn values_outside_what_a_scatter_writes_are_refused_naming_layer_field_and_stran
         decode(&encode_with(&file, scheme)).unwrap();
     }
 }
+
+/// `tuft inspect`'s figures: a constant field's range is its value, told without
+/// spreading the value over every strand.
+#[test]
+fn a_constant_fields_range_is_its_value() {
+    let mut file = small_file();
+    for w in &mut file.layers[0].1.width {
+        *w = 0.004;
+    }
+    let bytes = encode_with(&file, Scheme::Quantised);
+    let dir = read_directory(&bytes).unwrap();
+    let layer = &dir.layers[0];
+    let width = layer.fields.iter().find(|f| f.name == "width").unwrap();
+    assert!(matches!(width.encoding, Encoding::Constant(_)), "{:?}", width.encoding);
+    let ranges = field_ranges(&dir, layer, &bytes);
+    let (_, width) = ranges.iter().find(|(n, _)| n == "width").unwrap();
+    assert_eq!(width, &[(f64::from(0.004_f32), f64::from(0.004_f32))]);
+}
