@@ -12,9 +12,10 @@ pub fn run(path: &Path) -> ExitCode {
                 entries
                     .flatten()
                     .map(|e| e.path())
-                    // Files only: a folder named *.strands (or a link back up) is
-                    // not read again, which could recurse for ever.
-                    .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "strands"))
+                    // Not folders: a folder named *.strands (or a link back up) is not
+                    // read again, which could recurse for ever. Anything else of the
+                    // name is read, and what is not a regular file is named as such.
+                    .filter(|p| !p.is_dir() && p.extension().is_some_and(|x| x == "strands"))
                     .collect()
             })
             .unwrap_or_default();

@@ -4,7 +4,7 @@ use anyhow::Context as _;
 use image::ImageEncoder as _;
 use std::path::Path;
 use std::process::ExitCode;
-use tuft_graph::limits::MAX_FRAME_SIDE;
+use tuft_graph::limits::{MAX_FRAME_PIXELS, MAX_FRAME_SIDE};
 use tuft_render::{Camera, LevelMode, Offscreen, Rep, Scene, SurfaceKind, View, Wind};
 
 /// The background a saved frame is composed over (sRGB): a pale sky.
@@ -47,7 +47,14 @@ pub fn parse_size(text: &str) -> Result<(u32, u32), String> {
             .filter(|v| (1..=MAX_FRAME_SIDE).contains(v))
             .ok_or_else(|| format!("size `{text}`: each side must be 1..={MAX_FRAME_SIDE} pixels"))
     };
-    Ok((parse(w)?, parse(h)?))
+    let (w, h) = (parse(w)?, parse(h)?);
+    if u64::from(w) * u64::from(h) > MAX_FRAME_PIXELS {
+        return Err(format!(
+            "size `{text}`: {} pixels; a frame may have at most {MAX_FRAME_PIXELS} (7680x4320)",
+            u64::from(w) * u64::from(h)
+        ));
+    }
+    Ok((w, h))
 }
 
 /// Parses `X,Y,Z` in metres, each finite and within 10 km.

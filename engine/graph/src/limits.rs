@@ -24,7 +24,7 @@
 //! | map resolution | [`MAX_MAP_RESOLUTION`]² | 40 bytes a texel while baking |
 //! | an Image node's file | [`MAX_IMAGE_SIDE`]², [`MAX_IMAGE_FILE_BYTES`] | 20 bytes a texel, held while in use |
 //! | every picture a graph reads | [`MAX_IMAGE_TEXELS`] texels | 20 bytes a texel (1 GB) |
-//! | frame side | [`MAX_FRAME_SIDE`] | 16 bytes a pixel (4× MSAA colour and depth) |
+//! | frame side, pixels | [`MAX_FRAME_SIDE`], [`MAX_FRAME_PIXELS`] | 16 bytes a pixel (4× MSAA colour and depth) |
 //! | files per bake | [`MAX_BAKE_FILES`] | — |
 
 use crate::diag::{Code, Diagnostic};
@@ -93,6 +93,10 @@ pub const MAX_IMAGE_FILE_BYTES: u64 = 256 << 20;
 pub const MAX_IMAGE_TEXELS: u64 = 3 * (MAX_IMAGE_SIDE as u64) * (MAX_IMAGE_SIDE as u64);
 /// An offscreen frame's side in pixels (also bounded by the adapter's own limit).
 pub const MAX_FRAME_SIDE: u32 = 8192;
+/// An offscreen frame's pixels: 8K UHD (7680 × 4320). A software adapter holds the
+/// multisampled frame in memory, about 40 bytes a pixel with its readback: 1.3 GB here,
+/// where 8192² took 2.8 GB.
+pub const MAX_FRAME_PIXELS: u64 = 7680 * 4320;
 /// Files one bake may write.
 pub const MAX_BAKE_FILES: usize = 1024;
 /// The peak memory of a bake of any graph inside these limits (see BENCHMARKS.md).

@@ -116,7 +116,43 @@ pub fn check_destination(dest: &Path) -> io::Result<()> {
             ));
         }
     }
-    writable(dest, &meta)
+    writable(dest, &meta)?;
+    for (name, _) in &entries {
+        if pinned(&dest.join(name)) {
+            return Err(io::Error::other(format!(
+                "{} is immutable or append-only (chattr): a bake could not remove the set it \
+                 replaces; clear the attribute or choose another folder",
+                dest.join(name).display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Whether the file at `path` carries the immutable or append-only attribute, which
+/// stops even its owner from removing it (Linux's `FS_IOC_GETFLAGS`; elsewhere, and on
+/// a file system without attributes, no).
+fn pinned(path: &Path) -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd as _;
+        /// `FS_IMMUTABLE_FL` and `FS_APPEND_FL` (linux/fs.h).
+        const PINNED: libc::c_long = 0x10 | 0x20;
+        let Ok(file) = std::fs::File::open(path) else {
+            return false;
+        };
+        let mut flags: libc::c_long = 0;
+        // SAFETY: the request writes the file's attribute flags into `flags`, which
+        // outlives the call; the descriptor is the open file's own.
+        #[allow(unsafe_code)]
+        let r = unsafe { libc::ioctl(file.as_raw_fd(), libc::FS_IOC_GETFLAGS, &raw mut flags) };
+        r == 0 && flags & PINNED != 0
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = path;
+        false
+    }
 }
 
 /// A manifest that says it is of a version newer than this build's: a set of a later
@@ -292,11 +328,14 @@ impl Staging {
         crate::io::sync_parent(&self.dir.join("manifest.ron"))?;
         if self.dest.exists() {
             if exchange(&self.dir, &self.dest)? {
-                // The staging folder now holds the old set. Should it not go, the swap is
-                // undone: the old set stays where it was, and the new one is dropped.
-                if let Err(e) = std::fs::remove_dir_all(&self.dir) {
-                    exchange(&self.dir, &self.dest)?;
-                    return Err(e);
+                // The new set is in, whole; the staging folder now holds the old one.
+                // Should some of it not go (a file made immutable), what is left is put
+                // aside as a dead bake's old set, which the next bake removes if it can
+                // and never stops for.
+                if std::fs::remove_dir_all(&self.dir).is_err() {
+                    let (parent, name) = split(&self.dest)?;
+                    let aside = parent.join(format!(".{name}.old-{}", std::process::id()));
+                    let _ = std::fs::rename(&self.dir, &aside);
                 }
             } else {
                 let (parent, name) = split(&self.dest)?;
@@ -612,5 +651,39 @@ mod tests {
         set(staging.dir(), &[], "new");
         staging.commit().unwrap();
         assert_eq!(tag(&dest), "new");
+    }
+
+    /// Regression: a set holding a file made immutable was swapped out, then half
+    /// deleted before the removal stopped at that file. Where the file system has the
+    /// attribute (and `chattr` may set it), such a set is refused before any work.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_set_holding_an_immutable_file_is_refused_before_any_work() {
+        let root = tempfile::tempdir().unwrap();
+        let dest = root.path().join("set");
+        set(&dest, &["a.png", "b.png"], "old");
+        let pinned_file = dest.join("b.png");
+        let chattr = |flag: &str| {
+            std::process::Command::new("chattr")
+                .arg(flag)
+                .arg(&pinned_file)
+                .status()
+                .is_ok_and(|s| s.success())
+        };
+        if !chattr("+i") {
+            println!("chattr +i is not available here; nothing to check");
+            return;
+        }
+        let refused = Staging::begin(&dest).map(|_| ()).unwrap_err().to_string();
+        chattr("-i");
+        assert!(
+            refused.contains("b.png is immutable or append-only"),
+            "{refused}"
+        );
+        assert_eq!(
+            names(&dest),
+            ["a.png", "b.png", "manifest.ron", "set.strands"]
+        );
+        assert_eq!(names(root.path()), ["set"]);
     }
 }

@@ -95,9 +95,12 @@ fn map(path: &Path) -> Result<(u32, Vec<[u8; 4]>), BakedSetError> {
             ),
         ));
     }
-    let img = image::load_from_memory_with_format(&bytes, image::ImageFormat::Png)
-        .map_err(|e| error(path, format!("not a readable PNG: {e}")))?
-        .to_rgba8();
+    let img = tuft_strands::read::contained("the PNG decoder", || {
+        image::load_from_memory_with_format(&bytes, image::ImageFormat::Png)
+            .map_err(|e| format!("not a readable PNG: {e}"))
+    })
+    .map_err(|e| error(path, e))?
+    .to_rgba8();
     let texels = img.pixels().map(|p| [p[0], p[1], p[2], 255]).collect();
     Ok((w, texels))
 }

@@ -167,6 +167,25 @@ pub fn read_text(path: &Path, limit: u64, what: &'static str) -> Result<String, 
     })
 }
 
+/// Runs `reader` (another crate's decoder, given bytes read here) so that a panic in it
+/// is an error saying so, never the end of the process: its message is kept, with
+/// `what` naming the reader ("the OBJ reader").
+///
+/// # Errors
+/// What `reader` returns, or that it stopped.
+pub fn contained<T>(what: &str, reader: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(reader)).unwrap_or_else(|panic| {
+        let said = panic
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_owned())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        Err(format!(
+            "{what} stopped on this file ({said}); it cannot be read"
+        ))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -254,6 +273,16 @@ mod tests {
             "{err}"
         );
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_reader_that_panics_is_an_error_saying_so() {
+        let r: Result<u8, String> = contained("the test reader", || panic!("short Kd line"));
+        assert_eq!(
+            r.unwrap_err(),
+            "the test reader stopped on this file (short Kd line); it cannot be read"
+        );
+        assert_eq!(contained("the test reader", || Ok(7)), Ok(7));
     }
 
     #[test]

@@ -205,6 +205,11 @@ impl StrandSet {
                 } else {
                     String::new()
                 };
+                let x = if x.abs() >= 1e6 {
+                    format!("{x:e}")
+                } else {
+                    x.to_string()
+                };
                 return Some(format!(
                     "{name} of strand {} is {x}{which}, outside [{lo}, {hi}]",
                     k / components

@@ -575,10 +575,16 @@ mod tests {
         }
         let report = crate::validate_without_waiting(&g);
         assert!(
-            !report.diagnostics.iter().any(|d| d.message.contains("reading")),
+            !report
+                .diagnostics
+                .iter()
+                .any(|d| d.message.contains("reading")),
             "{:?}",
             report.diagnostics
         );
-        assert!(open_with(&g, "fresh.png", false).is_ok(), "the picture is there");
+        assert!(
+            open_with(&g, "fresh.png", false).is_ok(),
+            "the picture is there"
+        );
     }
 }

@@ -256,11 +256,13 @@ fn decode(path: &Path) -> Result<Picture, String> {
     // The largest picture at 16 bits a channel, with room for the decoder's own rows.
     limits.max_alloc = Some(u64::from(side) * u64::from(side) * 8 + (64 << 20));
     reader.limits(limits);
-    let img = reader.decode().map_err(|e| match e {
-        image::ImageError::Limits(_) => {
-            format!("larger than {side} × {side} texels, the most an Image node reads")
-        }
-        e => e.to_string(),
+    let img = tuft_strands::read::contained("the image decoder", || {
+        reader.decode().map_err(|e| match e {
+            image::ImageError::Limits(_) => {
+                format!("larger than {side} × {side} texels, the most an Image node reads")
+            }
+            e => e.to_string(),
+        })
     })?;
     let (w, h) = (img.width() as usize, img.height() as usize);
     if w == 0 || h == 0 {

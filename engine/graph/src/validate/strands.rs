@@ -114,8 +114,16 @@ fn constants_in_range(name: &str, layer: &crate::layer::StrandLayer, diags: &mut
         if channels.iter().all(|c| (lo..=hi).contains(c)) {
             continue;
         }
+        // Large values as the author would write them (1e30), others as figures.
+        let number = |c: f32| {
+            if c.abs() >= 1e6 {
+                format!("{c:e}")
+            } else {
+                limits::figure(f64::from(c))
+            }
+        };
         let shown = |cs: &mut dyn Iterator<Item = f32>| {
-            let parts: Vec<String> = cs.map(|c| limits::figure(f64::from(c))).collect();
+            let parts: Vec<String> = cs.map(number).collect();
             if n == 1 {
                 parts.concat()
             } else {
@@ -271,8 +279,8 @@ mod tests {
             .collect();
         let expected = [
             "strands.blades.root_color is (0.1, -2, 0.1), outside its range [0, 1000]: the bake uses (0.1, 0, 0.1)",
-            "strands.blades.curl is 1.000e9, outside its range [0, 0.25]: the bake uses 0.25",
-            "strands.blades.frizz is 1.000e30, outside its range [0, 0.3]: the bake uses 0.3",
+            "strands.blades.curl is 1e9, outside its range [0, 0.25]: the bake uses 0.25",
+            "strands.blades.frizz is 1e30, outside its range [0, 0.3]: the bake uses 0.3",
             "strands.blades.taper is -5, outside its range [0.2, 5]: the bake uses 0.2",
         ];
         assert_eq!(said, expected);

@@ -66,26 +66,14 @@ pub fn load(path: &Path) -> Result<MeshData, MeshFileError> {
         .map_err(|e| fail(e.reason()))?;
     // A reader that panics on what no check here foresaw is an error naming the file,
     // never the end of the process.
-    let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+    let mut mesh = tuft_strands::read::contained(&format!("the {ext} reader"), || {
         if ext == "obj" {
             obj_mesh(&bytes)
         } else {
             gltf_file::mesh(path, &bytes)
         }
-    }));
-    let mut mesh = match read {
-        Ok(read) => read.map_err(fail)?,
-        Err(panic) => {
-            let said = panic
-                .downcast_ref::<&str>()
-                .map(|s| (*s).to_owned())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_default();
-            return Err(fail(format!(
-                "the {ext} reader stopped on this file ({said}); it cannot be read"
-            )));
-        }
-    };
+    })
+    .map_err(fail)?;
     mesh.check().map_err(|e| fail(e.to_string()))?;
     centre(&mut mesh);
     Ok(mesh)

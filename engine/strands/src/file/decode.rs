@@ -480,16 +480,7 @@ fn layer_set(info: &LayerInfo, fields: &[(&FieldInfo, &[u8])]) -> Result<StrandS
             set.root_uv[i]
         )));
     }
-    if let Some(i) = set
-        .length
-        .iter()
-        .chain(&set.width)
-        .position(|x| !(x.is_finite() && *x >= 0.0))
-    {
-        return Err(layer_err(format!(
-            "length or width {i} is negative or not finite"
-        )));
-    }
+    // Every other value is checked against its range by the caller (`StrandSet::problem`).
     Ok(set)
 }
 
