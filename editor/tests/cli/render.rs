@@ -18,6 +18,12 @@ fn render_draws_a_baked_set_from_its_own_files_and_view_refuses_a_folder_that_is
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     assert!(text(&out).contains("fronds:"), "{}", text(&out));
+    // What is not read is said: the set's glTF meshes.
+    assert!(
+        text(&out).contains("note: the set's glTF meshes are not read"),
+        "{}",
+        text(&out)
+    );
     let img = image::open(&png).unwrap().to_rgba8();
     assert_eq!(img.dimensions(), (160, 120));
     // Its manifest names the same set (what a file dialog picks of it).
