@@ -32,9 +32,7 @@ pub(crate) fn view(
         height,
         level,
         overlay,
-        wind: None,
-        blend_to_surface: true,
-        level_layer: None,
+        ..View::default()
     }
 }
 
@@ -412,4 +410,40 @@ fn a_pale_material_keeps_its_shading_instead_of_clipping_flat() {
     let (p10, p90) = (reds[reds.len() / 10], reds[reds.len() * 9 / 10]);
     println!("albedo 0.6: {clipped:.4} of the sphere clipped; red from {p10} to {p90} codes");
     assert!(p90 - p10 >= 20, "shading from {p10} to {p90} codes");
+}
+
+/// A level-of-detail bias of F chooses as a frame F times taller would (a strand is F
+/// times as many pixels wide there), so every switch moves F times as far, and nothing
+/// else changes; the switch distances the scene reports scale by F.
+#[test]
+fn a_lod_bias_moves_every_switch_by_its_factor() {
+    let mut scene = scene("lawn", 64);
+    let reps = |scene: &mut Scene, distance_m: f32, size: (u32, u32), lod_bias: f32| {
+        let mut v = view(distance_m, size, LevelMode::Auto, false);
+        v.lod_bias = lod_bias;
+        let plan = scene.plan(&v);
+        plan.stats
+            .layers
+            .iter()
+            .map(|l| l.reps.clone())
+            .collect::<Vec<_>>()
+    };
+    for distance_m in [0.5, 2.0, 6.0, 20.0] {
+        let biased = reps(&mut scene, distance_m, (320, 240), 3.0);
+        let taller = reps(&mut scene, distance_m, (960, 720), 1.0);
+        assert_eq!(biased, taller, "at {distance_m} m");
+    }
+    // A bias does change what a distance draws.
+    assert_ne!(
+        reps(&mut scene, 6.0, (320, 240), 1.0),
+        reps(&mut scene, 6.0, (320, 240), 3.0)
+    );
+    let camera = Camera::default();
+    for li in 0..scene.material().layers.len() {
+        let plain = scene.switches(li, &camera, 240.0);
+        let biased = scene.switches(li, &camera, 240.0 * 3.0);
+        for (a, b) in plain.iter().zip(&biased) {
+            assert!((b.2 - 3.0 * a.2).abs() < 1e-3 * b.2, "{a:?} {b:?}");
+        }
+    }
 }

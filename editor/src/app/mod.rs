@@ -95,15 +95,15 @@ pub fn startup_session(file: Option<&Path>) -> anyhow::Result<(Session, Option<S
 
 /// Opens the editor showing the baked set in `dir`, read-only, over an empty document
 /// (`tuft view`).
-pub fn run_viewer(dir: &Path) -> anyhow::Result<()> {
-    open_window(Session::untitled(), Some(dir.to_owned()), None)
+pub fn run_viewer(dir: &Path, lod_bias: f32) -> anyhow::Result<()> {
+    open_window(Session::untitled(), Some((dir.to_owned(), lod_bias)), None)
 }
 
-/// The editor's window on `session` (showing the baked set `baked`), `failed` said in
-/// its status bar.
+/// The editor's window on `session` (showing the baked set `baked` at its level-of-detail
+/// bias), `failed` said in its status bar.
 fn open_window(
     session: Session,
-    baked: Option<PathBuf>,
+    baked: Option<(PathBuf, f32)>,
     failed: Option<String>,
 ) -> anyhow::Result<()> {
     crate::workers::lower_worker_priority();
@@ -121,7 +121,8 @@ fn open_window(
         Box::new(move |cc| {
             let autosave = eframe::storage_dir("Tuft").map(|d| d.join("autosave"));
             let mut editor = Editor::new(cc, session, autosave);
-            if let Some(dir) = &baked {
+            if let Some((dir, lod_bias)) = &baked {
+                editor.preview.view.lod_bias = *lod_bias;
                 editor.view_baked(dir);
             }
             if let Some(said) = failed {

@@ -171,6 +171,16 @@ impl Editor {
                         ui.selectable_value(&mut self.preview.view.level, m, label(m));
                     }
                 });
+            ui.label("LOD bias").on_hover_text(
+                "Multiplies every switch distance, as a game engine's level-of-detail bias \
+                 does: 2 keeps each level twice as far. At any bias the picture should \
+                 look the same; only the cost changes.",
+            );
+            ui.add(
+                egui::Slider::new(&mut self.preview.view.lod_bias, 0.25..=4.0)
+                    .logarithmic(true)
+                    .max_decimals(2),
+            );
             ui.checkbox(&mut self.preview.view.overlay, "Level overlay");
             ui.checkbox(&mut self.preview.side_by_side, "Levels side by side");
             ui.checkbox(&mut self.preview.view.blend_to_surface, "Blend to surface")

@@ -103,6 +103,9 @@ pub enum Command {
     View {
         /// The baked set's folder (what `tuft bake --out` wrote), or its manifest.ron.
         dir: PathBuf,
+        /// Multiplies every switch distance (the preview's LOD bias slider starts here).
+        #[arg(long, default_value_t = 1.0, value_parser = numbers::lod_bias)]
+        lod_bias: f32,
     },
     /// Draw one preview frame offscreen (any adapter wgpu finds, software included) and
     /// print what it drew: strands, triangles, and which levels were active.
@@ -113,46 +116,8 @@ pub enum Command {
         /// The PNG to write.
         #[arg(long)]
         out: PathBuf,
-        /// Frame size, WIDTHxHEIGHT.
-        #[arg(long, default_value = "960x540", value_parser = render::parse_size)]
-        size: (u32, u32),
-        /// Camera distance from the surface, metres.
-        #[arg(long, default_value_t = 2.0, value_parser = numbers::distance, allow_hyphen_values = true)]
-        distance: f32,
-        /// auto, a level number, cards or relief.
-        #[arg(long, default_value = "auto", value_parser = render::parse_level)]
-        level: tuft_render::LevelMode,
-        /// Apply `--level` to this strand layer alone; the others choose by distance.
-        #[arg(long)]
-        layer: Option<String>,
-        /// `levels`: colour each strand and card by its active level.
-        #[arg(long, value_parser = ["levels"])]
-        overlay: Option<String>,
-        /// sphere, plane, box, field (flat ground 256 m across; see --eye), or the path of
-        /// a mesh (.glb, .gltf, .obj) laid out by its UVs.
-        #[arg(long, default_value = "sphere", value_parser = render::parse_surface)]
-        surface: render::Surface,
-        /// Repeats of the material per UV unit of a `--surface` mesh (default: measured
-        /// from the mesh, so the material keeps its size in metres).
-        #[arg(long, value_parser = numbers::uv_scale)]
-        uv_scale: Option<f32>,
-        /// Stand the camera at X,Y,Z metres (a walker's eye, e.g. 0,1.6,0 on the field)
-        /// and look along --yaw, --pitch (positive looks down) instead of orbiting.
-        #[arg(long, value_parser = render::parse_eye, allow_hyphen_values = true)]
-        eye: Option<[f32; 3]>,
-        /// Wind strength (0 draws the wind stage at rest; omit for no wind stage).
-        #[arg(long, value_parser = numbers::wind, allow_hyphen_values = true)]
-        wind: Option<f32>,
-        /// Camera turn around the vertical, in turns.
-        #[arg(long, default_value_t = 0.08, value_parser = numbers::yaw, allow_hyphen_values = true)]
-        yaw: f32,
-        /// Camera elevation, in turns.
-        #[arg(long, default_value_t = 0.07, value_parser = numbers::pitch, allow_hyphen_values = true)]
-        pitch: f32,
-        /// Strands and cards keep their own colour at every distance instead of
-        /// blending toward the surface behind them as they near the card switch.
-        #[arg(long)]
-        own_colour: bool,
+        #[command(flatten)]
+        options: render::Options,
     },
     /// List the vocabulary: every node kind with its doc, ports and parameters (with
     /// their ranges), and the strand layer's ports.
@@ -191,6 +156,9 @@ pub enum Command {
         /// planting, resident memory and triangles.
         #[arg(long, num_args = 0..=1, default_missing_value = "100", value_name = "METRES", value_parser = numbers::distance)]
         field: Option<f32>,
+        /// With --field: multiplies every switch distance, as in `tuft render`.
+        #[arg(long, default_value_t = 1.0, value_parser = numbers::lod_bias)]
+        lod_bias: f32,
         /// Print each layer's level coverage (relative to level 0) for widening exponents
         /// ½ and 1 instead of timings.
         #[arg(long)]
@@ -268,8 +236,9 @@ pub fn run(command: Command) -> ExitCode {
         Command::Bench {
             json,
             field: Some(metres),
+            lod_bias,
             ..
-        } => match walk::run(metres, json) {
+        } => match walk::run(metres, json, lod_bias) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("tuft bench --field: {e:#}");
@@ -285,6 +254,7 @@ pub fn run(command: Command) -> ExitCode {
             levels,
             switches,
             field: None,
+            lod_bias: _,
         } => bench::run(
             json,
             runs,
@@ -295,40 +265,7 @@ pub fn run(command: Command) -> ExitCode {
             switches,
         ),
         Command::Inspect { file } => inspect::run(&file),
-        Command::View { dir } => view::run(&dir),
-        Command::Render {
-            file,
-            out,
-            size,
-            distance,
-            level,
-            layer,
-            overlay,
-            surface,
-            uv_scale,
-            eye,
-            wind,
-            yaw,
-            pitch,
-            own_colour,
-        } => render::run(
-            &file,
-            &out,
-            &render::Options {
-                width: size.0,
-                height: size.1,
-                distance_m: distance,
-                level,
-                layer,
-                overlay: overlay.is_some(),
-                surface,
-                uv_scale,
-                eye,
-                wind,
-                yaw,
-                pitch,
-                own_colour,
-            },
-        ),
+        Command::View { dir, lod_bias } => view::run(&dir, lod_bias),
+        Command::Render { file, out, options } => render::run(&file, &out, &options),
     }
 }

@@ -94,6 +94,17 @@ pub fn sides(text: &str) -> Result<u32, String> {
     int_in(text, 1..=64).map(|x| x as u32)
 }
 
+/// A level-of-detail bias: a finite factor in 1/16..=16.
+pub fn lod_bias(text: &str) -> Result<f32, String> {
+    float_in(text, 1.0 / 16.0..=16.0)
+}
+
+/// A frame's triangle budget: at least a thousand, at most two billion (the renderer's
+/// buffers are split to the adapter's limits, and a frame past it draws coarser).
+pub fn triangle_budget(text: &str) -> Result<u64, String> {
+    int_in(text, 1_000..=2_000_000_000)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

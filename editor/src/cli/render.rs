@@ -10,26 +10,58 @@ use tuft_render::{Camera, LevelMode, Offscreen, Rep, Scene, SurfaceKind, View, W
 /// The background a saved frame is composed over (sRGB): a pale sky.
 pub const BACKGROUND: [u8; 3] = [196, 210, 224];
 
-/// What `tuft render` was asked for, parsed.
-#[derive(Clone, Debug, PartialEq)]
+/// What `tuft render` is asked for, declared once: the command line's options, parsed.
+#[derive(Clone, Debug, PartialEq, clap::Args)]
 pub struct Options {
-    pub width: u32,
-    pub height: u32,
-    pub distance_m: f32,
+    /// Frame size, WIDTHxHEIGHT.
+    #[arg(long, default_value = "960x540", value_parser = parse_size)]
+    pub size: (u32, u32),
+    /// Camera distance from the surface, metres.
+    #[arg(long, default_value_t = 2.0, value_parser = super::numbers::distance, allow_hyphen_values = true)]
+    pub distance: f32,
+    /// auto, a level number, cards or relief.
+    #[arg(long, default_value = "auto", value_parser = parse_level)]
     pub level: LevelMode,
-    /// The strand layer `level` applies to alone (`None`: every layer).
+    /// Apply `--level` to this strand layer alone; the others choose by distance.
+    #[arg(long)]
     pub layer: Option<String>,
-    pub overlay: bool,
+    /// `levels`: colour each strand and card by its active level.
+    #[arg(long, value_parser = ["levels"])]
+    pub overlay: Option<String>,
+    /// sphere, plane, box, field (flat ground 256 m across; see --eye), or the path of
+    /// a mesh (.glb, .gltf, .obj) laid out by its UVs.
+    #[arg(long, default_value = "sphere", value_parser = parse_surface)]
     pub surface: Surface,
-    /// Repeats of the material per UV unit of a mesh (`None`: measured, so the material
-    /// keeps its size).
+    /// Repeats of the material per UV unit of a `--surface` mesh (default: measured
+    /// from the mesh, so the material keeps its size in metres).
+    #[arg(long, value_parser = super::numbers::uv_scale)]
     pub uv_scale: Option<f32>,
-    /// A walker's eye (metres) instead of the orbit: the camera stands there.
+    /// Stand the camera at X,Y,Z metres (a walker's eye, e.g. 0,1.6,0 on the field)
+    /// and look along --yaw, --pitch (positive looks down) instead of orbiting.
+    #[arg(long, value_parser = parse_eye, allow_hyphen_values = true)]
     pub eye: Option<[f32; 3]>,
+    /// Wind strength (0 draws the wind stage at rest; omit for no wind stage).
+    #[arg(long, value_parser = super::numbers::wind, allow_hyphen_values = true)]
     pub wind: Option<f32>,
+    /// Camera turn around the vertical, in turns.
+    #[arg(long, default_value_t = 0.08, value_parser = super::numbers::yaw, allow_hyphen_values = true)]
     pub yaw: f32,
+    /// Camera elevation, in turns.
+    #[arg(long, default_value_t = 0.07, value_parser = super::numbers::pitch, allow_hyphen_values = true)]
     pub pitch: f32,
+    /// Strands and cards keep their own colour at every distance instead of
+    /// blending toward the surface behind them as they near the card switch.
+    #[arg(long)]
     pub own_colour: bool,
+    /// Multiplies every switch distance, as an engine's level-of-detail bias does: 2
+    /// keeps each level twice as far.
+    #[arg(long, default_value_t = 1.0, value_parser = super::numbers::lod_bias)]
+    pub lod_bias: f32,
+    /// The most strand and card triangles the frame may draw before its farthest tiles
+    /// go coarser (the preview's budget is 16777216); raise it to draw a high
+    /// --lod-bias without coarsening.
+    #[arg(long, value_parser = super::numbers::triangle_budget)]
+    pub triangle_budget: Option<u64>,
 }
 
 /// Parses `WxH`.
@@ -246,6 +278,12 @@ fn render(material: tuft_render::Material, out: &Path, o: &Options) -> anyhow::R
         }
     }
     let mut scene = scene_on(material, o)?;
+    if let Some(triangles) = o.triangle_budget {
+        scene.set_budget(tuft_render::FrameBudget {
+            triangles,
+            ..tuft_render::FrameBudget::default()
+        });
+    }
     let kind = scene.kind();
     let mut offscreen = Offscreen::new()?;
     let view = View {
@@ -253,15 +291,15 @@ fn render(material: tuft_render::Material, out: &Path, o: &Options) -> anyhow::R
         camera: Camera {
             yaw: o.yaw,
             pitch: o.pitch,
-            distance_m: o.distance_m,
+            distance_m: o.distance,
             walk_eye: o.eye,
             ..Camera::default()
         }
         .kept_above(kind),
-        width: o.width,
-        height: o.height,
+        width: o.size.0,
+        height: o.size.1,
         level: o.level,
-        overlay: o.overlay,
+        overlay: o.overlay.is_some(),
         wind: o.wind.map(|strength| Wind {
             strength,
             direction: 0.1,
@@ -269,6 +307,7 @@ fn render(material: tuft_render::Material, out: &Path, o: &Options) -> anyhow::R
         }),
         blend_to_surface: !o.own_colour,
         level_layer,
+        lod_bias: o.lod_bias,
     };
     let frame = offscreen.render(&mut scene, &view)?;
     let pixels = frame.image.over(BACKGROUND);
@@ -276,7 +315,7 @@ fn render(material: tuft_render::Material, out: &Path, o: &Options) -> anyhow::R
     // (a full disk) leaves the file that was there.
     let mut png = Vec::new();
     image::codecs::png::PngEncoder::new(&mut png)
-        .write_image(&pixels, o.width, o.height, image::ExtendedColorType::Rgba8)
+        .write_image(&pixels, o.size.0, o.size.1, image::ExtendedColorType::Rgba8)
         .context("cannot encode the frame")?;
     tuft_graph::io::write_atomic(out, &png)
         .with_context(|| format!("cannot write {}", out.display()))?;

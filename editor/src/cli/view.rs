@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-pub fn run(path: &Path) -> ExitCode {
+pub fn run(path: &Path, lod_bias: f32) -> ExitCode {
     let Some(dir) = tuft_render::baked::set_at(path) else {
         eprintln!(
             "{}: error: not a baked set (a folder holding the manifest.ron `tuft bake` writes)",
@@ -15,7 +15,7 @@ pub fn run(path: &Path) -> ExitCode {
     };
     // A set that cannot be read opens too: the window names the file at fault and draws
     // nothing.
-    match crate::app::run_viewer(dir) {
+    match crate::app::run_viewer(dir, lod_bias) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("tuft view: {e:#}");

@@ -71,7 +71,7 @@ pub fn repeat_from_above(
 
 /// Walks `metres` straight over the field on the lawn preset, at eye height, and prints
 /// per-frame planning time, planting, memory and triangles.
-pub fn run(metres: f32, json: bool) -> anyhow::Result<()> {
+pub fn run(metres: f32, json: bool, lod_bias: f32) -> anyhow::Result<()> {
     let doc = tuft_graph::io::from_str(crate::LAWN_PRESET)?;
     let (material, _) = crate::material::from_graph(&doc.graph, crate::preview::PREVIEW_MAPS)?;
     // Triangles a full-detail frame would need: every visible tile at level 0.
@@ -106,6 +106,7 @@ pub fn run(metres: f32, json: bool) -> anyhow::Result<()> {
             },
             width: 1280,
             height: 720,
+            lod_bias,
             ..View::default()
         };
         let start = Instant::now();

@@ -455,6 +455,7 @@ mod tests {
             ground: String::new(),
             scene: String::new(),
             layers: Vec::new(),
+            lod_bias: 1.0,
         };
         ron::to_string(&m).unwrap()
     }

@@ -80,6 +80,7 @@ fn view(distance_m: f32, wind: Option<Wind>) -> View {
         wind,
         blend_to_surface: true,
         level_layer: None,
+        lod_bias: 1.0,
     }
 }
 

@@ -109,7 +109,12 @@ pub(crate) fn one_frame(
     let cells = (ground_m / 2.0).ceil().max(1.0) as u32;
     let ground = Surface::plane(ground_m, cells, ground_m / manifest.repeat_m);
     let boxes = ground.tile_boxes();
-    let px_per_m = switches::px_per_m_at_1m(1080.0, switches::REFERENCE_FOV_TURNS);
+    // The game's own level-of-detail bias times the set's: every switch that much
+    // farther (the pixels a metre as a frame that much taller counts them).
+    let game_bias = 1.0;
+    let px_per_m = switches::px_per_m_at_1m(1080.0, switches::REFERENCE_FOV_TURNS)
+        * game_bias
+        * manifest.lod_bias;
     let mut drawn = Vec::new();
     for layer in &manifest.layers {
         let set = strands

@@ -57,6 +57,16 @@ pub struct Manifest {
     pub scene: String,
     /// The strand layers, in strand-file order.
     pub layers: Vec<LayerManifest>,
+    /// Multiplies every switch distance of every layer ([`crate::switches::Switches`]):
+    /// a game scales it as it scales its own level-of-detail bias (2 keeps each level
+    /// twice as far; the set looks the same at any bias, only its cost changes). Sets
+    /// baked before it say nothing: 1.
+    #[serde(default = "unit_bias")]
+    pub lod_bias: f32,
+}
+
+fn unit_bias() -> f32 {
+    1.0
 }
 
 impl Manifest {

@@ -337,6 +337,7 @@ pub fn write_baked_set_with(
         ground,
         scene: format!("{stem}.gltf"),
         layers,
+        lod_bias: 1.0,
     };
     let path = out.join(&manifest.scene);
     let scene = crate::gltf::scene_of_set(out, &manifest).map_err(|e| fail(&path, e))?;

@@ -106,6 +106,10 @@ pub struct View {
     /// card switch, and against the sky that of strands turned every way (see
     /// [`Scene::blend_distances`]); off, they keep their own at any distance.
     pub blend_to_surface: bool,
+    /// Multiplies every switch distance, as engines' level-of-detail bias does: 2 keeps
+    /// each level twice as far (and the blend toward the surface with it). 1 is the
+    /// switches as measured.
+    pub lod_bias: f32,
 }
 
 impl Default for View {
@@ -119,6 +123,7 @@ impl Default for View {
             overlay: false,
             wind: None,
             blend_to_surface: true,
+            lod_bias: 1.0,
         }
     }
 }

@@ -108,6 +108,16 @@ impl Resident {
 
 static NEXT_SCENE_ID: AtomicU64 = AtomicU64::new(1);
 
+/// A level-of-detail bias as the planner uses it: finite, and between 1/16 and 16.
+#[must_use]
+pub fn lod_bias(bias: f32) -> f32 {
+    if bias.is_finite() {
+        bias.clamp(1.0 / 16.0, 16.0)
+    } else {
+        1.0
+    }
+}
+
 /// A material planted on a surface.
 pub struct Scene {
     pub(crate) material: Arc<Material>,
@@ -431,7 +441,9 @@ impl Scene {
             .map(|(t, b)| (t, ((eye - b.centre).length() - b.surface_radius).max(0.05)))
             .collect();
         visible.sort_by(|a, b| a.1.total_cmp(&b.1));
-        let height_px = view.height.max(1) as f32;
+        // Levels are chosen by size on screen; a bias of F chooses as a frame F times
+        // taller would, which puts every switch (and the blend) F times as far.
+        let height_px = view.height.max(1) as f32 * lod_bias(view.lod_bias);
         let mut stats = FrameStats {
             tiles_visible: visible.len() as u32,
             tiles_total: self.tiles.len() as u32,
