@@ -308,6 +308,9 @@ impl Editor {
         if let Err(why) = installed {
             editor.preview_cannot_draw(why);
         }
+        if let Some(rs) = &cc.wgpu_render_state {
+            editor.preview.budget = tuft_render::FrameBudget::interactive(&rs.adapter.get_info());
+        }
         if let Some(settings) = cc
             .storage
             .and_then(|s| s.get_string("export"))

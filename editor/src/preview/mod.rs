@@ -368,6 +368,26 @@ pub struct Preview {
     pub stats: FrameStats,
     /// Show every level side by side (same camera), instead of one view.
     pub side_by_side: bool,
+    /// What a frame may cost ([`FrameBudget::interactive`] for the window's adapter).
+    pub budget: tuft_render::FrameBudget,
+    /// When the last frame was shown, and how long it asked the next to wait: while tiles
+    /// wait for the planting thread, frames come at the pace [`pending_wait`] sets.
+    last_show: Option<Instant>,
+    asked: std::time::Duration,
+}
+
+/// How long a frame waits for the next while tiles are being planted, after one that
+/// kept the thread busy for `busy` (its own drawing, beyond the wait it was asked for):
+/// as long again, within 30 ms and a second. On a GPU that is every other vsync or so;
+/// on a software adapter, where one frame of the field takes seconds, drawing takes half
+/// the time and the planting thread and the author's clicks the rest, instead of the
+/// window drawing back to back until the last tile lands.
+#[must_use]
+pub fn pending_wait(busy: std::time::Duration) -> std::time::Duration {
+    busy.clamp(
+        std::time::Duration::from_millis(30),
+        std::time::Duration::from_secs(1),
+    )
 }
 
 impl std::fmt::Debug for Preview {
@@ -519,6 +539,9 @@ impl Preview {
             mesh: None,
             stats: FrameStats::default(),
             side_by_side: false,
+            budget: tuft_render::FrameBudget::default(),
+            last_show: None,
+            asked: std::time::Duration::ZERO,
         }
     }
 
@@ -698,6 +721,7 @@ impl Preview {
         };
         let ppp = ui.ctx().pixels_per_point();
         let mut pending = false;
+        let mut stats_moved = false;
         let mut callbacks = Vec::new();
         for (slot, (rep, pane)) in panes.into_iter().enumerate() {
             let size = [
@@ -710,15 +734,19 @@ impl Preview {
             if let Some(rep) = rep {
                 view.level = LevelMode::Forced(rep);
             }
+            // A level forced (the side-by-side panes, the level menu) is drawn as asked
+            // within the full budget; the window's own budget holds the automatic view.
+            scene.set_budget(match view.level {
+                LevelMode::Auto => self.budget,
+                LevelMode::Forced(_) => tuft_render::FrameBudget::default(),
+            });
             let plan = scene.plan(&view);
             pending |= plan.stats.tiles_pending > 0;
             if slot == 0 {
                 // The status bar was laid out before this panel, with the last frame's
                 // figures: when they differ (the planting thread's last tile, say, with
-                // no frame after it), one more frame shows these.
-                if self.stats != plan.stats {
-                    ui.ctx().request_repaint();
-                }
+                // no frame after it), one more frame shows these (below).
+                stats_moved = self.stats != plan.stats;
                 self.stats = plan.stats.clone();
                 self.view.width = size[0];
                 self.view.height = size[1];
@@ -736,10 +764,20 @@ impl Preview {
             ));
         }
         drop(guard);
+        let now = Instant::now();
+        let busy = self.last_show.map_or(std::time::Duration::ZERO, |t| {
+            now.duration_since(t).saturating_sub(self.asked)
+        });
+        self.last_show = Some(now);
+        self.asked = std::time::Duration::ZERO;
         if pending {
+            // Frames while tiles land come at the planting's pace, not back to back: the
+            // figures that moved are shown by the next of them.
             let _ = self.plant.send(());
-            ui.ctx()
-                .request_repaint_after(std::time::Duration::from_millis(30));
+            self.asked = pending_wait(busy);
+            ui.ctx().request_repaint_after(self.asked);
+        } else if stats_moved {
+            ui.ctx().request_repaint();
         }
         for (rep, pane, callback) in callbacks {
             ui.painter()
@@ -754,6 +792,28 @@ impl Preview {
                 );
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pending_wait;
+    use std::time::Duration;
+
+    #[test]
+    fn a_frame_that_took_long_waits_as_long_for_the_next_within_bounds() {
+        let ms = Duration::from_millis;
+        assert_eq!(
+            pending_wait(ms(2)),
+            ms(30),
+            "a GPU's frame: about every other vsync"
+        );
+        assert_eq!(pending_wait(ms(400)), ms(400), "half the time drawing");
+        assert_eq!(
+            pending_wait(ms(2500)),
+            ms(1000),
+            "never longer than a second"
+        );
     }
 }
 

@@ -244,3 +244,47 @@ fn a_mesh_wound_inside_out_is_shown_with_a_note_saying_so() {
     let said = harness.state().message().unwrap_or_default();
     assert!(said.contains("is closed and wound inside out"), "{said}");
 }
+
+/// Regression: an editor left alone on the field kept both cores busy (174% of one core
+/// over 10 s with no input): the lawn on the field from the default walk, its frames
+/// driven as a window drives them, must come to a frame that asks for no other within a
+/// second, and stay there.
+#[test]
+fn an_editor_left_alone_on_the_field_comes_to_rest() {
+    use egui_kittest::kittest::Queryable as _;
+    let doc = tuft_graph::io::from_str(tuft_editor::app::LAWN_PRESET).unwrap();
+    let mut harness = editor(doc, None);
+    preview_menu(&mut harness, "field");
+    settle(&mut harness);
+    harness.get_by_label("walk").click();
+    let mut rested = None;
+    let mut reasons = Vec::new();
+    for frame in 0..3000 {
+        harness.step();
+        let asks = harness.output().viewport_output[&egui::ViewportId::ROOT].repaint_delay;
+        if asks > std::time::Duration::from_secs(1) {
+            rested = Some(frame);
+            break;
+        }
+        if frame > 2900 {
+            let st = &harness.state().preview().stats;
+            reasons.push(format!("{st:?} {:?}", harness.ctx.repaint_causes()));
+        }
+    }
+    let Some(frame) = rested else {
+        panic!(
+            "the editor never rests on the field: {}",
+            reasons.join("\n")
+        );
+    };
+    println!("at rest after {frame} frames");
+    // At rest it stays at rest: the next frames ask for nothing either.
+    for _ in 0..5 {
+        harness.step();
+        let asks = harness.output().viewport_output[&egui::ViewportId::ROOT].repaint_delay;
+        assert!(
+            asks > std::time::Duration::from_secs(1),
+            "woke again: {asks:?}"
+        );
+    }
+}

@@ -26,6 +26,26 @@ impl Default for FrameBudget {
     }
 }
 
+impl FrameBudget {
+    /// The budget for an interactive view on `adapter`: the default on a GPU; on a
+    /// software adapter (a CPU rasterising, as in a virtual machine without a GPU) an
+    /// eighth of its triangles, 2 million. There a frame of the lawn on the field at
+    /// 16 million took 20 to 35 s of CPU (`tuft render --surface field`, "GPU time"),
+    /// and the window drew several while the field planted, every click waiting behind
+    /// them; at 2 million the farther tiles draw coarser and a frame takes an eighth.
+    #[must_use]
+    pub fn interactive(adapter: &wgpu::AdapterInfo) -> Self {
+        if adapter.device_type == wgpu::DeviceType::Cpu {
+            Self {
+                triangles: 2 << 20,
+                ..Self::default()
+            }
+        } else {
+            Self::default()
+        }
+    }
+}
+
 /// What drawing one tile of one layer at one representation costs.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(super) struct Cost {
