@@ -795,6 +795,12 @@ impl Preview {
     }
 }
 
+impl Default for Preview {
+    fn default() -> Self {
+        Self::new(Arc::default())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::pending_wait;
@@ -814,11 +820,5 @@ mod tests {
             ms(1000),
             "never longer than a second"
         );
-    }
-}
-
-impl Default for Preview {
-    fn default() -> Self {
-        Self::new(Arc::default())
     }
 }
