@@ -130,6 +130,17 @@ fn the_gltf_meshes_read_back_with_their_counts_and_materials() {
                     .unwrap_or_else(|| panic!("{attribute}"));
                 assert_eq!(values.len(), positions.len(), "{file} {attribute}");
             }
+            // Custom attributes as floats, the type every importer keeps (Blender drops
+            // 16-bit ones).
+            for attribute in ["_WIND", "_RANK"] {
+                for p in mesh.as_array().unwrap() {
+                    let k = p["attributes"][attribute].as_u64().unwrap() as usize;
+                    assert_eq!(
+                        glb.json["accessors"][k]["componentType"], 5126,
+                        "{file} {attribute}"
+                    );
+                }
+            }
             let material = glb.material(0);
             assert_eq!(
                 material["doubleSided"].as_bool(),

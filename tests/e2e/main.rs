@@ -4,6 +4,7 @@
 mod bake;
 mod baked_set;
 mod boundaries;
+mod engines;
 mod field;
 mod files;
 mod game;

@@ -78,11 +78,13 @@ fn a_gltf_mesh_reads_with_its_uvs_and_node_transform() {
     let glb = tuft_graph::gltf::encode_ground(
         2.0,
         8,
+        "ground",
         &tuft_graph::gltf::GroundMaps {
             base_color: "b.png".into(),
             normal: "n.png".into(),
             orm: "o.png".into(),
         },
+        &tuft_graph::gltf::Pngs::new(),
     );
     std::fs::write(&path, glb).unwrap();
     let mesh = mesh_file::load(&path).unwrap();

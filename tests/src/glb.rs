@@ -200,15 +200,31 @@ impl Glb {
         &self.json["materials"][k]
     }
 
-    /// The URI of the image texture `texture` shows.
-    #[must_use]
-    pub fn texture_uri(&self, texture: &Value) -> String {
+    /// The image texture `texture` shows.
+    fn texture_image(&self, texture: &Value) -> &Value {
         let t = texture["index"].as_u64().unwrap() as usize;
         let image = self.json["textures"][t]["source"].as_u64().unwrap() as usize;
-        self.json["images"][image]["uri"]
+        &self.json["images"][image]
+    }
+
+    /// The relative URI of the image texture `texture` shows: its `uri`, or, for an
+    /// image stored in the binary chunk, the loose file's name it carries.
+    #[must_use]
+    pub fn texture_uri(&self, texture: &Value) -> String {
+        let image = self.texture_image(texture);
+        image["uri"]
             .as_str()
+            .or(image["name"].as_str())
             .unwrap()
             .to_owned()
+    }
+
+    /// The bytes of the image texture `texture` shows when the file carries them in a
+    /// buffer view (`None`: an image by URI).
+    #[must_use]
+    pub fn texture_bytes(&self, texture: &Value) -> Option<Vec<u8>> {
+        let view = self.texture_image(texture)["bufferView"].as_u64()? as usize;
+        Some(self.views[view].clone())
     }
 }
 

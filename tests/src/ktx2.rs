@@ -10,6 +10,8 @@ pub struct Ktx2 {
     pub side: u32,
     /// Every mip, mip 0 first, decompressed (as stored: RGBA8 texels or BC7 blocks).
     pub mips: Vec<Vec<u8>>,
+    /// The data format descriptor, as stored.
+    pub dfd: Vec<u8>,
 }
 
 impl Ktx2 {
@@ -80,10 +82,12 @@ impl Ktx2 {
                 out
             })
             .collect();
+        let (dfd_at, dfd_len) = (word(48) as usize, word(52) as usize);
         Self {
             vk_format: word(12),
             side: word(20),
             mips,
+            dfd: file[dfd_at..dfd_at + dfd_len].to_vec(),
         }
     }
 }

@@ -245,10 +245,12 @@ fn descriptor(srgb: bool, codec: Codec) -> Vec<u8> {
             d.extend_from_slice(&[0, 0, 0, 0]);
             d.extend_from_slice(&[4, 0, 0, 0, 0, 0, 0, 0]);
             for (channel, k) in [(0u8, 0u32), (1, 1), (2, 2), (15, 3)] {
-                // Bit offset, bit length − 1, channel (alpha 15 is linear even in sRGB).
+                // Bit offset, bit length − 1, channel type: the channel in the low four
+                // bits, the qualifiers in the high four (0x80 float, 0x40 signed, 0x20
+                // exponent, 0x10 linear). Alpha (15) is linear even in an sRGB texture.
                 let mut flags = channel;
                 if channel == 15 && srgb {
-                    flags |= 0x40; // KHR_DF_SAMPLE_DATATYPE_LINEAR
+                    flags |= 0x10; // KHR_DF_SAMPLE_DATATYPE_LINEAR
                 }
                 d.extend_from_slice(&((k * 8) as u16).to_le_bytes());
                 d.push(7);
@@ -366,6 +368,126 @@ pub fn map_textures(maps: &crate::bake::PbrMaps, codec: Codec) -> Vec<(&'static 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// One sample of a basic descriptor block, as the Khronos Data Format Specification
+    /// 1.3 lays it out (section 5.18): bit offset, bit length − 1, channel type with its
+    /// qualifiers, the four sample positions, lower and upper.
+    #[derive(Debug, PartialEq)]
+    struct Sample {
+        bit_offset: u16,
+        bit_length_minus_1: u8,
+        channel: u8,
+        linear: bool,
+        exponent: bool,
+        signed: bool,
+        float: bool,
+        positions: [u8; 4],
+        lower: u32,
+        upper: u32,
+    }
+
+    /// The descriptor's fields, read as the specification defines each (not as the
+    /// writer above builds them): total size, then one basic block.
+    fn read_descriptor(d: &[u8]) -> (u32, [u8; 4], [u8; 4], [u8; 8], Vec<Sample>) {
+        let u32_at = |i: usize| u32::from_le_bytes(d[i..i + 4].try_into().unwrap());
+        let total = u32_at(0);
+        assert_eq!(
+            total as usize,
+            d.len(),
+            "dfdTotalSize is the whole descriptor"
+        );
+        let vendor_type = u32_at(4);
+        assert_eq!(vendor_type & 0x1ffff, 0, "vendorId 0 (Khronos)");
+        assert_eq!(vendor_type >> 17, 0, "descriptorType 0 (basic)");
+        let version_size = u32_at(8);
+        assert_eq!(version_size & 0xffff, 2, "versionNumber 2 (KDFS 1.3)");
+        let block = (version_size >> 16) as usize;
+        assert_eq!(4 + block, d.len(), "descriptorBlockSize");
+        let model = [d[12], d[13], d[14], d[15]]; // colour model, primaries, transfer, flags
+        let dims = [d[16], d[17], d[18], d[19]];
+        let planes: [u8; 8] = d[20..28].try_into().unwrap();
+        let samples = (block - 24) / 16;
+        assert_eq!(24 + 16 * samples, block, "whole samples");
+        let samples = (0..samples)
+            .map(|k| {
+                let s = &d[28 + 16 * k..44 + 16 * k];
+                Sample {
+                    bit_offset: u16::from_le_bytes([s[0], s[1]]),
+                    bit_length_minus_1: s[2],
+                    channel: s[3] & 0x0f,
+                    linear: s[3] & 0x10 != 0,
+                    exponent: s[3] & 0x20 != 0,
+                    signed: s[3] & 0x40 != 0,
+                    float: s[3] & 0x80 != 0,
+                    positions: [s[4], s[5], s[6], s[7]],
+                    lower: u32::from_le_bytes(s[8..12].try_into().unwrap()),
+                    upper: u32::from_le_bytes(s[12..16].try_into().unwrap()),
+                }
+            })
+            .collect();
+        (total, model, dims, planes, samples)
+    }
+
+    /// Regression: the sRGB alpha sample was marked signed (0x40) where the
+    /// specification's linear bit (0x10) was meant. Every field of every format written,
+    /// against the specification's values for that format.
+    #[test]
+    fn the_data_format_descriptor_is_the_specifications_for_every_format_written() {
+        let unsigned = |channel: u8, bit_offset: u16, linear: bool| Sample {
+            bit_offset,
+            bit_length_minus_1: 7,
+            channel,
+            linear,
+            exponent: false,
+            signed: false,
+            float: false,
+            positions: [0; 4],
+            lower: 0,
+            upper: 255,
+        };
+        for srgb in [true, false] {
+            // KHR_DF_MODEL_RGBSDA (1), BT.709 primaries (1), sRGB (2) or linear (1)
+            // transfer, straight alpha (flags 0); 1 × 1 × 1 × 1 texel blocks, 4 bytes in
+            // plane 0; R, G, B, A of 8 bits at offsets 0, 8, 16, 24, alpha linear in an
+            // sRGB texture (the transfer function never applies to alpha).
+            let (_, model, dims, planes, samples) =
+                read_descriptor(&descriptor(srgb, Codec::Rgba8));
+            assert_eq!(model, [1, 1, if srgb { 2 } else { 1 }, 0], "srgb {srgb}");
+            assert_eq!(dims, [0, 0, 0, 0]);
+            assert_eq!(planes, [4, 0, 0, 0, 0, 0, 0, 0]);
+            assert_eq!(
+                samples,
+                [
+                    unsigned(0, 0, false),
+                    unsigned(1, 8, false),
+                    unsigned(2, 16, false),
+                    unsigned(15, 24, srgb),
+                ],
+                "srgb {srgb}"
+            );
+            // KHR_DF_MODEL_BC7 (134); 4 × 4 texel blocks (stored minus one) of 16 bytes;
+            // one sample, the whole 128-bit block, channel 0 (colour), 0 to 2³² − 1.
+            let (_, model, dims, planes, samples) = read_descriptor(&descriptor(srgb, Codec::Bc7));
+            assert_eq!(model, [134, 1, if srgb { 2 } else { 1 }, 0]);
+            assert_eq!(dims, [3, 3, 0, 0]);
+            assert_eq!(planes, [16, 0, 0, 0, 0, 0, 0, 0]);
+            assert_eq!(
+                samples,
+                [Sample {
+                    bit_offset: 0,
+                    bit_length_minus_1: 127,
+                    channel: 0,
+                    linear: false,
+                    exponent: false,
+                    signed: false,
+                    float: false,
+                    positions: [0; 4],
+                    lower: 0,
+                    upper: u32::MAX,
+                }]
+            );
+        }
+    }
 
     #[test]
     fn a_file_names_its_format_levels_and_every_mip() {

@@ -311,14 +311,25 @@ pub fn write_baked_set_with(
     let ground = format!("{stem}_ground.glb");
     let path = out.join(&ground);
     let maps_uri = |m: &str| format!("{stem}_{m}.png");
+    // The ground carries its maps: the PNGs just written beside it, read back.
+    let mut pngs = crate::gltf::Pngs::new();
+    for map in ["base_color", "normal", "orm"] {
+        let uri = maps_uri(map);
+        let path = out.join(&uri);
+        let png = tuft_strands::read::read_file(&path, 1 << 30, "map")
+            .map_err(|e| fail(&path, e.reason()))?;
+        pngs.insert(uri, png);
+    }
     let glb = crate::gltf::encode_ground(
         graph.repeat_m,
         GROUND_CELLS,
+        &format!("{stem}_ground"),
         &crate::gltf::GroundMaps {
             base_color: maps_uri("base_color"),
             normal: maps_uri("normal"),
             orm: maps_uri("orm"),
         },
+        &pngs,
     );
     write_into_set(&path, &glb)?;
     written.push(path);
@@ -402,6 +413,7 @@ fn write_layers(
             let file = mesh_name(stem, name, level_idx);
             let path = out.join(&file);
             let material = StrandMaterial::Strands {
+                name: format!("{stem}_{}_strands", file_stem(name)),
                 double_sided: matches!(layer.profile, crate::layer::Profile::Ribbon { .. }),
             };
             let glb = crate::gltf::encode_glb(
@@ -409,6 +421,7 @@ fn write_layers(
                 &format!("{name} level {level_idx}"),
                 &material,
                 encoding,
+                &crate::gltf::Pngs::new(),
             );
             write_into_set(&path, &glb)?;
             written.push(path);
@@ -514,6 +527,7 @@ fn write_cards(
     let layer_stem = format!("{stem}_{}", file_stem(name));
     let mut color_files = Vec::new();
     let mut normal_files = Vec::new();
+    let mut pngs = crate::gltf::Pngs::new();
     for (mip, (color, normal)) in atlas.color.iter().zip(&atlas.normal).enumerate() {
         let side = (atlas.size >> mip).max(1);
         for (pixels, kind, files) in [
@@ -527,7 +541,12 @@ fn write_cards(
             let mut bytes = std::io::Cursor::new(Vec::new());
             img.write_to(&mut bytes, image::ImageFormat::Png)
                 .map_err(|e| fail(&path, e.to_string()))?;
-            write_into_set(&path, &bytes.into_inner())?;
+            let bytes = bytes.into_inner();
+            write_into_set(&path, &bytes)?;
+            if mip == 0 {
+                // The card mesh carries its atlas's first level (the loose mips beside).
+                pngs.insert(file.clone(), bytes);
+            }
             written.push(path);
             files.push(file);
         }
@@ -552,11 +571,12 @@ fn write_cards(
     let path = dir.join(&mesh_file);
     let mesh = cards::card_mesh(&group, repeat_m, settings.atlas_cells);
     let material = StrandMaterial::Cards {
+        name: format!("{layer_stem}_cards"),
         color: color_files.first().cloned().unwrap_or_default(),
         normal: normal_files.first().cloned().unwrap_or_default(),
         alpha_cutoff: settings.alpha_cutoff,
     };
-    let glb = crate::gltf::encode_glb(&mesh, &format!("{name} cards"), &material, encoding);
+    let glb = crate::gltf::encode_glb(&mesh, &format!("{name} cards"), &material, encoding, &pngs);
     write_into_set(&path, &glb)?;
     written.push(path);
     let switches = tuft_strands::switches::Switches::of(set, &layer.levels, &group);

@@ -14,6 +14,10 @@ pub struct Glb {
     pub(super) nodes: Vec<Value>,
     pub(super) materials: Vec<Value>,
     pub(super) textures: Vec<String>,
+    /// PNG bytes by the relative URI a texture names: such an image is stored in the
+    /// binary chunk (the file is self-contained) and named by its URI, where the loose
+    /// PNG beside it is for tools that want files.
+    pub(super) embedded: std::collections::BTreeMap<String, Vec<u8>>,
     pub(super) extensions_used: Vec<&'static str>,
     pub(super) extensions_required: Vec<&'static str>,
     /// Whether views are compressed (EXT_meshopt_compression).
@@ -22,12 +26,20 @@ pub struct Glb {
     pub(super) fallback: usize,
 }
 
-/// Adds to `document` one texture per image at the relative URIs `images` (with the
-/// repeating, mipmapped sampler every strand map wants) and the extensions it uses and
-/// requires.
+/// One image of a document: its relative URI, and the buffer view holding its PNG
+/// where it is stored in the binary chunk.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Image {
+    pub(super) uri: String,
+    pub(super) view: Option<usize>,
+}
+
+/// Adds to `document` one texture per image of `images` (with the repeating, mipmapped
+/// sampler every strand map wants) and the extensions it uses and requires. An image in
+/// a buffer view keeps its URI as its name.
 pub(super) fn images_and_extensions(
     document: &mut Value,
-    images: &[String],
+    images: &[Image],
     used: &[&str],
     required: &[&str],
 ) {
@@ -36,7 +48,13 @@ pub(super) fn images_and_extensions(
         document["samplers"] = json!([{
             "magFilter": 9729, "minFilter": 9987, "wrapS": 10497, "wrapT": 10497,
         }]);
-        document["images"] = images.iter().map(|uri| json!({"uri": uri})).collect();
+        document["images"] = images
+            .iter()
+            .map(|image| match image.view {
+                Some(v) => json!({"name": image.uri, "bufferView": v, "mimeType": "image/png"}),
+                None => json!({"uri": image.uri}),
+            })
+            .collect();
         document["textures"] = (0..images.len())
             .map(|k| json!({"sampler": 0, "source": k}))
             .collect();
@@ -204,6 +222,12 @@ impl Glb {
         self.textures.len() - 1
     }
 
+    /// Stores `png` in the binary chunk for every texture naming `uri`: the file then
+    /// carries its own image.
+    pub fn embed(&mut self, uri: &str, png: Vec<u8>) {
+        self.embedded.insert(uri.to_owned(), png);
+    }
+
     /// Notes an extension the document uses (and requires, when readers must know it).
     pub(super) fn uses(&mut self, name: &'static str, required: bool) {
         if !self.extensions_used.contains(&name) {
@@ -217,6 +241,22 @@ impl Glb {
     /// The `.glb` bytes of a document whose scene holds nodes `roots`.
     #[must_use]
     pub fn finish(mut self, roots: &[usize]) -> Vec<u8> {
+        // Embedded images go into the binary chunk as plain views (never compressed).
+        let textures = std::mem::take(&mut self.textures);
+        let images: Vec<Image> = textures
+            .into_iter()
+            .map(|uri| {
+                let view = self.embedded.get(&uri).cloned().map(|png| {
+                    align(&mut self.bin);
+                    let offset = self.bin.len();
+                    self.bin.extend_from_slice(&png);
+                    self.views
+                        .push(json!({"buffer": 0, "byteOffset": offset, "byteLength": png.len()}));
+                    self.views.len() - 1
+                });
+                Image { uri, view }
+            })
+            .collect();
         align(&mut self.bin);
         let mut buffers = vec![json!({"byteLength": self.bin.len()})];
         if self.fallback > 0 {
@@ -238,7 +278,7 @@ impl Glb {
         });
         let used: Vec<&str> = self.extensions_used.clone();
         let required: Vec<&str> = self.extensions_required.clone();
-        images_and_extensions(&mut document, &self.textures, &used, &required);
+        images_and_extensions(&mut document, &images, &used, &required);
         // No binary data (a part without strands): no buffer and no binary chunk, since
         // glTF has no empty buffer.
         let bin = !self.bin.is_empty();

@@ -7,14 +7,17 @@
 //! 65 535 vertices, so its indices are 16-bit. By default ([`Encoding::Quantized`]) the
 //! attributes are stored as KHR_mesh_quantization allows: positions as 16-bit integers
 //! across the mesh's bounds (the node's scale and translation restore metres), normals as
-//! 8-bit, texture coordinates and the wind as 16-bit and colours as 8-bit normalised
-//! integers; `_RANK` stays a float, so a level's cut lands on the same strands.
+//! 8-bit, texture coordinates as 16-bit and colours as 8-bit normalised integers; `_RANK`
+//! stays a float, so a level's cut lands on the same strands, and `_WIND` too, so
+//! importers that keep only float custom attributes (Blender) keep it.
 //! [`Encoding::Float`] writes 32-bit floats.
 //!
 //! Materials: strands wear their vertex colour, double-sided for ribbons; cards wear the
 //! layer's atlas (colour and normal), alpha-masked at the card settings' cutoff; the ground
 //! wears the PBR maps, with occlusion, roughness and metallic packed into one ORM texture
-//! (R, G, B) as glTF defines it. Textures are the set's own PNGs, named by relative URI.
+//! (R, G, B) as glTF defines it. Textures are the set's own PNGs, stored in each `.glb`'s
+//! binary chunk (named by the loose file's relative URI, which the `.gltf` scene uses).
+//! Every material's name is unique in its set (`<material>_<layer>_cards`, …).
 
 mod builder;
 mod scene;
@@ -26,15 +29,24 @@ pub use strands::{Encoding, StrandMaterial};
 
 use tuft_strands::mesh::LevelMesh;
 
-/// Encodes `mesh` as a glTF binary on its own, wearing `material`.
+/// The PNG bytes of the textures a material names, by their relative URIs: stored in
+/// the `.glb` itself.
+pub type Pngs = std::collections::BTreeMap<String, Vec<u8>>;
+
+/// Encodes `mesh` as a glTF binary on its own, wearing `material`, whose textures' PNGs
+/// `pngs` holds (the file carries them).
 #[must_use]
 pub fn encode_glb(
     mesh: &LevelMesh,
     name: &str,
     material: &StrandMaterial,
     encoding: Encoding,
+    pngs: &Pngs,
 ) -> Vec<u8> {
     let mut glb = Glb::default();
+    for (uri, png) in pngs {
+        glb.embed(uri, png.clone());
+    }
     if mesh.indices.is_empty() || mesh.vertices.is_empty() {
         // A level or card set without strands: glTF has no empty accessor, buffer or
         // mesh, so the file holds a named node alone (and the scene shows nothing there).
@@ -49,11 +61,23 @@ pub fn encode_glb(
 
 /// The ground: one repeat of the material, `cells × cells` quads centred on the origin
 /// (Y up, as the strand meshes), wearing the PBR maps named by `maps` (relative URIs of
-/// the base colour, normal and ORM textures).
+/// the base colour, normal and ORM textures) as the material `name`.
 #[must_use]
-pub fn encode_ground(repeat_m: f32, cells: u32, maps: &GroundMaps) -> Vec<u8> {
+pub fn encode_ground(
+    repeat_m: f32,
+    cells: u32,
+    name: &str,
+    maps: &GroundMaps,
+    pngs: &Pngs,
+) -> Vec<u8> {
     let mut glb = Glb::default();
-    let material = glb.material(&StrandMaterial::Ground(maps.clone()));
+    for (uri, png) in pngs {
+        glb.embed(uri, png.clone());
+    }
+    let material = glb.material(&StrandMaterial::Ground {
+        name: name.to_owned(),
+        maps: maps.clone(),
+    });
     let node = glb.grid_node(repeat_m, cells.max(1), material);
     glb.finish(&[node])
 }

@@ -125,7 +125,9 @@ impl Merged {
         if let Some(textures) = doc["textures"].as_array() {
             for t in textures {
                 let image = t["source"].as_u64()? as usize;
-                let uri = doc["images"][image]["uri"].as_str()?.to_owned();
+                // An image the part carries in its chunk keeps its loose file's name.
+                let img = &doc["images"][image];
+                let uri = img["uri"].as_str().or(img["name"].as_str())?.to_owned();
                 let k = self
                     .images
                     .iter()
@@ -227,7 +229,15 @@ pub fn encode_scene(name: &str, ground: &Part<'_>, layers: &[LayerParts<'_>]) ->
     });
     let used: Vec<&str> = m.used.iter().map(String::as_str).collect();
     let required: Vec<&str> = m.required.iter().map(String::as_str).collect();
-    super::builder::images_and_extensions(&mut document, &m.images, &used, &required);
+    let images: Vec<super::builder::Image> = m
+        .images
+        .iter()
+        .map(|uri| super::builder::Image {
+            uri: uri.clone(),
+            view: None,
+        })
+        .collect();
+    super::builder::images_and_extensions(&mut document, &images, &used, &required);
     super::builder::drop_empty_arrays(&mut document);
     serde_json::to_vec_pretty(&document).ok()
 }

@@ -14,8 +14,9 @@ pub enum Encoding {
     Float,
     /// KHR_mesh_quantization: positions as 16-bit integers over the mesh's bounds (an
     /// error of at most half a step, `extent / 131070`: 0.015 mm over a 2 m repeat),
-    /// normals as 8-bit (within 0.5°), texture coordinates, colours in `[0, 1]` and the
-    /// wind as 16-bit normalised integers; `_RANK` as a float.
+    /// normals as 8-bit (within 0.5°), texture coordinates and colours in `[0, 1]` as
+    /// 16-bit normalised integers; `_WIND` and `_RANK` as floats (the same four bytes a
+    /// padded 16-bit scalar takes, and kept by every importer).
     #[default]
     Quantized,
     /// As [`Encoding::Quantized`], every buffer view then compressed by meshoptimizer
@@ -40,16 +41,23 @@ impl Encoding {
     }
 }
 
-/// What a mesh wears.
+/// What a mesh wears. Every material carries a name unique in its set
+/// (`<material>_<layer>_strands`, `<material>_<layer>_cards`, `<material>_ground`):
+/// importers that keep one material per name (Godot writes one resource per name) would
+/// otherwise dress every layer's cards in the first layer's atlas.
 #[derive(Clone, Debug, PartialEq)]
 pub enum StrandMaterial {
     /// Strands: their vertex colour; double-sided for ribbons.
     Strands {
+        /// The material's name, unique in the set.
+        name: String,
         /// Whether both faces are drawn (ribbons).
         double_sided: bool,
     },
     /// Cards: the atlas at these relative URIs, alpha-masked at `alpha_cutoff`.
     Cards {
+        /// The material's name, unique in the set.
+        name: String,
         /// The colour atlas (sRGB, coverage in alpha).
         color: String,
         /// The normal atlas.
@@ -58,7 +66,12 @@ pub enum StrandMaterial {
         alpha_cutoff: f32,
     },
     /// The ground: the PBR maps.
-    Ground(GroundMaps),
+    Ground {
+        /// The material's name, unique in the set.
+        name: String,
+        /// The maps it wears.
+        maps: GroundMaps,
+    },
 }
 
 /// The strands' roughness: their shading has no roughness input of its own.
@@ -68,8 +81,8 @@ impl Glb {
     /// Adds `material`; returns its index.
     pub fn material(&mut self, material: &StrandMaterial) -> usize {
         let value = match material {
-            StrandMaterial::Strands { double_sided } => json!({
-                "name": "strands",
+            StrandMaterial::Strands { name, double_sided } => json!({
+                "name": name,
                 "doubleSided": double_sided,
                 "pbrMetallicRoughness": {
                     "baseColorFactor": [1.0, 1.0, 1.0, 1.0],
@@ -78,13 +91,14 @@ impl Glb {
                 },
             }),
             StrandMaterial::Cards {
+                name,
                 color,
                 normal,
                 alpha_cutoff,
             } => {
                 let (c, n) = (self.texture(color), self.texture(normal));
                 json!({
-                    "name": "cards",
+                    "name": name,
                     "doubleSided": true,
                     "alphaMode": "MASK",
                     "alphaCutoff": alpha_cutoff,
@@ -96,12 +110,12 @@ impl Glb {
                     "normalTexture": {"index": n, "texCoord": 0},
                 })
             }
-            StrandMaterial::Ground(maps) => {
+            StrandMaterial::Ground { name, maps } => {
                 let c = self.texture(&maps.base_color);
                 let n = self.texture(&maps.normal);
                 let orm = self.texture(&maps.orm);
                 json!({
-                    "name": "ground",
+                    "name": name,
                     "pbrMetallicRoughness": {
                         "baseColorTexture": {"index": c},
                         "metallicRoughnessTexture": {"index": orm},
@@ -162,10 +176,10 @@ impl Glb {
             "COLOR_0",
             self.unorm8_or_floats(v.iter().map(|x| x.color), quantized),
         ));
-        streams.push((
-            "_WIND",
-            self.unorm16_or_floats(v.iter().map(|x| [x.wind]), quantized),
-        ));
+        // A float whatever the encoding: a 16-bit normalised scalar is padded to four
+        // bytes anyway, and Blender's importer keeps only float and 8-bit custom
+        // attributes (it dropped the 16-bit `_WIND` of quantised sets).
+        streams.push(("_WIND", self.floats(v.iter().map(|x| [x.wind]))));
         streams.push(("_RANK", self.floats(v.iter().map(|x| [x.rank]))));
         if tangents {
             let t = uv_tangents(

@@ -1,0 +1,173 @@
+//! What engines and DCC tools read of a baked set, checked for every preset and target:
+//! each material's name stands for one material only (importers keep one material per
+//! name), every texture a material wears is inside its `.glb` and the same as the loose
+//! PNG beside it, the custom attributes are floats, and every KTX2 descriptor is the
+//! byte sequence the Khronos Data Format Specification gives for its format.
+
+use std::collections::BTreeMap;
+use tuft_graph::{Evaluator, bake, targets::Target};
+use tuft_tests::glb::Glb;
+use tuft_tests::ktx2::Ktx2;
+use tuft_tests::root;
+
+/// The descriptor of an RGBA8 texture, written out from the specification (KDFS 1.3,
+/// section 5): total size 92; vendor 0, type 0; version 2, block size 88; model RGBSDA
+/// (1), primaries BT.709 (1), transfer sRGB (2) or linear (1), flags 0; 1 × 1 texels;
+/// 4 bytes in plane 0; then R, G, B at bit offsets 0, 8, 16 and A at 24, each 8 bits,
+/// 0 to 255, A marked linear (0x10) in an sRGB texture.
+fn rgba8_descriptor(srgb: bool) -> Vec<u8> {
+    let mut d = vec![92, 0, 0, 0, 0, 0, 0, 0, 2, 0, 88, 0];
+    d.extend([1, 1, if srgb { 2 } else { 1 }, 0, 0, 0, 0, 0]);
+    d.extend([4, 0, 0, 0, 0, 0, 0, 0]);
+    for (offset, channel) in [
+        (0u8, 0u8),
+        (8, 1),
+        (16, 2),
+        (24, if srgb { 0x1f } else { 0x0f }),
+    ] {
+        d.extend([offset, 0, 7, channel, 0, 0, 0, 0, 0, 0, 0, 0, 255, 0, 0, 0]);
+    }
+    d
+}
+
+/// The descriptor of a BC7 texture: total 44; block size 40; model BC7 (134); 4 × 4
+/// texels (stored as 3, 3); 16 bytes in plane 0; one sample, the 128-bit block,
+/// channel 0, 0 to 2³² − 1.
+fn bc7_descriptor(srgb: bool) -> Vec<u8> {
+    let mut d = vec![44, 0, 0, 0, 0, 0, 0, 0, 2, 0, 40, 0];
+    d.extend([134, 1, if srgb { 2 } else { 1 }, 0, 3, 3, 0, 0]);
+    d.extend([16, 0, 0, 0, 0, 0, 0, 0]);
+    d.extend([0, 0, 127, 0, 0, 0, 0, 0, 0, 0, 0, 0, 255, 255, 255, 255]);
+    d
+}
+
+/// Checks the set in `dir`; what is wrong, each a line.
+fn check_set(dir: &std::path::Path, label: &str, bc7: bool) -> Vec<String> {
+    let mut wrong = Vec::new();
+    let manifest = crate::baked_set::manifest(dir);
+    // Every .glb of the set: the ground, every level, every layer's cards.
+    let mut glbs = vec![manifest.ground.clone()];
+    for layer in &manifest.layers {
+        glbs.extend(layer.meshes.iter().cloned());
+        glbs.push(layer.cards.mesh.clone());
+    }
+    let mut named: BTreeMap<String, (String, serde_json::Value)> = BTreeMap::new();
+    for file in &glbs {
+        let glb = Glb::read(&dir.join(file));
+        for material in glb.json["materials"].as_array().into_iter().flatten() {
+            let name = material["name"].as_str().unwrap_or_default().to_owned();
+            if let Some((first, seen)) = named.get(&name)
+                && seen != material
+            {
+                wrong.push(format!(
+                    "{label}: material {name:?} of {file} is another than {first}'s"
+                ));
+            }
+            named
+                .entry(name)
+                .or_insert_with(|| (file.clone(), material.clone()));
+            for key in ["normalTexture", "occlusionTexture"]
+                .into_iter()
+                .map(|k| &material[k])
+                .chain([
+                    &material["pbrMetallicRoughness"]["baseColorTexture"],
+                    &material["pbrMetallicRoughness"]["metallicRoughnessTexture"],
+                ])
+                .filter(|t| t.get("index").is_some())
+            {
+                let uri = glb.texture_uri(key);
+                let loose = std::fs::read(dir.join(&uri));
+                match (glb.texture_bytes(key), loose) {
+                    (Some(inside), Ok(loose)) if inside == loose => {
+                        if image::load_from_memory(&inside).is_err() {
+                            wrong.push(format!("{label}: {file}'s {uri} does not decode"));
+                        }
+                    }
+                    (None, _) => wrong.push(format!("{label}: {file} names {uri} outside itself")),
+                    (Some(_), Err(e)) => wrong.push(format!("{label}: {uri} beside {file}: {e}")),
+                    (Some(_), Ok(_)) => {
+                        wrong.push(format!(
+                            "{label}: {file}'s {uri} differs from the loose file"
+                        ));
+                    }
+                }
+            }
+        }
+        if file != &manifest.ground
+            && glb.json.get("meshes").is_some()
+            && ["_WIND", "_RANK"].iter().any(|a| {
+                glb.json["meshes"][0]["primitives"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|p| {
+                        let k = p["attributes"][a].as_u64();
+                        k.is_none_or(|k| glb.json["accessors"][k as usize]["componentType"] != 5126)
+                    })
+            })
+        {
+            wrong.push(format!("{label}: {file} lacks float _WIND or _RANK"));
+        }
+    }
+    // Every KTX2 file, its descriptor against the specification's bytes.
+    let mut ktx2: Vec<(String, bool)> = manifest
+        .textures_ktx2
+        .iter()
+        .map(|(map, file)| (file.clone(), map == "base_color"))
+        .collect();
+    for layer in &manifest.layers {
+        ktx2.push((layer.cards.atlas_color_ktx2.clone(), true));
+        ktx2.push((layer.cards.atlas_normal_ktx2.clone(), false));
+    }
+    for (file, srgb) in ktx2 {
+        let expected = if bc7 {
+            bc7_descriptor(srgb)
+        } else {
+            rgba8_descriptor(srgb)
+        };
+        if Ktx2::read(&dir.join(&file)).dfd != expected {
+            wrong.push(format!("{label}: {file}'s data format descriptor"));
+        }
+    }
+    wrong
+}
+
+#[test]
+fn every_preset_for_every_target_lands_as_engines_read_it() {
+    let mut wrong = Vec::new();
+    for (preset, _) in tuft_editor::PRESETS {
+        let graph = tuft_graph::io::load(&root().join(format!("presets/{preset}.ron")))
+            .unwrap()
+            .graph;
+        let evaluator = Evaluator::new(&graph);
+        for (target_name, target) in Target::NAMES {
+            // One codec a preset: the BC7 blocks on the moss, RGBA8 elsewhere.
+            let bc7 = preset == "moss" && target == Target::Gltf;
+            let options = bake::BakeOptions {
+                resolution: 32,
+                target,
+                ktx2: if bc7 {
+                    tuft_graph::ktx2::Codec::Bc7
+                } else {
+                    tuft_graph::ktx2::Codec::Rgba8
+                },
+                ..bake::BakeOptions::default()
+            };
+            let dir = tempfile::tempdir().unwrap();
+            bake::write_baked_set_with(
+                &evaluator,
+                dir.path(),
+                &options,
+                &mut |_, _| {},
+                &std::sync::atomic::AtomicBool::new(false),
+            )
+            .unwrap();
+            wrong.extend(check_set(
+                dir.path(),
+                &format!("{preset} {target_name}"),
+                bc7,
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
