@@ -1,6 +1,9 @@
 """Imports a baked set's scene into Blender, as an artist would, and checks what came in:
-the cards textured with their atlas and alpha-clipped, the ground wearing its maps. Then
-renders the cards and the ground (Cycles on the CPU: no display needed) to a PNG.
+each layer's cards wearing that layer's own atlas (one material per layer, named
+<material>_<layer>_cards), alpha-clipped; the strand meshes carrying their _WIND
+attribute; the ground wearing its maps. Then renders the cards and the ground (Cycles on
+the CPU: no display needed) to a PNG, with enough transparent bounces that stacked
+clipped cards are not darkened (Cycles' default of 8 rendered the fur nearly black).
 
     python3 scripts/blender-import.py DIR/lawn.gltf OUT.png
 
@@ -29,7 +32,9 @@ def main(scene_path, out_png):
     problems = []
     objects = {o.name: o for o in bpy.data.objects}
     cards = [o for o in objects.values() if o.type == "MESH" and o.data.materials
-             and o.data.materials[0].name.startswith("cards")]
+             and o.data.materials[0].name.endswith("_cards")]
+    strands = [o for o in objects.values() if o.type == "MESH" and o.data.materials
+               and o.data.materials[0].name.endswith("_strands")]
     ground = objects.get("ground")
     if ground is None:
         problems.append("no ground object")
@@ -43,8 +48,19 @@ def main(scene_path, out_png):
     for o in cards:
         material = o.data.materials[0]
         maps = images_of(material)
-        if not any("atlas_color" in m for m in maps):
-            problems.append(f"{o.name}: cards without their colour atlas: {maps}")
+        # <material>_<layer>_cards wears <material>_<layer>_atlas_color_mip0.png.
+        layer_stem = material.name[: -len("_cards")]
+        if f"{layer_stem}_atlas_color_mip0.png" not in maps and not any(
+                m.startswith(layer_stem) and "atlas_color" in m for m in maps):
+            problems.append(f"{o.name}: cards without their own layer's atlas: {maps}")
+    card_materials = [o.data.materials[0].name for o in cards]
+    if len(set(card_materials)) != len(card_materials):
+        problems.append(f"card layers share a material: {card_materials}")
+    if not strands:
+        problems.append("no strand meshes")
+    for o in strands:
+        if "_WIND" not in o.data.attributes:
+            problems.append(f"{o.name}: no _WIND attribute ({list(o.data.attributes.keys())})")
         # glTF's MASK comes in as a threshold on the alpha (Blender 4.2 on), or as the
         # older blend method CLIP.
         clipped = any(
@@ -82,6 +98,10 @@ def main(scene_path, out_png):
     scene.render.engine = "CYCLES"
     scene.cycles.device = "CPU"
     scene.cycles.samples = 16
+    # Cards stand crossed and clipped: a ray passes many transparent texels before it
+    # meets a blade, and Cycles' default 8 transparent bounces turn the rest black.
+    scene.cycles.transparent_max_bounces = 64
+    scene.cycles.max_bounces = max(scene.cycles.max_bounces, 64)
     scene.render.resolution_x, scene.render.resolution_y = 640, 360
     scene.render.filepath = out_png
     bpy.ops.render.render(write_still=True)

@@ -180,6 +180,12 @@ impl Editor {
                     );
                     ui.end_row();
                 });
+                if let Some(note) = Encoding::from_name(&s.compress)
+                    .ok()
+                    .and_then(Encoding::note)
+                {
+                    ui.colored_label(ui.visuals().warn_fg_color, note);
+                }
                 ui.horizontal(|ui| {
                     let ready = !s.folder.trim().is_empty();
                     go = ui.add_enabled(ready, egui::Button::new("Export")).clicked();

@@ -23,6 +23,9 @@ pub fn run(
         eprintln!("tuft bake: --keep: {e}");
         return ExitCode::FAILURE;
     }
+    if let Some(note) = options.encoding.note() {
+        eprintln!("tuft bake: note: {note}");
+    }
     match bake_into(&doc.graph, out, options) {
         Ok(written) => {
             for path in written {

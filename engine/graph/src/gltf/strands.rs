@@ -32,6 +32,17 @@ impl Encoding {
         ("meshopt", Self::Meshopt),
     ];
 
+    /// What an author should know before baking with this encoding, if anything: where
+    /// it will not land.
+    #[must_use]
+    pub fn note(self) -> Option<&'static str> {
+        (self == Self::Meshopt).then_some(
+            "EXT_meshopt_compression is required by the meshes, and Blender's glTF importer \
+             refuses it (as do engines without a meshopt decoder); bake with --compress \
+             quantize for Blender",
+        )
+    }
+
     /// The encoding called `name`, or a message listing the valid names.
     ///
     /// # Errors
