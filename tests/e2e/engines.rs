@@ -45,6 +45,36 @@ fn bc7_descriptor(srgb: bool) -> Vec<u8> {
 fn check_set(dir: &std::path::Path, label: &str, bc7: bool) -> Vec<String> {
     let mut wrong = Vec::new();
     let manifest = crate::baked_set::manifest(dir);
+    // What the manifest says of the set is what the set holds.
+    let Some(made) = &manifest.made else {
+        return vec![format!(
+            "{label}: the manifest says nothing of how the set was made"
+        )];
+    };
+    if !made.images_in_glb
+        || made.ktx2_zstd_level != tuft_graph::ktx2::ZSTD_LEVEL
+        || made.map_resolution != 32
+        || made.mesh_compression != "quantize"
+        || !made.generator.starts_with("Tuft ")
+    {
+        wrong.push(format!(
+            "{label}: the manifest's record of the bake: {made:?}"
+        ));
+    }
+    for attribute in ["_WIND", "_RANK"] {
+        if !made.attributes.contains_key(attribute) {
+            wrong.push(format!(
+                "{label}: the manifest does not describe {attribute}"
+            ));
+        }
+    }
+    for map in manifest.maps.keys() {
+        if !made.maps.contains_key(map) {
+            wrong.push(format!(
+                "{label}: the manifest does not say how {map} is encoded"
+            ));
+        }
+    }
     // Every .glb of the set: the ground, every level, every layer's cards.
     let mut glbs = vec![manifest.ground.clone()];
     for layer in &manifest.layers {

@@ -74,6 +74,7 @@ impl ExportSettings {
             target: Target::from_name(&self.target).unwrap_or_default(),
             ktx2: Codec::from_name(&self.ktx2).unwrap_or_default(),
             strands: tuft_strands::file::Scheme::from_name(&self.strands).unwrap_or_default(),
+            keep: self.keep,
         }
     }
 }

@@ -230,6 +230,7 @@ pub fn run(command: Command) -> ExitCode {
                 target,
                 ktx2,
                 strands,
+                keep: keep.unwrap_or(1.0),
             };
             bake::run(&file, &out, &options, keep, force)
         }

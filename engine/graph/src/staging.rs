@@ -456,6 +456,7 @@ mod tests {
             scene: String::new(),
             layers: Vec::new(),
             lod_bias: 1.0,
+            made: None,
         };
         ron::to_string(&m).unwrap()
     }

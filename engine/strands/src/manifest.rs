@@ -63,6 +63,108 @@ pub struct Manifest {
     /// baked before it say nothing: 1.
     #[serde(default = "unit_bias")]
     pub lod_bias: f32,
+    /// How the set was made, and what its files hold beyond glTF's own conventions
+    /// (sets baked before it say nothing).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub made: Option<Made>,
+}
+
+/// How a set was made and what a game must know of its files that the files do not say:
+/// the options the bake took, the custom vertex attributes and what they mean, each
+/// map's encoding, and the rules the card level follows.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Made {
+    /// The tool that baked the set and its version (`Tuft 0.1.0`).
+    pub generator: String,
+    /// The maps' side in texels.
+    pub map_resolution: u32,
+    /// How the `.glb` meshes store vertices: `none` (32-bit floats), `quantize`
+    /// (KHR_mesh_quantization), `meshopt` (EXT_meshopt_compression over the quantised
+    /// bytes, which some importers refuse).
+    pub mesh_compression: String,
+    /// The Zstandard level of the KTX2 files' supercompression.
+    pub ktx2_zstd_level: i32,
+    /// The share of every layer's strands the bake kept (`tuft bake --keep`; 1 keeps
+    /// the graph's).
+    pub keep: f32,
+    /// Whether every `.glb` carries its images in its binary chunk (the loose PNGs lie
+    /// beside it all the same).
+    pub images_in_glb: bool,
+    /// The custom vertex attributes of the strand and card meshes, by name, with their
+    /// type and meaning.
+    pub attributes: BTreeMap<String, String>,
+    /// Each map file's encoding and convention, by map name.
+    pub maps: BTreeMap<String, String>,
+    /// How the card level is drawn, as the preview draws it: what a game's shader must
+    /// do for the cards to stand for their strands.
+    pub cards: String,
+}
+
+impl Made {
+    /// The attributes' and maps' descriptions and the card rules this build writes.
+    #[must_use]
+    pub fn conventions() -> (BTreeMap<String, String>, BTreeMap<String, String>, String) {
+        let text = |pairs: &[(&str, &str)]| -> BTreeMap<String, String> {
+            pairs
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+                .collect()
+        };
+        let attributes = text(&[
+            (
+                "_WIND",
+                "float: 0 at a strand's root to 1 at its tip (cards: the same along the \
+                 card's height); how far the vertex sways with the wind",
+            ),
+            (
+                "_RANK",
+                "float in [0, 1): the strand's rank; level k of a layer keeps the strands \
+                 with _RANK below the layer's levels.keep[k], so every level is a prefix \
+                 of the finest and a switch drops the highest ranks first",
+            ),
+        ]);
+        let maps = text(&[
+            ("base_color", "8-bit sRGB albedo"),
+            (
+                "normal",
+                "8-bit tangent-space normal, OpenGL convention (+Y up the image), as glTF's",
+            ),
+            ("roughness", "8-bit linear"),
+            ("metallic", "8-bit linear"),
+            ("occlusion", "8-bit linear ambient occlusion"),
+            (
+                "height",
+                "16-bit linear; 1 stands for height_range_m metres above the lowest point",
+            ),
+            (
+                "orm",
+                "8-bit linear: R occlusion, G roughness, B metallic (glTF's packing)",
+            ),
+            (
+                "unity_mask",
+                "8-bit linear: R metallic, G occlusion, B detail mask (white), A smoothness \
+                 (HDRP and URP Lit's mask map)",
+            ),
+            (
+                "normal_directx",
+                "8-bit tangent-space normal, DirectX convention (−Y: green flipped), as \
+                 Unreal's",
+            ),
+        ]);
+        let cards = "Each card is two crossed quads wearing its atlas cell, alpha-tested at \
+            cards.settings.alpha_cutoff (never blended), double-sided; its vertex colour \
+            is its tint, multiplied into the atlas, and its _RANK is its own hash in \
+            [0, 1). Over the last strand level's fade band (switches.fade_band) the cards \
+            come in through a dither: with the fade f going 0 to 1, a card is drawn while \
+            its _RANK is below f. Past the card switch, over the next band, they leave \
+            for the surface by sinking: every point's height above its card's root is \
+            scaled by 1 - f. The atlas mips were rescaled so each keeps mip 0's alpha \
+            coverage (cards.atlas_coverage): sample the KTX2 chain, not an engine's own \
+            box-filtered one, which thins the cards with distance."
+            .to_owned();
+        (attributes, maps, cards)
+    }
 }
 
 fn unit_bias() -> f32 {

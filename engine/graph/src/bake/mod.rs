@@ -121,7 +121,7 @@ pub fn write_baked_set(
 }
 
 /// How a set is baked beyond the graph.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BakeOptions {
     /// Map resolution in texels.
     pub resolution: usize,
@@ -134,6 +134,9 @@ pub struct BakeOptions {
     /// How the strand file stores its fields. Quantised, every mesh, card and report is
     /// built from the strands as the file gives them back, so the set agrees with itself.
     pub strands: tuft_strands::file::Scheme,
+    /// The share of every layer's strands the graph was thinned to before the bake
+    /// (`tuft bake --keep`): recorded in the manifest, not applied here.
+    pub keep: f32,
 }
 
 impl Default for BakeOptions {
@@ -144,6 +147,7 @@ impl Default for BakeOptions {
             target: crate::targets::Target::default(),
             ktx2: crate::ktx2::Codec::default(),
             strands: tuft_strands::file::Scheme::default(),
+            keep: 1.0,
         }
     }
 }
@@ -186,6 +190,7 @@ pub fn write_baked_set_with(
         target,
         ktx2,
         strands: scheme,
+        keep: _,
     } = *options;
     let mut progress = |stage: &str, f: f32| -> Result<(), BakeError> {
         progress(stage, f);
@@ -349,6 +354,20 @@ pub fn write_baked_set_with(
         scene: format!("{stem}.gltf"),
         layers,
         lod_bias: 1.0,
+        made: Some({
+            let (attributes, maps, cards) = tuft_strands::manifest::Made::conventions();
+            tuft_strands::manifest::Made {
+                generator: format!("Tuft {}", env!("CARGO_PKG_VERSION")),
+                map_resolution: resolution as u32,
+                mesh_compression: encoding.name().to_owned(),
+                ktx2_zstd_level: crate::ktx2::ZSTD_LEVEL,
+                keep: options.keep,
+                images_in_glb: true,
+                attributes,
+                maps,
+                cards,
+            }
+        }),
     };
     let path = out.join(&manifest.scene);
     let scene = crate::gltf::scene_of_set(out, &manifest).map_err(|e| fail(&path, e))?;

@@ -32,6 +32,12 @@ impl Encoding {
         ("meshopt", Self::Meshopt),
     ];
 
+    /// The encoding's name on the command line.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        crate::targets::name_of(&Self::NAMES, self)
+    }
+
     /// What an author should know before baking with this encoding, if anything: where
     /// it will not land.
     #[must_use]
