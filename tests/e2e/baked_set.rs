@@ -474,24 +474,33 @@ fn the_scene_shows_every_part_without_a_second_copy() {
                     "{file}"
                 );
             }
-            // The finest level names the coarser ones as its LODs, with coverages that
-            // fall.
-            let lod0 = &scene.json["nodes"][ids[0]];
-            let named: Vec<usize> = lod0["extensions"]["MSFT_lod"]["ids"]
-                .as_array()
-                .unwrap()
+            // Each level says where it is left for the next, nearest first, and how much
+            // of the reference view a repeat covers there: falling. No MSFT_lod: every
+            // part is the layer's child, drawn.
+            let coverage: Vec<f64> = ids
                 .iter()
-                .map(|v| v.as_u64().unwrap() as usize)
-                .collect();
-            assert_eq!(named, ids[1..]);
-            let coverage: Vec<f64> = lod0["extras"]["MSFT_screencoverage"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|v| v.as_f64().unwrap())
+                .map(|&id| {
+                    let node = &scene.json["nodes"][id];
+                    assert!(node.get("extensions").is_none(), "{node}");
+                    node["extras"]["screen_coverage_on_reference_view"]
+                        .as_f64()
+                        .unwrap()
+                })
                 .collect();
             assert!(coverage.windows(2).all(|w| w[0] >= w[1]), "{coverage:?}");
         }
+        // One material a name: the levels of a layer share their strands' material.
+        let names: Vec<&str> = scene.json["materials"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["name"].as_str().unwrap())
+            .collect();
+        let mut unique = names.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), names.len(), "{names:?}");
+        assert_eq!(names.len(), 1 + 2 * m.layers.len(), "{names:?}");
     }
 }
 

@@ -187,6 +187,16 @@ impl Editor {
                 {
                     ui.colored_label(ui.visuals().warn_fg_color, note);
                 }
+                let target = Target::from_name(&s.target).unwrap_or_default();
+                let compress = Encoding::from_name(&s.compress).unwrap_or_default();
+                if compress != target.default_encoding() && target == Target::Godot {
+                    ui.colored_label(
+                        ui.visuals().warn_fg_color,
+                        "Godot 3 reads KHR_mesh_quantization's integers as they are (the \
+                         meshes come in 65,536 times too large, every colour white): choose \
+                         Meshes: none for Godot",
+                    );
+                }
                 ui.horizontal(|ui| {
                     let ready = !s.folder.trim().is_empty();
                     go = ui.add_enabled(ready, egui::Button::new("Export")).clicked();

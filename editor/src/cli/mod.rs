@@ -74,8 +74,10 @@ pub enum Command {
         resolution: usize,
         /// How the glTF meshes store vertices: none (32-bit floats), quantize
         /// (KHR_mesh_quantization) or meshopt (quantised, then EXT_meshopt_compression).
-        #[arg(long, default_value = "quantize", value_parser = tuft_graph::gltf::Encoding::from_name)]
-        compress: tuft_graph::gltf::Encoding,
+        /// Default: quantize, or none for --target godot (Godot 3 misreads quantised
+        /// meshes).
+        #[arg(long, value_parser = tuft_graph::gltf::Encoding::from_name)]
+        compress: Option<tuft_graph::gltf::Encoding>,
         /// The engine the set is going to: gltf, godot, unity (adds the HDRP/URP mask
         /// map) or unreal (adds a DirectX-style normal map).
         #[arg(long, default_value = "gltf", value_parser = tuft_graph::targets::Target::from_name)]
@@ -226,7 +228,7 @@ pub fn run(command: Command) -> ExitCode {
         } => {
             let options = tuft_graph::bake::BakeOptions {
                 resolution,
-                encoding: compress,
+                encoding: compress.unwrap_or_else(|| target.default_encoding()),
                 target,
                 ktx2,
                 strands,

@@ -66,6 +66,18 @@ impl Target {
         name_of(&Self::NAMES, self)
     }
 
+    /// How the target's meshes are stored unless the author says otherwise. Godot:
+    /// 32-bit floats, since Godot 3 ignores KHR_mesh_quantization's normalised
+    /// integers (checked in 3.2.3: positions read as 0 to 65535, a 131 km box, and every
+    /// colour white); the others quantised.
+    #[must_use]
+    pub fn default_encoding(self) -> crate::gltf::Encoding {
+        match self {
+            Self::Godot => crate::gltf::Encoding::Float,
+            _ => crate::gltf::Encoding::Quantized,
+        }
+    }
+
     /// The largest texture side this target takes. glTF, for any reader: 8192, what
     /// WebGPU (and so wgpu, and a browser's viewer) guarantees every adapter; Godot and
     /// Unity import up to 16384; Unreal 8192, its limit for textures that are not

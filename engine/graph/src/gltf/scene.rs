@@ -1,10 +1,14 @@
 //! The set's scene: one glTF (`.gltf`, JSON) that shows the ground, every strand level and
 //! every layer's cards at once, without a second copy of their data. Each part's `.glb`
 //! is named as a buffer (a glTF buffer is any file's bytes), and the part's buffer views
-//! are moved onto its binary chunk inside that file. Levels are nodes named
-//! `<layer>_LOD<k>` (the cards the layer's last LOD), which Unity, Unreal and Godot read
-//! as LOD groups; the finest level carries MSFT_lod naming the coarser ones, and every
-//! level node says in its extras where it switches on the reference view.
+//! are moved onto its binary chunk inside that file. A material of one name (a layer's
+//! strands, worn by every one of its levels) is one material here. Levels are nodes named
+//! `<layer>_LOD<k>` (the cards the layer's last LOD), each saying in its extras where it
+//! switches on the reference view and the share of that view's height a repeat covers
+//! there. Every part is drawn: the scene is for looking at a set whole, and grouping the
+//! levels is left to the pipeline that reads the extras (MSFT_lod would have a client
+//! that knows it draw the coarser levels twice, once as the finest's LODs and once as
+//! the layer's children, and no client checked here groups LODs by name).
 
 use serde_json::{Value, json};
 
@@ -23,9 +27,8 @@ pub struct Part<'a> {
     pub extras: Value,
 }
 
-/// A layer's parts: its levels, finest first, then its cards; with the fraction of the
-/// reference view's height below which each is left for the next (MSFT_lod's screen
-/// coverage).
+/// A layer's parts: its levels, finest first, then its cards; with the share of the
+/// reference view's height a repeat covers where each is left for the next.
 #[derive(Debug)]
 pub struct LayerParts<'a> {
     /// The layer's name.
@@ -139,11 +142,21 @@ impl Merged {
                 texture_map.push(k);
             }
         }
-        let material_base = self.materials.len();
+        // One material a name: a layer's levels all wear its strands' material, and an
+        // importer given three copies makes three (Blender's `.001`, `.002`).
+        let mut material_map = Vec::new();
         for m in doc["materials"].as_array()? {
             let mut m = m.clone();
             remap_textures(&mut m, &texture_map);
-            self.materials.push(m);
+            let k = self
+                .materials
+                .iter()
+                .position(|seen| *seen == m)
+                .unwrap_or_else(|| {
+                    self.materials.push(m);
+                    self.materials.len() - 1
+                });
+            material_map.push(k);
         }
         let mut mesh = doc["meshes"][0].clone();
         for prim in mesh["primitives"].as_array_mut()? {
@@ -151,7 +164,7 @@ impl Merged {
                 *a = json!(a.as_u64()? as usize + accessor_base);
             }
             prim["indices"] = json!(prim["indices"].as_u64()? as usize + accessor_base);
-            prim["material"] = json!(prim["material"].as_u64()? as usize + material_base);
+            prim["material"] = json!(*material_map.get(prim["material"].as_u64()? as usize)?);
         }
         self.meshes.push(mesh);
         for list in ["extensionsUsed", "extensionsRequired"] {
@@ -203,13 +216,8 @@ pub fn encode_scene(name: &str, ground: &Part<'_>, layers: &[LayerParts<'_>]) ->
             .iter()
             .map(|p| m.take(p))
             .collect::<Option<_>>()?;
-        let (&finest, coarser) = ids.split_first()?;
-        if !coarser.is_empty() {
-            m.nodes[finest]["extensions"] = json!({"MSFT_lod": {"ids": coarser}});
-            m.nodes[finest]["extras"]["MSFT_screencoverage"] = json!(layer.coverage);
-            if !m.used.iter().any(|e| e == "MSFT_lod") {
-                m.used.push("MSFT_lod".to_owned());
-            }
+        for (&id, &coverage) in ids.iter().zip(&layer.coverage) {
+            m.nodes[id]["extras"]["screen_coverage_on_reference_view"] = json!(coverage);
         }
         m.nodes.push(json!({"name": layer.name, "children": ids}));
         roots.push(m.nodes.len() - 1);
