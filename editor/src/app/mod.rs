@@ -38,6 +38,10 @@ use tuft_graph::{Document, NodeId, Report};
 
 pub use crate::LAWN_PRESET;
 
+/// How long a status message stands before it goes by itself (a failure three times as
+/// long); the next action takes it away sooner.
+pub const MESSAGE_SECONDS: Duration = Duration::from_secs(5);
+
 /// How often unsaved work is written to the autosave file.
 pub const AUTOSAVE_EVERY: Duration = Duration::from_secs(30);
 
@@ -194,6 +198,9 @@ pub struct Editor {
     search: String,
     /// A one-line message for the status bar (what was saved, what failed).
     message: Option<(String, bool)>,
+    /// The message on the status bar and when it came: it goes at the next action, or
+    /// after [`MESSAGE_SECONDS`] (a failure after three times as long).
+    message_since: Option<(String, Instant, u64)>,
     recent: Vec<PathBuf>,
     /// The autosave folder (`None`: no autosave, as in most tests).
     autosaves: Option<Autosaves>,
@@ -367,6 +374,7 @@ impl Editor {
             layer_focus: None,
             search: String::new(),
             message,
+            message_since: None,
             recent,
             autosave_writer: autosaves
                 .as_ref()
@@ -517,6 +525,35 @@ impl Editor {
         if self.thumbs_requested < generation && self.preview.building.is_none() {
             self.thumbs.request(generation, &self.session.doc().graph);
             self.thumbs_requested = generation;
+        }
+    }
+
+    /// Lets the status bar's message go once it has stood [`MESSAGE_SECONDS`] (a failure
+    /// three times as long), asking for the frame that clears it.
+    fn expire_message(&mut self, ctx: &egui::Context) {
+        let Some((text, failure)) = &self.message else {
+            self.message_since = None;
+            return;
+        };
+        let revision = self.session.revision();
+        let (since, at_revision) = match &self.message_since {
+            Some((said, at, seen)) if said == text => (*at, *seen),
+            _ => {
+                let now = Instant::now();
+                self.message_since = Some((text.clone(), now, revision));
+                (now, revision)
+            }
+        };
+        // A later edit is the next action, wherever it came from (the library, a drag).
+        let edited_since = revision != at_revision;
+        let lasts = MESSAGE_SECONDS * if *failure { 3 } else { 1 };
+        match lasts.checked_sub(since.elapsed()) {
+            Some(left) if !left.is_zero() && !edited_since => ctx.request_repaint_after(left),
+            _ => {
+                self.message = None;
+                self.message_since = None;
+                ctx.request_repaint();
+            }
         }
     }
 
@@ -677,6 +714,8 @@ impl eframe::App for Editor {
         commands.append(&mut self.queue);
         if !commands.is_empty() {
             ctx.request_repaint();
+            // What was said of the last action goes with the next one.
+            self.message = None;
         }
         self.run_all(&ctx, commands);
         self.poll_dialog();
@@ -687,6 +726,7 @@ impl eframe::App for Editor {
         self.export_window(&ctx);
         // The autosave timer writes on its own thread; a frame only hands it the work.
         self.autosave_follow();
+        self.expire_message(&ctx);
         self.frame_ms.push(start.elapsed().as_secs_f32() * 1e3);
         if self.frame_ms.len() > 120 {
             self.frame_ms.remove(0);

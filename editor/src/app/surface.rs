@@ -173,9 +173,13 @@ impl Editor {
     /// Reads the mesh the document names, if it names one (after a document is opened).
     pub(super) fn load_document_mesh(&mut self) {
         let Some(mesh) = self.session.doc().preview_mesh.clone() else {
-            if self.preview.kind == SurfaceKind::Mesh {
-                self.preview.kind = SurfaceKind::Sphere;
+            // A document without a mesh is previewed on the sphere, whatever the last
+            // one was shown on: the surface list, the camera and the picture agree.
+            // Regression: after a mesh, the list said sphere and the preview drew the
+            // mesh still (no rebuild was asked for the sphere).
+            if self.preview.kind != SurfaceKind::Sphere || self.preview.mesh.is_some() {
                 self.preview.mesh = None;
+                self.surface_chosen(SurfaceKind::Sphere);
             }
             return;
         };

@@ -391,6 +391,12 @@ impl Preview {
         lock(&self.scene).as_ref().map(|s| f(s.material()))
     }
 
+    /// The surface the scene on screen stands on, if one is ready.
+    #[must_use]
+    pub fn scene_kind(&self) -> Option<SurfaceKind> {
+        lock(&self.scene).as_ref().map(Scene::kind)
+    }
+
     /// Whether a scene is ready to draw.
     #[must_use]
     pub fn has_scene(&self) -> bool {

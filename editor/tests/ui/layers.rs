@@ -349,3 +349,24 @@ fn a_layer_switched_to_tubes_and_back_draws_each_profile_in_the_preview() {
         "back to the ribbons the lawn drew"
     );
 }
+
+/// Regression: "Added strand layer" stayed on the status bar through a dozen edits.
+/// What was said of an action goes with the next one.
+#[test]
+fn a_status_message_goes_with_the_next_action() {
+    let mut harness = editor(bare(), None);
+    harness.get_by_label("Strand layer").click();
+    harness.run_steps(2);
+    let said = harness.state().message().unwrap_or_default().to_owned();
+    assert!(said.starts_with("Added strand layer"), "{said}");
+    add_from_library(&mut harness, "Wave");
+    harness.run_steps(1);
+    assert!(
+        !harness
+            .state()
+            .message()
+            .is_some_and(|m| m.starts_with("Added strand layer")),
+        "{:?}",
+        harness.state().message()
+    );
+}

@@ -136,6 +136,41 @@ fn preview_menu(harness: &mut Harness<'static, Editor>, item: &str) {
     harness.run_steps(1);
 }
 
+/// Regression: Preview › Surface › Mesh… then File › Open of another graph left the
+/// surface list saying sphere while the preview drew the mesh still.
+#[test]
+fn opening_a_document_shows_it_on_its_own_surface_and_the_list_agrees() {
+    let dir = tempfile::tempdir().unwrap();
+    let other = dir.path().join("other.ron");
+    tuft_graph::io::save(&bare(), &other).unwrap();
+    let mut harness = editor(bare(), None);
+    harness
+        .state_mut()
+        .set_dialogs(Dialogs::Answer(Some(creature())));
+    preview_menu(&mut harness, "Mesh…");
+    answered(&mut harness);
+    harness.state_mut().wait_for_mesh();
+    settle(&mut harness);
+    assert_eq!(
+        harness.state().preview().scene_kind(),
+        Some(SurfaceKind::Mesh)
+    );
+    // The mesh is in the document's layout, unsaved: Open asks first.
+    harness.state_mut().open(&other);
+    harness.run_steps(2);
+    harness.get_by_label("Don't Save").click();
+    harness.run_steps(2);
+    settle(&mut harness);
+    assert_eq!(harness.state().session().path(), Some(other.as_path()));
+    assert_eq!(harness.state().preview().kind, SurfaceKind::Sphere);
+    assert_eq!(
+        harness.state().preview().scene_kind(),
+        Some(SurfaceKind::Sphere),
+        "the picture is the list's surface"
+    );
+    harness.get_by_value("sphere");
+}
+
 #[test]
 fn preview_surface_menu_switches_between_the_kinds_and_the_mesh() {
     let mut harness = editor(bare(), None);
