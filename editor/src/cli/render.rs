@@ -29,9 +29,10 @@ pub struct Options {
     #[arg(long, value_parser = ["levels"])]
     pub overlay: Option<String>,
     /// sphere, plane, box, field (flat ground 256 m across; see --eye), or the path of
-    /// a mesh (.glb, .gltf, .obj) laid out by its UVs.
-    #[arg(long, default_value = "sphere", value_parser = parse_surface)]
-    pub surface: Surface,
+    /// a mesh (.glb, .gltf, .obj) laid out by its UVs. Default: the mesh the document
+    /// previews on in the editor (its layout keeps it), else the sphere.
+    #[arg(long, value_parser = parse_surface)]
+    pub surface: Option<Surface>,
     /// Repeats of the material per UV unit of a `--surface` mesh (default: measured
     /// from the mesh, so the material keeps its size in metres).
     #[arg(long, value_parser = super::numbers::uv_scale)]
@@ -153,7 +154,11 @@ pub fn parse_surface(text: &str) -> Result<Surface, String> {
 /// `material` on the surface `o` names: a mesh is read and laid out by its UVs at
 /// `o.uv_scale` repeats per UV unit, or measured so the material keeps its size.
 fn scene_on(material: tuft_render::Material, o: &Options) -> anyhow::Result<Scene> {
-    match &o.surface {
+    match o
+        .surface
+        .as_ref()
+        .unwrap_or(&Surface::Kind(SurfaceKind::Sphere))
+    {
         Surface::Kind(kind) => Ok(Scene::new(material, *kind)),
         Surface::Mesh(path) => {
             let mesh = tuft_render::mesh_file::load(path)?;
@@ -226,8 +231,37 @@ pub fn run(file: &Path, out: &Path, options: &Options) -> ExitCode {
             Ok(doc) => doc,
             Err(code) => return code,
         };
+        // The mesh the editor previews the document on, where the command line names no
+        // surface: the same picture, and the same notes about it, as the editor shows.
+        if options.surface.is_none()
+            && let Some(mesh) = &doc.preview_mesh
+        {
+            let folder = doc.graph.folder.get().map(Path::to_owned);
+            let path = tuft_graph::images::resolve(folder.as_deref(), &mesh.path);
+            out!("surface: {} (the document's preview mesh)", path.display());
+            let options = Options {
+                surface: Some(Surface::Mesh(path)),
+                uv_scale: options.uv_scale.or(mesh.repeats_per_uv),
+                ..options.clone()
+            };
+            return finish(
+                crate::material::from_graph(&doc.graph, crate::material::PREVIEW_RESOLUTION)
+                    .map(|(m, _)| m),
+                out,
+                &options,
+            );
+        }
         crate::material::from_graph(&doc.graph, crate::material::PREVIEW_RESOLUTION).map(|(m, _)| m)
     };
+    finish(material, out, options)
+}
+
+/// Renders `material` as `options` say, or says why not.
+fn finish(
+    material: anyhow::Result<tuft_render::Material>,
+    out: &Path,
+    options: &Options,
+) -> ExitCode {
     match material.and_then(|m| render(m, out, options)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -380,3 +380,36 @@ fn render_refuses_an_output_it_cannot_write_before_rendering_and_keeps_the_file(
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(text(&out).contains("does not exist"), "{}", text(&out));
 }
+
+/// Regression: a document the author previews on an inside-out mesh drew in the editor
+/// with a note saying so, and `tuft render` of the same document drew a sphere and said
+/// nothing. Without --surface, render draws on the document's own preview mesh, with the
+/// editor's notes.
+#[test]
+fn render_draws_the_documents_own_preview_mesh_with_its_notes() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(data("inside_out_cube.obj"), dir.path().join("cube.obj")).unwrap();
+    let mut doc = tuft_graph::io::load(&preset("moss")).unwrap();
+    doc.preview_mesh = Some(tuft_graph::io::PreviewMesh {
+        path: "cube.obj".to_owned(),
+        repeats_per_uv: None,
+    });
+    let graph = dir.path().join("mine.ron");
+    tuft_graph::io::save(&doc, &graph).unwrap();
+    let png = dir.path().join("mine.png");
+    let out = tuft(&[
+        "render",
+        graph.to_str().unwrap(),
+        "--out",
+        png.to_str().unwrap(),
+        "--size",
+        "160x120",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(
+        text(&out).contains("(the document's preview mesh)"),
+        "{}",
+        text(&out)
+    );
+    assert!(text(&out).contains("wound inside out"), "{}", text(&out));
+}
