@@ -84,6 +84,8 @@ pub enum Command {
     Save,
     /// Choose a file and save there.
     SaveAs,
+    /// Name the material (what a bake names its files by).
+    RenameMaterial,
     /// Choose the file a node's file parameter names (an Image's picture).
     ChooseFile(NodeId, String),
     /// Choose a folder and write the baked set there.

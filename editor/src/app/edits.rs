@@ -112,6 +112,10 @@ impl Editor {
             Command::ChooseMesh => self.choose(Purpose::Mesh),
             Command::Surface(kind) => self.surface_command(kind),
             Command::Save => self.save_or_ask(),
+            Command::RenameMaterial => {
+                let name = self.session.doc().graph.name.clone();
+                self.renaming = Some((name, false));
+            }
             Command::SaveAs => {
                 let name = format!(
                     "{}.ron",

@@ -60,6 +60,78 @@ impl Editor {
         }
     }
 
+    /// After a Save As to `path`: where the file's name is not the material's, offers
+    /// to name the material after it (a bake names its files by the material).
+    /// Regression: saved as `mygrass.ron`, the export still wrote `untitled_*.png`.
+    pub(super) fn offer_rename_after(&mut self, path: &Path) {
+        let Some(stem) = path.file_stem().map(|s| s.to_string_lossy().into_owned()) else {
+            return;
+        };
+        if stem != self.session.doc().graph.name && !stem.trim().is_empty() {
+            self.renaming = Some((stem, true));
+        }
+    }
+
+    /// Names the material `name` (one undoable edit); an empty name is refused.
+    pub fn rename_material(&mut self, name: &str) -> bool {
+        let name = name.trim();
+        if name.is_empty() {
+            self.message = Some(("A material needs a name".to_owned(), true));
+            return false;
+        }
+        let old = self.session.doc().graph.name.clone();
+        self.edit(None, |d| d.graph.name = name.to_owned());
+        self.message = Some((format!("Renamed the material “{old}” to “{name}”"), false));
+        true
+    }
+
+    /// The window naming the material, while one is open.
+    pub(super) fn rename_window(&mut self, ctx: &egui::Context) {
+        let Some((mut text, offered)) = self.renaming.take() else {
+            return;
+        };
+        let old = self.session.doc().graph.name.clone();
+        let mut done = None;
+        egui::Window::new("Name the material")
+            .collapsible(false)
+            .resizable(false)
+            .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+            .show(ctx, |ui| {
+                if offered {
+                    ui.label(format!(
+                        "The material is called “{old}”; its file is not. A bake names its \
+                         files by the material: name it after the file?"
+                    ));
+                } else {
+                    ui.label("A bake names its files by the material's name.");
+                }
+                let field = ui.text_edit_singleline(&mut text);
+                let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                ui.horizontal(|ui| {
+                    if ui.button("Rename").clicked() || enter {
+                        done = Some(true);
+                    }
+                    let keep = if offered {
+                        format!("Keep “{old}”")
+                    } else {
+                        "Cancel".to_owned()
+                    };
+                    if ui.button(keep).clicked() {
+                        done = Some(false);
+                    }
+                });
+            });
+        match done {
+            Some(true) if !self.rename_material(&text) => self.renaming = Some((text, offered)),
+            // Offered right after a Save As: the file just written takes the new name too.
+            Some(true) if offered => {
+                self.save(None);
+            }
+            Some(_) => {}
+            None => self.renaming = Some((text, offered)),
+        }
+    }
+
     /// Opens `path` (asking first when there are unsaved changes).
     pub fn open(&mut self, path: &Path) {
         if self.session.is_dirty() {
@@ -180,7 +252,9 @@ impl Editor {
         match purpose {
             Purpose::Open => self.open_any(path),
             Purpose::SaveAs(_) => {
-                self.save(Some(path));
+                if self.save(Some(path)) {
+                    self.offer_rename_after(path);
+                }
             }
             Purpose::Export => self.export_folder_chosen(path),
             Purpose::OpenBaked => self.open_any(path),

@@ -188,6 +188,7 @@ impl Editor {
                 ui.separator();
                 self.item(ui, "Save", &keys(&SAVE), Some(Command::Save));
                 self.item(ui, "Save As…", &keys(&SAVE_AS), Some(Command::SaveAs));
+                self.item(ui, "Rename Material…", "", Some(Command::RenameMaterial));
                 ui.separator();
                 let idle = self.export.is_none();
                 self.item(ui, "Export Baked Set…", "", idle.then_some(Command::Export));
@@ -299,6 +300,7 @@ impl Editor {
                 None => {}
             }
         }
+        self.rename_window(ctx);
         if let Some(pending) = self.pending.clone() {
             let mut answer = None;
             egui::Window::new("Unsaved changes")

@@ -198,6 +198,9 @@ pub struct Editor {
     search: String,
     /// A one-line message for the status bar (what was saved, what failed).
     message: Option<(String, bool)>,
+    /// The material's name being edited (File › Rename Material…), and whether it was
+    /// offered after a Save As to a file of another name.
+    renaming: Option<(String, bool)>,
     /// The message on the status bar and when it came: it goes at the next action, or
     /// after [`MESSAGE_SECONDS`] (a failure after three times as long).
     message_since: Option<(String, Instant, u64)>,
@@ -375,6 +378,7 @@ impl Editor {
             search: String::new(),
             message,
             message_since: None,
+            renaming: None,
             recent,
             autosave_writer: autosaves
                 .as_ref()

@@ -596,3 +596,76 @@ fn a_file_that_cannot_be_opened_at_start_leaves_the_editor_open_saying_why() {
     assert!(said.is_none());
     assert_eq!(session.doc().graph.name, "lawn");
 }
+
+#[test]
+fn save_as_under_a_new_name_offers_to_name_the_material_after_the_file() {
+    // Regression: saved as `mygrass.ron`, the material was still “untitled” and its bake
+    // wrote `untitled_*` files.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mygrass.ron");
+    let mut harness = editor(bare(), None);
+    assert_ne!(harness.state().session().doc().graph.name, "mygrass");
+    harness
+        .state_mut()
+        .set_dialogs(Dialogs::Answer(Some(path.clone())));
+    file_menu(&mut harness, "Save As…");
+    answered(&mut harness);
+    harness.run_steps(1);
+    harness.get_by_label_contains("its file is not");
+    harness.get_by_label("Rename").click();
+    harness.run_steps(2);
+    assert_eq!(harness.state().session().doc().graph.name, "mygrass");
+    assert!(
+        !harness.state().session().is_dirty(),
+        "the file took the name too"
+    );
+    assert_eq!(tuft_graph::io::load(&path).unwrap().graph.name, "mygrass");
+    assert!(harness.query_by_label_contains("its file is not").is_none());
+    // Saved again under the same name, nothing is offered.
+    ctrl_s(&mut harness, &path);
+    assert!(harness.query_by_label_contains("its file is not").is_none());
+}
+
+#[test]
+fn rename_material_names_it_and_an_empty_name_is_refused() {
+    let mut harness = editor(bare(), None);
+    let before = harness.state().session().doc().graph.name.clone();
+    file_menu(&mut harness, "Rename Material…");
+    harness.run_steps(1);
+    let retype = |harness: &mut Ui, from: &str, to: &str| {
+        harness
+            .get_all_by_role(egui::accesskit::Role::TextInput)
+            .find(|n| n.value().as_deref() == Some(from))
+            .expect("the window's name field")
+            .click();
+        harness.run_steps(1);
+        harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+        harness.run_steps(1);
+        harness
+            .get_all_by_role(egui::accesskit::Role::TextInput)
+            .find(|n| n.is_focused())
+            .unwrap()
+            .type_text(to);
+        harness.run_steps(1);
+        harness.get_by_label("Rename").click();
+        harness.run_steps(2);
+    };
+    // Blank is no name: refused, said, and the window stays open.
+    retype(&mut harness, &before, "   ");
+    assert!(
+        harness
+            .state()
+            .message()
+            .is_some_and(|m| m.contains("needs a name"))
+    );
+    assert_eq!(harness.state().session().doc().graph.name, before);
+    retype(&mut harness, "   ", "meadow");
+    assert_eq!(harness.state().session().doc().graph.name, "meadow");
+    assert!(harness.state().session().is_dirty(), "a rename is an edit");
+    assert!(
+        harness.query_by_label("Rename").is_none(),
+        "the window closed"
+    );
+    harness.state_mut().undo();
+    assert_eq!(harness.state().session().doc().graph.name, before);
+}
