@@ -39,12 +39,20 @@ impl Editor {
             Command::AddWired(kind, pos, wire) => {
                 self.add_wired(kind, pos, &wire);
             }
-            Command::Delete(nodes) => self.delete(&nodes),
+            // Each command on the selection says how many nodes it took.
+            Command::Delete(nodes) => {
+                self.delete(&nodes);
+                self.took("Deleted", &nodes);
+            }
             Command::Duplicate(nodes) => self.duplicate(&nodes),
-            Command::Copy(nodes) => self.copy(ctx, &nodes),
+            Command::Copy(nodes) => {
+                self.copy(ctx, &nodes);
+                self.took("Copied", &nodes);
+            }
             Command::Cut(nodes) => {
                 self.copy(ctx, &nodes);
                 self.delete(&nodes);
+                self.took("Cut", &nodes);
             }
             Command::Paste(text) => match ron::from_str::<Clip>(&text) {
                 Ok(clip) => self.paste(ctx, &clip),
@@ -183,6 +191,14 @@ impl Editor {
         }
     }
 
+    /// Says on the status bar that `verb` took `nodes` (unless the edit was refused and
+    /// said why).
+    fn took(&mut self, verb: &str, nodes: &[NodeId]) {
+        if !self.message.as_ref().is_some_and(|(_, failed)| *failed) {
+            self.message = Some((format!("{verb} {}", counted(nodes.len(), "node")), false));
+        }
+    }
+
     /// Dissolves group `g` (one undoable edit).
     pub fn ungroup(&mut self, g: u32) {
         if self.graph.open_group() == Some(g) {
@@ -219,6 +235,7 @@ impl Editor {
                 group: level,
             });
         });
+        self.took("Framed", &selection);
     }
 
     /// Applies one edit (merged with the previous one when both carry the same `key`:
@@ -337,7 +354,7 @@ impl Editor {
     /// right of themselves, selecting the first copy.
     pub fn duplicate(&mut self, nodes: &[NodeId]) {
         let clip = self.clip(nodes);
-        self.paste_clip(&clip, [40.0, 40.0]);
+        self.paste_clip(&clip, [40.0, 40.0], "Duplicated");
     }
 
     /// The nodes `nodes` as a clip that knows it came from this document.
@@ -369,10 +386,10 @@ impl Editor {
             .map(|(_, p)| *p)
             .reduce(|a, b| [a[0].min(b[0]), a[1].min(b[1])])
             .unwrap_or_default();
-        self.paste_clip(clip, [target.x - corner[0], target.y - corner[1]]);
+        self.paste_clip(clip, [target.x - corner[0], target.y - corner[1]], "Pasted");
     }
 
-    fn paste_clip(&mut self, clip: &Clip, offset: [f32; 2]) {
+    fn paste_clip(&mut self, clip: &Clip, offset: [f32; 2], verb: &str) {
         let mut pasted = None;
         let open = self.graph.open_group();
         let same = clip.from == Some(self.session.token());
@@ -398,9 +415,13 @@ impl Editor {
             }
             self.selected = Some(*first);
         }
-        if let Some(said) = shortfall(&pasted) {
-            self.message = Some((said, true));
-        }
+        self.message = Some(match shortfall(&pasted) {
+            Some(said) => (format!("{verb} {said}"), true),
+            None => (
+                format!("{verb} {}", counted(pasted.added.len(), "node")),
+                false,
+            ),
+        });
     }
 
     /// Undoes the last edit.
@@ -450,7 +471,7 @@ fn name_parameters_apart(graph: &mut tuft_graph::MaterialGraph, added: &[NodeId]
     }
 }
 
-/// A sentence for the status line when a paste left something behind.
+/// What a paste left behind, for the status line (after its verb).
 fn shortfall(pasted: &Pasted) -> Option<String> {
     let mut parts = Vec::new();
     if pasted.unknown > 0 {
@@ -472,7 +493,7 @@ fn shortfall(pasted: &Pasted) -> Option<String> {
     }
     (!parts.is_empty()).then(|| {
         format!(
-            "Pasted {}; {}",
+            "{}; {}",
             counted(pasted.added.len(), "node"),
             parts.join("; ")
         )

@@ -31,7 +31,7 @@ const SHORTCUTS: [(&str, &[KeyboardShortcut]); 16] = [
 
 /// What the pointer and the keys do where, beyond the menus: (where, what you do, what
 /// it does).
-const GESTURES: [(&str, &str, &str); 21] = [
+const GESTURES: [(&str, &str, &str); 22] = [
     (
         "Canvas",
         "Paste with the pointer on it",
@@ -66,7 +66,12 @@ const GESTURES: [(&str, &str, &str); 21] = [
     (
         "Canvas",
         "Click a node's title",
-        "Show its parameters in the inspector",
+        "Show its parameters in the inspector (outlined in amber)",
+    ),
+    (
+        "Canvas",
+        "Shift+click a node",
+        "Add it to the selection (outlined in blue); Ctrl+Shift+click: select it alone",
     ),
     (
         "Canvas",

@@ -533,6 +533,9 @@ fn style() -> SnarlStyle {
 /// The outline of a selected node.
 pub(super) const SELECTED: Color32 = Color32::from_rgb(110, 170, 255);
 
+/// The outline of the node the inspector shows (selected or not).
+pub(super) const INSPECTED: Color32 = Color32::from_rgb(235, 170, 60);
+
 impl Default for GraphView {
     fn default() -> Self {
         Self::new()

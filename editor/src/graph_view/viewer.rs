@@ -319,10 +319,12 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
             _ if self.is_reroute(key) => default.inner_margin(egui::Margin::same(2)),
             _ => default,
         };
-        // The node the inspector shows, and a Select All, outlined like the widget's own
-        // selection.
+        // One meaning per outline: the node the inspector shows in amber, the selection
+        // (a Select All's included; the widget adds its own box) in blue.
         let inspected = matches!(key, ViewNode::Node(id) if Some(*id) == self.highlight);
-        if inspected || self.selected.contains(&node) {
+        if inspected {
+            frame.stroke(egui::Stroke::new(2.0, super::INSPECTED))
+        } else if self.selected.contains(&node) {
             frame.stroke(egui::Stroke::new(2.0, super::SELECTED))
         } else {
             frame
@@ -360,11 +362,20 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
             return;
         }
         let title = self.title(&key);
-        // A title that takes clicks, with what it does on hover.
+        // A title that takes clicks, with what it does on hover. With Shift or Ctrl held
+        // it lets the click through to the node, whose selection they change (a title
+        // that took them made Shift+click replace what was shown instead of adding).
+        let modifiers = ui.input(|i| i.modifiers);
+        let sense = if modifiers.shift || modifiers.command {
+            egui::Sense::hover()
+        } else {
+            egui::Sense::click()
+        };
         let clickable = |ui: &mut Ui, hover: &str| {
             ui.add(
                 egui::Label::new(egui::RichText::new(title.as_str()).strong())
-                    .sense(egui::Sense::click()),
+                    .selectable(false)
+                    .sense(sense),
             )
             .on_hover_text(hover)
         };

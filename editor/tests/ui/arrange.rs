@@ -401,3 +401,100 @@ fn cut_and_paste_carry_nodes_to_the_pointer_in_another_document_without_stray_li
         Some("The clipboard holds no Tuft nodes")
     );
 }
+
+/// Clicks at screen position `at` with `modifiers` held over the frames before and after,
+/// as a hand holds Shift and then clicks.
+fn click_holding(
+    harness: &mut Harness<'static, Editor>,
+    at: egui::Pos2,
+    modifiers: egui::Modifiers,
+) {
+    harness.event(egui::Event::ModifiersChanged(modifiers));
+    harness.hover_at(at);
+    harness.run_steps(1);
+    for pressed in [true, false] {
+        harness.event(egui::Event::PointerButton {
+            pos: at,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers,
+        });
+    }
+    harness.run_steps(1);
+    harness.event(egui::Event::ModifiersChanged(egui::Modifiers::NONE));
+    harness.run_steps(1);
+}
+
+/// Where node `id`'s title stands on screen (past the collapse arrow).
+fn title_of(harness: &Harness<'static, Editor>, id: NodeId) -> egui::Pos2 {
+    let at = harness.state().session().doc().layout[&id];
+    harness
+        .state()
+        .graph_view()
+        .to_screen(egui::pos2(at[0] + 60.0, at[1] + 9.0))
+}
+
+/// Ctrl+G, and what the status bar said.
+fn group_selection(harness: &mut Harness<'static, Editor>) -> String {
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::G);
+    harness.run_steps(2);
+    harness.state().message().unwrap_or_default().to_owned()
+}
+
+#[test]
+fn shift_click_on_two_titles_selects_both_and_group_takes_both() {
+    // Regression: the title took the click for the inspector, so Shift+click on a title
+    // replaced what was shown and Ctrl+G said "Grouped 1 node" with two nodes outlined.
+    let (doc, noise, ramp) = chain();
+    let mut harness = editor(doc, None);
+    settle(&mut harness);
+    let (at_noise, at_ramp) = (title_of(&harness, noise), title_of(&harness, ramp));
+    click_at(&mut harness, at_noise);
+    harness.run_steps(2);
+    assert_eq!(harness.state().selected(), Some(noise), "a click inspects");
+    click_holding(&mut harness, at_noise, egui::Modifiers::SHIFT);
+    click_holding(&mut harness, at_ramp, egui::Modifiers::SHIFT);
+    let said = group_selection(&mut harness);
+    assert!(said.starts_with("Grouped 2 nodes"), "{said}");
+    let doc = harness.state().session().doc();
+    assert_eq!(doc.groups.len(), 1);
+    assert!(doc.group_of(noise).is_some() && doc.group_of(ramp).is_some());
+}
+
+#[test]
+fn shift_drag_on_empty_canvas_draws_a_box_that_selects_what_it_holds() {
+    let (doc, noise, ramp) = chain();
+    let mut harness = editor(doc, None);
+    settle(&mut harness);
+    let view = |h: &Harness<'static, Editor>, p: [f32; 2]| {
+        h.state().graph_view().to_screen(egui::pos2(p[0], p[1]))
+    };
+    let from = view(&harness, [-30.0, -40.0]);
+    assert!(harness.state().graph_view().canvas_contains(from));
+    let to = view(&harness, [900.0, 400.0]);
+    let panned_from = harness.state().graph_view().to_screen(egui::Pos2::ZERO);
+    harness.event(egui::Event::ModifiersChanged(egui::Modifiers::SHIFT));
+    harness.run_steps(1);
+    drag_wire(&mut harness, from, to);
+    harness.event(egui::Event::PointerButton {
+        pos: to,
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: egui::Modifiers::SHIFT,
+    });
+    harness.run_steps(1);
+    harness.event(egui::Event::ModifiersChanged(egui::Modifiers::NONE));
+    harness.run_steps(1);
+    assert_eq!(
+        harness.state().graph_view().to_screen(egui::Pos2::ZERO),
+        panned_from,
+        "Shift+drag does not pan"
+    );
+    harness.event(egui::Event::Copy);
+    harness.run_steps(2);
+    assert_eq!(harness.state().message(), Some("Copied 2 nodes"));
+    let said = group_selection(&mut harness);
+    assert!(said.starts_with("Grouped 2 nodes"), "{said}");
+    let doc = harness.state().session().doc();
+    assert!(doc.group_of(noise).is_some() && doc.group_of(ramp).is_some());
+}
