@@ -269,20 +269,30 @@ impl Editor {
         self.place(kind, pos, Some(wire))
     }
 
-    /// Adds a node of `kind` and selects it; returns its id.
+    /// Adds a node of `kind` at the centre of the view (the nearest free place, in view
+    /// where there is room) and selects it; returns its id. The view stays where it is
+    /// unless no room is left in it.
+    /// Regression: each add framed the new node, panning the outputs off-screen.
     pub fn add_node(&mut self, kind: &str) -> Option<NodeId> {
-        // At the centre of the view, or the nearest place free of other nodes.
         let size = egui::vec2(crate::graph_view::NODE_WIDTH, 200.0);
-        let p = self.graph.free_spot(self.graph.centre - size / 2.0, size);
-        let added = self.place(kind, [p.x, p.y], None);
-        if let Some(id) = added {
+        let around = self.graph.centre - size / 2.0;
+        let added = self.place(kind, [around.x, around.y], None);
+        if let Some(id) = added
+            && let Some(p) = self.session.doc().layout.get(&id)
+            && !self
+                .graph
+                .visible()
+                .contains_rect(egui::Rect::from_min_size(egui::pos2(p[0], p[1]), size))
+        {
             self.graph.frame(vec![ViewNode::Node(id)]);
         }
         added
     }
 
-    /// The one path that adds a node: at `pos`, taking up `wire` if one was dropped,
-    /// in one edit; the new node is selected.
+    /// The one path that adds a node: at `pos`, or the nearest place free of other nodes
+    /// (in view where there is room), taking up `wire` if one was dropped, in one edit;
+    /// the new node is selected.
+    /// Regression: a node added by dropping a wire landed on a ColorRamp.
     pub(super) fn place(
         &mut self,
         kind: &str,
@@ -291,11 +301,16 @@ impl Editor {
     ) -> Option<NodeId> {
         let mut added = None;
         let open = self.graph.open_group();
+        let taken = self.graph.footprints();
+        let view = self.graph.visible();
         self.edit(None, |d| {
             let Some(id) = d.graph.add_node(kind) else {
                 return;
             };
-            d.layout.insert(id, pos);
+            let size = crate::graph_view::footprint_of(&ViewNode::Node(id), d);
+            let at =
+                crate::graph_view::free_spot(&taken, egui::pos2(pos[0], pos[1]), size, Some(view));
+            d.layout.insert(id, [at.x, at.y]);
             join_group(d, open, &[id]);
             name_parameters_apart(&mut d.graph, &[id]);
             if let Some(w) = wire {
@@ -393,11 +408,14 @@ impl Editor {
         let mut pasted = None;
         let open = self.graph.open_group();
         let same = clip.from == Some(self.session.token());
+        let taken = self.graph.footprints();
+        let view = self.graph.visible();
         self.edit(None, |d| {
             let p = d.paste(clip, offset, same);
             if let Ok(p) = &p {
                 join_group(d, open, &p.added);
                 name_parameters_apart(&mut d.graph, &p.added);
+                move_apart(d, &p.added, &taken, view);
             }
             pasted = Some(p);
         });
@@ -498,6 +516,31 @@ fn shortfall(pasted: &Pasted) -> Option<String> {
             parts.join("; ")
         )
     })
+}
+
+/// Moves the nodes `added` together, as a block, to the nearest place where none stands
+/// on any of `taken` (a duplicate lands beside its original, not on it).
+fn move_apart(d: &mut Document, added: &[NodeId], taken: &[egui::Rect], view: egui::Rect) {
+    let block = added
+        .iter()
+        .filter_map(|id| {
+            let p = d.layout.get(id)?;
+            Some(egui::Rect::from_min_size(
+                egui::pos2(p[0], p[1]),
+                crate::graph_view::footprint_of(&ViewNode::Node(*id), d),
+            ))
+        })
+        .reduce(egui::Rect::union);
+    let Some(block) = block else {
+        return;
+    };
+    let to = crate::graph_view::free_spot(taken, block.min, block.size(), Some(view));
+    let by = to - block.min;
+    for id in added {
+        if let Some(p) = d.layout.get_mut(id) {
+            *p = [p[0] + by.x, p[1] + by.y];
+        }
+    }
 }
 
 /// Nodes added while a group is open are added inside it.

@@ -159,27 +159,30 @@ impl GraphView {
         footprint(&self.rows, node)
     }
 
-    /// A free place for a new node of footprint `size` near `around` (graph space):
-    /// `around` itself if nothing stands there, else the nearest free spot on rings of
-    /// growing radius.
+    /// Where node `node` stands on screen (its footprint), as last drawn.
     #[must_use]
-    pub fn free_spot(&self, around: Pos2, size: egui::Vec2) -> Pos2 {
-        let taken = self.footprints();
-        let free = |p: Pos2| {
-            let r = egui::Rect::from_min_size(p, size).expand(12.0);
-            !taken.iter().any(|t| t.intersects(r))
-        };
-        for ring in 0..40 {
-            let steps = if ring == 0 { 1 } else { 8 * ring };
-            for k in 0..steps {
-                let a = std::f32::consts::TAU * k as f32 / steps as f32;
-                let p = around + egui::vec2(a.cos(), a.sin()) * (60.0 * ring as f32);
-                if free(p) {
-                    return p;
-                }
-            }
+    pub fn screen_rect(&self, node: &ViewNode) -> Option<egui::Rect> {
+        let pos = self.snarl.get_node_info(*self.ids.get(node)?)?.pos;
+        Some(
+            self.to_global
+                .mul_rect(egui::Rect::from_min_size(pos, self.footprint(node))),
+        )
+    }
+
+    /// The rectangle the canvas takes on screen, as last drawn.
+    #[must_use]
+    pub fn canvas(&self) -> egui::Rect {
+        self.canvas
+    }
+
+    /// The graph-space rectangle the canvas showed when last drawn.
+    #[must_use]
+    pub fn visible(&self) -> egui::Rect {
+        if self.canvas.is_positive() {
+            self.to_global.inverse().mul_rect(self.canvas)
+        } else {
+            egui::Rect::EVERYTHING
         }
-        around
     }
 
     /// Where graph position `pos` was on screen, as last drawn.
@@ -511,6 +514,37 @@ impl GraphView {
     pub fn canvas_contains(&self, screen: Pos2) -> bool {
         self.canvas.contains(screen)
     }
+}
+
+/// A place for a footprint of `size` near `around` that overlaps none of `taken` (with a
+/// margin): `around` itself if free, else the nearest free spot on rings of growing
+/// radius, preferring spots wholly `within` the view; `around` when none is free.
+#[must_use]
+pub fn free_spot(
+    taken: &[egui::Rect],
+    around: Pos2,
+    size: egui::Vec2,
+    within: Option<egui::Rect>,
+) -> Pos2 {
+    let free = |p: Pos2| {
+        let r = egui::Rect::from_min_size(p, size).expand(12.0);
+        !taken.iter().any(|t| t.intersects(r))
+    };
+    let ring_spots = || {
+        (0..60usize).flat_map(move |ring| {
+            let steps = if ring == 0 { 1 } else { 8 * ring };
+            (0..steps).map(move |k| {
+                let a = std::f32::consts::TAU * k as f32 / steps as f32;
+                around + egui::vec2(a.cos(), a.sin()) * (40.0 * ring as f32)
+            })
+        })
+    };
+    let inside =
+        |p: Pos2| within.is_none_or(|w| w.contains_rect(egui::Rect::from_min_size(p, size)));
+    ring_spots()
+        .find(|p| inside(*p) && free(*p))
+        .or_else(|| ring_spots().find(|p| free(*p)))
+        .unwrap_or(around)
 }
 
 /// The widget's look: a selection that shows (the default outline is faint).

@@ -638,6 +638,12 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
         let Some(keys) = self.frame.take() else {
             return;
         };
+        // The material's outputs: what a view just opened must show.
+        let outputs = snarl
+            .nodes_pos()
+            .filter(|(_, n)| matches!(n, ViewNode::Pbr | ViewNode::Layer(_)))
+            .map(|(p, n)| egui::Rect::from_min_size(p, footprint(self.rows, n)))
+            .reduce(egui::Rect::union);
         let rects: Vec<egui::Rect> = if keys.is_empty() {
             let frames = self.doc.frames_in(self.level).map(|(_, f)| {
                 egui::Rect::from_min_size(
@@ -668,13 +674,27 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
             .min(rect.height() / bounds.height().max(1.0))
             .clamp(0.2, 1.0);
         // A view just opened keeps its text readable: when the whole graph would need
-        // a smaller zoom, it shows the graph's start (top left) at a zoom that reads,
-        // and F frames everything.
+        // a smaller zoom, it shows, at a zoom that reads, the graph's right-hand end
+        // with the material's outputs in it (what the graph makes; a view of the top
+        // left cut them off), and F frames everything.
         let translation;
         let scale;
         if self.readable && fit < READABLE {
-            scale = READABLE;
-            translation = rect.min.to_vec2() - bounds.min.to_vec2() * scale;
+            let outputs = outputs.filter(|_| keys.is_empty() && self.level.is_none());
+            // Zoomed out further only as far as the outputs need to fit.
+            scale = outputs.map_or(READABLE, |o| {
+                let o = o.expand(30.0);
+                (rect.width() / o.width().max(1.0))
+                    .min(rect.height() / o.height().max(1.0))
+                    .clamp(fit, READABLE)
+            });
+            let seen = rect.size() / scale;
+            let min_x = (bounds.max.x - seen.x).max(bounds.min.x);
+            let min_y = outputs.map_or(bounds.min.y, |o| {
+                (o.center().y - seen.y / 2.0)
+                    .clamp(bounds.min.y, (bounds.max.y - seen.y).max(bounds.min.y))
+            });
+            translation = rect.min.to_vec2() - egui::vec2(min_x, min_y) * scale;
         } else {
             scale = fit;
             translation = rect.center().to_vec2() - bounds.center().to_vec2() * scale;

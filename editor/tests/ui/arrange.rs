@@ -259,7 +259,8 @@ fn the_first_view_of_a_large_graph_is_readable_and_f_shows_it_all() {
     let a = view.to_screen(egui::pos2(0.0, 0.0));
     let b = view.to_screen(egui::pos2(100.0, 0.0));
     let zoom = (b.x - a.x) / 100.0;
-    assert!(zoom >= 0.59, "opened at zoom {zoom}");
+    // Readable, zoomed out from the usual 0.6 only as far as the outputs need to fit.
+    assert!(zoom >= 0.5, "opened at zoom {zoom}");
     harness.key_press(egui::Key::F);
     harness.run_steps(3);
     let view = harness.state().graph_view();
@@ -352,7 +353,14 @@ fn cut_and_paste_carry_nodes_to_the_pointer_in_another_document_without_stray_li
     assert_eq!(g.add_node("Wave"), Some(noise));
     let mut harness = editor(Document::new(g), None);
     let canvas = harness.state().graph_view().to_screen(egui::pos2(0.0, 0.0));
-    let at = canvas + egui::vec2(150.0, 120.0);
+    // Below every node (a paste onto a node moves aside).
+    let view = harness.state().graph_view();
+    let below = view
+        .footprints()
+        .iter()
+        .map(|r| r.max.y)
+        .fold(0.0, f32::max);
+    let at = egui::pos2(canvas.x, view.to_screen(egui::pos2(0.0, below + 40.0)).y);
     harness.hover_at(at);
     harness.run_steps(1);
     harness.event(egui::Event::Paste(text));

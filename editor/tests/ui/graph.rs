@@ -1,6 +1,7 @@
-//! The graph: wiring, refusals, seams, placing nodes, the canvas menu.
+//! The graph: wiring, refusals, seams, placing nodes, the canvas menu, framing.
 
 use super::*;
+use tuft_editor::graph_view::ViewNode;
 
 #[test]
 fn a_node_added_from_the_library_is_wired_and_edited_and_everything_follows() {
@@ -196,11 +197,7 @@ fn a_wire_dropped_on_the_canvas_offers_the_nodes_that_fit_and_wires_the_one_chos
     let from = harness
         .state()
         .graph_view()
-        .pin_rect(
-            &tuft_editor::graph_view::ViewNode::Node(noise),
-            "out",
-            false,
-        )
+        .pin_rect(&ViewNode::Node(noise), "out", false)
         .expect("the noise's output pin is drawn")
         .center();
     let to = from + egui::vec2(140.0, 120.0);
@@ -255,4 +252,89 @@ fn the_unlinked_normal_says_it_comes_from_the_height_and_offers_no_number() {
     );
     settle(&mut harness);
     assert!(harness.query_by_label("from height").is_none());
+}
+
+/// The material's outputs: the PBR node and a node a strand layer.
+fn outputs(doc: &Document) -> Vec<ViewNode> {
+    std::iter::once(ViewNode::Pbr)
+        .chain(
+            doc.graph
+                .strands
+                .keys()
+                .map(|name| ViewNode::Layer(name.clone())),
+        )
+        .collect()
+}
+
+#[test]
+fn every_preset_opens_with_its_outputs_in_view() {
+    // Regression: the lawn and the fur opened on their top left at a readable zoom, the
+    // PBR and layer outputs cut off at the right edge.
+    for (name, text) in tuft_editor::PRESETS {
+        let doc = tuft_graph::io::from_str(text).unwrap();
+        let harness = editor(doc.clone(), None);
+        let view = harness.state().graph_view();
+        let canvas = view.canvas();
+        for node in outputs(&doc) {
+            let at = view.screen_rect(&node).expect("drawn");
+            assert!(
+                canvas.expand(1.0).contains_rect(at),
+                "{name}: {node:?} at {at:?} is outside the canvas {canvas:?}"
+            );
+        }
+    }
+}
+
+/// Every pair of nodes on the canvas that overlap.
+fn overlaps(harness: &Ui) -> Vec<(egui::Rect, egui::Rect)> {
+    let rects = harness.state().graph_view().footprints();
+    let mut found = Vec::new();
+    for (i, a) in rects.iter().enumerate() {
+        for b in &rects[i + 1..] {
+            if a.intersects(*b) {
+                found.push((*a, *b));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn adding_from_the_library_keeps_the_view_and_lands_in_it_on_free_ground() {
+    // Regression: each add framed the new node, panning the outputs off-screen.
+    let doc = tuft_graph::io::from_str(tuft_editor::LAWN_PRESET).unwrap();
+    let mut harness = editor(doc, None);
+    let before = overlaps(&harness).len();
+    let origin = harness.state().graph_view().to_screen(egui::Pos2::ZERO);
+    let canvas = harness.state().graph_view().canvas();
+    for kind in ["Noise", "Voronoi", "Wave", "ColorRamp", "Mix"] {
+        let id = add_from_library(&mut harness, kind);
+        harness.run_steps(2);
+        let view = harness.state().graph_view();
+        assert_eq!(view.to_screen(egui::Pos2::ZERO), origin, "the view stays");
+        let at = view.screen_rect(&ViewNode::Node(id)).unwrap();
+        assert!(canvas.contains_rect(at), "{kind} lands in view: {at:?}");
+    }
+    assert_eq!(overlaps(&harness).len(), before, "{:?}", overlaps(&harness));
+}
+
+#[test]
+fn a_node_added_where_another_stands_moves_beside_it_and_a_duplicate_beside_its_original() {
+    let (noise, ramp);
+    let mut harness = editor(bare(), None);
+    noise = add_from_library(&mut harness, "Noise");
+    harness.run_steps(2);
+    let at = harness.state().session().doc().layout[&noise];
+    // As a wire dropped on the Noise asks: a node at the Noise's own place.
+    ramp = harness
+        .state_mut()
+        .add_node_at("ColorRamp", at)
+        .expect("added");
+    harness.run_steps(2);
+    assert_ne!(harness.state().session().doc().layout[&ramp], at);
+    assert!(overlaps(&harness).is_empty(), "{:?}", overlaps(&harness));
+    harness.state_mut().duplicate(&[noise, ramp]);
+    harness.run_steps(2);
+    assert_eq!(harness.state().session().doc().graph.nodes.len(), 4);
+    assert!(overlaps(&harness).is_empty(), "{:?}", overlaps(&harness));
 }
