@@ -9,7 +9,7 @@ use egui::{Pos2, Ui};
 use tuft_graph::Document;
 
 /// Where a frame's corner handle stands inside the frame's bottom-right corner.
-pub(super) const CORNER: egui::Vec2 = egui::vec2(72.0, 40.0);
+pub(super) const CORNER: egui::Vec2 = egui::vec2(40.0, 24.0);
 
 /// The smallest frame.
 const MIN_FRAME: [f32; 2] = [160.0, 90.0];

@@ -16,6 +16,9 @@ use tuft_graph::{Document, InRef, Input, NodeId, OutRef, Report, Sink};
 /// The smallest zoom at which node titles and port names read on opening.
 pub(super) const READABLE: f32 = 0.6;
 
+/// The margin inside a frame's title band, left and right.
+const FRAME_BAND_MARGIN: i8 = 8;
+
 pub(super) fn pbr_index(port: &str) -> Option<usize> {
     PBR_PORTS
         .iter()
@@ -310,9 +313,20 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
     ) -> egui::Frame {
         let key = &snarl[node];
         let frame = match key {
-            ViewNode::Frame(_) | ViewNode::FrameCorner(_) => default
+            // A frame's title is a band across its top (the frame itself is painted
+            // behind the nodes); its corner is a bare grip.
+            ViewNode::Frame(_) => default
                 .fill(Color32::from_rgb(52, 72, 105))
-                .stroke(egui::Stroke::new(1.0, Color32::from_rgb(90, 125, 180))),
+                .stroke(egui::Stroke::NONE)
+                .shadow(egui::epaint::Shadow::NONE)
+                .inner_margin(egui::Margin::ZERO)
+                .corner_radius(egui::CornerRadius {
+                    nw: 6,
+                    ne: 6,
+                    sw: 0,
+                    se: 0,
+                }),
+            ViewNode::FrameCorner(_) => egui::Frame::NONE.inner_margin(egui::Margin::same(2)),
             ViewNode::Group(_) => default
                 .fill(Color32::from_rgb(48, 58, 48))
                 .stroke(egui::Stroke::new(1.5, Color32::from_rgb(120, 170, 110))),
@@ -410,10 +424,75 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
                     self.actions.push(Command::FocusLayer(name.clone()));
                 }
             }
+            ViewNode::Frame(k) => {
+                // Not selectable text: a drag on the title moves the frame.
+                ui.add(
+                    egui::Label::new(egui::RichText::new(title.as_str()).strong())
+                        .selectable(false),
+                );
+                // The band spans the frame (the node stands at the frame's corner, and
+                // this row in graph space where it was laid out).
+                if let Some(f) = self.doc.frames.get(*k) {
+                    let right = f.pos[0] + f.size[0];
+                    // (A minimum width is taken from the cursor, past the title.)
+                    ui.set_min_width((right - ui.cursor().left()).max(0.0));
+                }
+            }
+            ViewNode::FrameCorner(_) => {
+                ui.label(
+                    egui::RichText::new("◢")
+                        .size(18.0)
+                        .color(Color32::from_rgb(120, 160, 215)),
+                )
+                .on_hover_text("Drag to resize the frame");
+            }
             _ => {
-                ui.label(egui::RichText::new(title.as_str()).strong());
+                ui.add(
+                    egui::Label::new(egui::RichText::new(title.as_str()).strong())
+                        .selectable(false),
+                );
             }
         });
+    }
+
+    fn header_frame(
+        &mut self,
+        default: egui::Frame,
+        node: egui_snarl::NodeId,
+        _inputs: &[InPin],
+        _outputs: &[OutPin],
+        snarl: &Snarl<ViewNode>,
+    ) -> egui::Frame {
+        match snarl[node] {
+            ViewNode::Frame(_) => {
+                egui::Frame::NONE.inner_margin(egui::Margin::symmetric(FRAME_BAND_MARGIN, 4))
+            }
+            ViewNode::FrameCorner(_) => egui::Frame::NONE,
+            _ => default,
+        }
+    }
+
+    fn has_node_style(
+        &mut self,
+        node: egui_snarl::NodeId,
+        _inputs: &[InPin],
+        _outputs: &[OutPin],
+        snarl: &Snarl<ViewNode>,
+    ) -> bool {
+        matches!(snarl[node], ViewNode::Frame(_) | ViewNode::FrameCorner(_))
+    }
+
+    /// A frame's title and corner have no collapse arrow: the widget draws one on every
+    /// node, in an icon's width, so theirs is none wide.
+    fn apply_node_style(
+        &mut self,
+        style: &mut egui::Style,
+        _node: egui_snarl::NodeId,
+        _inputs: &[InPin],
+        _outputs: &[OutPin],
+        _snarl: &Snarl<ViewNode>,
+    ) {
+        style.spacing.icon_width = 0.0;
     }
 
     fn inputs(&mut self, node: &ViewNode) -> usize {

@@ -506,3 +506,35 @@ fn shift_drag_on_empty_canvas_draws_a_box_that_selects_what_it_holds() {
     let doc = harness.state().session().doc();
     assert!(doc.group_of(noise).is_some() && doc.group_of(ramp).is_some());
 }
+
+#[test]
+fn a_frame_is_drawn_as_a_frame_with_its_title_band_across_the_top() {
+    // Regression: a frame drew as a title node and a tiny empty node whose collapse
+    // arrow was its resize corner.
+    let (mut doc, _, _) = chain();
+    doc.frames.push(Frame {
+        title: "Source".into(),
+        pos: [-40.0, -80.0],
+        size: [300.0, 300.0],
+        group: None,
+    });
+    let mut harness = editor(doc, None);
+    harness.run_steps(3);
+    let image = harness.render().unwrap();
+    let view = harness.state().graph_view();
+    let ppp = harness.ctx.pixels_per_point();
+    let pixel = |x: f32, y: f32| {
+        let p = view.to_screen(egui::pos2(x, y)) * ppp;
+        image.get_pixel(p.x as u32, p.y as u32).0
+    };
+    let band = [52, 72, 105];
+    let near = |c: [u8; 4], want: [u8; 3]| (0..3).all(|k| c[k].abs_diff(want[k]) <= 12);
+    // Across the top, past the title, to the far end: the band.
+    for x in [150.0, 200.0, 250.0] {
+        let c = pixel(x, -74.0);
+        assert!(near(c, band), "the band at x = {x}: {c:?}");
+    }
+    // Below the band, inside the frame: the translucent fill, not a node's grey.
+    let inside = pixel(200.0, 40.0);
+    assert!(inside[2] > inside[0] + 4, "a blue tint inside: {inside:?}");
+}
