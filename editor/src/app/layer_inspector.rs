@@ -4,12 +4,12 @@
 
 use super::Editor;
 use super::panels::coverage_text;
-use super::widgets::{drag, slider};
+use super::widgets::{colour, drag, slider};
 use crate::graph_view::ViewNode;
 use eframe::egui;
 use tuft_graph::layer::Profile;
 use tuft_graph::limits;
-use tuft_graph::{Input, StrandLayer, Value};
+use tuft_graph::{Input, NodeId, StrandLayer, Value};
 use tuft_strands::levels::{LevelSettings, MAX_WIDEN};
 
 impl Editor {
@@ -113,13 +113,19 @@ impl Editor {
             egui::Grid::new(format!("layer {name}"))
                 .num_columns(2)
                 .show(ui, |ui| layer_settings(ui, &mut edited));
-            ui.label("Groom").on_hover_text(
+            ui.label("Ports").on_hover_text(
                 "Ports of the layer node: set a value here, or wire a field into the port to \
                  vary it over the repeat",
             );
-            egui::Grid::new(format!("groom {name}"))
+            let graph = &self.session.doc().graph;
+            let source = |id: NodeId| {
+                graph
+                    .node(id)
+                    .map_or_else(|| format!("node #{}", id.0), |n| n.title())
+            };
+            egui::Grid::new(format!("ports {name}"))
                 .num_columns(2)
-                .show(ui, |ui| groom_settings(ui, &mut edited));
+                .show(ui, |ui| port_settings(ui, &mut edited, &source));
             if edited != layer {
                 let key = format!("layer {name}");
                 let n = name.clone();
@@ -180,33 +186,49 @@ impl Editor {
     }
 }
 
-/// The groom ports' values, each a slider over its range while a constant feeds it.
-fn groom_settings(ui: &mut egui::Ui, l: &mut StrandLayer) {
-    use tuft_strands::shape::{MAX_CURL, MAX_CURL_TURNS, MAX_FRIZZ, TAPER_RANGE};
-    let ranges = [
-        ("curl", 0.0, MAX_CURL),
-        ("curl_turns", 0.0, MAX_CURL_TURNS),
-        ("frizz", 0.0, MAX_FRIZZ),
-        ("tip_width", 0.0, 1.0),
-        ("taper", TAPER_RANGE.0, TAPER_RANGE.1),
-    ];
+/// Every port of a layer, as on its node: a constant is edited here (a slider over the
+/// port's documented range, a number field in metres for a length or a width, two for a
+/// vector, a colour button), a wired port names the node it reads.
+/// Regression: only the groom ports showed here, so a layer's length, width and colours
+/// could be set only on the node.
+fn port_settings(ui: &mut egui::Ui, l: &mut StrandLayer, source: &dyn Fn(NodeId) -> String) {
     for (port, input) in l.ports_mut() {
-        let Some(&(_, lo, hi)) = ranges.iter().find(|(n, _, _)| *n == port) else {
-            continue;
-        };
         let doc = tuft_graph::layer::STRAND_PORTS
             .iter()
             .find(|p| p.name == port)
             .map_or("", |p| p.doc);
+        let range = tuft_graph::layer::port_range(port);
         row(ui, &port.replace('_', " "), doc, |ui| match input {
             Input::Const(Value::Float(x)) => {
-                ui.add(slider(x, lo..=hi));
+                match (port, range) {
+                    ("length" | "width", _) => {
+                        let speed = crate::graph_view::drag_speed(*x, (0.0, 0.1));
+                        ui.add(drag(x).range(0.0..=f32::MAX).speed(speed).suffix(" m"));
+                    }
+                    (_, Some((lo, hi))) => {
+                        ui.add(slider(x, lo..=hi));
+                    }
+                    // The density: a threshold in [0,1].
+                    _ => {
+                        ui.add(slider(x, 0.0..=1.0));
+                    }
+                }
+            }
+            Input::Const(Value::Vec2(v)) => {
+                let (lo, hi) = range.unwrap_or((-1.0, 1.0));
+                ui.horizontal(|ui| {
+                    for c in v.iter_mut() {
+                        let speed = crate::graph_view::drag_speed(*c, (lo, hi));
+                        ui.add(drag(c).range(lo..=hi).speed(speed));
+                    }
+                });
+            }
+            Input::Const(Value::Color(c)) => {
+                colour(ui, c);
             }
             Input::Link(l) => {
-                ui.label(format!("from node #{}", l.node.0));
-            }
-            Input::Const(_) => {
-                ui.label("not a number");
+                ui.label(format!("from {}", source(l.node)))
+                    .on_hover_text("Wired on the canvas: remove the wire to set a value here");
             }
         });
     }

@@ -36,6 +36,7 @@ mod viewer;
 use geometry::{Find, Pins, footprint};
 pub use geometry::{NODE_WIDTH, footprint_of};
 pub use menus::Wire;
+pub use viewer::drag_speed;
 use viewer::{Viewer, pbr_index};
 
 /// What a strand layer is, in one line (the library, the canvas menu).

@@ -257,7 +257,7 @@ fn number_field(ui: &mut Ui, x: &mut f32, range: (f32, f32)) -> bool {
 /// How far a number field's value moves a point of drag: a two-hundredth of the value,
 /// at least a five-thousandth of its usual `range` (and never below 1e-5).
 #[must_use]
-pub(super) fn drag_speed(x: f32, range: (f32, f32)) -> f64 {
+pub fn drag_speed(x: f32, range: (f32, f32)) -> f64 {
     let value = if x.is_finite() { x.abs() } else { 0.0 };
     f64::from(
         (value / 200.0)

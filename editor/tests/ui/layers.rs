@@ -370,3 +370,64 @@ fn a_status_message_goes_with_the_next_action() {
         harness.state().message()
     );
 }
+
+#[test]
+fn every_unwired_port_of_a_layer_is_typed_in_the_inspector_and_a_wired_one_names_its_source() {
+    // Regression: the inspector showed only the groom ports; a layer's length, width and
+    // colours could be set only on the node.
+    let mut doc = bare();
+    let mut layer = tuft_graph::StrandLayer::default();
+    let noise = doc.graph.add_node("Noise").unwrap();
+    layer.density = tuft_graph::Input::Link(OutRef::new(noise, "out"));
+    doc.graph.strands.insert("grass".into(), layer);
+    let mut harness = editor(doc, None);
+    harness.run_steps(2);
+    let column = inspector_column(&harness);
+    for port in [
+        "length",
+        "width",
+        "lean",
+        "bend",
+        "root color",
+        "tip color",
+        "clump offset",
+    ] {
+        assert!(
+            harness
+                .get_all_by_label(port)
+                .any(|n| n.rect().left() >= column),
+            "{port} in the inspector"
+        );
+    }
+    harness.get_by_label_contains("from Noise");
+    // The length's field, in metres: clicked, typed, Enter.
+    let is_length = |n: &egui_kittest::Node<'_>| {
+        n.value()
+            .is_some_and(|v| v.ends_with(" m") && v.starts_with("0.06"))
+    };
+    harness
+        .get_all_by_role(egui::accesskit::Role::SpinButton)
+        .find(is_length)
+        .expect("the length's field")
+        .scroll_to_me();
+    harness.run_steps(3);
+    let at = harness
+        .get_all_by_role(egui::accesskit::Role::SpinButton)
+        .find(is_length)
+        .expect("the length's field")
+        .rect()
+        .center();
+    click_at(&mut harness, at);
+    harness.run_steps(2);
+    // In edit mode the field holds the bare number, selected; typing replaces it.
+    let editing = harness
+        .get_all_by_role(egui::accesskit::Role::SpinButton)
+        .find(|n| n.is_focused())
+        .expect("the field takes text");
+    assert_eq!(editing.value().as_deref(), Some("0.0600"));
+    editing.type_text("0.12");
+    harness.key_press(egui::Key::Enter);
+    harness.run_steps(2);
+    let layer = &harness.state().session().doc().graph.strands["grass"];
+    assert_eq!(layer.length, tuft_graph::Input::Const(Value::Float(0.12)));
+}

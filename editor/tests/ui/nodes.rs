@@ -303,3 +303,42 @@ fn a_new_parameter_takes_a_name_no_other_parameter_has() {
     let graph = &harness.state().session().doc().graph;
     assert_eq!(graph.node(second).unwrap().params().text("name"), "amount");
 }
+
+#[test]
+fn a_number_on_a_node_is_typed_after_a_click_and_enter_commits_it() {
+    // Regression: a node's inline number took no click, only a drag, so a blade length
+    // could not be set to the value meant.
+    let mut harness = editor(bare(), None);
+    harness.run_steps(2);
+    let roughness = harness
+        .get_all_by_role(egui::accesskit::Role::SpinButton)
+        .find(|n| n.value().as_deref() == Some("0.800"))
+        .expect("the PBR output's roughness field");
+    // The canvas is zoomed and panned: the field's rectangle is in graph space.
+    let at = harness
+        .state()
+        .graph_view()
+        .to_screen(roughness.rect().center());
+    click_at(&mut harness, at);
+    harness.run_steps(2);
+    let editing = harness
+        .get_all_by_role(egui::accesskit::Role::SpinButton)
+        .find(|n| n.is_focused())
+        .expect("the field takes text");
+    editing.type_text("0.25");
+    harness.key_press(egui::Key::Enter);
+    harness.run_steps(2);
+    assert_eq!(
+        harness
+            .state()
+            .session()
+            .doc()
+            .graph
+            .sink_input(&roughness_sink()),
+        Some(tuft_graph::Input::Const(Value::Float(0.25)))
+    );
+}
+
+fn roughness_sink() -> Sink {
+    Sink::Pbr("roughness".into())
+}

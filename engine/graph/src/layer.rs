@@ -106,6 +106,25 @@ pub const STRAND_PORTS: [StrandPort; 13] = [
     },
 ];
 
+/// The documented range of each strand port whose values the scatter holds inside one
+/// (per channel); `None` for the ports it takes as they come (density, length, width,
+/// clump offset).
+#[must_use]
+pub fn port_range(port: &str) -> Option<(f32, f32)> {
+    use tuft_strands::set::{MAX_COLOR, MAX_LEAN};
+    use tuft_strands::shape::{MAX_CURL, MAX_CURL_TURNS, MAX_FRIZZ, TAPER_RANGE};
+    Some(match port {
+        "bend" | "tip_width" => (0.0, 1.0),
+        "lean" => (-MAX_LEAN, MAX_LEAN),
+        "root_color" | "tip_color" => (0.0, MAX_COLOR),
+        "curl" => (0.0, MAX_CURL),
+        "curl_turns" => (0.0, MAX_CURL_TURNS),
+        "frizz" => (0.0, MAX_FRIZZ),
+        "taper" => TAPER_RANGE,
+        _ => return None,
+    })
+}
+
 pub use tuft_strands::levels::LevelSettings;
 pub use tuft_strands::macro_variation::MacroVariation;
 pub use tuft_strands::mesh::Profile;

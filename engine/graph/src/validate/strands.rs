@@ -78,21 +78,7 @@ fn estimated_cover(
     (layer.n_candidates() as f64 * mean / f64::from(repeat_m * repeat_m)) as f32
 }
 
-/// The documented range of each strand port whose values the scatter holds inside one
-/// (per channel), and the value a NaN becomes there.
-fn port_range(port: &str) -> Option<(f32, f32)> {
-    use tuft_strands::shape::{MAX_CURL, MAX_CURL_TURNS, MAX_FRIZZ, TAPER_RANGE};
-    Some(match port {
-        "bend" | "tip_width" => (0.0, 1.0),
-        "lean" => (-limits::MAX_LEAN, limits::MAX_LEAN),
-        "root_color" | "tip_color" => (0.0, limits::MAX_COLOR),
-        "curl" => (0.0, MAX_CURL),
-        "curl_turns" => (0.0, MAX_CURL_TURNS),
-        "frizz" => (0.0, MAX_FRIZZ),
-        "taper" => TAPER_RANGE,
-        _ => return None,
-    })
-}
+use crate::layer::port_range;
 
 /// A warning for each constant on a layer's port outside that port's documented range:
 /// the value, the range, and what the bake will use instead (the value held inside).
