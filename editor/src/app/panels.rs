@@ -152,6 +152,7 @@ impl Editor {
                 );
             }
         });
+        self.uv_scale_row(ui);
         ui.horizontal_wrapped(|ui| {
             let label = |m: LevelMode| match m {
                 LevelMode::Auto => "auto".to_owned(),

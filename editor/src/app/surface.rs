@@ -228,6 +228,11 @@ impl Editor {
                 cam.pitch = if walking { 0.03 } else { 0.07 };
             }
         }
+    }
+
+    /// The mesh's UV scale, on a row of its own under the surface row (beside it, the
+    /// checkbox and the number widened the side panel when a mesh was chosen).
+    pub(super) fn uv_scale_row(&mut self, ui: &mut egui::Ui) {
         if self.preview.kind != SurfaceKind::Mesh {
             return;
         }
@@ -237,28 +242,30 @@ impl Editor {
         let scale = mesh.uv_scale;
         let mut measured = scale.is_none();
         let mut value = mesh.scale(self.session.doc().graph.repeat_m);
-        ui.checkbox(&mut measured, "measured UV scale")
-            .on_hover_text(
-                "Repeats of the material per UV unit of the mesh: measured from the mesh's area \
-             so the material keeps its size in metres, or set by hand",
-            );
-        let changed_value = ui
-            .add_enabled(
-                !measured,
-                egui::DragValue::new(&mut value)
-                    .range(0.001..=100_000.0)
-                    .speed(0.05)
-                    .suffix(" repeats / UV"),
-            )
-            .changed();
-        let wanted = (!measured).then_some(value);
-        if wanted != scale
-            && (changed_value || measured != scale.is_none())
-            && let Some(mesh) = self.preview.mesh.as_mut()
-        {
-            mesh.uv_scale = wanted;
-            self.keep_mesh_in_document();
-            self.request_preview();
-        }
+        ui.horizontal_wrapped(|ui| {
+            ui.checkbox(&mut measured, "measured UV scale")
+                .on_hover_text(
+                    "Repeats of the material per UV unit of the mesh: measured from the mesh's area \
+                 so the material keeps its size in metres, or set by hand",
+                );
+            let changed_value = ui
+                .add_enabled(
+                    !measured,
+                    egui::DragValue::new(&mut value)
+                        .range(0.001..=100_000.0)
+                        .speed(0.05)
+                        .suffix(" repeats / UV"),
+                )
+                .changed();
+            let wanted = (!measured).then_some(value);
+            if wanted != scale
+                && (changed_value || measured != scale.is_none())
+                && let Some(mesh) = self.preview.mesh.as_mut()
+            {
+                mesh.uv_scale = wanted;
+                self.keep_mesh_in_document();
+                self.request_preview();
+            }
+        });
     }
 }

@@ -31,6 +31,20 @@ fn the_main_window_on_the_lawn() {
 }
 
 #[test]
+fn the_readme_shows_the_main_window_the_snapshot_test_renders() {
+    // Regression: the README's picture showed an older editor. It is now the snapshot
+    // `the_main_window_on_the_lawn` compares today's window with, so it cannot age.
+    let readme = std::fs::read_to_string(tuft_tests_root().join("README.md")).unwrap();
+    let first = readme
+        .lines()
+        .find_map(|l| l.strip_prefix("![").and_then(|l| l.split_once("](")))
+        .map(|(_, rest)| rest.trim_end_matches(')'))
+        .expect("the README opens with a picture");
+    assert_eq!(first, "editor/tests/snapshots/main_window_lawn.png");
+    assert!(tuft_tests_root().join(first).is_file());
+}
+
+#[test]
 fn the_levels_side_by_side_draw_every_representation() {
     let doc = tuft_graph::io::from_str(tuft_editor::app::LAWN_PRESET).unwrap();
     let mut harness = editor(doc, None);

@@ -323,3 +323,19 @@ fn an_editor_left_alone_on_the_field_comes_to_rest() {
         );
     }
 }
+
+#[test]
+fn the_side_panel_keeps_its_width_when_the_surface_becomes_a_mesh() {
+    let mut harness = editor(bare(), None);
+    let canvas = harness.state().graph_view().canvas();
+    harness
+        .state_mut()
+        .set_dialogs(Dialogs::Answer(Some(creature())));
+    preview_menu(&mut harness, "Mesh…");
+    answered(&mut harness);
+    harness.state_mut().wait_for_mesh();
+    settle(&mut harness);
+    assert_eq!(harness.state().preview().kind, SurfaceKind::Mesh);
+    harness.run_steps(3);
+    assert_eq!(harness.state().graph_view().canvas(), canvas);
+}
