@@ -54,6 +54,11 @@ pub enum Command {
     Ungroup(u32),
     /// Rename a group.
     RenameGroup(u32, String),
+    /// Save a group to the author's library, as a node of its own.
+    SaveToLibrary(u32),
+    /// Add a copy of the library node of this name, its group node at this graph
+    /// position (`None`: the middle of the view).
+    AddFromLibrary(String, Option<[f32; 2]>),
     /// Show a group's inside in the graph view.
     OpenGroup(u32),
     /// Back from a group's inside to the top level.

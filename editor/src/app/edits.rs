@@ -80,6 +80,10 @@ impl Editor {
                     group.name = name;
                 }
             }),
+            Command::SaveToLibrary(g) => self.save_to_library(g),
+            Command::AddFromLibrary(name, at) => {
+                self.add_from_library(&name, at);
+            }
             Command::OpenGroup(g) => {
                 self.graph.set_open_group(Some(g));
                 self.selected = None;

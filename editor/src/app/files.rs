@@ -162,6 +162,7 @@ impl Editor {
                 self.graph = GraphView::new();
                 self.remember(path);
                 self.message = Some((format!("Opened {}", path.display()), false));
+                self.say_library_notes();
                 self.after_change();
                 self.load_document_mesh();
             }

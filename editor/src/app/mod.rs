@@ -15,6 +15,7 @@ mod panels;
 mod param_editors;
 mod recovery;
 mod surface;
+mod user_library;
 mod widgets;
 
 pub use export::ExportSettings;
@@ -125,6 +126,9 @@ fn open_window(
         Box::new(move |cc| {
             let autosave = eframe::storage_dir("Tuft").map(|d| d.join("autosave"));
             let mut editor = Editor::new(cc, session, autosave);
+            if let Some(folder) = user_library::library_folder() {
+                editor.set_library_folder(&folder);
+            }
             if let Some((dir, lod_bias)) = &baked {
                 editor.preview.view.lod_bias = *lod_bias;
                 editor.view_baked(dir);
@@ -234,6 +238,9 @@ pub struct Editor {
     /// The editor's own path prompt (where no dialog can be shown): what for, and the
     /// path typed so far.
     path_prompt: Option<(Purpose, String)>,
+    /// The author's library, as last read (kept across documents; the graph view holds
+    /// a handle to it for the canvas menu).
+    library: Arc<tuft_graph::library::Library>,
     /// Whether Help › About is showing.
     about: bool,
     /// Whether Help › Keyboard and Mouse is showing.
@@ -395,6 +402,7 @@ impl Editor {
             dialogs: Dialogs::probe(),
             asking: None,
             path_prompt: None,
+            library: Arc::default(),
             about: false,
             help: false,
             export_settings: ExportSettings::default(),
@@ -689,6 +697,7 @@ impl eframe::App for Editor {
                 self.baked_panel(ui);
                 return;
             }
+            self.graph.library = self.library.clone();
             commands = self.graph.show(
                 ui,
                 self.session.doc(),

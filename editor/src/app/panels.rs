@@ -35,6 +35,7 @@ impl Editor {
                             .weak(),
                     );
                 }
+                self.own_nodes(ui, &needle);
                 for kind in tuft_graph::nodes::ALL {
                     let (name, doc) = (kind.name(), kind.doc());
                     if !needle.is_empty()

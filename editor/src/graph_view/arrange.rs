@@ -218,6 +218,16 @@ impl GraphView {
             {
                 out.push(Command::Ungroup(group.id));
             }
+            if ui
+                .button("Save to Library")
+                .on_hover_text(
+                    "Save the group as a node of your own library, offered in the Library \
+                     and the canvas menu to every graph",
+                )
+                .clicked()
+            {
+                out.push(Command::SaveToLibrary(group.id));
+            }
         });
     }
 

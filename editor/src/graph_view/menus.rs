@@ -131,9 +131,27 @@ impl Viewer<'_> {
             .filter(|k| wire.is_none_or(|w| w.port_on(*k).is_some()))
             .collect();
         kinds.sort_by_key(|k| k.category());
+        let own: Vec<&str> = self
+            .library
+            .entries
+            .iter()
+            .map(|e| e.node.name.as_str())
+            .filter(|name| wire.is_none() && matches(name, ""))
+            .collect();
         egui::ScrollArea::vertical()
             .max_height(320.0)
             .show(ui, |ui| {
+                if !own.is_empty() {
+                    ui.label(egui::RichText::new("My library").weak().small());
+                }
+                for name in own {
+                    if ui.button(name).on_hover_text(OWN_NODE).clicked() {
+                        let at = [pos.x, pos.y];
+                        let name = name.to_owned();
+                        self.actions.push(Command::AddFromLibrary(name, Some(at)));
+                        chosen = Some(());
+                    }
+                }
                 let mut category = None;
                 for kind in kinds {
                     if category != Some(kind.category()) {
@@ -158,6 +176,10 @@ impl Viewer<'_> {
         }
     }
 }
+
+/// What a library node of the author's is (its hover text).
+pub const OWN_NODE: &str = "A group saved to your library: added as a group of its own \
+    nodes, which the graph keeps whatever becomes of the library file";
 
 #[cfg(test)]
 mod tests {

@@ -35,7 +35,7 @@ mod menus;
 mod viewer;
 use geometry::{Find, Pins, footprint};
 pub use geometry::{NODE_WIDTH, footprint_of};
-pub use menus::Wire;
+pub use menus::{OWN_NODE, Wire};
 pub use viewer::drag_speed;
 use viewer::{Viewer, pbr_index};
 
@@ -82,6 +82,9 @@ pub struct GraphView {
     canvas: egui::Rect,
     /// The frame being dragged and what stood inside it when the drag began.
     frame_drag: Option<(usize, tuft_graph::groups::FrameContents)>,
+    /// The author's library, as the editor last read it: offered in the canvas menu, and
+    /// what a group added from it is compared with.
+    pub library: std::sync::Arc<tuft_graph::library::Library>,
 }
 
 /// A Select All in force.
@@ -142,6 +145,7 @@ impl GraphView {
             framed_once: false,
             canvas: egui::Rect::NOTHING,
             frame_drag: None,
+            library: std::sync::Arc::default(),
         }
     }
 
@@ -454,6 +458,7 @@ impl GraphView {
             level: self.open,
             highlight,
             selected,
+            library: &self.library,
         };
         // A node is as wide as its rows measured the frame before, so text wrapped to a
         // narrow node would measure narrow and keep it so (a group's "26 nodes inside"

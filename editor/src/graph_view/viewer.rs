@@ -97,6 +97,8 @@ pub(super) struct Viewer<'a> {
     pub(super) highlight: Option<NodeId>,
     /// The widget nodes selected (Select All's included).
     pub(super) selected: Vec<egui_snarl::NodeId>,
+    /// The author's library.
+    pub(super) library: &'a tuft_graph::library::Library,
 }
 
 impl<'a> Viewer<'a> {
@@ -281,6 +283,9 @@ fn constant_editor(ui: &mut Ui, value: Value, range: (f32, f32)) -> Option<Value
             .then_some(Value::Color(c)),
     }
 }
+
+/// The colour of a group's note that its library node has changed or gone.
+const LIBRARY_NOTE: Color32 = Color32::from_rgb(230, 170, 60);
 
 impl SnarlViewer<ViewNode> for Viewer<'_> {
     fn title(&mut self, node: &ViewNode) -> String {
@@ -631,7 +636,17 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
                 }
             }
             ViewNode::Group(g) => {
-                let members = self.doc.group(*g).map_or(0, |g| g.members.len());
+                let group = self.doc.group(*g);
+                let members = group.map_or(0, |g| g.members.len());
+                let origin = group.and_then(|g| g.library.as_ref()).map(|link| {
+                    match self.library.find(&link.name) {
+                        Some(e) if e.node.digest() == link.digest => {
+                            ("from the library", Color32::GRAY)
+                        }
+                        Some(_) => ("the library's copy differs", LIBRARY_NOTE),
+                        None => ("no longer in the library", LIBRARY_NOTE),
+                    }
+                });
                 ui.vertical(|ui| {
                     ui.label(
                         egui::RichText::new(format!(
@@ -640,6 +655,9 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
                         ))
                         .weak(),
                     );
+                    if let Some((said, colour)) = origin {
+                        ui.label(egui::RichText::new(said).small().color(colour));
+                    }
                     if ui.button("Open").clicked() {
                         self.actions.push(Command::OpenGroup(*g));
                     }
@@ -696,6 +714,7 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
                     let name = group.name.clone();
                     self.rename_row(ui, "Name", name, |n| Command::RenameGroup(g, n));
                 }
+                self.menu_item(ui, "Save to Library", Command::SaveToLibrary(g));
                 self.menu_item(ui, "Ungroup", Command::Ungroup(g));
             }
             ViewNode::Frame(k) => {

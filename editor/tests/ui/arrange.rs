@@ -46,14 +46,6 @@ fn drag_title(harness: &mut Harness<'static, Editor>, from: [f32; 2], by: egui::
 
 /// Clicks the widget labelled `label` inside the graph (whose layer is zoomed and
 /// panned: the widget's rectangle is in graph space).
-fn click_in_graph(harness: &mut Harness<'static, Editor>, label: &str) {
-    harness.run_steps(2);
-    let centre = harness.get_by_label(label).rect().center();
-    let at = harness.state().graph_view().to_screen(centre);
-    click_at(harness, at);
-    harness.run_steps(3);
-}
-
 fn moved(before: &Document, after: &Document, id: NodeId) -> [f32; 2] {
     let (a, b) = (before.layout[&id], after.layout[&id]);
     [b[0] - a[0], b[1] - a[1]]

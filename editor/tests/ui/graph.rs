@@ -158,21 +158,7 @@ fn a_node_dragged_from_the_library_lands_where_it_is_dropped() {
 fn the_canvas_menu_searches_the_vocabulary_and_adds_at_the_pointer() {
     let mut harness = editor(bare(), None);
     let at = egui::pos2(400.0, 600.0);
-    harness.hover_at(at);
-    harness.run_steps(1);
-    harness.event(egui::Event::PointerButton {
-        pos: at,
-        button: egui::PointerButton::Secondary,
-        pressed: true,
-        modifiers: egui::Modifiers::NONE,
-    });
-    harness.event(egui::Event::PointerButton {
-        pos: at,
-        button: egui::PointerButton::Secondary,
-        pressed: false,
-        modifiers: egui::Modifiers::NONE,
-    });
-    harness.run_steps(2);
+    open_canvas_menu(&mut harness, at);
     // The search box has the keys: typing narrows the list (the library lists both;
     // the menu only what matches).
     harness

@@ -15,6 +15,7 @@ mod baked;
 mod files;
 mod graph;
 mod layers;
+mod library;
 mod nodes;
 mod preview;
 mod surface;
@@ -158,6 +159,30 @@ pub fn click_at(harness: &mut Harness<'static, Editor>, at: egui::Pos2) {
             modifiers: egui::Modifiers::NONE,
         });
     }
+}
+
+/// Right-clicks the canvas at `at`: the canvas menu opens there.
+pub fn open_canvas_menu(harness: &mut Harness<'static, Editor>, at: egui::Pos2) {
+    harness.hover_at(at);
+    harness.run_steps(1);
+    for pressed in [true, false] {
+        harness.event(egui::Event::PointerButton {
+            pos: at,
+            button: egui::PointerButton::Secondary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+    }
+    harness.run_steps(2);
+}
+
+/// Clicks `label` where it is drawn on the canvas (a node's title or body button).
+pub fn click_in_graph(harness: &mut Harness<'static, Editor>, label: &str) {
+    harness.run_steps(2);
+    let centre = harness.get_by_label(label).rect().center();
+    let at = harness.state().graph_view().to_screen(centre);
+    click_at(harness, at);
+    harness.run_steps(3);
 }
 
 /// Clicks `kind` in the library; the new node is selected and of that kind.

@@ -47,6 +47,9 @@ pub struct Group {
     /// Member outputs shown on the group node, in order: every one read outside.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub outputs: Vec<PortRef>,
+    /// The library node it was added from ([`crate::library`]), if it was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub library: Option<crate::library::LibraryLink>,
 }
 
 /// A titled box in the graph view; moving it moves the nodes inside it.
@@ -140,6 +143,7 @@ impl Document {
             members: members.iter().copied().collect(),
             inputs: Vec::new(),
             outputs: Vec::new(),
+            library: None,
         });
         self.tidy_groups();
         Ok(id)

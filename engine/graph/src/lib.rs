@@ -44,6 +44,7 @@ pub mod io;
 pub mod ktx2;
 pub mod layer;
 pub mod layer_edit;
+pub mod library;
 pub mod limits;
 pub mod node;
 pub mod nodes;
