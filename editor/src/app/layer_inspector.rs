@@ -4,7 +4,7 @@
 
 use super::Editor;
 use super::panels::coverage_text;
-use super::widgets::{colour, drag, slider};
+use super::widgets::{colour, drag, drag_in, slider};
 use crate::graph_view::ViewNode;
 use eframe::egui;
 use tuft_graph::layer::Profile;
@@ -203,14 +203,14 @@ fn port_settings(ui: &mut egui::Ui, l: &mut StrandLayer, source: &dyn Fn(NodeId)
                 match (port, range) {
                     ("length" | "width", _) => {
                         let speed = crate::graph_view::drag_speed(*x, (0.0, 0.1));
-                        ui.add(drag(x).range(0.0..=f32::MAX).speed(speed).suffix(" m"));
+                        ui.add(drag_in(ui, x, 0.0..=f32::MAX).speed(speed).suffix(" m"));
                     }
                     (_, Some((lo, hi))) => {
-                        ui.add(slider(x, lo..=hi));
+                        ui.add(slider(ui, x, lo..=hi));
                     }
                     // The density: a threshold in [0,1].
                     _ => {
-                        ui.add(slider(x, 0.0..=1.0));
+                        ui.add(slider(ui, x, 0.0..=1.0));
                     }
                 }
             }
@@ -219,7 +219,7 @@ fn port_settings(ui: &mut egui::Ui, l: &mut StrandLayer, source: &dyn Fn(NodeId)
                 ui.horizontal(|ui| {
                     for c in v.iter_mut() {
                         let speed = crate::graph_view::drag_speed(*c, (lo, hi));
-                        ui.add(drag(c).range(lo..=hi).speed(speed));
+                        ui.add(drag_in(ui, c, lo..=hi).speed(speed));
                     }
                 });
             }
@@ -257,7 +257,7 @@ fn layer_settings(ui: &mut egui::Ui, l: &mut StrandLayer) {
         "lattice",
         "Candidates per side of the repeat: the layer has lattice² candidates on a jittered grid, and the density keeps some of them",
         |ui| {
-            ui.add(drag(&mut l.lattice).range(1..=2048));
+            ui.add(drag_in(ui, &mut l.lattice, 1..=2048));
         },
     );
     row(
@@ -265,7 +265,7 @@ fn layer_settings(ui: &mut egui::Ui, l: &mut StrandLayer) {
         "clump lattice",
         "Clump points per side of the repeat: every strand joins its nearest clump (at most the lattice)",
         |ui| {
-            ui.add(drag(&mut l.clump_lattice).range(1..=l.lattice.max(1)));
+            ui.add(drag_in(ui, &mut l.clump_lattice, 1..=l.lattice.max(1)));
         },
     );
     row(
@@ -273,7 +273,7 @@ fn layer_settings(ui: &mut egui::Ui, l: &mut StrandLayer) {
         "clump share",
         "How much of each strand's variation (height, lean, colour) its clump decides: 0 every strand on its own, 1 a clump alike",
         |ui| {
-            ui.add(slider(&mut l.clump_share, 0.0..=1.0));
+            ui.add(slider(ui, &mut l.clump_share, 0.0..=1.0));
         },
     );
     row(
@@ -281,7 +281,7 @@ fn layer_settings(ui: &mut egui::Ui, l: &mut StrandLayer) {
         "tip pull",
         "How far each tip is drawn toward its clump's centre: 0 upright, 1 all the way (tufts, fur)",
         |ui| {
-            ui.add(slider(&mut l.tip_pull, 0.0..=1.0));
+            ui.add(slider(ui, &mut l.tip_pull, 0.0..=1.0));
         },
     );
     row(
@@ -289,7 +289,7 @@ fn layer_settings(ui: &mut egui::Ui, l: &mut StrandLayer) {
         "vary length",
         "Each strand's length varies by ± this fraction",
         |ui| {
-            ui.add(slider(&mut l.variation.length, 0.0..=1.0));
+            ui.add(slider(ui, &mut l.variation.length, 0.0..=1.0));
         },
     );
     row(
@@ -297,7 +297,7 @@ fn layer_settings(ui: &mut egui::Ui, l: &mut StrandLayer) {
         "vary lean",
         "Each strand leans by up to this fraction of its length in a random direction",
         |ui| {
-            ui.add(slider(&mut l.variation.lean, 0.0..=1.0));
+            ui.add(slider(ui, &mut l.variation.lean, 0.0..=1.0));
         },
     );
     row(
@@ -305,7 +305,7 @@ fn layer_settings(ui: &mut egui::Ui, l: &mut StrandLayer) {
         "vary colour",
         "Each strand is brighter or darker by ± this fraction",
         |ui| {
-            ui.add(slider(&mut l.variation.color, 0.0..=1.0));
+            ui.add(slider(ui, &mut l.variation.color, 0.0..=1.0));
         },
     );
     row(
@@ -326,11 +326,11 @@ fn layer_settings(ui: &mut egui::Ui, l: &mut StrandLayer) {
                 }
                 match &mut l.profile {
                     Profile::Ribbon { segments } => {
-                        ui.add(drag(segments).range(1..=16).suffix(" segments"));
+                        ui.add(drag_in(ui, segments, 1..=16).suffix(" segments"));
                     }
                     Profile::Tube { sides, segments } => {
-                        ui.add(drag(sides).range(3..=8).suffix(" sides"));
-                        ui.add(drag(segments).range(1..=16).suffix(" segments"));
+                        ui.add(drag_in(ui, sides, 3..=8).suffix(" sides"));
+                        ui.add(drag_in(ui, segments, 1..=16).suffix(" segments"));
                     }
                 }
             });
@@ -350,11 +350,7 @@ fn layer_settings(ui: &mut egui::Ui, l: &mut StrandLayer) {
                             ui.selectable_value(&mut l.cards.atlas_size, size, format!("{size}"));
                         }
                     });
-                ui.add(
-                    drag(&mut l.cards.atlas_cells)
-                        .range(1..=16)
-                        .suffix(" cells"),
-                );
+                ui.add(drag_in(ui, &mut l.cards.atlas_cells, 1..=16).suffix(" cells"));
             });
         },
     );
@@ -363,7 +359,7 @@ fn layer_settings(ui: &mut egui::Ui, l: &mut StrandLayer) {
         "alpha cutoff",
         "Cards are alpha-tested at this value (never blended); their mips keep the coverage mip 0 has",
         |ui| {
-            ui.add(slider(&mut l.cards.alpha_cutoff, 0.05..=0.95));
+            ui.add(slider(ui, &mut l.cards.alpha_cutoff, 0.05..=0.95));
         },
     );
     macro_rows(ui, &mut l.macro_variation);
@@ -379,7 +375,7 @@ fn macro_rows(ui: &mut egui::Ui, v: &mut tuft_graph::layer::MacroVariation) {
         "The size of the macro patches over the ground, in metres (world space: the same on every surface, and what a game computes from the baked set)",
         |ui| {
             ui.add(
-                slider(&mut v.scale_m, 0.5..=200.0)
+                slider(ui, &mut v.scale_m, 0.5..=200.0)
                     .logarithmic(true)
                     .suffix(" m"),
             );
@@ -390,7 +386,7 @@ fn macro_rows(ui: &mut egui::Ui, v: &mut tuft_graph::layer::MacroVariation) {
         "macro density",
         "How much of the layer a full patch drops (each strand's own hash against the patch; the levels still nest)",
         |ui| {
-            ui.add(slider(&mut v.density, 0.0..=1.0));
+            ui.add(slider(ui, &mut v.density, 0.0..=1.0));
         },
     );
     row(
@@ -398,7 +394,7 @@ fn macro_rows(ui: &mut egui::Ui, v: &mut tuft_graph::layer::MacroVariation) {
         "macro length",
         "How much shorter strands stand in a full patch",
         |ui| {
-            ui.add(slider(&mut v.length, 0.0..=0.9));
+            ui.add(slider(ui, &mut v.length, 0.0..=0.9));
         },
     );
     row(
@@ -408,7 +404,7 @@ fn macro_rows(ui: &mut egui::Ui, v: &mut tuft_graph::layer::MacroVariation) {
         |ui| {
             ui.horizontal(|ui| {
                 for c in &mut v.tint {
-                    ui.add(drag(c).range(0.0..=2.0).speed(0.01));
+                    ui.add(drag_in(ui, c, 0.0..=2.0).speed(0.01));
                 }
                 ui.add(drag(&mut v.seed).prefix("seed "));
             });
@@ -438,7 +434,7 @@ fn levels_rows(ui: &mut egui::Ui, levels: &mut LevelSettings) {
         |ui| {
             let lowest = ((least / last) as f32).clamp(0.01, 1.0);
             ui.add(
-                slider(&mut levels.layer_keep, lowest..=1.0)
+                slider(ui, &mut levels.layer_keep, lowest..=1.0)
                     .logarithmic(true)
                     .max_decimals(4),
             );
@@ -456,7 +452,7 @@ fn levels_rows(ui: &mut egui::Ui, levels: &mut LevelSettings) {
             } else {
                 2.0
             };
-            ui.add(slider(&mut levels.widen_p, 0.0..=highest));
+            ui.add(slider(ui, &mut levels.widen_p, 0.0..=highest));
         },
     );
 }
@@ -471,7 +467,7 @@ fn levels_editor(ui: &mut egui::Ui, keep: &mut Vec<f32>, least: f32) {
             let mut value = keep[k];
             let range = (below + 1e-3).max(least).min(above)..=(above - 1e-3).max(below);
             if ui
-                .add(drag(&mut value).range(range).speed(0.002).max_decimals(4))
+                .add(drag_in(ui, &mut value, range).speed(0.002).max_decimals(4))
                 .changed()
             {
                 keep[k] = value;

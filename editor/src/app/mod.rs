@@ -691,6 +691,10 @@ impl eframe::App for Editor {
                     });
                 egui::CentralPanel::default().show(ui, |ui| self.preview_panel(ui));
             });
+        // A number typed outside its range was refused: said, with the range.
+        if let Some(said) = widgets::take_refusal(&ctx) {
+            self.message = Some((said, true));
+        }
         let mut commands = Vec::new();
         egui::CentralPanel::default().show(ui, |ui| {
             if viewing {

@@ -1,7 +1,7 @@
 //! The inspector's editor for one node parameter, by kind: sliders, choices, text, ramp
 //! stops, a file with a chooser, and the curve editor.
 
-use super::widgets::{colour, drag};
+use super::widgets::{colour, drag_in};
 use eframe::egui;
 use tuft_graph::ParamValue;
 use tuft_graph::node::{MAX_CURVE_POINTS, ParamKind, RampStop};
@@ -33,7 +33,7 @@ fn value_editor(ui: &mut egui::Ui, kind: ParamKind, current: ParamValue) -> Opti
             .changed()
             .then_some(ParamValue::Float(x)),
         (ParamKind::Int { min, max, .. }, ParamValue::Int(mut x)) => ui
-            .add(drag(&mut x).range(min..=max))
+            .add(drag_in(ui, &mut x, min..=max))
             .changed()
             .then_some(ParamValue::Int(x)),
         (ParamKind::Choice { options, .. }, ParamValue::Choice(c)) => {
@@ -82,7 +82,7 @@ fn ramp_editor(ui: &mut egui::Ui, mut stops: Vec<RampStop>) -> Option<Vec<RampSt
         for stop in &mut stops {
             ui.horizontal(|ui| {
                 changed |= ui
-                    .add(drag(&mut stop.pos).range(0.0..=1.0).speed(0.005))
+                    .add(drag_in(ui, &mut stop.pos, 0.0..=1.0).speed(0.005))
                     .changed();
                 changed |= colour(ui, &mut stop.color).changed();
             });

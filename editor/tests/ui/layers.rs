@@ -400,34 +400,83 @@ fn every_unwired_port_of_a_layer_is_typed_in_the_inspector_and_a_wired_one_names
         );
     }
     harness.get_by_label_contains("from Noise");
-    // The length's field, in metres: clicked, typed, Enter.
-    let is_length = |n: &egui_kittest::Node<'_>| {
-        n.value()
-            .is_some_and(|v| v.ends_with(" m") && v.starts_with("0.06"))
-    };
+    // The length's field, in metres: clicked, typed, Enter. In edit mode the field
+    // holds the bare number, selected; typing replaces it.
+    let shown = type_into(&mut harness, default_length, "0.12");
+    assert_eq!(shown.as_deref(), Some("0.0600"));
+    let layer = &harness.state().session().doc().graph.strands["grass"];
+    assert_eq!(layer.length, tuft_graph::Input::Const(Value::Float(0.12)));
+}
+
+/// Whether `n` is a layer's length field holding the default length.
+fn default_length(n: &egui_kittest::Node<'_>) -> bool {
+    n.value()
+        .is_some_and(|v| v.ends_with(" m") && v.starts_with("0.06"))
+}
+
+/// Clicks the inspector's number field that `is` finds, types `text` over it and presses
+/// Enter; returns what the field held when it took the keys.
+fn type_into(
+    harness: &mut Harness<'static, Editor>,
+    is: impl Fn(&egui_kittest::Node<'_>) -> bool,
+    text: &str,
+) -> Option<String> {
     harness
         .get_all_by_role(egui::accesskit::Role::SpinButton)
-        .find(is_length)
-        .expect("the length's field")
+        .find(&is)
+        .expect("the field")
         .scroll_to_me();
     harness.run_steps(3);
     let at = harness
         .get_all_by_role(egui::accesskit::Role::SpinButton)
-        .find(is_length)
-        .expect("the length's field")
+        .find(&is)
+        .expect("the field")
         .rect()
         .center();
-    click_at(&mut harness, at);
+    click_at(harness, at);
     harness.run_steps(2);
-    // In edit mode the field holds the bare number, selected; typing replaces it.
     let editing = harness
         .get_all_by_role(egui::accesskit::Role::SpinButton)
         .find(|n| n.is_focused())
         .expect("the field takes text");
-    assert_eq!(editing.value().as_deref(), Some("0.0600"));
-    editing.type_text("0.12");
+    let shown = editing.value();
+    editing.type_text(text);
     harness.key_press(egui::Key::Enter);
     harness.run_steps(2);
+    shown
+}
+
+#[test]
+fn a_number_typed_outside_its_range_is_refused_and_the_range_named() {
+    // Regression: a typed number was clamped to the range in silence.
+    let mut doc = bare();
+    doc.graph
+        .strands
+        .insert("grass".into(), tuft_graph::StrandLayer::default());
+    let mut harness = editor(doc, None);
+    harness.run_steps(2);
+    let lattice = |n: &egui_kittest::Node<'_>| n.value().as_deref() == Some("256");
+    type_into(&mut harness, lattice, "5000");
     let layer = &harness.state().session().doc().graph.strands["grass"];
-    assert_eq!(layer.length, tuft_graph::Input::Const(Value::Float(0.12)));
+    assert_eq!(layer.lattice, 256, "refused, not clamped to 2048");
+    assert_eq!(
+        harness.state().message(),
+        Some("Not set: 5000 is outside 1 to 2048, the range it can take")
+    );
+    // A length below nothing names the least it can be.
+    type_into(&mut harness, default_length, "-0.5");
+    let layer = &harness.state().session().doc().graph.strands["grass"];
+    assert_eq!(
+        layer.length,
+        tuft_graph::StrandLayer::default().length,
+        "refused, not clamped to 0"
+    );
+    assert_eq!(
+        harness.state().message(),
+        Some("Not set: -0.5 is below 0, the least it can be")
+    );
+    // Inside the range, it is set.
+    type_into(&mut harness, lattice, "300");
+    let layer = &harness.state().session().doc().graph.strands["grass"];
+    assert_eq!(layer.lattice, 300);
 }

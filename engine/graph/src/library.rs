@@ -17,6 +17,10 @@ pub const MAX_FILE_BYTES: u64 = 8 << 20;
 /// The most library files a folder offers; the rest are named as left out.
 pub const MAX_ENTRIES: usize = 1000;
 
+/// The most bytes a library folder's files are read to, together: the editor reads its
+/// library as it starts, and a folder of huge files must not keep it from starting.
+pub const MAX_LIBRARY_BYTES: u64 = 64 << 20;
+
 /// The library file format this build writes and reads.
 pub const LIBRARY_VERSION: u32 = 1;
 
@@ -277,7 +281,20 @@ impl Library {
             paths.truncate(MAX_ENTRIES);
         }
         let mut by_name: BTreeMap<String, Entry> = BTreeMap::new();
+        let mut total = 0u64;
         for path in paths {
+            let size = std::fs::metadata(&path).map_or(0, |m| m.len());
+            total = total.saturating_add(size);
+            if total > MAX_LIBRARY_BYTES {
+                library.problems.push(format!(
+                    "{} holds more than {} MB of library files; those from {} on are \
+                     left out",
+                    folder.display(),
+                    MAX_LIBRARY_BYTES >> 20,
+                    path.display()
+                ));
+                break;
+            }
             match read(&path) {
                 Ok(node) => {
                     if let Some(other) = by_name.get(&node.name) {
@@ -489,6 +506,12 @@ mod tests {
         assert_eq!(library.problems.len(), 2);
         assert!(library.problems.iter().any(|p| p.contains("version 9")));
         assert!(library.problems.iter().any(|p| p.contains("junk.ron")));
+        // A huge file (sparse: no time to write) is not read, and stops the reading.
+        let huge = std::fs::File::create(dir.join("zz.ron")).unwrap();
+        huge.set_len(MAX_LIBRARY_BYTES + 1).unwrap();
+        let library = Library::read(&dir);
+        assert_eq!(library.problems.len(), 3, "{:?}", library.problems);
+        assert!(library.problems[2].contains("left out"));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
