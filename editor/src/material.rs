@@ -1,8 +1,8 @@
 //! A graph evaluated into what the preview renderer draws: the surface maps of one repeat
 //! (8-bit, as a baked set holds them) and each strand layer's set and settings.
 
+use tuft_bake::{PbrMaps, bake_pbr_with};
 use tuft_graph::MaterialGraph;
-use tuft_graph::bake::{PbrMaps, bake_pbr_with};
 use tuft_graph::diag::Diagnostic;
 use tuft_graph::eval::Evaluator;
 use tuft_render::{Layer, Material, SurfaceMaps};

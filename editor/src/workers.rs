@@ -3,13 +3,10 @@
 //! one-off work, and a lock that survives a panicked holder. Nothing here knows the
 //! editor's window.
 
+use std::sync::Mutex;
 use std::sync::mpsc::{Receiver, Sender, channel};
-use std::sync::{Mutex, MutexGuard, PoisonError};
 
-/// The mutex's guard, whether or not a thread panicked holding it.
-pub fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(PoisonError::into_inner)
-}
+pub use tuft_strands::par::lock;
 
 /// How far below the UI thread a background thread runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,10 +44,12 @@ pub fn lower_this_threads_priority(priority: Priority) {
     let _ = priority;
 }
 
-/// Makes every thread of the rayon pool (which evaluates graphs for the workers) run at
-/// a lower priority than the UI thread. Call before anything uses the pool.
+/// Names every thread of the rayon pool (which evaluates graphs for the workers) and
+/// makes it run at a lower priority than the UI thread. Call before anything uses the
+/// pool.
 pub fn lower_worker_priority() {
     let _ = rayon::ThreadPoolBuilder::new()
+        .thread_name(|i| format!("tuft-eval-{i}"))
         .start_handler(|_| lower_this_threads_priority(Priority::Below))
         .build_global();
 }

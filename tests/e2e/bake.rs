@@ -1,6 +1,7 @@
 //! The PBR bake of the presets: maps that wrap seamlessly.
 
-use tuft_graph::bake::{self, MAP_NAMES};
+use tuft_bake as bake;
+use tuft_graph::naming::MAP_NAMES;
 use tuft_tests::{presets, wrap_and_interior_steps};
 
 #[test]
@@ -10,7 +11,7 @@ fn every_preset_bakes_maps_that_wrap_seamlessly() {
         let doc = tuft_graph::io::load(&path).unwrap();
         let (maps, diags) = bake::bake_pbr(&doc.graph, 256, &mut |_| {}).unwrap();
         assert!(diags.is_empty(), "{}: {diags:#?}", path.display());
-        let stem = bake::file_stem(&doc.graph.name);
+        let stem = tuft_graph::naming::file_stem(&doc.graph.name);
         let written = bake::write_maps(&maps, dir.path(), &stem).unwrap();
         assert_eq!(written.len(), MAP_NAMES.len());
         for (file, map) in written.iter().zip(MAP_NAMES) {

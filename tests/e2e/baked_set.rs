@@ -1,8 +1,9 @@
 //! The baked set: glTF meshes that read back, and a runtime that meshes the manifest and
 //! strand file to exactly the triangles the graph path wrote.
 
-use tuft_graph::gltf::Encoding;
-use tuft_graph::{Evaluator, bake};
+use tuft_bake as bake;
+use tuft_bake::gltf::Encoding;
+use tuft_graph::Evaluator;
 use tuft_strands::manifest::Manifest;
 use tuft_strands::mesh::{Profile, level_mesh, repeat_tiles};
 use tuft_tests::glb::Glb;
@@ -573,7 +574,7 @@ fn with_uris(glb: &Glb, material: &serde_json::Value) -> serde_json::Value {
 
 #[test]
 fn textures_larger_than_the_target_takes_are_refused_before_any_work() {
-    use tuft_graph::targets::Target;
+    use tuft_bake::targets::Target;
     let graph = tuft_graph::io::load(&root().join("presets/moss.ron"))
         .unwrap()
         .graph;
@@ -610,7 +611,7 @@ fn textures_larger_than_the_target_takes_are_refused_before_any_work() {
 
 #[test]
 fn a_target_adds_the_maps_its_engine_wants_in_its_conventions() {
-    use tuft_graph::targets::Target;
+    use tuft_bake::targets::Target;
     for target in [Target::Unity, Target::Unreal] {
         let (dir, _) = baked_moss_with(&bake::BakeOptions {
             resolution: 32,
@@ -654,7 +655,7 @@ fn a_target_adds_the_maps_its_engine_wants_in_its_conventions() {
 
 #[test]
 fn bc7_textures_keep_the_cards_coverage_down_the_chain() {
-    use tuft_graph::ktx2::{Codec, VK_BC7_SRGB, VK_BC7_UNORM};
+    use tuft_bake::ktx2::{Codec, VK_BC7_SRGB, VK_BC7_UNORM};
     use tuft_tests::ktx2::Ktx2;
     let (dir, _) = baked_moss_with(&bake::BakeOptions {
         resolution: 64,
@@ -708,7 +709,7 @@ fn bc7_textures_keep_the_cards_coverage_down_the_chain() {
 
 #[test]
 fn ktx2_textures_hold_the_mip_chains_tuft_computed() {
-    use tuft_graph::ktx2::{VK_R8G8B8A8_SRGB, VK_R8G8B8A8_UNORM};
+    use tuft_bake::ktx2::{VK_R8G8B8A8_SRGB, VK_R8G8B8A8_UNORM};
     use tuft_tests::ktx2::Ktx2;
     let (dir, _) = baked_moss();
     let m = manifest(dir.path());

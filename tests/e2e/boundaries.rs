@@ -50,6 +50,27 @@ fn the_graph_engine_knows_no_ui_and_no_gpu() {
     }
 }
 
+/// The graph engine knows nothing of the files a baked set holds: the encoders are the
+/// bake's (`tuft-bake`), and the graph does not depend on it.
+#[test]
+fn the_graph_engine_writes_no_baked_set() {
+    for d in normal_dependencies("engine/graph/Cargo.toml") {
+        assert!(
+            ![
+                "tuft-bake",
+                "gltf",
+                "meshopt",
+                "intel_tex_2",
+                "zstd",
+                "ruzstd",
+                "serde_json"
+            ]
+            .contains(&d.as_str()),
+            "tuft-graph depends on {d}"
+        );
+    }
+}
+
 #[test]
 fn the_renderer_knows_neither_the_graph_nor_egui() {
     for d in normal_dependencies("engine/render/Cargo.toml") {

@@ -5,7 +5,8 @@
 //! byte sequence the Khronos Data Format Specification gives for its format.
 
 use std::collections::BTreeMap;
-use tuft_graph::{Evaluator, bake, targets::Target};
+use tuft_bake::{self as bake, targets::Target};
+use tuft_graph::Evaluator;
 use tuft_tests::glb::Glb;
 use tuft_tests::ktx2::Ktx2;
 use tuft_tests::root;
@@ -52,7 +53,7 @@ fn check_set(dir: &std::path::Path, label: &str, bc7: bool) -> Vec<String> {
         )];
     };
     if !made.images_in_glb
-        || made.ktx2_zstd_level != tuft_graph::ktx2::ZSTD_LEVEL
+        || made.ktx2_zstd_level != tuft_bake::ktx2::ZSTD_LEVEL
         || made.map_resolution != 32
         || made.mesh_compression != "quantize"
         || !made.generator.starts_with("Tuft ")
@@ -177,9 +178,9 @@ fn every_preset_for_every_target_lands_as_engines_read_it() {
                 resolution: 32,
                 target,
                 ktx2: if bc7 {
-                    tuft_graph::ktx2::Codec::Bc7
+                    tuft_bake::ktx2::Codec::Bc7
                 } else {
-                    tuft_graph::ktx2::Codec::Rgba8
+                    tuft_bake::ktx2::Codec::Rgba8
                 },
                 ..bake::BakeOptions::default()
             };

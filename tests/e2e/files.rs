@@ -176,7 +176,7 @@ fn bad_graphs_load_and_report_a_clear_error() {
             .unwrap_or_else(|| panic!("{file}: no {code:?} error in {:#?}", report.diagnostics));
         assert!(found.message.contains(needle), "{file}: {}", found.message);
         // Evaluation still runs on the broken graph and yields finite values.
-        let (maps, _) = tuft_graph::bake::bake_pbr(&doc.graph, 16, &mut |_| {}).unwrap();
+        let (maps, _) = tuft_bake::bake_pbr(&doc.graph, 16, &mut |_| {}).unwrap();
         assert!(
             maps.base_color.iter().flatten().all(|c| c.is_finite()),
             "{file}"

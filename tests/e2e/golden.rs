@@ -340,10 +340,10 @@ fn baked_scene(
         .expect("preset loads")
         .graph;
     let dir = tempfile::tempdir().expect("a temporary folder");
-    tuft_graph::bake::write_baked_set_with(
+    tuft_bake::write_baked_set_with(
         &tuft_graph::Evaluator::new(&graph),
         dir.path(),
-        &tuft_graph::bake::BakeOptions {
+        &tuft_bake::BakeOptions {
             resolution,
             strands: scheme,
             ..Default::default()

@@ -75,16 +75,16 @@ fn the_sample_creature_is_what_its_script_makes_and_wears_the_fur() {
 fn a_gltf_mesh_reads_with_its_uvs_and_node_transform() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("ground.glb");
-    let glb = tuft_graph::gltf::encode_ground(
+    let glb = tuft_bake::gltf::encode_ground(
         2.0,
         8,
         "ground",
-        &tuft_graph::gltf::GroundMaps {
+        &tuft_bake::gltf::GroundMaps {
             base_color: "b.png".into(),
             normal: "n.png".into(),
             orm: "o.png".into(),
         },
-        &tuft_graph::gltf::Pngs::new(),
+        &tuft_bake::gltf::Pngs::new(),
     );
     std::fs::write(&path, glb).unwrap();
     let mesh = mesh_file::load(&path).unwrap();

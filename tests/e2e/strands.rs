@@ -3,7 +3,8 @@
 //! meshes from the quantised file stay within its bounds, and the relief the PBR half
 //! reads tiles.
 
-use tuft_graph::{Evaluator, bake};
+use tuft_bake as bake;
+use tuft_graph::Evaluator;
 use tuft_tests::root;
 
 fn lawn() -> tuft_graph::MaterialGraph {

@@ -6,7 +6,7 @@
 //! [`Mutator`] makes the normal suite's inputs: a counter-based mix of byte edits and,
 //! for graph text, numbers swapped for the values that once broke things.
 
-use tuft_graph::{Domain, Evaluator, limits};
+use tuft_graph::{Domain, Evaluator};
 
 /// A strand file's bytes, as they are, resealed (the declared length, every payload's
 /// CRC and the trailer CRC made right, so that a mutation reaches the directory, the
@@ -150,7 +150,7 @@ pub fn tiny_eval(data: &[u8]) {
         return;
     };
     let graph = &doc.graph;
-    if !limits::graph_problems(graph).is_empty()
+    if !tuft_graph::validate::limits::graph_problems(graph).is_empty()
         || graph
             .strands
             .values()
@@ -159,7 +159,7 @@ pub fn tiny_eval(data: &[u8]) {
         return;
     }
     let evaluator = Evaluator::new(graph);
-    if let Ok(maps) = tuft_graph::bake::bake_pbr_with(&evaluator, 8, &mut |_| {}) {
+    if let Ok(maps) = tuft_bake::bake_pbr_with(&evaluator, 8, &mut |_| {}) {
         assert!(
             maps.base_color.iter().flatten().all(|c| c.is_finite()),
             "a map holds a NaN"

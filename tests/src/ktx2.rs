@@ -18,11 +18,7 @@ impl Ktx2 {
     /// Whether the texels are BC7 blocks.
     #[must_use]
     pub fn is_bc7(&self) -> bool {
-        [
-            tuft_graph::ktx2::VK_BC7_SRGB,
-            tuft_graph::ktx2::VK_BC7_UNORM,
-        ]
-        .contains(&self.vk_format)
+        [tuft_bake::ktx2::VK_BC7_SRGB, tuft_bake::ktx2::VK_BC7_UNORM].contains(&self.vk_format)
     }
 
     /// Mip `k` as RGBA8 texels, BC7 blocks decoded (by `texture2ddecoder`, not the
@@ -62,7 +58,7 @@ impl Ktx2 {
         let file = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         assert_eq!(
             file[..12],
-            tuft_graph::ktx2::IDENTIFIER,
+            tuft_bake::ktx2::IDENTIFIER,
             "{}",
             path.display()
         );

@@ -131,7 +131,7 @@ impl Editor {
             Command::SaveAs => {
                 let name = format!(
                     "{}.ron",
-                    tuft_graph::bake::file_stem(&self.session.doc().graph.name)
+                    tuft_graph::naming::file_stem(&self.session.doc().graph.name)
                 );
                 self.choose(Purpose::SaveAs(name));
             }
@@ -268,7 +268,7 @@ impl Editor {
         &mut self,
         kind: &str,
         pos: [f32; 2],
-        wire: &crate::graph_view::Wire,
+        wire: &crate::command::Wire,
     ) -> Option<NodeId> {
         self.place(kind, pos, Some(wire))
     }
@@ -301,7 +301,7 @@ impl Editor {
         &mut self,
         kind: &str,
         pos: [f32; 2],
-        wire: Option<&crate::graph_view::Wire>,
+        wire: Option<&crate::command::Wire>,
     ) -> Option<NodeId> {
         let mut added = None;
         let open = self.graph.open_group();

@@ -10,10 +10,10 @@ use eframe::egui;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
-use tuft_graph::bake::BakeOptions;
-use tuft_graph::gltf::Encoding;
-use tuft_graph::ktx2::Codec;
-use tuft_graph::targets::Target;
+use tuft_bake::BakeOptions;
+use tuft_bake::gltf::Encoding;
+use tuft_bake::ktx2::Codec;
+use tuft_bake::targets::Target;
 
 /// What the export dialog holds.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -54,7 +54,7 @@ impl Default for ExportSettings {
     fn default() -> Self {
         Self {
             folder: String::new(),
-            resolution: tuft_graph::bake::DEFAULT_RESOLUTION,
+            resolution: tuft_bake::DEFAULT_RESOLUTION,
             compress: "quantize".to_owned(),
             target: "gltf".to_owned(),
             ktx2: rgba8(),
@@ -232,7 +232,7 @@ impl Editor {
                 return;
             }
             let evaluator = tuft_graph::Evaluator::new(&graph);
-            let result = tuft_graph::bake::write_baked_set_with(
+            let result = tuft_bake::write_baked_set_with(
                 &evaluator,
                 &out,
                 &options,

@@ -188,7 +188,7 @@ impl Editor {
         } else {
             let name = format!(
                 "{}.ron",
-                tuft_graph::bake::file_stem(&self.session.doc().graph.name)
+                tuft_graph::naming::file_stem(&self.session.doc().graph.name)
             );
             self.choose(Purpose::SaveAs(name));
         }

@@ -127,7 +127,7 @@ impl Editor {
         let ahead = [-d.x / len, -d.z / len];
         let right = [-ahead[1], ahead[0]];
         let speed = if fast { 6.0 } else { 1.5 } * dt;
-        let half = tuft_render::scene::FIELD_M / 2.0;
+        let half = tuft_render::camera::FIELD_M / 2.0;
         let walked = |k: usize| eye[k] + (ahead[k / 2] * keys[0] + right[k / 2] * keys[1]) * speed;
         cam.walk_eye = Some([
             walked(0).clamp(-half, half),
@@ -147,7 +147,7 @@ impl Editor {
             self.preview.view.camera.walk_eye = None;
         }
         let cam = &mut self.preview.view.camera;
-        *cam = cam.kept_above(kind);
+        *cam = cam.kept_above(kind.min_pitch());
         self.preview.kind = kind;
         if kind != SurfaceKind::Mesh && self.session.doc().preview_mesh.is_some() {
             self.session.arrange(|d| d.preview_mesh = None);

@@ -3,7 +3,7 @@
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::Path;
 use std::process::ExitCode;
-use tuft_graph::bake;
+use tuft_bake as bake;
 
 pub fn run(
     file: &Path,

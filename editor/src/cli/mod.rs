@@ -70,22 +70,22 @@ pub enum Command {
         #[arg(long)]
         out: PathBuf,
         /// Map resolution in texels.
-        #[arg(long, default_value_t = tuft_graph::bake::DEFAULT_RESOLUTION, value_parser = numbers::resolution)]
+        #[arg(long, default_value_t = tuft_bake::DEFAULT_RESOLUTION, value_parser = numbers::resolution)]
         resolution: usize,
         /// How the glTF meshes store vertices: none (32-bit floats), quantize
         /// (KHR_mesh_quantization) or meshopt (quantised, then EXT_meshopt_compression).
         /// Default: quantize, or none for --target godot (Godot 3 misreads quantised
         /// meshes).
-        #[arg(long, value_parser = tuft_graph::gltf::Encoding::from_name)]
-        compress: Option<tuft_graph::gltf::Encoding>,
+        #[arg(long, value_parser = tuft_bake::gltf::Encoding::from_name)]
+        compress: Option<tuft_bake::gltf::Encoding>,
         /// The engine the set is going to: gltf, godot, unity (adds the HDRP/URP mask
         /// map) or unreal (adds a DirectX-style normal map).
-        #[arg(long, default_value = "gltf", value_parser = tuft_graph::targets::Target::from_name)]
-        target: tuft_graph::targets::Target,
+        #[arg(long, default_value = "gltf", value_parser = tuft_bake::targets::Target::from_name)]
+        target: tuft_bake::targets::Target,
         /// How the KTX2 textures store texels: rgba8 (the mips exactly as computed) or
         /// bc7 (GPU blocks desktop engines sample as they are; lossy).
-        #[arg(long, default_value = "rgba8", value_parser = tuft_graph::ktx2::Codec::from_name)]
-        ktx2: tuft_graph::ktx2::Codec,
+        #[arg(long, default_value = "rgba8", value_parser = tuft_bake::ktx2::Codec::from_name)]
+        ktx2: tuft_bake::ktx2::Codec,
         /// How the strand file stores its fields: stored (exact, 92 bytes a strand) or
         /// quantised (scheme 1: 16-bit and 8-bit encodings within stated bounds, about
         /// 28 bytes a strand for the lawn; the meshes are built from what it reads back).
@@ -226,7 +226,7 @@ pub fn run(command: Command) -> ExitCode {
             keep,
             force,
         } => {
-            let options = tuft_graph::bake::BakeOptions {
+            let options = tuft_bake::BakeOptions {
                 resolution,
                 encoding: compress.unwrap_or_else(|| target.default_encoding()),
                 target,

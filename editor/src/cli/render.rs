@@ -329,7 +329,7 @@ fn render(material: tuft_render::Material, out: &Path, o: &Options) -> anyhow::R
             walk_eye: o.eye,
             ..Camera::default()
         }
-        .kept_above(kind),
+        .kept_above(kind.min_pitch()),
         width: o.size.0,
         height: o.size.1,
         level: o.level,

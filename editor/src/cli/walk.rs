@@ -81,7 +81,7 @@ pub fn run(metres: f32, json: bool, lod_bias: f32) -> anyhow::Result<()> {
         .iter()
         .map(|l| (l.set.len() * l.profile.indices_per_strand() / 3) as u64)
         .sum();
-    let tile_m = tuft_render::scene::FIELD_M / tuft_render::scene::FIELD_TILES as f32;
+    let tile_m = tuft_render::camera::FIELD_M / tuft_render::scene::FIELD_TILES as f32;
     let repeats_per_tile = f64::from((tile_m / repeat).powi(2));
     let above = repeat_from_above(&material, (640, 480));
     let mut scene = Scene::new(material, SurfaceKind::Field);

@@ -4,82 +4,11 @@
 
 use super::viewer::Viewer;
 use super::{LAYER_DOC, ViewNode};
-use crate::command::Command;
+use crate::command::{Command, Wire};
 use egui::{Pos2, Ui};
 use egui_snarl::Snarl;
 use egui_snarl::ui::AnyPins;
-use tuft_graph::node::{NodeKind, Params};
-use tuft_graph::value::PortType;
-use tuft_graph::{InRef, MaterialGraph, NodeId, OutRef};
-
-/// A wire dropped on the canvas, which the node added from the menu takes up.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Wire {
-    /// From this output: into the new node's first input that takes its type.
-    From(OutRef, PortType),
-    /// Into this input: from the new node's first output of a type it takes.
-    To(InRef, PortType),
-}
-
-impl Wire {
-    /// The new node's port the wire joins, if a node of `kind` (as new) has one.
-    #[must_use]
-    pub fn port_on(&self, kind: &dyn NodeKind) -> Option<&'static str> {
-        // A reroute takes any wire: it takes the wire's type.
-        if kind.name() == tuft_graph::nodes::reroute::NAME {
-            return Some(match self {
-                Self::From(..) => "in",
-                Self::To(..) => "out",
-            });
-        }
-        let defaults = tuft_graph::node::default_params(kind);
-        let params = Params::new(&defaults, kind.params());
-        match self {
-            Self::From(_, ty) => kind
-                .inputs(&params)
-                .into_iter()
-                .find(|p| p.ty.accepts(*ty))
-                .map(|p| p.name),
-            Self::To(_, ty) => kind
-                .outputs(&params)
-                .into_iter()
-                .find(|o| ty.accepts(o.ty))
-                .map(|o| o.name),
-        }
-    }
-}
-
-impl Wire {
-    /// Joins the wire to node `id` (of a kind the wire fits, [`Wire::port_on`]).
-    ///
-    /// # Errors
-    /// The node's kind has no port for the wire, or the graph refuses the link.
-    pub fn join(&self, graph: &mut MaterialGraph, id: NodeId) -> Result<(), String> {
-        let kind = graph
-            .node(id)
-            .and_then(|n| n.kind())
-            .ok_or_else(|| format!("no node #{}", id.0))?;
-        let port = self
-            .port_on(kind)
-            .ok_or_else(|| format!("{} has no port for this wire", kind.name()))?;
-        let linked = match self {
-            Self::From(out, _) => graph.connect(
-                out.clone(),
-                &InRef::Node {
-                    node: id,
-                    port: port.to_owned(),
-                },
-            ),
-            Self::To(to, ty) => {
-                if kind.name() == tuft_graph::nodes::reroute::NAME {
-                    graph.set_node_type(id, *ty);
-                }
-                graph.connect(OutRef::new(id, port), to)
-            }
-        };
-        linked.map_err(|e| e.to_string())
-    }
-}
+use tuft_graph::node::NodeKind;
 
 impl Viewer<'_> {
     /// The wire being dropped, if it is one pin the menu can wire a new node to.
@@ -180,26 +109,3 @@ impl Viewer<'_> {
 /// What a library node of the author's is (its hover text).
 pub const OWN_NODE: &str = "A group saved to your library: added as a group of its own \
     nodes, which the graph keeps whatever becomes of the library file";
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_wire_fits_the_nodes_that_take_or_give_its_type() {
-        let noise = tuft_graph::nodes::find("Noise").unwrap();
-        let levels = tuft_graph::nodes::find("Levels").unwrap();
-        let combine = tuft_graph::nodes::find("Combine").unwrap();
-        let from_float = Wire::From(OutRef::new(NodeId(1), "out"), PortType::Float);
-        assert_eq!(from_float.port_on(levels), Some("in"));
-        // A generator without inputs takes no wire.
-        assert_eq!(from_float.port_on(noise), None);
-        let into_colour = Wire::To(
-            InRef::Sink(tuft_graph::Sink::Pbr("base_color".into())),
-            PortType::Color,
-        );
-        // A number feeds a colour as grey: the noise fits a colour input.
-        assert_eq!(into_colour.port_on(noise), Some("out"));
-        assert!(into_colour.port_on(combine).is_some());
-    }
-}

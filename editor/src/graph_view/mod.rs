@@ -35,7 +35,7 @@ mod menus;
 mod viewer;
 use geometry::{Find, Pins, footprint};
 pub use geometry::{NODE_WIDTH, footprint_of};
-pub use menus::{OWN_NODE, Wire};
+pub use menus::OWN_NODE;
 pub use viewer::drag_speed;
 use viewer::{Viewer, pbr_index};
 

@@ -15,7 +15,7 @@ fn bake_writes_the_maps_and_refuses_a_broken_graph() {
         "128",
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
-    for map in tuft_graph::bake::MAP_NAMES {
+    for map in tuft_graph::naming::MAP_NAMES {
         let path = out_dir.join(format!("fur_{map}.png"));
         let img = image_size(&path);
         assert_eq!(img, (128, 128), "{map}");

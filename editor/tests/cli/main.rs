@@ -7,12 +7,7 @@ mod render;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_owned()
-}
+use tuft_tests::root;
 
 fn preset(name: &str) -> PathBuf {
     root().join("presets").join(format!("{name}.ron"))

@@ -18,10 +18,10 @@ fn bake_moss_keeping(dir: &Path, keep: f32) {
         .unwrap()
         .graph;
     tuft_graph::layer::thin(&mut graph.strands, keep).unwrap();
-    tuft_graph::bake::write_baked_set_with(
+    tuft_bake::write_baked_set_with(
         &tuft_graph::Evaluator::new(&graph),
         dir,
-        &tuft_graph::bake::BakeOptions {
+        &tuft_bake::BakeOptions {
             resolution: 64,
             ..Default::default()
         },

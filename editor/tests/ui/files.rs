@@ -452,7 +452,7 @@ fn a_click_spread_over_slow_frames_still_clicks() {
 fn the_export_dialog_takes_folder_resolution_compression_target_codec_and_keep() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("set");
-    let doc = tuft_graph::io::load(&tuft_tests_root().join("presets/moss.ron")).unwrap();
+    let doc = tuft_graph::io::load(&root().join("presets/moss.ron")).unwrap();
     let mut harness = editor(doc, None);
     harness
         .state_mut()

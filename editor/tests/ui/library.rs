@@ -31,8 +31,7 @@ fn mottled() -> Document {
 /// Bakes the graph in `path` into `out` (small maps) and returns every file's bytes.
 fn baked(path: &std::path::Path, out: &std::path::Path) -> Vec<(String, Vec<u8>)> {
     let doc = tuft_graph::io::load(path).unwrap();
-    tuft_graph::bake::write_baked_set(&Evaluator::new(&doc.graph), out, 32, &mut |_, _| {})
-        .unwrap();
+    tuft_bake::write_baked_set(&Evaluator::new(&doc.graph), out, 32, &mut |_, _| {}).unwrap();
     let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(out)
         .unwrap()
         .map(|e| e.unwrap().path())

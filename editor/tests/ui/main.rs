@@ -20,10 +20,7 @@ mod nodes;
 mod preview;
 mod surface;
 
-/// The repository's root.
-pub fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+pub use tuft_tests::root;
 
 /// A material with a surface and no strands: quick to preview.
 pub fn bare() -> Document {
@@ -207,13 +204,6 @@ pub fn add_from_library(harness: &mut Harness<'static, Editor>, kind: &str) -> t
 pub fn editor_on(path: &std::path::Path, autosave: &std::path::Path) -> Ui {
     let (path, autosave) = (path.to_owned(), autosave.to_owned());
     settled(move |cc| Editor::new(cc, Session::open(&path).unwrap(), Some(autosave)))
-}
-
-pub fn tuft_tests_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_owned()
 }
 
 /// Clicks File › New (not New from Preset) in an open File menu; its label carries its

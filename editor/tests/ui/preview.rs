@@ -34,14 +34,14 @@ fn the_main_window_on_the_lawn() {
 fn the_readme_shows_the_main_window_the_snapshot_test_renders() {
     // Regression: the README's picture showed an older editor. It is now the snapshot
     // `the_main_window_on_the_lawn` compares today's window with, so it cannot age.
-    let readme = std::fs::read_to_string(tuft_tests_root().join("README.md")).unwrap();
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
     let first = readme
         .lines()
         .find_map(|l| l.strip_prefix("![").and_then(|l| l.split_once("](")))
         .map(|(_, rest)| rest.trim_end_matches(')'))
         .expect("the README opens with a picture");
     assert_eq!(first, "editor/tests/snapshots/main_window_lawn.png");
-    assert!(tuft_tests_root().join(first).is_file());
+    assert!(root().join(first).is_file());
 }
 
 #[test]
@@ -68,7 +68,7 @@ fn every_preset_survives_every_surface_chosen_in_the_preview() {
     // Regression: the fur on the plane or the box crashed the editor (one tile's buffer
     // was larger than the device allows).
     for (name, _) in tuft_editor::PRESETS {
-        let path = tuft_tests_root().join(format!("presets/{name}.ron"));
+        let path = root().join(format!("presets/{name}.ron"));
         let doc = tuft_graph::io::load(&path).unwrap();
         let mut harness = editor(doc, None);
         for (from, to) in [("sphere", "plane"), ("plane", "box"), ("box", "sphere")] {

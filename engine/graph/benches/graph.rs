@@ -1,32 +1,12 @@
-//! Engine benchmarks on the shipped presets: validation (the editor runs it after every
-//! edit) and the PBR half evaluated at 1024²; and a paste of a long chain of nodes (the
+//! Graph benchmarks on the shipped presets: validation (the editor runs it after every
+//! edit); and a paste of a long chain of nodes (the
 //! editor pastes on its UI thread).
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
-use std::path::Path;
 
-/// Every graph in `presets/`, by name in file-name order: a preset joins the
-/// benchmarks by being shipped.
-fn presets() -> Vec<(String, tuft_graph::MaterialGraph)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../presets");
-    let mut paths: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|entry| entry.expect("a readable folder").path())
-        .filter(|path| path.extension().is_some_and(|e| e == "ron"))
-        .collect();
-    paths.sort();
-    paths
-        .into_iter()
-        .map(|path| {
-            let name = path.file_stem().expect("a file name").to_string_lossy();
-            let graph = tuft_graph::io::load(&path)
-                .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-                .graph;
-            (name.into_owned(), graph)
-        })
-        .collect()
-}
+mod common;
+use common::presets;
 
 fn validation(c: &mut Criterion) {
     for (name, graph) in presets() {
@@ -34,17 +14,6 @@ fn validation(c: &mut Criterion) {
             b.iter(|| black_box(tuft_graph::validate(black_box(&graph))));
         });
     }
-}
-
-fn pbr(c: &mut Criterion) {
-    let mut group = c.benchmark_group("pbr");
-    group.sample_size(10);
-    for (name, graph) in presets() {
-        group.bench_function(format!("{name}/pbr_1024"), |b| {
-            b.iter(|| black_box(tuft_graph::bake::bake_pbr(&graph, 1024, &mut |_| {})));
-        });
-    }
-    group.finish();
 }
 
 /// A chain of 2,000 nodes (a Noise, then Maths each reading the last) copied and pasted
@@ -81,5 +50,5 @@ fn paste(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, validation, pbr, paste);
+criterion_group!(benches, validation, paste);
 criterion_main!(benches);

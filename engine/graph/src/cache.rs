@@ -21,8 +21,9 @@
 //! ```
 
 use crate::eval::{Outputs, lock};
-use crate::graph::{Input, MaterialGraph, Node, NodeId, OutRef};
+use crate::graph::{MaterialGraph, Node};
 use crate::layer::StrandLayer;
+use crate::link::{Input, NodeId, OutRef};
 use crate::scatter::Survivors;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
@@ -301,7 +302,7 @@ impl SetCache {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::graph::{InRef, OutRef, Sink};
+    use crate::link::{InRef, OutRef, Sink};
     use crate::{Evaluator, ParamValue};
 
     /// A graph with two layers: `grass` reads a noise for its length, `moss` reads the

@@ -1,8 +1,9 @@
 //! Copy and paste: nodes taken out of one document and put into another (or the same)
 //! under fresh ids, their links among themselves kept.
 
-use crate::graph::{Input, Node, NodeId};
-use crate::io::Document;
+use crate::document::Document;
+use crate::graph::Node;
+use crate::link::{Input, NodeId};
 use crate::{InRef, OutRef};
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
@@ -176,7 +177,8 @@ impl Document {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::graph::{MaterialGraph, OutRef};
+    use crate::graph::MaterialGraph;
+    use crate::link::OutRef;
     use crate::value::Value;
 
     fn noise_into_ramp() -> (Document, NodeId, NodeId) {

@@ -1,7 +1,8 @@
 //! Connecting: which links the graph accepts (types, cycles, a layer read upstream of its
 //! own ports), and setting or clearing what feeds an input.
 
-use crate::graph::{InRef, Input, MaterialGraph, Node, NodeId, OutRef, Sink, input_default};
+use crate::graph::{MaterialGraph, Node, input_default};
+use crate::link::{InRef, Input, NodeId, OutRef, Sink};
 use crate::node::ParamValue;
 use crate::nodes;
 use crate::value::PortType;

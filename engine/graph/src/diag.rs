@@ -1,7 +1,7 @@
 //! Diagnostics: what validation and evaluation found wrong, named precisely enough for
 //! the editor to badge the node and for a user to fix it.
 
-use crate::graph::NodeId;
+use crate::link::NodeId;
 use serde::Serialize;
 use std::fmt;
 

@@ -7,7 +7,8 @@
 use crate::cache::{LayerKey, NodeKey, PartKey, SetCache};
 use crate::diag::{Code, Diagnostic};
 use crate::field::{Domain, Field};
-use crate::graph::{Input, MaterialGraph, Node, NodeId, OutRef};
+use crate::graph::{MaterialGraph, Node};
+use crate::link::{Input, NodeId, OutRef};
 use crate::node::{Access, PortDesc};
 use crate::scatter::{ScatterError, scatter_layer};
 use crate::value::{PortType, Value};
@@ -223,10 +224,7 @@ impl NodeCtx<'_> {
     }
 }
 
-/// The mutex's guard, whether or not a thread panicked holding it.
-pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
-}
+pub(crate) use tuft_strands::par::lock;
 
 /// Evaluates one graph. Keep it alive across several evaluations of the same graph to
 /// reuse rasterised filter inputs.

@@ -6,64 +6,13 @@ use crate::nodes;
 use crate::value::{PortType, Value};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
-use std::fmt;
+use std::path::{Path, PathBuf};
 
-pub use crate::connect::ConnectError;
+pub use crate::link::{InRef, Input, NodeId, OutRef, Sink};
 
 /// The graph format version this build writes. Files of this version or older load;
 /// newer ones are refused with a message saying so.
 pub const FORMAT_VERSION: u32 = 1;
-
-/// A node's identity, stable across edits and saves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct NodeId(pub u32);
-
-impl fmt::Display for NodeId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.0)
-    }
-}
-
-/// One output port of one node.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct OutRef {
-    /// The node.
-    pub node: NodeId,
-    /// The output port's name.
-    pub port: String,
-}
-
-impl OutRef {
-    /// Output `port` of `node`.
-    #[must_use]
-    pub fn new(node: NodeId, port: &str) -> Self {
-        Self {
-            node,
-            port: port.to_owned(),
-        }
-    }
-}
-
-/// What feeds an input: a constant or a link from an output.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum Input {
-    /// A constant, edited inline.
-    Const(Value),
-    /// A link from another node's output.
-    Link(OutRef),
-}
-
-impl Input {
-    /// The link, if this input is linked.
-    #[must_use]
-    pub fn link(&self) -> Option<&OutRef> {
-        match self {
-            Self::Link(l) => Some(l),
-            Self::Const(_) => None,
-        }
-    }
-}
 
 /// A node instance: its kind by name, its parameters and its inputs. Parameters and
 /// inputs it does not list hold their kind's defaults.
@@ -136,7 +85,7 @@ impl Node {
             .and_then(|name| match params.desc(name)?.kind {
                 ParamKind::Choice { .. } => Some(params.choice(name)),
                 ParamKind::Text { .. } => Some(params.text(name)),
-                ParamKind::File { .. } => std::path::Path::new(params.text(name))
+                ParamKind::File { .. } => Path::new(params.text(name))
                     .file_name()
                     .and_then(|f| f.to_str()),
                 _ => None,
@@ -219,46 +168,6 @@ pub const PBR_PORTS: [(&str, PortType); 5] = [
     ("occlusion", PortType::Float),
 ];
 
-/// A place the graph's fields end up: a PBR port or a strand-layer port.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Sink {
-    /// A fixed PBR port (`base_color`, …), or `normal`.
-    Pbr(String),
-    /// A named extra PBR map.
-    PbrExtra(String),
-    /// A port of a strand layer.
-    Strand {
-        /// The layer's name.
-        layer: String,
-        /// The port's name.
-        port: String,
-    },
-}
-
-impl fmt::Display for Sink {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Pbr(p) => write!(f, "pbr.{p}"),
-            Self::PbrExtra(p) => write!(f, "pbr.extras.{p}"),
-            Self::Strand { layer, port } => write!(f, "strands.{layer}.{port}"),
-        }
-    }
-}
-
-/// Where a link ends: a node's input port or a sink.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum InRef {
-    /// Input `port` of `node`.
-    Node {
-        /// The node.
-        node: NodeId,
-        /// The input port's name.
-        port: String,
-    },
-    /// An output of the material.
-    Sink(Sink),
-}
-
 /// A material: the graph that describes it and where its fields go.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -282,7 +191,7 @@ pub struct MaterialGraph {
     /// file); `None` for a graph never saved, whose paths are read from the working
     /// folder. Set by [`crate::io::load`]; not part of the file.
     #[serde(skip)]
-    pub folder: crate::io::Folder,
+    pub folder: Folder,
 }
 
 impl MaterialGraph {
@@ -296,7 +205,7 @@ impl MaterialGraph {
             nodes: Vec::new(),
             pbr: PbrOutput::default(),
             strands: BTreeMap::new(),
-            folder: crate::io::Folder::default(),
+            folder: Folder::default(),
         }
     }
 
@@ -535,9 +444,38 @@ pub(crate) fn input_default(input: &Input) -> Value {
     }
 }
 
+/// Where a graph file lies ([`MaterialGraph::folder`]): `None` for a graph never saved.
+///
+/// Not part of a graph's value: two graphs of the same content are equal wherever they
+/// were read from (a preset read from disk equals its round trip through text, and work
+/// recovered from an autosave equals the work that was autosaved).
+#[derive(Clone, Debug, Default)]
+pub struct Folder(pub Option<PathBuf>);
+
+impl PartialEq for Folder {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Folder {
+    /// A graph in `folder`.
+    #[must_use]
+    pub fn at(folder: &Path) -> Self {
+        Self(Some(folder.to_owned()))
+    }
+
+    /// The folder, if the graph has one.
+    #[must_use]
+    pub fn get(&self) -> Option<&Path> {
+        self.0.as_deref()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::connect::ConnectError;
 
     fn chain() -> (MaterialGraph, NodeId, NodeId, NodeId) {
         let mut g = MaterialGraph::new("t");

@@ -5,62 +5,15 @@
 //! and column. Writing is atomic: the text goes to a file beside the target, which is then
 //! renamed over it, so a failed save never leaves a half-written graph.
 
-use crate::graph::{FORMAT_VERSION, MaterialGraph, NodeId};
-use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+pub use crate::document::{Document, PreviewMesh};
+use crate::graph::FORMAT_VERSION;
+pub use crate::graph::Folder;
+use serde::Deserialize;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 /// The largest graph file read (a graph of thousands of nodes is well under a megabyte).
 pub const MAX_FILE_BYTES: u64 = 64 << 20;
-
-/// What a graph file holds: the graph, and where the editor drew each node. The layout is
-/// plain numbers; the engine never interprets it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Document {
-    /// The material.
-    pub graph: MaterialGraph,
-    /// Editor position of each node, in graph-view units.
-    #[serde(default)]
-    pub layout: BTreeMap<NodeId, [f32; 2]>,
-    /// Node groups ([`crate::groups`]); none in files written before groups.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub groups: Vec<crate::groups::Group>,
-    /// Frames behind nodes ([`crate::groups`]); none in files written before frames.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub frames: Vec<crate::groups::Frame>,
-    /// The mesh the editor previews the material on, if the author chose one: part of
-    /// the layout, not of the material.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub preview_mesh: Option<PreviewMesh>,
-}
-
-/// A mesh of the author's to preview on.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PreviewMesh {
-    /// Its file (`.glb`, `.gltf`, `.obj`), relative to the graph file where it can be.
-    pub path: String,
-    /// Repeats of the material per UV unit; `None`: measured from the mesh, so the
-    /// material keeps its size in metres.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub repeats_per_uv: Option<f32>,
-}
-
-impl Document {
-    /// A document holding `graph` with no layout.
-    #[must_use]
-    pub fn new(graph: MaterialGraph) -> Self {
-        Self {
-            graph,
-            layout: BTreeMap::new(),
-            groups: Vec::new(),
-            frames: Vec::new(),
-            preview_mesh: None,
-        }
-    }
-}
 
 /// Why a graph file could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -182,34 +135,6 @@ pub fn load(path: &Path) -> Result<Document, LoadError> {
     Ok(doc)
 }
 
-/// Where a graph file lies ([`MaterialGraph::folder`]): `None` for a graph never saved.
-///
-/// Not part of a graph's value: two graphs of the same content are equal wherever they
-/// were read from (a preset read from disk equals its round trip through text, and work
-/// recovered from an autosave equals the work that was autosaved).
-#[derive(Clone, Debug, Default)]
-pub struct Folder(pub Option<PathBuf>);
-
-impl PartialEq for Folder {
-    fn eq(&self, _: &Self) -> bool {
-        true
-    }
-}
-
-impl Folder {
-    /// A graph in `folder`.
-    #[must_use]
-    pub fn at(folder: &Path) -> Self {
-        Self(Some(folder.to_owned()))
-    }
-
-    /// The folder, if the graph has one.
-    #[must_use]
-    pub fn get(&self) -> Option<&Path> {
-        self.0.as_deref()
-    }
-}
-
 /// The folder a graph file at `path` lies in: what the paths it holds are relative to.
 #[must_use]
 pub fn folder_of(path: &Path) -> PathBuf {
@@ -326,7 +251,7 @@ fn resolve_links(path: &Path) -> std::io::Result<PathBuf> {
 }
 
 /// Syncs the folder holding `path`, so a rename into it is durable.
-pub(crate) fn sync_parent(path: &Path) -> std::io::Result<()> {
+pub fn sync_parent(path: &Path) -> std::io::Result<()> {
     #[cfg(unix)]
     {
         let dir = match path.parent() {
@@ -343,7 +268,8 @@ pub(crate) fn sync_parent(path: &Path) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::graph::{Input, PbrOutput};
+    use crate::graph::{MaterialGraph, PbrOutput};
+    use crate::link::Input;
     use crate::value::Value;
 
     #[test]

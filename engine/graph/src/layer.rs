@@ -3,7 +3,7 @@
 //! A layer's ports read ordinary graph fields, once per strand at its root; its settings
 //! say how candidates are laid out, clumped, meshed and thinned into levels.
 
-use crate::graph::Input;
+use crate::link::Input;
 use crate::value::{PortType, Value};
 use serde::{Deserialize, Serialize};
 

@@ -3,9 +3,9 @@
 //! that bakes to another layer's files). A rename
 //! carries every node that reads the layer (`NodeKind::strand_layer`, the relief) along.
 
-use crate::bake::same_files;
 use crate::graph::MaterialGraph;
 use crate::layer::StrandLayer;
+use crate::naming::same_files;
 use crate::node::ParamValue;
 
 /// Why a layer name is refused.

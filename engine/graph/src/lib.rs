@@ -3,7 +3,8 @@
 //! A [`MaterialGraph`] wires procedural fields (noise, Voronoi, waves, math) into two
 //! kinds of output: a PBR surface ([`PbrOutput`]) and named strand layers
 //! ([`StrandLayer`]). This crate holds the model, the node vocabulary, RON files,
-//! validation, CPU evaluation (parallel with rayon) and the PBR bake.
+//! validation, CPU evaluation (parallel with rayon) and the scatter; `tuft-bake` writes
+//! what it evaluates out as files.
 //!
 //! Conventions: fields are functions over one repeat of the material, with UV in
 //! `[0, 1)`; lengths are in metres; angles are in turns; displacements are in UV units.
@@ -29,41 +30,40 @@
 //! assert_eq!(colour.len(), 64);
 //! ```
 
-pub mod bake;
+pub mod arrange;
 pub mod cache;
 pub mod clip;
 pub mod connect;
 pub mod diag;
+pub mod document;
 pub mod eval;
 pub mod field;
-pub mod gltf;
 pub mod graph;
 pub mod groups;
 pub mod images;
 pub mod io;
-pub mod ktx2;
 pub mod layer;
 pub mod layer_edit;
 pub mod library;
 pub mod limits;
+pub mod link;
+pub mod naming;
 pub mod node;
 pub mod nodes;
 pub mod period;
 pub mod scatter;
-pub mod staging;
-pub mod targets;
 pub mod validate;
 pub mod value;
 
+pub use connect::ConnectError;
 pub use diag::{Code, Diagnostic, Severity};
+pub use document::Document;
 pub use eval::{Evaluator, FIELD_RESOLUTION};
 pub use field::{Domain, Field};
-pub use graph::{
-    ConnectError, FORMAT_VERSION, InRef, Input, MaterialGraph, Node, NodeId, OutRef, PbrOutput,
-    Sink,
-};
-pub use io::{Document, LoadError};
+pub use graph::{FORMAT_VERSION, MaterialGraph, Node, PbrOutput};
+pub use io::LoadError;
 pub use layer::{Profile, StrandLayer};
+pub use link::{InRef, Input, NodeId, OutRef, Sink};
 pub use node::{Category, NodeKind, ParamValue};
 pub use period::Period;
 pub use scatter::{ScatterError, scatter_layer};

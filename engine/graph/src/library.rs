@@ -4,9 +4,11 @@
 //! works on when the library file changes or goes, and can say when the two differ.
 
 use crate::clip::Clip;
-use crate::graph::NodeId;
+use crate::document::Document;
+pub use crate::groups::LibraryLink;
 use crate::groups::{GroupError, PortRef};
-use crate::io::{Document, SaveError};
+use crate::io::SaveError;
+use crate::link::NodeId;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -41,16 +43,6 @@ pub struct LibraryNode {
     /// Member outputs shown on the group node, in order.
     #[serde(default)]
     pub outputs: Vec<PortRef>,
-}
-
-/// Which library node a group was added from, and which version of it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct LibraryLink {
-    /// The library node's name.
-    pub name: String,
-    /// [`LibraryNode::digest`] of the copy added.
-    pub digest: u32,
 }
 
 /// Why a library node could not be made, read, written or added.
@@ -117,7 +109,7 @@ impl LibraryNode {
     /// The file name it is saved under in a library folder.
     #[must_use]
     pub fn file_name(&self) -> String {
-        format!("{}.ron", crate::bake::file_stem(&self.name))
+        format!("{}.ron", crate::naming::file_stem(&self.name))
     }
 }
 
@@ -389,7 +381,8 @@ pub fn read(path: &Path) -> Result<LibraryNode, LibraryError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::graph::{InRef, MaterialGraph, OutRef, Sink};
+    use crate::graph::MaterialGraph;
+    use crate::link::{InRef, OutRef, Sink};
 
     /// A document whose group (Noise → ColorRamp) is read by the PBR base colour, with
     /// the ramp's `t` exposed as well as fed from the noise.

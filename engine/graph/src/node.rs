@@ -7,7 +7,7 @@
 
 use crate::eval::NodeCtx;
 use crate::field::Field;
-use crate::graph::NodeId;
+use crate::link::NodeId;
 use crate::period::Period;
 use crate::value::{PortType, Value};
 use serde::{Deserialize, Serialize};

@@ -7,7 +7,7 @@
 //! function that is itself periodic over one unit (sine and cosine in turns) turns it
 //! back into a tiling field; anything else that lets it through breaks the seam.
 
-use crate::graph::NodeId;
+use crate::link::NodeId;
 use serde::Serialize;
 
 /// How a field repeats over the tile.

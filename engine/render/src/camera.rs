@@ -4,6 +4,10 @@
 use glam::{Mat4, Vec3};
 use serde::{Deserialize, Serialize};
 
+/// The side of the field surface, metres (128 repeats of a 2 m lawn): the far plane of a
+/// walker's view reaches past it.
+pub const FIELD_M: f32 = 256.0;
+
 /// An orbit camera looking at the origin. Angles are in turns.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Camera {
@@ -49,14 +53,14 @@ impl Camera {
         )
     }
 
-    /// The same camera with its pitch inside what `surface` allows (see
-    /// [`crate::SurfaceKind::min_pitch`]).
+    /// The same camera with its pitch at or above `min_pitch` (what a surface allows:
+    /// [`crate::SurfaceKind::min_pitch`]); a walker may look down as far as up.
     #[must_use]
-    pub fn kept_above(mut self, surface: crate::SurfaceKind) -> Self {
+    pub fn kept_above(mut self, min_pitch: f32) -> Self {
         let lowest = if self.walk_eye.is_some() {
             -0.24
         } else {
-            surface.min_pitch()
+            min_pitch
         };
         self.pitch = self.pitch.clamp(lowest, 0.24);
         self
@@ -86,11 +90,7 @@ impl Camera {
             let ahead = eye - self.direction();
             let near = (0.02 * eye.y.abs()).clamp(0.005, 0.1);
             let view = glam::camera::rh::view::look_at_mat4(eye, ahead, up);
-            (
-                view,
-                near,
-                (2.0 * reach_m + 64.0).max(1.5 * crate::scene::FIELD_M),
-            )
+            (view, near, (2.0 * reach_m + 64.0).max(1.5 * FIELD_M))
         } else {
             let view = glam::camera::rh::view::look_at_mat4(eye, Vec3::ZERO, up);
             let d = self.distance_m.max(0.01);
@@ -128,11 +128,14 @@ mod tests {
             pitch: -0.2,
             ..Camera::default()
         };
-        let kept = under.kept_above(SurfaceKind::Plane);
+        let kept = under.kept_above(SurfaceKind::Plane.min_pitch());
         assert!(kept.eye(0.0).y > 0.0, "{:?}", kept.eye(0.0));
         assert!(under.eye(0.0).y < 0.0);
         // A sphere is seen from below as well.
-        assert_eq!(under.kept_above(SurfaceKind::Sphere).pitch, -0.2);
+        assert_eq!(
+            under.kept_above(SurfaceKind::Sphere.min_pitch()).pitch,
+            -0.2
+        );
     }
 
     #[test]
@@ -162,7 +165,7 @@ mod tests {
             pitch: -0.1,
             ..walker
         }
-        .kept_above(SurfaceKind::Field);
+        .kept_above(SurfaceKind::Field.min_pitch());
         assert_eq!(up.pitch, -0.1);
     }
 }

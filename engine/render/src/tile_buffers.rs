@@ -40,6 +40,16 @@ struct Chunk {
 /// A tile's buffers: the first `n_strands` strands of its mesh, in chunks. A tile grows
 /// by whole chunks appended after the last (a planted slice uploads itself alone) and
 /// shrinks by dropping chunks from the end.
+/// The shaders' `Tile`: the box a tile's positions are 16-bit fractions of.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
+pub(crate) struct TileUniform {
+    /// xyz: the box's corner, metres.
+    pub(crate) origin: [f32; 4],
+    /// xyz: the box's size, metres.
+    pub(crate) extent: [f32; 4],
+}
+
 pub(crate) struct TileBuffers {
     chunks: Vec<Chunk>,
     /// Vertices stored and indices a strand.
@@ -351,9 +361,13 @@ fn roots_bind_group(
     let view = roots.create_view(&wgpu::TextureViewDescriptor::default());
     let [ox, oy, oz] = frame.origin;
     let [ex, ey, ez] = frame.extent;
+    let uniform = TileUniform {
+        origin: [ox, oy, oz, 0.0],
+        extent: [ex, ey, ez, 0.0],
+    };
     let tile = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
         label: Some("tuft tile frame"),
-        contents: bytemuck::cast_slice(&[ox, oy, oz, 0.0, ex, ey, ez, 0.0]),
+        contents: bytemuck::bytes_of(&uniform),
         usage: wgpu::BufferUsages::UNIFORM,
     });
     device.create_bind_group(&wgpu::BindGroupDescriptor {

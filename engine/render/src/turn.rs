@@ -28,7 +28,7 @@ pub struct DeviceTurn {
 
 /// The state, whatever a panic on another thread left: each update below is one store.
 fn held() -> MutexGuard<'static, Option<(ThreadId, usize)>> {
-    HELD.lock().unwrap_or_else(PoisonError::into_inner)
+    tuft_strands::par::lock(&HELD)
 }
 
 impl DeviceTurn {

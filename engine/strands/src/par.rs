@@ -6,6 +6,13 @@
 /// Threads a split uses when set ([`set_threads`]); 0: one a core.
 static THREADS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
+/// The mutex's guard, whether or not a thread panicked holding it: the one way Tuft takes
+/// a lock (clippy.toml refuses the others), so a panicked worker never poisons the rest.
+#[allow(clippy::disallowed_methods)] // the one place that locks
+pub fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 /// How many threads a split uses: the available cores (1 when that is unknown), or
 /// what [`set_threads`] said.
 #[must_use]
@@ -92,10 +99,7 @@ pub fn map_with<T: Send, R: Send, S>(
         let mut done = Vec::new();
         loop {
             // The lock is held for the take alone, never while `f` runs.
-            let next = queue
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .next();
+            let next = lock(&queue).next();
             let Some((k, item)) = next else {
                 return done;
             };

@@ -2,7 +2,8 @@
 //! edits of a Parameter replayed as it makes them.
 
 use super::{Case, median_ms};
-use tuft_graph::{Evaluator, MaterialGraph, bake};
+use tuft_bake as bake;
+use tuft_graph::{Evaluator, MaterialGraph};
 
 /// Edits of one Parameter of a graph, as the editor makes them: the set cache and the
 /// last scene warm, every edit a value not seen before.

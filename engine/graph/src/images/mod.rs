@@ -308,7 +308,7 @@ pub fn move_graph(graph: &mut MaterialGraph, folder: &Path) {
             }
         }
     }
-    graph.folder = crate::io::Folder::at(folder);
+    graph.folder = crate::graph::Folder::at(folder);
 }
 
 /// Why a picture could not be had.
@@ -441,7 +441,7 @@ mod tests {
             .unwrap()
             .params
             .insert("file".into(), ParamValue::Text("masks/m.png".into()));
-        g.folder = crate::io::Folder::at(&a);
+        g.folder = crate::graph::Folder::at(&a);
         std::fs::write(a.join("masks/m.png"), b"x").unwrap();
         // Into a folder outside the file's: the path becomes absolute.
         move_graph(&mut g, &b);
@@ -506,7 +506,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let side = crate::limits::MAX_IMAGE_SIDE as u32;
         let mut g = MaterialGraph::new("many pictures");
-        g.folder = crate::io::Folder::at(dir.path());
+        g.folder = crate::graph::Folder::at(dir.path());
         let names = ["a.png", "b.png", "c.png", "d.png"];
         for name in names {
             std::fs::write(dir.path().join(name), header_only_png(side)).unwrap();
@@ -553,7 +553,7 @@ mod tests {
             .save(dir.path().join("fresh.png"))
             .unwrap();
         let mut g = MaterialGraph::new("reading");
-        g.folder = crate::io::Folder::at(dir.path());
+        g.folder = crate::graph::Folder::at(dir.path());
         let id = g.add_node("Image").unwrap();
         g.node_mut(id)
             .unwrap()

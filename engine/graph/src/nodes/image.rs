@@ -104,14 +104,14 @@ impl NodeKind for Image {
 #[cfg(test)]
 mod tests {
     use crate::diag::Code;
-    use crate::graph::{InRef, OutRef, Sink};
+    use crate::link::{InRef, OutRef, Sink};
     use crate::node::ParamValue;
     use crate::nodes::testing::*;
 
     /// A graph in `dir` whose Image reads `file` into the roughness.
     fn graph_in(dir: &std::path::Path, file: &str) -> (crate::MaterialGraph, crate::NodeId) {
         let (mut g, id) = single("Image", &[("file", ParamValue::Text(file.into()))], &[]);
-        g.folder = crate::io::Folder::at(dir);
+        g.folder = crate::graph::Folder::at(dir);
         g.connect(
             OutRef::new(id, "value"),
             &InRef::Sink(Sink::Pbr("roughness".into())),

@@ -3,7 +3,7 @@
 use crate::eval::InputRef;
 use crate::eval::NodeCtx;
 use crate::field::Field;
-use crate::graph::NodeId;
+use crate::link::NodeId;
 use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
 use crate::nodes::{TYPE_PARAM, chosen_type};
 use crate::period::Period;
@@ -208,7 +208,7 @@ impl NodeKind for Math {
 
 #[cfg(test)]
 mod tests {
-    use crate::graph::OutRef;
+    use crate::link::OutRef;
     use crate::node::ParamValue;
     use crate::nodes::testing::*;
     use crate::period::Period;

@@ -22,6 +22,7 @@ mod mix;
 mod noise;
 #[cfg(target_arch = "x86_64")]
 mod noise_avx2;
+mod noise_basis;
 mod noise_lanes;
 mod parameter;
 pub mod reroute;
@@ -133,7 +134,8 @@ pub(crate) use tuft_strands::num::fast_floor;
 pub(crate) mod testing {
     //! Helpers for the per-node tests: evaluate one node alone.
     use crate::field::{Domain, Field};
-    use crate::graph::{Input, MaterialGraph, NodeId, OutRef};
+    use crate::graph::MaterialGraph;
+    use crate::link::{Input, NodeId, OutRef};
     use crate::node::ParamValue;
     use crate::period::Period;
     use crate::value::Value;
@@ -160,7 +162,7 @@ pub(crate) mod testing {
     pub fn link(g: &mut MaterialGraph, from: NodeId, port: &str, to: NodeId, to_port: &str) {
         g.connect(
             OutRef::new(from, port),
-            &crate::graph::InRef::Node {
+            &crate::link::InRef::Node {
                 node: to,
                 port: to_port.into(),
             },

@@ -5,7 +5,10 @@ use crate::field::Field;
 use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
 use crate::nodes::fast_floor;
 use crate::nodes::lattice::Lattice;
-use crate::nodes::noise_lanes::{self, Kind, Layer};
+#[cfg(test)]
+use crate::nodes::noise_basis::GRADIENT_NORM;
+use crate::nodes::noise_basis::{Kind, Layer};
+use crate::nodes::noise_lanes;
 use crate::nodes::{SEED_PARAM, count_param};
 use crate::value::PortType;
 use rayon::prelude::*;
@@ -138,9 +141,6 @@ fn noise_layers(kind: &str, scale: f32, seed: u32, octaves: u32, gain: f32) -> (
         }
     }
 }
-
-/// Maps the ±√½ range of 2D gradient noise onto ±½.
-pub(super) const GRADIENT_NORM: f32 = std::f32::consts::FRAC_1_SQRT_2;
 
 /// The lattice period used to wrap cell indices: the scale rounded up, so a scale that is
 /// not a whole number still evaluates (and visibly fails to meet itself at the edges).
@@ -449,7 +449,7 @@ mod tests {
         kind: &str,
         scale: f32,
         seed: i64,
-    ) -> (crate::graph::MaterialGraph, crate::graph::NodeId) {
+    ) -> (crate::graph::MaterialGraph, crate::link::NodeId) {
         single(
             "Noise",
             &[
@@ -550,7 +550,7 @@ mod tests {
     #[test]
     fn grid_and_point_evaluation_agree_to_the_bit() {
         use crate::field::Domain;
-        use crate::graph::OutRef;
+        use crate::link::OutRef;
         // Cells wider than a texel, a fractional scale, cells narrower than a texel (runs
         // of one column) and a scale past the tabulated lattices; a whole grid, an uneven
         // one and a band of rows.

@@ -7,8 +7,7 @@
 //! keeps their NaN behaviour), so the numbers are the same to the bit (tested with
 //! `noise_lanes`). Only lattices with a table come here.
 
-use super::noise::GRADIENT_NORM;
-use super::noise_lanes::{GX, GY, Kind, LANES, Layer};
+use super::noise_basis::{GRADIENT_NORM, GX, GY, Kind, LANES, Layer};
 use std::arch::x86_64::{
     __m256, __m256i, _CMP_GE_OQ, _CMP_GT_OQ, _CMP_LT_OQ, _CMP_UNORD_Q, _mm256_add_epi32,
     _mm256_add_ps, _mm256_and_si256, _mm256_andnot_si256, _mm256_blendv_ps, _mm256_castps_si256,

@@ -10,28 +10,10 @@
 // vectoriser reads best.
 #![allow(clippy::needless_range_loop)]
 
+use super::noise_basis::{GRADIENT_NORM, GX, GY, Kind, LANES, Layer};
 use crate::nodes::fast_floor;
 use crate::nodes::lattice::Lattice;
 use tuft_strands::hash::{hash_cell, unit_f32_32};
-
-/// Points evaluated together.
-pub(super) const LANES: usize = 8;
-
-/// Which noise, and how its layers are summed.
-pub(super) enum Kind {
-    /// Smooth random values (one layer).
-    Value,
-    /// Gradient noise (one layer).
-    Gradient,
-    /// Octaves of gradient noise, normalised by the amplitudes' sum `norm`.
-    Fbm {
-        /// The octaves' amplitudes summed.
-        norm: f32,
-    },
-}
-
-/// A layer of noise: amplitude, scale and lattice.
-pub(super) type Layer = (f32, f32, Lattice);
 
 /// Fills `out[i]` with the noise at (`us[i]`, `vs[i]`), clamped to `[0, 1]`: what
 /// `value_noise`, `gradient_noise` and `Octaves::fbm` give point by point.
@@ -104,7 +86,6 @@ pub(super) fn points_portable(
 /// about ½; fBm's normalised by its amplitudes and given back one octave's contrast.
 #[inline(always)]
 pub(super) fn finish(kind: &Kind, sum: f32) -> f32 {
-    use super::noise::GRADIENT_NORM;
     let n = match kind {
         Kind::Value => sum,
         Kind::Gradient => 0.5 + sum * GRADIENT_NORM,
@@ -214,16 +195,6 @@ fn value_block(u: &[f32; LANES], v: &[f32; LANES], scale: f32, lattice: &Lattice
     }
     out
 }
-
-/// The gradient directions of `noise.rs`'s `GRADIENTS`, by component.
-pub(super) const GX: [f32; 8] = {
-    let r = std::f32::consts::FRAC_1_SQRT_2;
-    [1.0, -1.0, 0.0, 0.0, r, -r, r, -r]
-};
-pub(super) const GY: [f32; 8] = {
-    let r = std::f32::consts::FRAC_1_SQRT_2;
-    [0.0, 0.0, 1.0, -1.0, r, r, -r, -r]
-};
 
 #[inline(always)]
 fn gradient_block(

@@ -2,7 +2,7 @@
 
 use crate::eval::NodeCtx;
 use crate::field::{Field, par_field};
-use crate::graph::NodeId;
+use crate::link::NodeId;
 use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, Params, PortDesc};
 use crate::nodes::{TYPE_PARAM, chosen_type};
 use crate::period::Period;
@@ -45,7 +45,7 @@ impl NodeKind for Reroute {
 
 #[cfg(test)]
 mod tests {
-    use crate::graph::OutRef;
+    use crate::link::OutRef;
     use crate::nodes::testing::*;
     use crate::value::PortType;
 

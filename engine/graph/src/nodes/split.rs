@@ -2,7 +2,7 @@
 
 use crate::eval::NodeCtx;
 use crate::field::{Field, par_field};
-use crate::graph::NodeId;
+use crate::link::NodeId;
 use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, Params, PortDesc};
 use crate::nodes::combine::{CHANNELS, VECTOR_TYPE, vector_type};
 use crate::period::Period;
@@ -46,7 +46,7 @@ impl NodeKind for Split {
 
 #[cfg(test)]
 mod tests {
-    use crate::graph::{InRef, OutRef};
+    use crate::link::{InRef, OutRef};
     use crate::node::ParamValue;
     use crate::nodes::testing::*;
     use crate::value::Value;

@@ -2,7 +2,7 @@
 
 use crate::eval::NodeCtx;
 use crate::field::Field;
-use crate::graph::NodeId;
+use crate::link::NodeId;
 use crate::node::{Category, NodeKind, OutputDesc, Params, PortDesc};
 use crate::period::Period;
 use crate::value::{PortType, Value};

@@ -56,7 +56,7 @@ impl NodeKind for Warp {
 
 #[cfg(test)]
 mod tests {
-    use crate::graph::{InRef, OutRef};
+    use crate::link::{InRef, OutRef};
     use crate::node::ParamValue;
     use crate::nodes::testing::*;
     use crate::period::Period;
@@ -77,11 +77,11 @@ mod tests {
         let w = g.node_mut(warp).unwrap();
         w.inputs.insert(
             "offset".into(),
-            crate::graph::Input::Const(Value::Vec2([0.25, 0.0])),
+            crate::link::Input::Const(Value::Vec2([0.25, 0.0])),
         );
         w.inputs.insert(
             "amount".into(),
-            crate::graph::Input::Const(Value::Float(1.0)),
+            crate::link::Input::Const(Value::Float(1.0)),
         );
         let shifted = at(&g, warp, "out", &[[0.1, 0.3], [0.9, 0.6]]);
         let direct = at(&g, noise, "out", &[[0.35, 0.3], [0.15, 0.6]]);

@@ -4,8 +4,8 @@
 
 use crate::cache::{PartKey, SetCache};
 use crate::eval::{Evaluator, KeptOutputs};
-use crate::graph::Input;
 use crate::layer::{STRAND_PORTS, StrandLayer};
+use crate::link::Input;
 use crate::value::PortType;
 use crate::{Domain, Field};
 use rayon::prelude::*;

@@ -5,12 +5,14 @@
 //! backed by a numeric check of opposite edges), strand-layer rules (no dynamic inputs,
 //! density in `[0, 1]`, budgets) and what evaluation itself reports (NaN).
 
+pub mod limits;
 mod seams;
 mod strands;
 
 use crate::diag::{Code, Diagnostic};
 use crate::eval::Evaluator;
-use crate::graph::{FORMAT_VERSION, Input, MaterialGraph, Node, NodeId, Sink};
+use crate::graph::{FORMAT_VERSION, MaterialGraph, Node};
+use crate::link::{Input, NodeId, Sink};
 use crate::period::Period;
 use crate::value::PortType;
 use seams::{infer_periods, input_period, report_cycles, seam_by_inference, seam_by_numbers};
@@ -147,7 +149,7 @@ fn structure(graph: &MaterialGraph, diags: &mut Vec<Diagnostic>) {
             ),
         ));
     }
-    diags.extend(crate::limits::graph_problems(graph));
+    diags.extend(limits::graph_problems(graph));
     let mut seen = HashSet::new();
     for node in &graph.nodes {
         if !seen.insert(node.id) {
@@ -316,8 +318,8 @@ fn check_input(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::graph::{InRef, OutRef};
     use crate::layer::StrandLayer;
+    use crate::link::{InRef, OutRef};
     use crate::node::ParamValue;
     use crate::value::Value;
 

@@ -5,8 +5,9 @@ use super::DENSITY_GRID;
 use crate::diag::{Code, Diagnostic};
 use crate::eval::Evaluator;
 use crate::field::Domain;
-use crate::graph::{Input, MaterialGraph, Node, NodeId, Sink};
+use crate::graph::{MaterialGraph, Node};
 use crate::limits;
+use crate::link::{Input, NodeId, Sink};
 use crate::value::PortType;
 use std::collections::{HashMap, HashSet, VecDeque};
 
@@ -142,7 +143,7 @@ pub(super) fn layers(
     diags: &mut Vec<Diagnostic>,
 ) {
     let grid = Domain::grid(DENSITY_GRID, DENSITY_GRID);
-    for clash in crate::bake::layer_file_clashes(graph) {
+    for clash in crate::naming::layer_file_clashes(graph) {
         diags.push(Diagnostic::error(Code::LayerSettings, clash));
     }
     for (name, layer) in &graph.strands {
@@ -242,7 +243,7 @@ pub(super) fn layers(
 #[cfg(test)]
 mod tests {
     use crate::eval::Evaluator;
-    use crate::graph::Input;
+    use crate::link::Input;
     use crate::value::Value;
 
     /// Regression: groom constants far outside their ranges validated clean and were

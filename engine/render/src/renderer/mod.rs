@@ -67,6 +67,9 @@ pub use scene_gpu::GpuScene;
 
 mod scene_gpu;
 
+#[cfg(test)]
+mod layouts;
+
 fn surface_vertex_layout() -> wgpu::VertexBufferLayout<'static> {
     const ATTRS: [wgpu::VertexAttribute; 5] = wgpu::vertex_attr_array![
         0 => Float32x3, 1 => Float32x3, 2 => Float32x4, 3 => Float32x2, 4 => Float32

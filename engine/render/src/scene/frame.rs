@@ -1,4 +1,5 @@
 use super::*;
+use crate::camera::FIELD_M;
 
 /// The surface the material is shown on.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -67,8 +68,6 @@ impl SurfaceKind {
     }
 }
 
-/// The side of the field surface, metres (128 repeats of a 2 m lawn).
-pub const FIELD_M: f32 = 256.0;
 /// Tiles along each side of the field: 1 m tiles, so planting one tile's level 0 is a
 /// frame's work (a quarter repeat of the lawn, about 58,000 strands), not a burst.
 pub const FIELD_TILES: u32 = 128;

@@ -21,7 +21,7 @@ use crate::surface::Surface;
 use bins::Bins;
 use glam::{DVec2, Vec2, Vec3};
 use order::rank_order;
-use owner::{Owner, orient};
+use owner::{Owner, orient, root_in};
 
 mod bins;
 #[cfg(target_arch = "x86_64")]
@@ -348,6 +348,29 @@ impl Frame {
             uv: p,
             triangle: self.triangle,
             patch: 0.0,
+        }
+    }
+}
+
+impl Owner {
+    /// Calls `f` with each strand of `run` whose root, in the repeat whose corner is
+    /// `cell`, the triangle owns ([`Owner::owns`]), in order: four roots at once where
+    /// the CPU has AVX2 ([`lanes::each_owned`], the same numbers).
+    fn each_owned(&self, run: &[bins::Binned], cell: [i32; 2], f: &mut impl FnMut(&bins::Binned)) {
+        #[allow(unused_mut)]
+        let mut rest = run;
+        #[cfg(target_arch = "x86_64")]
+        if crate::simd::level() >= crate::simd::Level::Avx2 {
+            // SAFETY: the level is AVX2 only where the CPU has AVX2.
+            #[allow(unsafe_code)]
+            {
+                rest = unsafe { lanes::each_owned(self, run, cell, f) };
+            }
+        }
+        for item in rest {
+            if self.owns(root_in(item, cell)) {
+                f(item);
+            }
         }
     }
 }

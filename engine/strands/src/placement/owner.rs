@@ -90,27 +90,6 @@ impl Owner {
         }
         !on_edge || owns(self.tri, p)
     }
-
-    /// Calls `f` with each strand of `run` whose root, in the repeat whose corner is
-    /// `cell`, the triangle owns ([`Owner::owns`]), in order: four roots at once where
-    /// the CPU has AVX2 ([`super::lanes::each_owned`], the same numbers).
-    pub(super) fn each_owned(&self, run: &[Binned], cell: [i32; 2], f: &mut impl FnMut(&Binned)) {
-        #[allow(unused_mut)]
-        let mut rest = run;
-        #[cfg(target_arch = "x86_64")]
-        if crate::simd::level() >= crate::simd::Level::Avx2 {
-            // SAFETY: the level is AVX2 only where the CPU has AVX2.
-            #[allow(unsafe_code)]
-            {
-                rest = unsafe { super::lanes::each_owned(self, run, cell, f) };
-            }
-        }
-        for item in rest {
-            if self.owns(root_in(item, cell)) {
-                f(item);
-            }
-        }
-    }
 }
 
 /// A binned root in the repeat whose corner is `cell`, in `f64`.

@@ -319,7 +319,7 @@ pub fn box_chain(side: u32, mip0: Vec<u8>, normal: bool) -> Vec<Vec<u8>> {
                     let v: [f32; 3] = std::array::from_fn(|c| sum[c] as f32 / (4.0 * 127.5) - 1.0);
                     let len = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt().max(1e-6);
                     for c in 0..3 {
-                        texel[c] = crate::bake::to_u8(0.5 + 0.5 * v[c] / len);
+                        texel[c] = tuft_strands::num::to_unorm8(0.5 + 0.5 * v[c] / len);
                     }
                 }
                 let o = (y * half + x) * 4;
@@ -336,8 +336,8 @@ pub fn box_chain(side: u32, mip0: Vec<u8>, normal: bool) -> Vec<Vec<u8>> {
 /// `normal` (renormalised down the chain) and `orm` (linear), each with a box-filtered
 /// chain (a map that is not a power of two keeps mip 0 alone).
 #[must_use]
-pub fn map_textures(maps: &crate::bake::PbrMaps, codec: Codec) -> Vec<(&'static str, Vec<u8>)> {
-    use crate::bake::to_u8;
+pub fn map_textures(maps: &crate::PbrMaps, codec: Codec) -> Vec<(&'static str, Vec<u8>)> {
+    use tuft_strands::num::to_unorm8;
     let side = maps.resolution as u32;
     let rgba = |texel: &dyn Fn(usize) -> [u8; 3]| -> Vec<u8> {
         (0..maps.resolution * maps.resolution)
@@ -349,8 +349,8 @@ pub fn map_textures(maps: &crate::bake::PbrMaps, codec: Codec) -> Vec<(&'static 
     };
     let srgb8 = tuft_strands::num::linear_to_srgb8;
     let base = rgba(&|i| maps.base_color[i].map(srgb8));
-    let normal = rgba(&|i| maps.normal[i].map(|c| to_u8(0.5 + 0.5 * c)));
-    let orm = rgba(&|i| [maps.occlusion[i], maps.roughness[i], maps.metallic[i]].map(to_u8));
+    let normal = rgba(&|i| maps.normal[i].map(|c| to_unorm8(0.5 + 0.5 * c)));
+    let orm = rgba(&|i| [maps.occlusion[i], maps.roughness[i], maps.metallic[i]].map(to_unorm8));
     [
         ("base_color", base, true, false),
         ("normal", normal, false, true),
@@ -565,7 +565,7 @@ mod tests {
         let mut mip0 = Vec::new();
         for k in 0..4 {
             let x = if k % 2 == 0 { 0.6f32 } else { -0.6 };
-            let n = [x, 0.0, 0.8].map(|c| crate::bake::to_u8(0.5 + 0.5 * c));
+            let n = [x, 0.0, 0.8].map(|c| tuft_strands::num::to_unorm8(0.5 + 0.5 * c));
             mip0.extend([n[0], n[1], n[2], 255]);
         }
         let chain = box_chain(2, mip0, true);

@@ -2,7 +2,7 @@
 //! file its own reader refused is now a named error, and the work beyond a limit never
 //! starts.
 
-use tuft_graph::bake::{BakeError, write_baked_set};
+use tuft_bake::{BakeError, write_baked_set};
 use tuft_graph::{
     Code, Domain, Evaluator, Input, MaterialGraph, NodeId, OutRef, ParamValue, Sink, StrandLayer,
     Value, limits, scatter_layer, validate,

@@ -13,27 +13,16 @@
 //! wrap seamlessly.
 
 use super::{BakeError, MAX_RESOLUTION, write_into_set};
-use crate::diag::Diagnostic;
-use crate::eval::Evaluator;
-use crate::field::Domain;
-use crate::graph::{Input, MaterialGraph};
-use crate::nodes::normals_from_height;
-use crate::value::PortType;
 use std::path::{Path, PathBuf};
+use tuft_graph::diag::Diagnostic;
+use tuft_graph::eval::Evaluator;
+use tuft_graph::field::Domain;
+use tuft_graph::graph::{Input, MaterialGraph};
+use tuft_graph::nodes::normals_from_height;
+use tuft_graph::value::PortType;
 
 /// Points evaluated at once; larger bakes go in bands of rows to bound memory.
 const BAND_POINTS: usize = 1 << 20;
-
-/// The maps, in the order they are written.
-pub const MAP_NAMES: [&str; 7] = [
-    "base_color",
-    "normal",
-    "roughness",
-    "metallic",
-    "occlusion",
-    "height",
-    "orm",
-];
 
 /// The surface maps of one repeat, linear floats, row-major.
 #[derive(Clone, Debug, PartialEq)]
@@ -154,7 +143,8 @@ fn unit(n: [f32; 3]) -> [f32; 3] {
 pub use tuft_strands::num::linear_to_srgb;
 use tuft_strands::num::linear_to_srgb8;
 
-pub(crate) use tuft_strands::num::to_unorm8 as to_u8;
+use tuft_graph::naming::MAP_NAMES;
+use tuft_strands::num::to_unorm8;
 
 /// The path map `map` of material `stem` is written to in `dir`.
 #[must_use]
@@ -178,7 +168,8 @@ pub fn encode_maps(maps: &PbrMaps) -> Result<Vec<Vec<u8>>, image::ImageError> {
             rgb(size, &maps.base_color, linear_to_srgb8).write_to(w, image::ImageFormat::Png)
         }),
         "normal" => png(&|w| {
-            rgb(size, &maps.normal, |c| to_u8(0.5 + 0.5 * c)).write_to(w, image::ImageFormat::Png)
+            rgb(size, &maps.normal, |c| to_unorm8(0.5 + 0.5 * c))
+                .write_to(w, image::ImageFormat::Png)
         }),
         // Occlusion, roughness, metallic in R, G, B: glTF's packing.
         "orm" => {
@@ -189,7 +180,7 @@ pub fn encode_maps(maps: &PbrMaps) -> Result<Vec<Vec<u8>>, image::ImageError> {
                 .zip(&maps.roughness)
                 .zip(&maps.metallic);
             for (texel, ((&o, &r), &m)) in data.as_chunks_mut::<3>().0.iter_mut().zip(planes) {
-                *texel = [o, r, m].map(to_u8);
+                *texel = [o, r, m].map(to_unorm8);
             }
             let img = image::RgbImage::from_raw(size, size, data).expect("three per texel");
             png(&|w| img.write_to(w, image::ImageFormat::Png))
@@ -210,7 +201,7 @@ pub fn encode_maps(maps: &PbrMaps) -> Result<Vec<Vec<u8>>, image::ImageError> {
                 "metallic" => &maps.metallic,
                 _ => &maps.occlusion,
             };
-            let data: Vec<u8> = values.iter().map(|&x| to_u8(x)).collect();
+            let data: Vec<u8> = values.iter().map(|&x| to_unorm8(x)).collect();
             let img = image::GrayImage::from_raw(size, size, data).expect("one value per texel");
             png(&|w| img.write_to(w, image::ImageFormat::Png))
         }
@@ -261,13 +252,13 @@ mod tests {
         // 1100² needs more than one band of BAND_POINTS.
         let mut g = MaterialGraph::new("x");
         let noise = g.add_node("Noise").unwrap();
-        g.pbr.height = Input::Link(crate::graph::OutRef::new(noise, "out"));
+        g.pbr.height = Input::Link(tuft_graph::graph::OutRef::new(noise, "out"));
         let (maps, _) = bake_pbr(&g, 1100, &mut |_| {}).unwrap();
         assert_eq!(maps.resolution, 1100);
         let ev = Evaluator::new(&g);
         let full = ev
             .eval_output(
-                &crate::graph::OutRef::new(noise, "out"),
+                &tuft_graph::graph::OutRef::new(noise, "out"),
                 &Domain::grid(1100, 1100),
             )
             .unwrap();

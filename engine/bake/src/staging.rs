@@ -325,7 +325,7 @@ impl Staging {
     /// The renames fail; the destination then still holds the old set (or, without an
     /// atomic exchange, the old set waits beside it for the next bake to restore).
     pub fn commit(mut self) -> io::Result<()> {
-        crate::io::sync_parent(&self.dir.join("manifest.ron"))?;
+        tuft_graph::io::sync_parent(&self.dir.join("manifest.ron"))?;
         if self.dest.exists() {
             if exchange(&self.dir, &self.dest)? {
                 // The new set is in, whole; the staging folder now holds the old one.
@@ -352,7 +352,7 @@ impl Staging {
         } else {
             std::fs::rename(&self.dir, &self.dest)?;
         }
-        crate::io::sync_parent(&self.dest)?;
+        tuft_graph::io::sync_parent(&self.dest)?;
         self.committed = true;
         Ok(())
     }

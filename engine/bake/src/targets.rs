@@ -10,7 +10,7 @@
 //! | `unity` | `unity_mask`: R metallic, G occlusion, B detail mask (1), A smoothness | the mask map of Unity's HDRP and URP Lit |
 //! | `unreal` | `normal_directx`: the normal map with green flipped (−Y) | Unreal's normal maps are DirectX-style; its ORM packing is glTF's |
 
-use crate::bake::PbrMaps;
+use crate::PbrMaps;
 
 /// The value called `name` in `names`, or a message naming `what` and listing the valid
 /// names (the command line's choices).
@@ -123,7 +123,7 @@ impl Target {
                             1.0,
                             1.0 - maps.roughness[i],
                         ]
-                        .map(crate::bake::to_u8)
+                        .map(tuft_strands::num::to_unorm8)
                     })
                     .collect();
                 let img = image::RgbaImage::from_raw(size, size, data).expect("four per texel");
@@ -133,7 +133,9 @@ impl Target {
                 let data: Vec<u8> = maps
                     .normal
                     .iter()
-                    .flat_map(|n| [n[0], -n[1], n[2]].map(|c| crate::bake::to_u8(0.5 + 0.5 * c)))
+                    .flat_map(|n| {
+                        [n[0], -n[1], n[2]].map(|c| tuft_strands::num::to_unorm8(0.5 + 0.5 * c))
+                    })
                     .collect();
                 let img = image::RgbImage::from_raw(size, size, data).expect("three per texel");
                 Ok(vec![("normal_directx", png(img.into())?)])

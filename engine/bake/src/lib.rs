@@ -1,27 +1,33 @@
-//! The baked set: everything `tuft bake` writes into a folder — the maps (`maps.rs`),
+//! # tuft-bake — a material graph written out as a baked set
+//!
+//! Everything `tuft bake` writes into a folder — the maps (`maps.rs`),
 //! the strand file, glTF meshes with their materials and the scene, KTX2 textures and the
 //! manifest — written beside the folder, read back as a game reads it, and swapped in
 //! whole.
 
+pub mod gltf;
+pub mod ktx2;
 mod maps;
+pub mod staging;
+pub mod targets;
 
-pub(crate) use maps::to_u8;
 pub use maps::{
-    MAP_NAMES, PbrMaps, bake_pbr, bake_pbr_with, encode_maps, linear_to_srgb, map_path, write_maps,
+    PbrMaps, bake_pbr, bake_pbr_with, encode_maps, linear_to_srgb, map_path, write_maps,
 };
 
-use crate::eval::Evaluator;
-use crate::gltf::{Encoding, StrandMaterial};
-use crate::scatter::ScatterError;
+use gltf::{Encoding, StrandMaterial};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
+use tuft_graph::eval::Evaluator;
+use tuft_graph::naming::{file_stem, layer_file_clashes, mesh_name};
+use tuft_graph::scatter::ScatterError;
 use tuft_strands::StrandSet;
 use tuft_strands::file::StrandFile;
 
 /// The default map resolution.
 pub const DEFAULT_RESOLUTION: usize = 1024;
 /// The largest map resolution a bake accepts.
-pub const MAX_RESOLUTION: usize = crate::limits::MAX_MAP_RESOLUTION;
+pub const MAX_RESOLUTION: usize = tuft_graph::limits::MAX_MAP_RESOLUTION;
 
 /// Quads per side of the ground mesh (one repeat).
 pub const GROUND_CELLS: u32 = 16;
@@ -70,7 +76,7 @@ pub enum BakeError {
     /// nothing was written.
     #[error("{0}")]
     SameFiles(String),
-    /// The graph asks for more than the limits allow (`crate::limits`); nothing was
+    /// The graph asks for more than the limits allow (`tuft_graph::limits`); nothing was
     /// written.
     #[error("the material is beyond the limits: {0}")]
     Limits(String),
@@ -91,12 +97,6 @@ pub fn strand_file(evaluator: &Evaluator<'_>) -> Result<StrandFile, ScatterError
         repeat_m: graph.repeat_m,
         layers,
     })
-}
-
-/// The glTF file of level `level_idx` of layer `layer` of material `stem`.
-#[must_use]
-pub fn mesh_name(stem: &str, layer: &str, level_idx: usize) -> String {
-    format!("{stem}_{}_lod{level_idx}.glb", file_stem(layer))
 }
 
 /// Everything `tuft bake` writes into `dir`: the maps, the strand file, a glTF mesh
@@ -128,9 +128,9 @@ pub struct BakeOptions {
     /// How the glTF meshes store their vertices.
     pub encoding: Encoding,
     /// The engine the set is going to ([`crate::targets`]).
-    pub target: crate::targets::Target,
+    pub target: targets::Target,
     /// How the KTX2 textures store their texels.
-    pub ktx2: crate::ktx2::Codec,
+    pub ktx2: ktx2::Codec,
     /// How the strand file stores its fields. Quantised, every mesh, card and report is
     /// built from the strands as the file gives them back, so the set agrees with itself.
     pub strands: tuft_strands::file::Scheme,
@@ -144,8 +144,8 @@ impl Default for BakeOptions {
         Self {
             resolution: DEFAULT_RESOLUTION,
             encoding: Encoding::default(),
-            target: crate::targets::Target::default(),
-            ktx2: crate::ktx2::Codec::default(),
+            target: targets::Target::default(),
+            ktx2: ktx2::Codec::default(),
             strands: tuft_strands::file::Scheme::default(),
             keep: 1.0,
         }
@@ -222,7 +222,7 @@ pub fn write_baked_set_with(
     if resolution == 0 || resolution > MAX_RESOLUTION {
         return Err(BakeError::Resolution(resolution));
     }
-    let beyond = crate::limits::graph_problems(graph);
+    let beyond = tuft_graph::validate::limits::graph_problems(graph);
     if !beyond.is_empty() {
         let all: Vec<String> = beyond.into_iter().map(|d| d.message).collect();
         return Err(BakeError::Limits(all.join("; ")));
@@ -236,7 +236,7 @@ pub fn write_baked_set_with(
         message,
     };
     // The set is written beside `dir` and swapped in whole once checked.
-    let staging = crate::staging::Staging::begin(dir).map_err(|e| fail(dir, e.to_string()))?;
+    let staging = staging::Staging::begin(dir).map_err(|e| fail(dir, e.to_string()))?;
     let out = staging.dir();
     let stem = file_stem(&graph.name);
     progress("strands", 0.0)?;
@@ -280,12 +280,13 @@ pub fn write_baked_set_with(
                 return Err(BakeError::Cancelled);
             }
             let mut written = write_maps(&maps, out, &stem)?;
-            let mut map_files: std::collections::BTreeMap<String, String> = MAP_NAMES
-                .iter()
-                .map(|m| ((*m).to_owned(), format!("{stem}_{m}.png")))
-                .collect();
+            let mut map_files: std::collections::BTreeMap<String, String> =
+                tuft_graph::naming::MAP_NAMES
+                    .iter()
+                    .map(|m| ((*m).to_owned(), format!("{stem}_{m}.png")))
+                    .collect();
             let mut textures_ktx2 = std::collections::BTreeMap::new();
-            for (map, bytes) in crate::ktx2::map_textures(&maps, ktx2) {
+            for (map, bytes) in ktx2::map_textures(&maps, ktx2) {
                 let file = format!("{stem}_{map}.ktx2");
                 let path = out.join(&file);
                 write_into_set(&path, &bytes)?;
@@ -317,7 +318,7 @@ pub fn write_baked_set_with(
     let path = out.join(&ground);
     let maps_uri = |m: &str| format!("{stem}_{m}.png");
     // The ground carries its maps: the PNGs just written beside it, read back.
-    let mut pngs = crate::gltf::Pngs::new();
+    let mut pngs = gltf::Pngs::new();
     for map in ["base_color", "normal", "orm"] {
         let uri = maps_uri(map);
         let path = out.join(&uri);
@@ -325,11 +326,11 @@ pub fn write_baked_set_with(
             .map_err(|e| fail(&path, e.reason()))?;
         pngs.insert(uri, png);
     }
-    let glb = crate::gltf::encode_ground(
+    let glb = gltf::encode_ground(
         graph.repeat_m,
         GROUND_CELLS,
         &format!("{stem}_ground"),
-        &crate::gltf::GroundMaps {
+        &gltf::GroundMaps {
             base_color: maps_uri("base_color"),
             normal: maps_uri("normal"),
             orm: maps_uri("orm"),
@@ -360,7 +361,7 @@ pub fn write_baked_set_with(
                 generator: format!("Tuft {}", env!("CARGO_PKG_VERSION")),
                 map_resolution: resolution as u32,
                 mesh_compression: encoding.name().to_owned(),
-                ktx2_zstd_level: crate::ktx2::ZSTD_LEVEL,
+                ktx2_zstd_level: ktx2::ZSTD_LEVEL,
                 keep: options.keep,
                 images_in_glb: true,
                 attributes,
@@ -370,7 +371,7 @@ pub fn write_baked_set_with(
         }),
     };
     let path = out.join(&manifest.scene);
-    let scene = crate::gltf::scene_of_set(out, &manifest).map_err(|e| fail(&path, e))?;
+    let scene = gltf::scene_of_set(out, &manifest).map_err(|e| fail(&path, e))?;
     write_into_set(&path, &scene)?;
     written.push(path);
     progress("manifest", 1.0)?;
@@ -402,9 +403,9 @@ pub fn write_baked_set_with(
 /// stops with [`BakeError::Cancelled`] between files once `cancel` is set.
 fn write_layers(
     strands: &StrandFile,
-    graph: &crate::MaterialGraph,
+    graph: &tuft_graph::MaterialGraph,
     (out, stem): (&Path, &str),
-    (encoding, ktx2): (Encoding, crate::ktx2::Codec),
+    (encoding, ktx2): (Encoding, ktx2::Codec),
     cancel: &AtomicBool,
 ) -> Result<(Vec<tuft_strands::manifest::LayerManifest>, Vec<PathBuf>), BakeError> {
     let cancelled = || {
@@ -433,14 +434,14 @@ fn write_layers(
             let path = out.join(&file);
             let material = StrandMaterial::Strands {
                 name: format!("{stem}_{}_strands", file_stem(name)),
-                double_sided: matches!(layer.profile, crate::layer::Profile::Ribbon { .. }),
+                double_sided: matches!(layer.profile, tuft_graph::layer::Profile::Ribbon { .. }),
             };
-            let glb = crate::gltf::encode_glb(
+            let glb = gltf::encode_glb(
                 &mesh,
                 &format!("{name} level {level_idx}"),
                 &material,
                 encoding,
-                &crate::gltf::Pngs::new(),
+                &gltf::Pngs::new(),
             );
             write_into_set(&path, &glb)?;
             written.push(path);
@@ -520,10 +521,10 @@ fn check_set(
 /// returns them named, with the layer's switch figures (which need the cards).
 fn write_cards(
     set: &StrandSet,
-    layer: &crate::layer::StrandLayer,
+    layer: &tuft_graph::layer::StrandLayer,
     repeat_m: f32,
     (dir, stem, name): (&Path, &str, &str),
-    (encoding, ktx2_codec): (Encoding, crate::ktx2::Codec),
+    (encoding, ktx2_codec): (Encoding, ktx2::Codec),
     written: &mut Vec<PathBuf>,
 ) -> Result<
     (
@@ -546,7 +547,7 @@ fn write_cards(
     let layer_stem = format!("{stem}_{}", file_stem(name));
     let mut color_files = Vec::new();
     let mut normal_files = Vec::new();
-    let mut pngs = crate::gltf::Pngs::new();
+    let mut pngs = gltf::Pngs::new();
     for (mip, (color, normal)) in atlas.color.iter().zip(&atlas.normal).enumerate() {
         let side = (atlas.size >> mip).max(1);
         for (pixels, kind, files) in [
@@ -581,7 +582,7 @@ fn write_cards(
         let refs: Vec<&[u8]> = mips.iter().map(Vec::as_slice).collect();
         write_into_set(
             &path,
-            &crate::ktx2::encode(atlas.size, &refs, srgb, ktx2_codec, cutoff),
+            &ktx2::encode(atlas.size, &refs, srgb, ktx2_codec, cutoff),
         )?;
         written.push(path);
         ktx2.push(file);
@@ -595,7 +596,7 @@ fn write_cards(
         normal: normal_files.first().cloned().unwrap_or_default(),
         alpha_cutoff: settings.alpha_cutoff,
     };
-    let glb = crate::gltf::encode_glb(&mesh, &format!("{name} cards"), &material, encoding, &pngs);
+    let glb = gltf::encode_glb(&mesh, &format!("{name} cards"), &material, encoding, &pngs);
     write_into_set(&path, &glb)?;
     written.push(path);
     let switches = tuft_strands::switches::Switches::of(set, &layer.levels, &group);
@@ -634,93 +635,8 @@ fn write_strand_file(
 /// folder's (`staging`: written beside, read back, swapped in, the folder synced once),
 /// so each file is written and synced in place, not renamed.
 fn write_into_set(path: &Path, bytes: &[u8]) -> Result<(), BakeError> {
-    crate::io::write_synced(path, bytes).map_err(|e| BakeError::Write {
+    tuft_graph::io::write_synced(path, bytes).map_err(|e| BakeError::Write {
         path: path.to_owned(),
         message: e.to_string(),
     })
-}
-
-/// A file-name-safe form of a material name.
-#[must_use]
-pub fn file_stem(name: &str) -> String {
-    let stem: String = name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    if stem.is_empty() {
-        "material".to_owned()
-    } else {
-        stem
-    }
-}
-
-/// Whether strand layers named `a` and `b` would write the same files: their file stems
-/// are equal without regard to case (a game's or a DCC tool's file system may not tell
-/// `Grass_lod0.glb` from `grass_lod0.glb`).
-#[must_use]
-pub fn same_files(a: &str, b: &str) -> bool {
-    files_key(a) == files_key(b)
-}
-
-/// What two layers' names share when they write the same files: the file stem without
-/// case.
-fn files_key(name: &str) -> String {
-    file_stem(name).to_ascii_lowercase()
-}
-
-/// Each pair of `graph`'s strand layers that would overwrite each other's files, as a
-/// sentence naming both and a file.
-#[must_use]
-pub fn layer_file_clashes(graph: &crate::MaterialGraph) -> Vec<String> {
-    let mut first: std::collections::HashMap<String, &str> = std::collections::HashMap::new();
-    let mut clashes = Vec::new();
-    for name in graph.strands.keys() {
-        let key = files_key(name);
-        match first.get(&key) {
-            Some(other) => clashes.push(format!(
-                "strand layers {other:?} and {name:?} would bake to the same files ({}): \
-                 rename one",
-                mesh_name(&file_stem(&graph.name), other, 0)
-            )),
-            None => {
-                first.insert(key, name);
-            }
-        }
-    }
-    clashes
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn layers_whose_names_make_the_same_files_are_found() {
-        let mut g = crate::MaterialGraph::new("moss");
-        for name in ["x y", "fronds", "x_y", "X/Y", "setae"] {
-            g.strands.insert(name.into(), crate::StrandLayer::default());
-        }
-        assert!(same_files("Grass", "grass") && !same_files("grass", "grass 2"));
-        assert_eq!(
-            layer_file_clashes(&g),
-            [
-                "strand layers \"X/Y\" and \"x y\" would bake to the same files \
-                 (moss_X_Y_lod0.glb): rename one",
-                "strand layers \"X/Y\" and \"x_y\" would bake to the same files \
-                 (moss_X_Y_lod0.glb): rename one",
-            ]
-        );
-    }
-
-    #[test]
-    fn file_stems_are_safe() {
-        assert_eq!(file_stem("my lawn/v2"), "my_lawn_v2");
-        assert_eq!(file_stem(""), "material");
-    }
 }
