@@ -281,11 +281,13 @@ impl Editor {
             .show(ctx, |ui| {
                 ui.label("No file dialog can be shown here. Type the path:");
                 let field = ui.add(egui::TextEdit::singleline(&mut text).desired_width(420.0));
+                // Enter gives up the field's focus: looked for before the focus is taken
+                // back below (which would hide that it was lost).
+                let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
                 // The keys go to the path unless the user moved them elsewhere.
-                if ui.memory(|m| m.focused().is_none()) {
+                if !enter && ui.memory(|m| m.focused().is_none()) {
                     field.request_focus();
                 }
-                let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
                 ui.horizontal(|ui| {
                     if ui.button("OK").clicked() || enter {
                         answer = Some(true);

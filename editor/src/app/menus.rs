@@ -53,7 +53,8 @@ pub const ADD_FRAME: KeyboardShortcut = KeyboardShortcut::new(Modifiers::SHIFT, 
 
 impl Editor {
     pub(super) fn shortcuts(&mut self, ctx: &egui::Context) {
-        if ctx.egui_wants_keyboard_input() {
+        // The rename window's keys are its own (Escape cancels it).
+        if ctx.egui_wants_keyboard_input() || self.graph.renaming() {
             return;
         }
         if ctx.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Escape)) {

@@ -3,7 +3,7 @@
 //! widget's own selection, which cannot be set from outside), and the canvas menu opened
 //! from the keyboard.
 
-use super::{GraphView, SelectAll, ViewNode, widget_id};
+use super::{GraphView, Renaming, SelectAll, ViewNode};
 use crate::command::Command;
 use egui::{Pos2, Ui};
 use tuft_graph::Document;
@@ -41,23 +41,57 @@ impl GraphView {
             .map(|(id, _, _)| id)
             .collect();
         self.all = Some(SelectAll {
-            widget: egui_snarl::ui::get_selected_nodes(widget_id(), ctx),
+            widget: egui_snarl::ui::get_selected_nodes(self.widget_id(), ctx),
             nodes,
         });
     }
 
     /// The widget nodes selected: by Select All while it holds, else the widget's own.
     pub(super) fn selected_in_widget(&self, ctx: &egui::Context) -> Vec<egui_snarl::NodeId> {
-        let widget = egui_snarl::ui::get_selected_nodes(widget_id(), ctx);
+        let widget = egui_snarl::ui::get_selected_nodes(self.widget_id(), ctx);
         match &self.all {
             Some(all) if all.widget == widget => all.nodes.clone(),
             _ => widget,
         }
     }
 
-    /// Forgets Select All (a click on the canvas, Escape).
+    /// Clears the selection, Select All's and the widget's own (a click on the canvas,
+    /// Escape, a group made of it).
     pub fn clear_selection(&mut self) {
         self.all = None;
+        self.forget_widget_selection();
+    }
+
+    /// The widget's id, for its selection and view in egui's memory.
+    pub(super) fn widget_id(&self) -> egui::Id {
+        egui::Id::new("tuft graph").with(self.epoch)
+    }
+
+    /// Starts the widget afresh with nothing selected, keeping the view.
+    fn forget_widget_selection(&mut self) {
+        self.epoch += 1;
+        self.restore = Some(self.to_global);
+    }
+
+    /// After a rebuild: the nodes `was` (what the selection stood for) stay selected,
+    /// whatever ids the rebuild gave them, and nothing else is.
+    pub(super) fn keep_selection(&mut self, ctx: &egui::Context, was: &[ViewNode]) {
+        let now: Vec<egui_snarl::NodeId> = was
+            .iter()
+            .filter_map(|k| self.ids.get(k).copied())
+            .collect();
+        let mut shown = self.selected_in_widget(ctx);
+        let mut wanted = now.clone();
+        shown.sort_unstable_by_key(|id| id.0);
+        wanted.sort_unstable_by_key(|id| id.0);
+        if shown == wanted {
+            return;
+        }
+        self.forget_widget_selection();
+        self.all = (!now.is_empty()).then(|| SelectAll {
+            widget: Vec::new(),
+            nodes: now,
+        });
     }
 
     /// Opens the canvas menu at screen position `at` (Space or Tab over the canvas).
@@ -132,7 +166,7 @@ impl GraphView {
         before: &[(egui_snarl::NodeId, Pos2)],
         out: &mut Vec<Command>,
     ) {
-        let widget = egui_snarl::ui::get_selected_nodes(widget_id(), ctx);
+        let widget = egui_snarl::ui::get_selected_nodes(self.widget_id(), ctx);
         if self.all.as_ref().is_some_and(|a| a.widget != widget) {
             self.all = None;
         }
@@ -246,5 +280,63 @@ impl GraphView {
                 egui::StrokeKind::Inside,
             );
         }
+    }
+}
+
+impl GraphView {
+    /// The window a group or frame is renamed in: Enter or OK names it, Esc or Cancel
+    /// leaves it as it was; a blank name is not taken.
+    pub(super) fn rename_window(&mut self, ctx: &egui::Context, out: &mut Vec<Command>) {
+        let Some((target, mut text)) = self.renaming.take() else {
+            return;
+        };
+        let title = match target {
+            Renaming::Group(_) => "Rename group",
+            Renaming::Frame(_) => "Rename frame",
+        };
+        let mut answer = None;
+        egui::Window::new(title)
+            .collapsible(false)
+            .resizable(false)
+            .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+            .show(ctx, |ui| {
+                let field = ui.add(egui::TextEdit::singleline(&mut text).desired_width(260.0));
+                let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                let escape = ui.input(|i| i.key_pressed(egui::Key::Escape));
+                if !enter && !escape && ui.memory(|m| m.focused().is_none()) {
+                    field.request_focus();
+                }
+                let blank = text.trim().is_empty();
+                if blank {
+                    ui.label(egui::RichText::new("A name cannot be blank").weak());
+                }
+                ui.horizontal(|ui| {
+                    if ui.add_enabled(!blank, egui::Button::new("OK")).clicked()
+                        || (enter && !blank)
+                    {
+                        answer = Some(true);
+                    }
+                    if ui.button("Cancel").clicked() || escape {
+                        answer = Some(false);
+                    }
+                });
+            });
+        match answer {
+            Some(true) => {
+                let name = text.trim().to_owned();
+                out.push(match target {
+                    Renaming::Group(g) => Command::RenameGroup(g, name),
+                    Renaming::Frame(k) => Command::RenameFrame(k, name),
+                });
+            }
+            Some(false) => {}
+            None => self.renaming = Some((target, text)),
+        }
+    }
+
+    /// Whether the rename window is open.
+    #[must_use]
+    pub fn renaming(&self) -> bool {
+        self.renaming.is_some()
     }
 }

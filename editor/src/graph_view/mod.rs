@@ -36,6 +36,7 @@ mod viewer;
 use geometry::{Find, Pins, footprint};
 pub use geometry::{NODE_WIDTH, footprint_of};
 pub use menus::OWN_NODE;
+pub use viewer::Renaming;
 pub use viewer::drag_speed;
 use viewer::{Viewer, pbr_index};
 
@@ -85,6 +86,14 @@ pub struct GraphView {
     /// The author's library, as the editor last read it: offered in the canvas menu, and
     /// what a group added from it is compared with.
     pub library: std::sync::Arc<tuft_graph::library::Library>,
+    /// The widget's generation: its selection lives in egui's memory under its id, and
+    /// cannot be cleared from outside, so clearing it starts the widget afresh under a
+    /// new id (its view carried over through `restore`).
+    epoch: u64,
+    /// The view to put back on the next frame (the widget started afresh).
+    restore: Option<egui::emath::TSTransform>,
+    /// The rename window: what it names and the text typed so far.
+    renaming: Option<(Renaming, String)>,
 }
 
 /// A Select All in force.
@@ -102,11 +111,6 @@ impl std::fmt::Debug for GraphView {
             .field("built_for", &self.built_for)
             .finish_non_exhaustive()
     }
-}
-
-/// The widget's id (for its selection).
-fn widget_id() -> egui::Id {
-    egui::Id::new("tuft graph")
 }
 
 /// A port type's pin colour.
@@ -146,6 +150,9 @@ impl GraphView {
             canvas: egui::Rect::NOTHING,
             frame_drag: None,
             library: std::sync::Arc::default(),
+            epoch: 0,
+            restore: None,
+            renaming: None,
         }
     }
 
@@ -428,9 +435,22 @@ impl GraphView {
     ) -> Vec<Command> {
         let mut commands = Vec::new();
         if self.built_for != generation {
+            // The widget's selection names its own node ids, which a rebuild gives out
+            // afresh: what was selected is kept by what it stands for.
+            // Regression: after Ctrl+G the nodes that took the grouped ones' ids stood
+            // selected, and the next Ctrl+G would have taken them.
+            let ctx = ui.ctx().clone();
+            let was: Vec<ViewNode> = self
+                .selected_in_widget(&ctx)
+                .into_iter()
+                .filter_map(|id| self.snarl.get_node(id).cloned())
+                .collect();
             self.rebuild(doc);
             self.built_for = generation;
+            self.keep_selection(&ctx, &was);
         }
+        // Before the widget, which would take the Escape meant for the window.
+        self.rename_window(ui.ctx(), &mut commands);
         if self.open.is_some() {
             self.group_bar(ui, doc, &mut commands);
         }
@@ -441,6 +461,7 @@ impl GraphView {
         self.canvas = ui.available_rect_before_wrap();
         let selected = self.selected_in_widget(ui.ctx());
         let index = doc.graph.index();
+        let widget = self.widget_id();
         let mut viewer = Viewer {
             doc,
             index: &index,
@@ -459,6 +480,8 @@ impl GraphView {
             highlight,
             selected,
             library: &self.library,
+            restore: self.restore.take(),
+            renaming: None,
         };
         // A node is as wide as its rows measured the frame before, so text wrapped to a
         // narrow node would measure narrow and keep it so (a group's "26 nodes inside"
@@ -466,11 +489,10 @@ impl GraphView {
         let response = ui
             .scope(|ui| {
                 ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
-                SnarlWidget::new().id(widget_id()).style(style()).show(
-                    &mut self.snarl,
-                    &mut viewer,
-                    ui,
-                )
+                SnarlWidget::new()
+                    .id(widget)
+                    .style(style())
+                    .show(&mut self.snarl, &mut viewer, ui)
             })
             .inner;
         if viewer.frame.is_none() && !self.framed_once {
@@ -479,7 +501,7 @@ impl GraphView {
         if let Some((screen, at)) = self.menu_at {
             // Read before the search box takes the key.
             let escape = ui.input(|i| i.key_pressed(egui::Key::Escape));
-            let area = egui::Area::new(widget_id().with("keyboard menu"))
+            let area = egui::Area::new(egui::Id::new("tuft graph keyboard menu"))
                 .order(egui::Order::Foreground)
                 .fixed_pos(screen)
                 .show(ui.ctx(), |ui| {
@@ -494,11 +516,15 @@ impl GraphView {
         }
         self.centre = viewer.centre;
         self.to_global = viewer.to_global;
+        if let Some(asked) = viewer.renaming.take() {
+            self.renaming = Some(asked);
+        }
         commands.append(&mut viewer.actions);
         self.after_drag(ui.ctx(), doc, &before, &mut commands);
-        // A click on the canvas itself (nodes and pins take their own clicks).
-        if response.clicked() {
-            self.all = None;
+        // A click on the canvas itself (nodes and pins take their own clicks) clears the
+        // selection; Shift keeps it for a box.
+        if response.clicked() && !ui.input(|i| i.modifiers.shift) {
+            self.clear_selection();
             commands.push(Command::Deselect);
         }
         if let Some(kind) = response.dnd_release_payload::<DraggedKind>()

@@ -99,6 +99,19 @@ pub(super) struct Viewer<'a> {
     pub(super) selected: Vec<egui_snarl::NodeId>,
     /// The author's library.
     pub(super) library: &'a tuft_graph::library::Library,
+    /// The view to put back (the widget started afresh under a new id).
+    pub(super) restore: Option<egui::emath::TSTransform>,
+    /// A rename asked for from a node's menu, and the name it starts from.
+    pub(super) renaming: Option<(Renaming, String)>,
+}
+
+/// What the rename window names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Renaming {
+    /// A group.
+    Group(u32),
+    /// A frame, by its index.
+    Frame(usize),
 }
 
 impl<'a> Viewer<'a> {
@@ -217,20 +230,42 @@ impl<'a> Viewer<'a> {
         }
     }
 
-    /// A labelled text field whose every change asks for `rename(new text)`.
-    fn rename_row(
-        &mut self,
-        ui: &mut Ui,
-        label: &str,
-        mut text: String,
-        rename: impl FnOnce(String) -> Command,
-    ) {
-        ui.horizontal(|ui| {
-            ui.label(label);
-            if ui.text_edit_singleline(&mut text).changed() {
-                self.actions.push(rename(text));
+    /// The menu of node `key`: the widget's own (a right-click on the node) and its
+    /// title's (a right-click on the title text, which takes its own clicks).
+    fn node_menu(&mut self, ui: &mut Ui, key: ViewNode) {
+        match key {
+            ViewNode::Node(id) => self.menu_item(ui, "Delete", Command::Delete(vec![id])),
+            ViewNode::Layer(name) => {
+                self.menu_item(ui, "Duplicate layer", Command::DuplicateLayer(name.clone()));
+                self.menu_item(ui, "Delete layer", Command::RemoveLayer(name));
             }
-        });
+            ViewNode::Group(g) => {
+                self.menu_item(ui, "Open", Command::OpenGroup(g));
+                if let Some(group) = self.doc.group(g) {
+                    let name = group.name.clone();
+                    self.rename_item(ui, Renaming::Group(g), name);
+                }
+                self.menu_item(ui, "Save to Library", Command::SaveToLibrary(g));
+                self.menu_item(ui, "Ungroup", Command::Ungroup(g));
+            }
+            ViewNode::Frame(k) => {
+                if let Some(frame) = self.doc.frames.get(k) {
+                    let title = frame.title.clone();
+                    self.rename_item(ui, Renaming::Frame(k), title);
+                }
+                self.menu_item(ui, "Remove frame", Command::RemoveFrame(k));
+            }
+            ViewNode::Pbr | ViewNode::FrameCorner(_) => {}
+        }
+    }
+
+    /// A menu entry that opens the rename window for `target`, holding `text`. (A text
+    /// field inside the menu could not be clicked: the menu closes on any click in it.)
+    fn rename_item(&mut self, ui: &mut Ui, target: Renaming, text: String) {
+        if ui.button("Rename…").clicked() {
+            self.renaming = Some((target, text));
+            ui.close();
+        }
     }
 
     /// Whether `node` is a Reroute (drawn as a dot).
@@ -398,7 +433,7 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
             )
             .on_hover_text(hover)
         };
-        ui.horizontal(|ui| match &key {
+        let title_response = ui.horizontal(|ui| match &key {
             ViewNode::Node(id) => {
                 let problems: Vec<String> =
                     self.report.for_node(*id).map(ToString::to_string).collect();
@@ -413,21 +448,27 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
                     .node(*id)
                     .and_then(|n| n.kind())
                     .map_or("", |k| k.doc());
-                if clickable(ui, doc).clicked() {
+                let response = clickable(ui, doc);
+                if response.clicked() {
                     self.actions.push(Command::Select(*id));
                 }
+                Some(response)
             }
             ViewNode::Group(g) => {
                 let hover = "A node group: double-click, or Open, to edit its inside";
-                if clickable(ui, hover).double_clicked() {
+                let response = clickable(ui, hover);
+                if response.double_clicked() {
                     self.actions.push(Command::OpenGroup(*g));
                 }
+                Some(response)
             }
             ViewNode::Layer(name) => {
                 let hover = "A strand layer: click to show its settings first";
-                if clickable(ui, hover).clicked() {
+                let response = clickable(ui, hover);
+                if response.clicked() {
                     self.actions.push(Command::FocusLayer(name.clone()));
                 }
+                Some(response)
             }
             ViewNode::Frame(k) => {
                 // Not selectable text: a drag on the title moves the frame.
@@ -442,6 +483,7 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
                     // (A minimum width is taken from the cursor, past the title.)
                     ui.set_min_width((right - ui.cursor().left()).max(0.0));
                 }
+                None
             }
             ViewNode::FrameCorner(_) => {
                 ui.label(
@@ -450,14 +492,21 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
                         .color(Color32::from_rgb(120, 160, 215)),
                 )
                 .on_hover_text("Drag to resize the frame");
+                None
             }
             _ => {
                 ui.add(
                     egui::Label::new(egui::RichText::new(title.as_str()).strong())
                         .selectable(false),
                 );
+                None
             }
         });
+        // The title takes its own clicks, the right one included: it opens the menu the
+        // node's frame opens. Regression: a right-click on a title's text opened nothing.
+        if let Some(response) = title_response.inner {
+            response.context_menu(|ui| self.node_menu(ui, key.clone()));
+        }
     }
 
     fn header_frame(
@@ -702,30 +751,7 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
         ui: &mut Ui,
         snarl: &mut Snarl<ViewNode>,
     ) {
-        match snarl[node].clone() {
-            ViewNode::Node(id) => self.menu_item(ui, "Delete", Command::Delete(vec![id])),
-            ViewNode::Layer(name) => {
-                self.menu_item(ui, "Duplicate layer", Command::DuplicateLayer(name.clone()));
-                self.menu_item(ui, "Delete layer", Command::RemoveLayer(name));
-            }
-            ViewNode::Group(g) => {
-                self.menu_item(ui, "Open", Command::OpenGroup(g));
-                if let Some(group) = self.doc.group(g) {
-                    let name = group.name.clone();
-                    self.rename_row(ui, "Name", name, |n| Command::RenameGroup(g, n));
-                }
-                self.menu_item(ui, "Save to Library", Command::SaveToLibrary(g));
-                self.menu_item(ui, "Ungroup", Command::Ungroup(g));
-            }
-            ViewNode::Frame(k) => {
-                if let Some(frame) = self.doc.frames.get(k) {
-                    let title = frame.title.clone();
-                    self.rename_row(ui, "Title", title, |t| Command::RenameFrame(k, t));
-                }
-                self.menu_item(ui, "Remove frame", Command::RemoveFrame(k));
-            }
-            ViewNode::Pbr | ViewNode::FrameCorner(_) => {}
-        }
+        self.node_menu(ui, snarl[node].clone());
     }
 
     fn current_transform(
@@ -733,6 +759,9 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
         to_global: &mut egui::emath::TSTransform,
         snarl: &mut Snarl<ViewNode>,
     ) {
+        if let Some(view) = self.restore.take() {
+            *to_global = view;
+        }
         let Some(keys) = self.frame.take() else {
             return;
         };

@@ -530,3 +530,144 @@ fn a_frame_is_drawn_as_a_frame_with_its_title_band_across_the_top() {
     let inside = pixel(200.0, 40.0);
     assert!(inside[2] > inside[0] + 4, "a blue tint inside: {inside:?}");
 }
+
+/// The chain, and a Levels node standing apart below it.
+fn chain_and_one_more() -> (Document, NodeId, NodeId, NodeId) {
+    let (mut doc, noise, ramp) = chain();
+    let levels = doc.graph.add_node("Levels").unwrap();
+    doc.layout.insert(levels, [0.0, 320.0]);
+    (doc, noise, ramp, levels)
+}
+
+/// The graph nodes the selection holds now.
+fn selection_of(harness: &Harness<'static, Editor>) -> Vec<NodeId> {
+    let doc = harness.state().session().doc();
+    harness.state().graph_view().selected(&harness.ctx, doc)
+}
+
+#[test]
+fn grouping_leaves_nothing_else_selected() {
+    // Regression: after Ctrl+G the nodes given the grouped ones' widget ids stood
+    // selected (outlined blue), and a second Ctrl+G would have grouped them.
+    let (doc, noise, ramp, levels) = chain_and_one_more();
+    let mut harness = editor(doc, None);
+    settle(&mut harness);
+    let (at_noise, at_ramp) = (title_of(&harness, noise), title_of(&harness, ramp));
+    click_holding(&mut harness, at_noise, egui::Modifiers::SHIFT);
+    click_holding(&mut harness, at_ramp, egui::Modifiers::SHIFT);
+    assert_eq!(selection_of(&harness), vec![noise, ramp]);
+    let said = group_selection(&mut harness);
+    assert!(said.starts_with("Grouped 2 nodes"), "{said}");
+    harness.run_steps(2);
+    assert_eq!(selection_of(&harness), Vec::<NodeId>::new());
+    group_selection(&mut harness);
+    let doc = harness.state().session().doc();
+    assert_eq!(doc.groups.len(), 1, "a second Ctrl+G had nothing to take");
+    assert!(doc.group_of(levels).is_none());
+}
+
+#[test]
+fn escape_and_a_click_on_empty_canvas_clear_the_selection() {
+    // Regression: both cleared only the inspected node; the blue selection stayed.
+    let (doc, noise, ramp, _) = chain_and_one_more();
+    let mut harness = editor(doc, None);
+    settle(&mut harness);
+    let (at_noise, at_ramp) = (title_of(&harness, noise), title_of(&harness, ramp));
+    let select_both = |harness: &mut Ui| {
+        click_holding(harness, at_noise, egui::Modifiers::SHIFT);
+        click_holding(harness, at_ramp, egui::Modifiers::SHIFT);
+        assert_eq!(selection_of(harness), vec![noise, ramp]);
+    };
+    let view_before = harness.state().graph_view().to_screen(egui::Pos2::ZERO);
+    select_both(&mut harness);
+    harness.key_press(egui::Key::Escape);
+    harness.run_steps(2);
+    assert_eq!(selection_of(&harness), Vec::<NodeId>::new(), "Escape");
+    assert_eq!(
+        harness.state().graph_view().to_screen(egui::Pos2::ZERO),
+        view_before,
+        "the view stays where it was"
+    );
+    select_both(&mut harness);
+    let canvas = harness.state().graph_view().canvas();
+    let empty = canvas.left_bottom() + egui::vec2(20.0, -20.0);
+    let at = harness.state().graph_view().to_graph(empty);
+    assert!(
+        at.y > 420.0 || at.x < -100.0,
+        "below or left of every node: {at:?}"
+    );
+    click_at(&mut harness, empty);
+    harness.run_steps(2);
+    assert_eq!(
+        selection_of(&harness),
+        Vec::<NodeId>::new(),
+        "a canvas click"
+    );
+    // And a selection made afresh works as before.
+    select_both(&mut harness);
+}
+
+/// Right-clicks at screen position `at`.
+fn right_click_at(harness: &mut Harness<'static, Editor>, at: egui::Pos2) {
+    harness.hover_at(at);
+    harness.run_steps(1);
+    for pressed in [true, false] {
+        harness.event(egui::Event::PointerButton {
+            pos: at,
+            button: egui::PointerButton::Secondary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+    }
+    harness.run_steps(2);
+}
+
+#[test]
+fn a_group_is_renamed_from_its_titles_menu_in_a_window_that_takes_clicks_and_keys() {
+    // Regressions: a right-click on a title's text opened no menu, and the menu's name
+    // field closed the menu when clicked.
+    let (mut doc, noise, ramp) = chain();
+    let g = doc.make_group(&[noise, ramp], "Group 1").unwrap();
+    let mut harness = editor(doc, None);
+    settle(&mut harness);
+    let title = harness.get_by_label("Group: Group 1").rect().center();
+    let at = harness.state().graph_view().to_screen(title);
+    right_click_at(&mut harness, at);
+    harness.get_by_label("Save to Library");
+    harness.get_by_label("Rename…").click();
+    harness.run_steps(2);
+    assert!(harness.state().graph_view().renaming());
+    // The field has the keys: the old name selected… typed over, Enter.
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    harness.run_steps(1);
+    harness
+        .get_all_by_role(egui::accesskit::Role::TextInput)
+        .find(|n| n.is_focused())
+        .expect("the name field has the keys")
+        .type_text("Mottle");
+    harness.key_press(egui::Key::Enter);
+    harness.run_steps(2);
+    assert!(!harness.state().graph_view().renaming());
+    assert_eq!(
+        harness.state().session().doc().group(g).unwrap().name,
+        "Mottle"
+    );
+    // Esc leaves the name as it was.
+    let title = harness.get_by_label("Group: Mottle").rect().center();
+    let at = harness.state().graph_view().to_screen(title);
+    right_click_at(&mut harness, at);
+    harness.get_by_label("Rename…").click();
+    harness.run_steps(2);
+    harness
+        .get_all_by_role(egui::accesskit::Role::TextInput)
+        .find(|n| n.is_focused())
+        .expect("the name field has the keys")
+        .type_text("xyz");
+    harness.key_press(egui::Key::Escape);
+    harness.run_steps(2);
+    assert!(!harness.state().graph_view().renaming());
+    assert_eq!(
+        harness.state().session().doc().group(g).unwrap().name,
+        "Mottle"
+    );
+}

@@ -372,10 +372,10 @@ fn open_runs_its_dialog_off_the_ui_thread_and_opens_the_answer() {
     assert_eq!(harness.state().session().doc().graph.name, "moss");
 }
 
-#[test]
-fn where_no_dialog_can_be_shown_the_status_bar_says_so_and_a_typed_path_saves() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("typed.ron");
+/// Save As where no dialog can be shown: the status bar says why, and `path` is typed
+/// over the name the prompt suggests; `confirm` then answers the prompt, and the
+/// document must be saved there.
+fn save_as_typing(path: &std::path::Path, confirm: impl FnOnce(&mut Ui)) {
     let mut harness = editor(bare(), None);
     harness
         .state_mut()
@@ -385,7 +385,6 @@ fn where_no_dialog_can_be_shown_the_status_bar_says_so_and_a_typed_path_saves() 
     let message = harness.state().message().unwrap_or_default().to_owned();
     assert!(message.contains("no desktop portal"), "{message}");
     assert!(harness.state().prompting());
-    // The prompt suggests a file name; the path typed over it replaces it.
     let field = harness
         .get_all_by_role(egui::accesskit::Role::TextInput)
         .find(|n| n.value().is_some_and(|v| v.ends_with(".ron")))
@@ -400,11 +399,29 @@ fn where_no_dialog_can_be_shown_the_status_bar_says_so_and_a_typed_path_saves() 
         .unwrap()
         .type_text(&path.display().to_string());
     harness.run_steps(1);
-    harness.get_by_label("OK").click();
+    confirm(&mut harness);
     harness.run_steps(2);
     assert!(!harness.state().prompting());
     assert!(path.is_file(), "saved where typed");
-    assert_eq!(harness.state().session().path(), Some(path.as_path()));
+    assert_eq!(harness.state().session().path(), Some(path));
+}
+
+#[test]
+fn where_no_dialog_can_be_shown_the_status_bar_says_so_and_a_typed_path_saves() {
+    let dir = tempfile::tempdir().unwrap();
+    save_as_typing(&dir.path().join("typed.ron"), |harness| {
+        harness.get_by_label("OK").click();
+    });
+}
+
+#[test]
+fn enter_answers_the_path_prompt() {
+    // Regression: the prompt took its focus back before it looked for Enter, so Enter
+    // did nothing and only OK answered.
+    let dir = tempfile::tempdir().unwrap();
+    save_as_typing(&dir.path().join("entered.ron"), |harness| {
+        harness.key_press(egui::Key::Enter);
+    });
 }
 
 #[test]
