@@ -236,6 +236,7 @@ fn rgb(size: u32, texels: &[[f32; 3]], encode: impl Fn(f32) -> u8) -> image::Rgb
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tuft_graph::{Domain, Evaluator, InRef, OutRef, Sink};
 
     #[test]
     fn absurd_resolutions_are_refused() {
@@ -252,15 +253,12 @@ mod tests {
         // 1100² needs more than one band of BAND_POINTS.
         let mut g = MaterialGraph::new("x");
         let noise = g.add_node("Noise").unwrap();
-        g.pbr.height = Input::Link(tuft_graph::graph::OutRef::new(noise, "out"));
+        g.pbr.height = Input::Link(OutRef::new(noise, "out"));
         let (maps, _) = bake_pbr(&g, 1100, &mut |_| {}).unwrap();
         assert_eq!(maps.resolution, 1100);
         let ev = Evaluator::new(&g);
         let full = ev
-            .eval_output(
-                &tuft_graph::graph::OutRef::new(noise, "out"),
-                &Domain::grid(1100, 1100),
-            )
+            .eval_output(&OutRef::new(noise, "out"), &Domain::grid(1100, 1100))
             .unwrap();
         assert_eq!(maps.height, full.data);
     }
@@ -270,5 +268,35 @@ mod tests {
         assert_eq!(linear_to_srgb(0.0), 0.0);
         assert!((linear_to_srgb(1.0) - 1.0).abs() < 1e-6);
         assert!((linear_to_srgb(0.214_041) - 0.5).abs() < 1e-3);
+    }
+
+    #[test]
+    fn a_float_feeds_a_colour_as_grey() {
+        // As the peers do: a Float output wired where a Color is expected reads as grey.
+        let mut g = MaterialGraph::new("grey");
+        let noise = g.add_node("Noise").unwrap();
+        g.connect(
+            OutRef::new(noise, "out"),
+            &InRef::Sink(Sink::Pbr("base_color".into())),
+        )
+        .expect("a Float into a Color is accepted");
+        let report = tuft_graph::validate(&g);
+        assert!(!report.has_errors(), "{:#?}", report.diagnostics);
+        let (maps, _) = bake_pbr(&g, 8, &mut |_| {}).unwrap();
+        let noise_field = Evaluator::new(&g)
+            .eval_output(&OutRef::new(noise, "out"), &Domain::grid(8, 8))
+            .unwrap();
+        for (c, x) in maps.base_color.iter().zip(&noise_field.data) {
+            assert_eq!(*c, [*x, *x, *x]);
+        }
+        // A Color into a Float is still refused.
+        let ramp = g.add_node("ColorRamp").unwrap();
+        assert!(
+            g.connect(
+                OutRef::new(ramp, "out"),
+                &InRef::Sink(Sink::Pbr("roughness".into())),
+            )
+            .is_err()
+        );
     }
 }
