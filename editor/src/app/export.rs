@@ -216,24 +216,16 @@ impl Editor {
 
     /// Writes the baked set into `dir` on a worker, as the export settings say.
     pub(super) fn start_export(&mut self, dir: PathBuf) {
-        let mut graph = self.session.doc().graph.clone();
+        let graph = self.session.doc().graph.clone();
         let options = self.export_settings.options();
-        let keep = self.export_settings.keep;
         let progress = Arc::new(AtomicU32::new(0));
         let stage = Arc::new(std::sync::Mutex::new(String::from("starting")));
         let cancel = Arc::new(AtomicBool::new(false));
         let (tx, done) = std::sync::mpsc::channel();
         let (p, s, c, out) = (progress.clone(), stage.clone(), cancel.clone(), dir.clone());
         crate::workers::spawn("tuft export", move || {
-            if keep < 1.0
-                && let Err(e) = tuft_graph::layer::thin(&mut graph.strands, keep)
-            {
-                let _ = tx.send(Err(e));
-                return;
-            }
-            let evaluator = tuft_graph::Evaluator::new(&graph);
-            let result = tuft_bake::write_baked_set_with(
-                &evaluator,
+            let result = tuft_bake::bake_graph(
+                &graph,
                 &out,
                 &options,
                 &mut |name, f| {
@@ -242,7 +234,7 @@ impl Editor {
                 },
                 &c,
             );
-            let _ = tx.send(result.map(|w| w.len()).map_err(|e| e.to_string()));
+            let _ = tx.send(result.map(|b| b.written.len()).map_err(|e| e.to_string()));
         });
         self.export = Some(Export {
             progress,

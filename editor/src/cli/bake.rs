@@ -5,24 +5,11 @@ use std::path::Path;
 use std::process::ExitCode;
 use tuft_bake as bake;
 
-pub fn run(
-    file: &Path,
-    out: &Path,
-    options: &bake::BakeOptions,
-    keep: Option<f32>,
-    force: bool,
-) -> ExitCode {
-    let mut doc = match super::load_checked(file, "baked", force) {
+pub fn run(file: &Path, out: &Path, options: &bake::BakeOptions, force: bool) -> ExitCode {
+    let doc = match super::load_checked(file, "baked", force) {
         Ok(doc) => doc,
         Err(code) => return code,
     };
-    if let Some(keep) = keep
-        && let Err(e) = tuft_graph::layer::thin(&mut doc.graph.strands, keep)
-    {
-        // The graph validated as it is; thinner, its levels may widen past the limit.
-        eprintln!("tuft bake: --keep: {e}");
-        return ExitCode::FAILURE;
-    }
     if let Some(note) = options.encoding.note() {
         eprintln!("tuft bake: note: {note}");
     }
@@ -34,7 +21,11 @@ pub fn run(
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("tuft bake: {e:#}");
+            // The option by the name it was given.
+            match e.downcast_ref::<bake::BakeError>() {
+                Some(bake::BakeError::Keep(why)) => eprintln!("tuft bake: --keep: {why}"),
+                _ => eprintln!("tuft bake: {e:#}"),
+            }
             ExitCode::FAILURE
         }
     }
@@ -51,16 +42,15 @@ fn bake_into(
             .expect("a valid template")
             .progress_chars("=> "),
     );
-    let evaluator = tuft_graph::Evaluator::new(graph);
     let cancel = std::sync::atomic::AtomicBool::new(false);
     let mut progress = |stage: &str, f: f32| {
         bar.set_message(stage.to_owned());
         bar.set_position((f * 1000.0) as u64);
     };
-    let written = bake::write_baked_set_with(&evaluator, out, options, &mut progress, &cancel)?;
-    for d in evaluator.diagnostics() {
+    let baked = bake::bake_graph(graph, out, options, &mut progress, &cancel)?;
+    for d in &baked.diagnostics {
         bar.suspend(|| eprintln!("{d}"));
     }
     bar.finish_and_clear();
-    Ok(written)
+    Ok(baked.written)
 }

@@ -234,7 +234,7 @@ pub fn run(command: Command) -> ExitCode {
                 strands,
                 keep: keep.unwrap_or(1.0),
             };
-            bake::run(&file, &out, &options, keep, force)
+            bake::run(&file, &out, &options, force)
         }
         Command::Bench {
             json,

@@ -14,15 +14,15 @@ fn bake_moss(dir: &Path) {
 
 /// Moss baked into `dir` keeping `keep` of its strands.
 fn bake_moss_keeping(dir: &Path, keep: f32) {
-    let mut graph = tuft_graph::io::load(&super::root().join("presets/moss.ron"))
+    let graph = tuft_graph::io::load(&super::root().join("presets/moss.ron"))
         .unwrap()
         .graph;
-    tuft_graph::layer::thin(&mut graph.strands, keep).unwrap();
-    tuft_bake::write_baked_set_with(
-        &tuft_graph::Evaluator::new(&graph),
+    tuft_bake::bake_graph(
+        &graph,
         dir,
         &tuft_bake::BakeOptions {
             resolution: 64,
+            keep,
             ..Default::default()
         },
         &mut |_, _| {},

@@ -18,6 +18,7 @@ pub use maps::{
 use gltf::{Encoding, StrandMaterial};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
+use tuft_graph::MaterialGraph;
 use tuft_graph::eval::Evaluator;
 use tuft_graph::naming::{file_stem, layer_file_clashes, mesh_name};
 use tuft_graph::scatter::ScatterError;
@@ -80,6 +81,50 @@ pub enum BakeError {
     /// written.
     #[error("the material is beyond the limits: {0}")]
     Limits(String),
+    /// The share of strands to keep cannot be applied (outside (0, 1], or a layer's
+    /// levels would widen past their limit); nothing was written.
+    #[error("the share of strands kept: {0}")]
+    Keep(String),
+}
+
+/// What a bake wrote, and what evaluating the graph found along the way (a picture that
+/// could not be read, a broken node: each evaluated as zeros).
+#[derive(Debug)]
+pub struct Baked {
+    /// Every file written, in the order written.
+    pub written: Vec<PathBuf>,
+    /// The findings of the graph's evaluation.
+    pub diagnostics: Vec<tuft_graph::Diagnostic>,
+}
+
+/// The bake a user asks for, the one flow the editor's export and `tuft bake` share:
+/// `graph`'s layers thinned to `options.keep` when it is under 1, then its set written
+/// into `dir` as [`write_baked_set_with`] writes it, with `progress` and `cancel`.
+///
+/// # Errors
+/// A keep that cannot be applied, or as [`write_baked_set_with`].
+pub fn bake_graph(
+    graph: &MaterialGraph,
+    dir: &Path,
+    options: &BakeOptions,
+    progress: &mut dyn FnMut(&str, f32),
+    cancel: &AtomicBool,
+) -> Result<Baked, BakeError> {
+    let thinned;
+    let graph = if options.keep < 1.0 {
+        let mut copy = graph.clone();
+        tuft_graph::layer::thin(&mut copy.strands, options.keep).map_err(BakeError::Keep)?;
+        thinned = copy;
+        &thinned
+    } else {
+        graph
+    };
+    let evaluator = Evaluator::new(graph);
+    let written = write_baked_set_with(&evaluator, dir, options, progress, cancel)?;
+    Ok(Baked {
+        written,
+        diagnostics: evaluator.diagnostics(),
+    })
 }
 
 /// Every strand layer of the evaluator's graph, scattered, as a strand file.
@@ -134,8 +179,8 @@ pub struct BakeOptions {
     /// How the strand file stores its fields. Quantised, every mesh, card and report is
     /// built from the strands as the file gives them back, so the set agrees with itself.
     pub strands: tuft_strands::file::Scheme,
-    /// The share of every layer's strands the graph was thinned to before the bake
-    /// (`tuft bake --keep`): recorded in the manifest, not applied here.
+    /// The share of every layer's strands kept (`tuft bake --keep`, the export's Keep):
+    /// applied by [`bake_graph`], recorded in the manifest.
     pub keep: f32,
 }
 
@@ -403,7 +448,7 @@ pub fn write_baked_set_with(
 /// stops with [`BakeError::Cancelled`] between files once `cancel` is set.
 fn write_layers(
     strands: &StrandFile,
-    graph: &tuft_graph::MaterialGraph,
+    graph: &MaterialGraph,
     (out, stem): (&Path, &str),
     (encoding, ktx2): (Encoding, ktx2::Codec),
     cancel: &AtomicBool,

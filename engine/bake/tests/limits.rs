@@ -284,3 +284,41 @@ fn layers_whose_names_bake_to_the_same_files_are_refused_by_validation_and_the_b
     let err = refused_bake(&g);
     assert!(matches!(err, BakeError::SameFiles(_)), "{err}");
 }
+
+#[test]
+fn a_bake_keeps_the_share_it_is_given_and_refuses_one_it_cannot_apply() {
+    let mut g = MaterialGraph::new("keep");
+    g.strands.insert(
+        "grass".into(),
+        StrandLayer {
+            lattice: 64,
+            ..StrandLayer::default()
+        },
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let bake = |name: &str, keep: f32| {
+        let options = tuft_bake::BakeOptions {
+            resolution: 16,
+            keep,
+            ..Default::default()
+        };
+        let out = dir.path().join(name);
+        let cancel = std::sync::atomic::AtomicBool::new(false);
+        tuft_bake::bake_graph(&g, &out, &options, &mut |_, _| {}, &cancel).map(|baked| {
+            let file = baked
+                .written
+                .iter()
+                .find(|p| p.extension().is_some_and(|e| e == "strands"))
+                .expect("a strand file")
+                .clone();
+            let strands = tuft_strands::file::decode(&std::fs::read(file).unwrap()).unwrap();
+            strands.layers[0].1.len()
+        })
+    };
+    let all = bake("all", 1.0).unwrap();
+    let half = bake("half", 0.5).unwrap();
+    let share = half as f64 / all as f64;
+    assert!((0.4..0.6).contains(&share), "{half} of {all}");
+    assert!(matches!(bake("none", 0.0), Err(BakeError::Keep(_))));
+    assert!(!dir.path().join("none").exists(), "nothing is written");
+}
