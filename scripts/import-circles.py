@@ -54,12 +54,56 @@ def reexports(root_code: str, modules: set) -> dict:
     return names
 
 
+def split_top(text: str) -> list:
+    """`text` split at the commas outside braces."""
+    parts, depth, start = [], 0, 0
+    for i, c in enumerate(text):
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+        elif c == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return [p.strip() for p in parts if p.strip()]
+
+
+def expand(prefix: str, rest: str) -> list:
+    """The paths a `use` tree names: `a::{b, c::{d, e}}` is `a::b`, `a::c::d`, `a::c::e`."""
+    if rest.startswith("{") and rest.endswith("}"):
+        out = []
+        for item in split_top(rest[1:-1]):
+            out.extend(expand(prefix, item))
+        return out
+    if "::{" in rest:
+        head, tail = rest.split("::{", 1)
+        return expand(prefix + "::" + head, "{" + tail)
+    rest = rest.split(" as ")[0].strip()
+    return [prefix + ("::" + rest if rest and rest != "self" else "")]
+
+
+def paths_in(code: str) -> list:
+    """Every `crate::`, `super::` or `self::` path in `code`, use trees expanded."""
+    paths = []
+    for m in re.finditer(r"\b(crate|super|self)((?:::\w+)*)::\{", code):
+        depth, i = 0, m.end() - 1
+        for j in range(i, len(code)):
+            depth += {"{": 1, "}": -1}.get(code[j], 0)
+            if depth == 0:
+                break
+        paths.extend(expand(m.group(1) + m.group(2), code[i : j + 1]))
+    for m in re.finditer(r"\b(crate|super|self)((?:::(?:\w+|\*))+)", code):
+        paths.append(m.group(0).replace("::*", ""))
+    return paths
+
+
 def targets(module: tuple, code: str, modules: set, names: dict) -> set:
     """The modules (files) this file's code reaches into."""
     found = set()
-    # `use` trees are flattened to their first path: `crate::a::{b, c}` names `a`.
-    for m in re.finditer(r"\b(crate|super|self)((?:::\w+)+)", code):
-        head, rest = m.group(1), [p for p in m.group(2).split("::") if p]
+    for path_text in paths_in(code):
+        segments = [p for p in path_text.split("::") if p]
+        head, rest = segments[0], segments[1:]
         if head == "crate":
             base = []
         elif head == "super":

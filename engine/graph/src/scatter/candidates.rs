@@ -12,7 +12,7 @@ use crate::link::Input;
 use crate::value::PortType;
 use rayon::prelude::*;
 use tuft_strands::hash::{hash, unit_f32};
-use tuft_strands::num::{fast_floor, wrap_index};
+use tuft_strands::num::fast_floor;
 
 /// Salt separating the clump points' hash stream from the strands'.
 pub(super) const CLUMP_SALT: u64 = 0xc1a5_9e37_0000_0001;
@@ -40,41 +40,6 @@ pub(super) fn clump_points(seed: u64, m: u32) -> Vec<[f32; 2]> {
     (0..m * m)
         .map(|c| clump_point(seed, m, c % m, c / m))
         .collect()
-}
-
-/// [`wrap_delta`] for `|d| < 1` (the difference of two points of the repeat), with
-/// two compares instead of a floor; the same value to the bit.
-#[inline]
-fn near_delta(d: f32) -> f32 {
-    let e = d + 0.5;
-    if e >= 1.0 {
-        d - 1.0
-    } else if e < 0.0 {
-        d + 1.0
-    } else {
-        d
-    }
-}
-
-/// The nearest clump to `(u, v)` by toroidal distance: its index into `points`.
-pub(super) fn nearest_clump(points: &[[f32; 2]], m: u32, u: f32, v: f32) -> u32 {
-    let m_us = m as usize;
-    let cx = ((u * m as f32) as i64).clamp(0, i64::from(m) - 1);
-    let cy = ((v * m as f32) as i64).clamp(0, i64::from(m) - 1);
-    let mut best = (f32::INFINITY, 0u32);
-    for dy in -1..=1 {
-        let row = wrap_index(cy + dy, m_us) * m_us;
-        for dx in -1..=1 {
-            let id = row + wrap_index(cx + dx, m_us);
-            let p = points[id];
-            let (du, dv) = (near_delta(p[0] - u), near_delta(p[1] - v));
-            let d2 = du * du + dv * dv;
-            if d2 < best.0 {
-                best = (d2, id as u32);
-            }
-        }
-    }
-    best.1
 }
 
 /// Every candidate of a layer, before the density cut, in rank order: which candidate
@@ -229,6 +194,7 @@ pub(super) fn candidates_with(
 mod tests {
     use super::*;
     use crate::graph::MaterialGraph;
+    use crate::scatter::{near_delta, nearest_clump};
     use tuft_strands::num::wrap_delta;
 
     #[test]

@@ -201,7 +201,7 @@ pub(super) fn nearest_clumps(points: &[[f32; 2]], m: u32, u: &[f32], v: &[f32], 
         return;
     }
     for ((o, &u), &v) in out.iter_mut().zip(u).zip(v) {
-        *o = super::candidates::nearest_clump(points, m, u, v);
+        *o = super::nearest_clump(points, m, u, v);
     }
 }
 
@@ -285,7 +285,7 @@ fn nearest_clumps_avx2(points: &[[f32; 2]], m: u32, u: &[f32], v: &[f32], out: &
         }
     }
     for k in lanes..out.len() {
-        out[k] = super::candidates::nearest_clump(points, m, u[k], v[k]);
+        out[k] = super::nearest_clump(points, m, u[k], v[k]);
     }
 }
 
@@ -319,7 +319,7 @@ mod tests {
             let want: Vec<u32> = u
                 .iter()
                 .zip(&v)
-                .map(|(&u, &v)| super::super::candidates::nearest_clump(&points, m, u, v))
+                .map(|(&u, &v)| super::super::nearest_clump(&points, m, u, v))
                 .collect();
             let mut got = vec![u32::MAX; u.len()];
             nearest_clumps(&points, m, &u, &v, &mut got);

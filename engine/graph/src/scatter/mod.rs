@@ -42,6 +42,7 @@ use std::mem::MaybeUninit;
 use std::sync::Arc;
 use tuft_strands::StrandSet;
 use tuft_strands::hash::{hash, stream, unit_f32};
+use tuft_strands::num::wrap_index;
 
 pub use tuft_strands::hash::channel;
 
@@ -370,6 +371,41 @@ impl tuft_strands::buckets::PartWalk for Kept<'_> {
             });
         }
     }
+}
+
+/// `wrap_delta` for `|d| < 1` (the difference of two points of the repeat), with
+/// two compares instead of a floor; the same value to the bit.
+#[inline]
+fn near_delta(d: f32) -> f32 {
+    let e = d + 0.5;
+    if e >= 1.0 {
+        d - 1.0
+    } else if e < 0.0 {
+        d + 1.0
+    } else {
+        d
+    }
+}
+
+/// The nearest clump to `(u, v)` by toroidal distance: its index into `points`.
+fn nearest_clump(points: &[[f32; 2]], m: u32, u: f32, v: f32) -> u32 {
+    let m_us = m as usize;
+    let cx = ((u * m as f32) as i64).clamp(0, i64::from(m) - 1);
+    let cy = ((v * m as f32) as i64).clamp(0, i64::from(m) - 1);
+    let mut best = (f32::INFINITY, 0u32);
+    for dy in -1..=1 {
+        let row = wrap_index(cy + dy, m_us) * m_us;
+        for dx in -1..=1 {
+            let id = row + wrap_index(cx + dx, m_us);
+            let p = points[id];
+            let (du, dv) = (near_delta(p[0] - u), near_delta(p[1] - v));
+            let d2 = du * du + dv * dv;
+            if d2 < best.0 {
+                best = (d2, id as u32);
+            }
+        }
+    }
+    best.1
 }
 
 #[cfg(test)]
