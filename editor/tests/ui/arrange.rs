@@ -607,21 +607,6 @@ fn escape_and_a_click_on_empty_canvas_clear_the_selection() {
     select_both(&mut harness);
 }
 
-/// Right-clicks at screen position `at`.
-fn right_click_at(harness: &mut Harness<'static, Editor>, at: egui::Pos2) {
-    harness.hover_at(at);
-    harness.run_steps(1);
-    for pressed in [true, false] {
-        harness.event(egui::Event::PointerButton {
-            pos: at,
-            button: egui::PointerButton::Secondary,
-            pressed,
-            modifiers: egui::Modifiers::NONE,
-        });
-    }
-    harness.run_steps(2);
-}
-
 #[test]
 fn a_group_is_renamed_from_its_titles_menu_in_a_window_that_takes_clicks_and_keys() {
     // Regressions: a right-click on a title's text opened no menu, and the menu's name

@@ -158,7 +158,7 @@ fn a_node_dragged_from_the_library_lands_where_it_is_dropped() {
 fn the_canvas_menu_searches_the_vocabulary_and_adds_at_the_pointer() {
     let mut harness = editor(bare(), None);
     let at = egui::pos2(400.0, 600.0);
-    open_canvas_menu(&mut harness, at);
+    right_click_at(&mut harness, at);
     // The search box has the keys: typing narrows the list (the library lists both;
     // the menu only what matches).
     harness

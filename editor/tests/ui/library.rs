@@ -129,7 +129,7 @@ fn the_canvas_menu_offers_the_library_and_a_changed_library_node_is_said_to_diff
     let mut harness = editor(bare(), None);
     harness.state_mut().set_library_folder(&folder);
     let at = egui::pos2(420.0, 560.0);
-    open_canvas_menu(&mut harness, at);
+    right_click_at(&mut harness, at);
     harness
         .get_all_by_role(egui::accesskit::Role::TextInput)
         .find(|n| n.is_focused())

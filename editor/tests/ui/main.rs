@@ -143,33 +143,30 @@ pub fn drag_by(
     harness.run_steps(1);
 }
 
-/// Moves the pointer to `at` (screen space) and clicks there with the primary button,
-/// the press and the release in one frame.
-pub fn click_at(harness: &mut Harness<'static, Editor>, at: egui::Pos2) {
+/// Moves the pointer to `at` (screen space) and clicks there with `button`, the press
+/// and the release in one frame.
+fn press_at(harness: &mut Harness<'static, Editor>, at: egui::Pos2, button: egui::PointerButton) {
     harness.hover_at(at);
     harness.run_steps(1);
     for pressed in [true, false] {
         harness.event(egui::Event::PointerButton {
             pos: at,
-            button: egui::PointerButton::Primary,
+            button,
             pressed,
             modifiers: egui::Modifiers::NONE,
         });
     }
 }
 
-/// Right-clicks the canvas at `at`: the canvas menu opens there.
-pub fn open_canvas_menu(harness: &mut Harness<'static, Editor>, at: egui::Pos2) {
-    harness.hover_at(at);
-    harness.run_steps(1);
-    for pressed in [true, false] {
-        harness.event(egui::Event::PointerButton {
-            pos: at,
-            button: egui::PointerButton::Secondary,
-            pressed,
-            modifiers: egui::Modifiers::NONE,
-        });
-    }
+/// Clicks at `at` (screen space) with the primary button.
+pub fn click_at(harness: &mut Harness<'static, Editor>, at: egui::Pos2) {
+    press_at(harness, at, egui::PointerButton::Primary);
+}
+
+/// Right-clicks at `at` and lets the menu it opens draw (on empty canvas: the canvas
+/// menu, there).
+pub fn right_click_at(harness: &mut Harness<'static, Editor>, at: egui::Pos2) {
+    press_at(harness, at, egui::PointerButton::Secondary);
     harness.run_steps(2);
 }
 

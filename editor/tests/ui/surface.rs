@@ -174,14 +174,7 @@ fn opening_a_document_shows_it_on_its_own_surface_and_the_list_agrees() {
 #[test]
 fn preview_surface_menu_switches_between_the_kinds_and_the_mesh() {
     let mut harness = editor(bare(), None);
-    harness
-        .state_mut()
-        .set_dialogs(Dialogs::Answer(Some(creature())));
-    preview_menu(&mut harness, "Mesh…");
-    answered(&mut harness);
-    harness.state_mut().wait_for_mesh();
-    settle(&mut harness);
-    assert_eq!(harness.state().preview().kind, SurfaceKind::Mesh);
+    choose_the_creature(&mut harness);
     preview_menu(&mut harness, "plane");
     settle(&mut harness);
     assert_eq!(harness.state().preview().kind, SurfaceKind::Plane);
@@ -328,14 +321,19 @@ fn an_editor_left_alone_on_the_field_comes_to_rest() {
 fn the_side_panel_keeps_its_width_when_the_surface_becomes_a_mesh() {
     let mut harness = editor(bare(), None);
     let canvas = harness.state().graph_view().canvas();
+    choose_the_creature(&mut harness);
+    harness.run_steps(3);
+    assert_eq!(harness.state().graph_view().canvas(), canvas);
+}
+
+/// Preview › Mesh… answered with the sample creature: the preview draws on it.
+fn choose_the_creature(harness: &mut Harness<'static, Editor>) {
     harness
         .state_mut()
         .set_dialogs(Dialogs::Answer(Some(creature())));
-    preview_menu(&mut harness, "Mesh…");
-    answered(&mut harness);
+    preview_menu(harness, "Mesh…");
+    answered(harness);
     harness.state_mut().wait_for_mesh();
-    settle(&mut harness);
+    settle(harness);
     assert_eq!(harness.state().preview().kind, SurfaceKind::Mesh);
-    harness.run_steps(3);
-    assert_eq!(harness.state().graph_view().canvas(), canvas);
 }
