@@ -53,8 +53,10 @@ pub const ADD_FRAME: KeyboardShortcut = KeyboardShortcut::new(Modifiers::SHIFT, 
 
 impl Editor {
     pub(super) fn shortcuts(&mut self, ctx: &egui::Context) {
-        // The rename window's keys are its own (Escape cancels it).
-        if ctx.egui_wants_keyboard_input() || self.graph.renaming() {
+        // The rename window's keys are its own (Escape cancels it), and an open menu's
+        // Escape closes the menu. Regression: Escape never closed the canvas menu.
+        if ctx.egui_wants_keyboard_input() || self.graph.renaming() || egui::Popup::is_any_open(ctx)
+        {
             return;
         }
         if ctx.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Escape)) {

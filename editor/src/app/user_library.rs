@@ -50,19 +50,35 @@ impl Editor {
             }
         };
         let mut library = Library::clone(&self.library);
-        self.message = Some(match library.save(&node) {
-            Ok((path, replaced)) => (
-                format!(
-                    "{} “{}” in the library ({})",
-                    if replaced { "Replaced" } else { "Saved" },
-                    node.name,
-                    path.display()
-                ),
-                false,
-            ),
-            Err(e) => (format!("Not saved to the library: {e}"), true),
-        });
+        let saved = library.save(&node);
         self.library = Arc::new(library);
+        let (path, replaced) = match saved {
+            Ok(saved) => saved,
+            Err(e) => {
+                self.message = Some((format!("Not saved to the library: {e}"), true));
+                return;
+            }
+        };
+        // The group is now that library node's copy (it said "no longer in the library"
+        // right after being saved under a new name).
+        let link = tuft_graph::library::LibraryLink {
+            name: node.name.clone(),
+            digest: node.digest(),
+        };
+        self.edit(None, |d| {
+            if let Some(group) = d.groups.iter_mut().find(|x| x.id == g) {
+                group.library = Some(link);
+            }
+        });
+        self.message = Some((
+            format!(
+                "{} “{}” in the library ({})",
+                if replaced { "Replaced" } else { "Saved" },
+                node.name,
+                path.display()
+            ),
+            false,
+        ));
     }
 
     /// Adds a copy of the library node `name` as a group (one undo step), its node at

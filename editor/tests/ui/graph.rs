@@ -324,3 +324,23 @@ fn a_node_added_where_another_stands_moves_beside_it_and_a_duplicate_beside_its_
     assert_eq!(harness.state().session().doc().graph.nodes.len(), 4);
     assert!(overlaps(&harness).is_empty(), "{:?}", overlaps(&harness));
 }
+
+#[test]
+fn escape_closes_the_canvas_menu() {
+    // Regression: the editor's own Escape (clear the selection) took the key first, and
+    // only a click elsewhere closed the menu.
+    let mut harness = editor(bare(), None);
+    right_click_at(&mut harness, egui::pos2(400.0, 600.0));
+    assert_eq!(
+        harness.get_all_by_label("Voronoi").count(),
+        2,
+        "the menu lists what the library lists"
+    );
+    harness.key_press(egui::Key::Escape);
+    harness.run_steps(2);
+    assert_eq!(
+        harness.get_all_by_label("Voronoi").count(),
+        1,
+        "only the library's entry is left"
+    );
+}

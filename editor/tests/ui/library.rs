@@ -68,6 +68,14 @@ fn a_library_node_made_in_one_document_is_used_in_another_that_opens_and_bakes_t
             .message()
             .is_some_and(|m| m.contains("Saved “Mottle” in the library"))
     );
+    assert_eq!(
+        harness.state().session().doc().groups[0]
+            .library
+            .as_ref()
+            .map(|l| l.name.as_str()),
+        Some("Mottle"),
+        "the saved group is that library node's copy"
+    );
 
     // A second document, from File › New: the Library panel offers it.
     file_new(&mut harness);

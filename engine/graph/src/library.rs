@@ -84,6 +84,17 @@ pub enum LibraryError {
          or move that file"
     )]
     NotOurs(PathBuf),
+    /// Another library node's name makes the same file name.
+    #[error(
+        "{path} holds the library node {other:?}, whose name makes the same file name: \
+         rename the group"
+    )]
+    SameFile {
+        /// The file.
+        path: PathBuf,
+        /// The other library node's name.
+        other: String,
+    },
     /// The library node holds no node this build knows.
     #[error("the library node {0:?} holds no node this build knows")]
     Empty(String),
@@ -255,7 +266,18 @@ impl Library {
             folder: Some(folder.to_owned()),
             ..Self::default()
         };
+        if folder.exists() && !folder.is_dir() {
+            library
+                .problems
+                .push(format!("{} is not a folder", folder.display()));
+            return library;
+        }
         let Ok(dir) = std::fs::read_dir(folder) else {
+            if folder.exists() {
+                library
+                    .problems
+                    .push(format!("{} cannot be read", folder.display()));
+            }
             return library;
         };
         let mut paths: Vec<PathBuf> = dir
@@ -276,6 +298,15 @@ impl Library {
         let mut total = 0u64;
         for path in paths {
             let size = std::fs::metadata(&path).map_or(0, |m| m.len());
+            if size > MAX_FILE_BYTES {
+                library.problems.push(format!(
+                    "{} is {} MB, more than a library node may be ({} MB): left out",
+                    path.display(),
+                    size >> 20,
+                    MAX_FILE_BYTES >> 20
+                ));
+                continue;
+            }
             total = total.saturating_add(size);
             if total > MAX_LIBRARY_BYTES {
                 library.problems.push(format!(
@@ -327,12 +358,18 @@ impl Library {
         })?;
         let path = folder.join(node.file_name());
         let replaced = match std::fs::symlink_metadata(&path) {
-            Ok(_) => {
-                if read(&path).is_err() {
-                    return Err(LibraryError::NotOurs(path));
+            Ok(_) => match read(&path) {
+                Err(_) => return Err(LibraryError::NotOurs(path)),
+                // Names that differ only where a file name cannot ("a/b", "a b") share
+                // a file: the other library node is never replaced.
+                Ok(other) if other.name != node.name => {
+                    return Err(LibraryError::SameFile {
+                        path,
+                        other: other.name,
+                    });
                 }
-                true
-            }
+                Ok(_) => true,
+            },
             Err(_) => false,
         };
         std::fs::create_dir_all(&folder).map_err(|source| SaveError::Io {
@@ -480,6 +517,18 @@ mod tests {
             Err(LibraryError::NotOurs(_))
         ));
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "my notes");
+        // Two names that make one file name: the other node is not replaced.
+        std::fs::remove_file(&path).unwrap();
+        let mut slash = entry.clone();
+        slash.name = "a/b".into();
+        let (file, _) = library.save(&slash).unwrap();
+        let mut space = entry.clone();
+        space.name = "a b".into();
+        assert!(matches!(
+            library.save(&space),
+            Err(LibraryError::SameFile { other, .. }) if other == "a/b"
+        ));
+        assert_eq!(read(&file).unwrap().name, "a/b");
         let _ = std::fs::remove_dir_all(&dir);
     }
 
@@ -499,12 +548,27 @@ mod tests {
         assert_eq!(library.problems.len(), 2);
         assert!(library.problems.iter().any(|p| p.contains("version 9")));
         assert!(library.problems.iter().any(|p| p.contains("junk.ron")));
-        // A huge file (sparse: no time to write) is not read, and stops the reading.
-        let huge = std::fs::File::create(dir.join("zz.ron")).unwrap();
+        // A huge file (sparse: no time to write) is not read, and a node saved after it
+        // is still offered.
+        let huge = std::fs::File::create(dir.join("huge.ron")).unwrap();
         huge.set_len(MAX_LIBRARY_BYTES + 1).unwrap();
-        let library = Library::read(&dir);
-        assert_eq!(library.problems.len(), 3, "{:?}", library.problems);
-        assert!(library.problems[2].contains("left out"));
+        let (doc, id) = grouped();
+        let mut node = doc.library_node(id).unwrap();
+        node.name = "zsmall".into();
+        let mut library = Library::read(&dir);
+        library.save(&node).unwrap();
+        assert!(library.find("zsmall").is_some(), "{:?}", library.problems);
+        assert!(
+            library
+                .problems
+                .iter()
+                .any(|p| p.contains("huge.ron") && p.contains("left out")),
+            "{:?}",
+            library.problems
+        );
+        // A file where the folder should be is named.
+        let not_a_folder = Library::read(&dir.join("huge.ron"));
+        assert!(not_a_folder.problems[0].contains("is not a folder"));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
