@@ -7,19 +7,18 @@
 use crate::cache::{LayerKey, NodeKey, PartKey, SetCache};
 use crate::diag::{Code, Diagnostic};
 use crate::field::{Domain, Field};
+pub use crate::field::{FIELD_RESOLUTION, InputRef};
 use crate::graph::{MaterialGraph, Node};
 use crate::link::{Input, NodeId, OutRef};
-use crate::node::{Access, PortDesc};
+pub use crate::node::NodeCtx;
+use crate::node::{Access, NodeContext, PortDesc};
+use crate::picture::Picture;
 use crate::scatter::{ScatterError, scatter_layer};
 use crate::value::{PortType, Value};
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use tuft_strands::StrandSet;
 use tuft_strands::relief::Relief;
-
-/// The resolution buffered filters rasterise their inputs at, so that the blades drawn in
-/// a texture and the blades standing on it agree whatever resolution is being baked.
-pub const FIELD_RESOLUTION: usize = 512;
 
 /// How deep sampled inputs may nest (a warp of a warp of …) before evaluation gives up.
 const MAX_DEPTH: usize = 12;
@@ -46,49 +45,8 @@ enum Source {
     Lazy(Input),
 }
 
-/// A point-access input: a constant or a field at the node's points.
-#[derive(Clone, Copy, Debug)]
-pub enum InputRef<'a> {
-    /// The same value everywhere.
-    Const([f32; 3]),
-    /// One value per point.
-    Field(&'a Field),
-}
-
-impl InputRef<'_> {
-    /// Channel `c` at point `i`.
-    #[inline]
-    #[must_use]
-    pub fn at(&self, c: usize, i: usize) -> f32 {
-        match self {
-            Self::Const(v) => v[c],
-            Self::Field(f) => f.at(c, i),
-        }
-    }
-
-    /// Every channel at point `i` (padded to three).
-    #[inline]
-    #[must_use]
-    pub fn get(&self, i: usize) -> [f32; 3] {
-        match self {
-            Self::Const(v) => *v,
-            Self::Field(f) => f.get(i),
-        }
-    }
-
-    /// The constant, when the input is one.
-    #[must_use]
-    pub fn as_const(&self) -> Option<[f32; 3]> {
-        match self {
-            Self::Const(v) => Some(*v),
-            Self::Field(_) => None,
-        }
-    }
-}
-
-/// What a node sees while it evaluates: the domain, its inputs, and ways to sample the
-/// inputs it reads elsewhere.
-pub struct NodeCtx<'a> {
+/// What a node sees while it evaluates ([`NodeContext`]), as this evaluator gives it.
+struct EvalCtx<'a> {
     node: &'a Node,
     domain: &'a Domain,
     ports: Vec<PortDesc>,
@@ -98,50 +56,24 @@ pub struct NodeCtx<'a> {
     wants: &'a [bool],
 }
 
-impl NodeCtx<'_> {
-    /// The points being evaluated.
-    #[must_use]
-    pub fn domain(&self) -> &Domain {
+impl NodeContext for EvalCtx<'_> {
+    fn domain(&self) -> &Domain {
         self.domain
     }
 
-    /// How many points.
-    #[must_use]
-    pub fn len(&self) -> usize {
-        self.domain.len()
-    }
-
-    /// Whether there are no points.
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.domain.is_empty()
-    }
-
-    /// Whether anything reads output `k` in this pass. A node that computes its outputs
-    /// separately may return an empty field for one nobody wants.
-    #[must_use]
-    pub fn wants(&self, k: usize) -> bool {
+    fn wants(&self, k: usize) -> bool {
         self.wants.get(k).copied().unwrap_or(true)
     }
 
-    /// The size of one repeat of the material, in metres.
-    #[must_use]
-    pub fn repeat_m(&self) -> f32 {
+    fn repeat_m(&self) -> f32 {
         self.evaluator.graph.repeat_m
     }
 
-    /// The evaluating node's id.
-    #[must_use]
-    pub fn id(&self) -> NodeId {
+    fn id(&self) -> NodeId {
         self.node.id
     }
 
-    /// Point-access input `i` (in port order).
-    ///
-    /// # Panics
-    /// If the kind asks for a port index it does not declare, or for a sampled input.
-    #[must_use]
-    pub fn input(&self, i: usize) -> InputRef<'_> {
+    fn input(&self, i: usize) -> InputRef<'_> {
         match &self.sources[i] {
             Source::Const(v) => InputRef::Const(v.channels()),
             Source::Field(outs, k) => InputRef::Field(&outs[*k]),
@@ -153,9 +85,7 @@ impl NodeCtx<'_> {
         }
     }
 
-    /// Sampled input `i` evaluated at the points of `domain`.
-    #[must_use]
-    pub fn sample(&self, i: usize, domain: &Domain) -> Field {
+    fn sample(&self, i: usize, domain: &Domain) -> Field {
         let ty = self.ports[i].ty;
         match &self.sources[i] {
             Source::Lazy(input) => {
@@ -168,17 +98,12 @@ impl NodeCtx<'_> {
         }
     }
 
-    /// Raster input `i` evaluated on the `FIELD_RESOLUTION²` grid (cached for the
-    /// evaluator's lifetime).
-    #[must_use]
-    pub fn raster(&self, i: usize) -> Arc<Field> {
-        self.cached(self.ports[i].name, || {
-            self.sample(i, &Domain::grid(FIELD_RESOLUTION, FIELD_RESOLUTION))
-        })
+    fn raster(&self, i: usize) -> Arc<Field> {
+        let mut make = || self.sample(i, &Domain::grid(FIELD_RESOLUTION, FIELD_RESOLUTION));
+        self.cached_field(self.ports[i].name, &mut make)
     }
 
-    /// A field this node derives once per evaluator (a blurred raster), cached by `key`.
-    pub fn cached(&self, key: &str, make: impl FnOnce() -> Field) -> Arc<Field> {
+    fn cached_field(&self, key: &str, make: &mut dyn FnMut() -> Field) -> Arc<Field> {
         let cache_key = (self.node.id, key.to_owned());
         if let Some(hit) = lock(&self.evaluator.cache).get(&cache_key) {
             return hit.clone();
@@ -188,10 +113,7 @@ impl NodeCtx<'_> {
         made
     }
 
-    /// The relief of strand layer `layer`, or `None` (with a diagnostic) when the layer
-    /// cannot be scattered.
-    #[must_use]
-    pub fn relief(&self, layer: &str) -> Option<Arc<Relief>> {
+    fn relief(&self, layer: &str) -> Option<Arc<Relief>> {
         match self.evaluator.relief(layer) {
             Ok(r) => Some(r),
             Err(e) => {
@@ -202,10 +124,7 @@ impl NodeCtx<'_> {
         }
     }
 
-    /// The picture in `path` (as the graph holds it), or `None` with the problem reported
-    /// against this node, which then reads zero.
-    #[must_use]
-    pub fn picture(&self, path: &str) -> Option<Arc<crate::images::Picture>> {
+    fn picture(&self, path: &str) -> Option<Arc<Picture>> {
         match crate::images::open_with(self.evaluator.graph, path, self.evaluator.wait_for_pictures)
         {
             Ok(p) => Some(p),
@@ -217,8 +136,7 @@ impl NodeCtx<'_> {
         }
     }
 
-    /// Reports a problem found while evaluating (once per node and message).
-    pub fn warn(&self, message: impl Into<String>) {
+    fn warn_message(&self, message: String) {
         self.evaluator
             .report(Diagnostic::warning(Code::BadParam, message).at(self.node.id));
     }
@@ -623,7 +541,7 @@ impl<'g> Evaluator<'g> {
                 }
             })
             .collect();
-        let ctx = NodeCtx {
+        let ctx = EvalCtx {
             node,
             domain,
             ports,
@@ -633,7 +551,7 @@ impl<'g> Evaluator<'g> {
             wants: &wants,
         };
         let mut outs = kind.eval(&params, &ctx);
-        // An output nothing reads may come back empty (see `NodeCtx::wants`).
+        // An output nothing reads may come back empty (see `NodeContext::wants`).
         let well_formed = outs.len() == expected.len()
             && outs.iter().zip(&expected).zip(&wants).all(|((f, e), &w)| {
                 f.ty == e.ty && (f.len() == domain.len() || (!w && f.is_empty()))

@@ -5,6 +5,10 @@ use crate::value::{PortType, Value};
 use rayon::prelude::*;
 use tuft_strands::num::{fast_floor, wrap_index};
 
+/// The resolution buffered filters rasterise their inputs at, so that the blades drawn in
+/// a texture and the blades standing on it agree whatever resolution is being baked.
+pub const FIELD_RESOLUTION: usize = 512;
+
 /// Points per parallel work item: large enough to amortise scheduling, small enough to
 /// balance two cores on a thumbnail.
 const CHUNK: usize = 4096;
@@ -332,6 +336,46 @@ pub fn par_field(ty: PortType, n: usize, f: impl Fn(usize) -> [f32; 3] + Sync) -
         PortType::Color => par_map::<3>(n, f),
     };
     Field { ty, data }
+}
+
+/// A point-access input: a constant or a field at the node's points.
+#[derive(Clone, Copy, Debug)]
+pub enum InputRef<'a> {
+    /// The same value everywhere.
+    Const([f32; 3]),
+    /// One value per point.
+    Field(&'a Field),
+}
+
+impl InputRef<'_> {
+    /// Channel `c` at point `i`.
+    #[inline]
+    #[must_use]
+    pub fn at(&self, c: usize, i: usize) -> f32 {
+        match self {
+            Self::Const(v) => v[c],
+            Self::Field(f) => f.at(c, i),
+        }
+    }
+
+    /// Every channel at point `i` (padded to three).
+    #[inline]
+    #[must_use]
+    pub fn get(&self, i: usize) -> [f32; 3] {
+        match self {
+            Self::Const(v) => *v,
+            Self::Field(f) => f.get(i),
+        }
+    }
+
+    /// The constant, when the input is one.
+    #[must_use]
+    pub fn as_const(&self) -> Option<[f32; 3]> {
+        match self {
+            Self::Const(v) => Some(*v),
+            Self::Field(_) => None,
+        }
+    }
 }
 
 #[cfg(test)]

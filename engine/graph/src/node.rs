@@ -5,14 +5,16 @@
 //! [`crate::nodes::ALL`]. The inspector, the node library and the validator read the
 //! descriptions here; nothing else needs to know the kind exists.
 
-use crate::eval::NodeCtx;
-use crate::field::Field;
+use crate::field::{Domain, Field, InputRef};
 use crate::link::NodeId;
 use crate::period::Period;
+use crate::picture::Picture;
 use crate::value::{PortType, Value};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::sync::Arc;
+use tuft_strands::relief::Relief;
 
 /// Where a node kind is listed in the node library.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -450,6 +452,72 @@ impl<'a> Params<'a> {
             Some(ParamKind::Text { default }) => default,
             _ => "",
         }
+    }
+}
+
+/// What a node sees while it evaluates: the points, its inputs, and ways to sample the
+/// inputs it reads elsewhere. The evaluator gives it ([`crate::eval`]); a node kind sees
+/// only this, so the node vocabulary stands below the evaluator.
+pub trait NodeContext {
+    /// The points being evaluated.
+    fn domain(&self) -> &Domain;
+    /// Whether anything reads output `k` in this pass. A node that computes its outputs
+    /// separately may return an empty field for one nobody wants.
+    fn wants(&self, k: usize) -> bool;
+    /// The size of one repeat of the material, in metres.
+    fn repeat_m(&self) -> f32;
+    /// The evaluating node's id.
+    fn id(&self) -> NodeId;
+    /// Point-access input `i` (in port order).
+    ///
+    /// # Panics
+    /// If the kind asks for a port index it does not declare, or for a sampled input.
+    fn input(&self, i: usize) -> InputRef<'_>;
+    /// Sampled input `i` evaluated at the points of `domain`.
+    fn sample(&self, i: usize, domain: &Domain) -> Field;
+    /// Raster input `i` evaluated on the `FIELD_RESOLUTION²` grid (cached for the
+    /// evaluator's lifetime).
+    fn raster(&self, i: usize) -> Arc<Field>;
+    /// A field this node derives once per evaluator, cached by `key` ([`NodeCtx::cached`]).
+    fn cached_field(&self, key: &str, make: &mut dyn FnMut() -> Field) -> Arc<Field>;
+    /// The relief of strand layer `layer`, or `None` (with a diagnostic) when the layer
+    /// cannot be scattered.
+    fn relief(&self, layer: &str) -> Option<Arc<Relief>>;
+    /// The picture in `path` (as the graph holds it), or `None` with the problem
+    /// reported against this node, which then reads zero.
+    fn picture(&self, path: &str) -> Option<Arc<Picture>>;
+    /// Reports a problem found while evaluating (once per node and message).
+    fn warn_message(&self, message: String);
+}
+
+/// The context a node kind's `eval` is given.
+pub type NodeCtx<'a> = dyn NodeContext + 'a;
+
+impl NodeCtx<'_> {
+    /// How many points.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.domain().len()
+    }
+
+    /// Whether there are no points.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.domain().is_empty()
+    }
+
+    /// A field this node derives once per evaluator (a blurred raster), cached by `key`.
+    pub fn cached(&self, key: &str, make: impl FnOnce() -> Field) -> Arc<Field> {
+        let mut make = Some(make);
+        self.cached_field(key, &mut || {
+            make.take()
+                .map_or_else(|| Field::constant(Value::Float(0.0), 0), |m| m())
+        })
+    }
+
+    /// Reports a problem found while evaluating (once per node and message).
+    pub fn warn(&self, message: impl Into<String>) {
+        self.warn_message(message.into());
     }
 }
 

@@ -180,7 +180,7 @@ fn keep(path: &Path, version: Version, picture: Result<Arc<Picture>, ImageError>
         },
     );
     let texels = |e: &Entry| match &e.state {
-        State::Ready(Ok(p)) => (p.width * p.height) as u64,
+        State::Ready(Ok(p)) => p.texel_count() as u64,
         _ => 0,
     };
     loop {

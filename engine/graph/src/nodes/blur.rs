@@ -1,7 +1,8 @@
 //! Blur: a Gaussian blur of its input, rasterised at the fixed field resolution.
 
-use crate::eval::{FIELD_RESOLUTION, NodeCtx};
+use crate::field::FIELD_RESOLUTION;
 use crate::field::{Field, sample_raster};
+use crate::node::NodeCtx;
 use crate::node::{Access, Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
 use crate::nodes::{TYPE_PARAM, chosen_type};
 use rayon::prelude::*;

@@ -1,7 +1,7 @@
 //! Color ramp: a gradient of colour stops indexed by a scalar.
 
-use crate::eval::NodeCtx;
 use crate::field::{Field, par_field};
+use crate::node::NodeCtx;
 use crate::node::{
     Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc, RampStop,
 };

@@ -1,8 +1,8 @@
 //! Combine: builds a vector or colour from scalars.
 
-use crate::eval::NodeCtx;
 use crate::field::{Field, par_field};
 use crate::link::NodeId;
+use crate::node::NodeCtx;
 use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
 use crate::period::Period;
 use crate::value::PortType;

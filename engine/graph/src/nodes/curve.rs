@@ -1,8 +1,8 @@
 //! Curve: a float remapped through points the author places, joined by a smooth curve
 //! that never overshoots them.
 
-use crate::eval::NodeCtx;
 use crate::field::{Field, par_field};
+use crate::node::NodeCtx;
 use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
 use crate::value::PortType;
 

@@ -1,8 +1,8 @@
 //! Direction from angle: a unit vector turned by an angle in turns.
 
-use crate::eval::NodeCtx;
 use crate::field::{Field, par_field};
 use crate::link::NodeId;
+use crate::node::NodeCtx;
 use crate::node::{Category, NodeKind, OutputDesc, Params, PortDesc};
 use crate::period::Period;
 use crate::value::PortType;

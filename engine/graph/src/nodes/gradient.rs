@@ -1,7 +1,7 @@
 //! Gradient: a linear or radial ramp repeated `tiles × tiles` times over the repeat.
 
-use crate::eval::NodeCtx;
 use crate::field::{Field, par_field};
+use crate::node::NodeCtx;
 use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
 use crate::nodes::{count_param, fast_floor};
 use crate::value::PortType;

@@ -1,7 +1,8 @@
 //! Height to normal: a tangent-space normal from the slope of a height field.
 
-use crate::eval::{FIELD_RESOLUTION, NodeCtx};
+use crate::field::FIELD_RESOLUTION;
 use crate::field::{Field, sample_raster};
+use crate::node::NodeCtx;
 use crate::node::{Access, Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
 use crate::value::PortType;
 use rayon::prelude::*;

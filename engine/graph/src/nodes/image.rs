@@ -1,9 +1,9 @@
 //! Image: a PNG or JPEG laid over the repeat `tiles` times, as a colour, a grey value and
 //! an alpha.
 
-use crate::eval::NodeCtx;
 use crate::field::{Field, par_map};
 use crate::images::{ALPHA, GREY, LINEAR_RGB};
+use crate::node::NodeCtx;
 use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
 use crate::nodes::count_param;
 use crate::value::PortType;

@@ -1,8 +1,8 @@
 //! Levels: the black and white points of the input, a gamma, and the black and white
 //! points of the output, channel by channel.
 
-use crate::eval::NodeCtx;
 use crate::field::{Field, par_field};
+use crate::node::NodeCtx;
 use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
 use crate::nodes::{TYPE_PARAM, chosen_type, unit_param};
 

@@ -1,9 +1,9 @@
 //! Math: arithmetic on floats, or channel by channel on vectors and colours.
 
-use crate::eval::InputRef;
-use crate::eval::NodeCtx;
 use crate::field::Field;
+use crate::field::InputRef;
 use crate::link::NodeId;
+use crate::node::NodeCtx;
 use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
 use crate::nodes::{TYPE_PARAM, chosen_type};
 use crate::period::Period;

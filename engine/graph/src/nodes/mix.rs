@@ -1,7 +1,7 @@
 //! Mix: linear blend of two values.
 
-use crate::eval::NodeCtx;
 use crate::field::{Field, par_field};
+use crate::node::NodeCtx;
 use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, Params, PortDesc};
 use crate::nodes::{TYPE_PARAM, chosen_type};
 use crate::value::{PortType, Value};

@@ -1,7 +1,7 @@
 //! Noise: value, gradient and fractal (fBm) lattice noise that tiles over the repeat.
 
-use crate::eval::NodeCtx;
 use crate::field::Field;
+use crate::node::NodeCtx;
 use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
 use crate::nodes::fast_floor;
 use crate::nodes::lattice::Lattice;

@@ -1,7 +1,7 @@
 //! Parameter: a named value the preview shows as a live slider.
 
-use crate::eval::NodeCtx;
 use crate::field::Field;
+use crate::node::NodeCtx;
 use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
 use crate::value::{PortType, Value};
 

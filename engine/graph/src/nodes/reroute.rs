@@ -1,8 +1,8 @@
 //! Reroute: a dot a wire passes through, so wires can be led around nodes.
 
-use crate::eval::NodeCtx;
 use crate::field::{Field, par_field};
 use crate::link::NodeId;
+use crate::node::NodeCtx;
 use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, Params, PortDesc};
 use crate::nodes::{TYPE_PARAM, chosen_type};
 use crate::period::Period;

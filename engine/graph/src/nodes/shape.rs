@@ -2,8 +2,8 @@
 //! repeat, each cell's shape moved, turned and sized by its own hash — the building block
 //! of splatter masks (tufts, pebbles, bald patches).
 
-use crate::eval::NodeCtx;
 use crate::field::Field;
+use crate::node::NodeCtx;
 use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
 use crate::nodes::{SEED_PARAM, count_param, fast_floor, unit_param};
 use crate::value::PortType;

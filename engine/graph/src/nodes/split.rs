@@ -1,8 +1,8 @@
 //! Split: the channels of a vector or colour as scalars.
 
-use crate::eval::NodeCtx;
 use crate::field::{Field, par_field};
 use crate::link::NodeId;
+use crate::node::NodeCtx;
 use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, Params, PortDesc};
 use crate::nodes::combine::{CHANNELS, VECTOR_TYPE, vector_type};
 use crate::period::Period;

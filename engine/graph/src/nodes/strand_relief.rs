@@ -1,7 +1,8 @@
 //! Strand relief: a strand layer seen from above, as fields the PBR half can read.
 
-use crate::eval::{FIELD_RESOLUTION, NodeCtx};
+use crate::field::FIELD_RESOLUTION;
 use crate::field::{Field, sample_raster};
+use crate::node::NodeCtx;
 use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
 use crate::value::PortType;
 

@@ -1,8 +1,8 @@
 //! Time: seconds since the preview started; a dynamic input.
 
-use crate::eval::NodeCtx;
 use crate::field::Field;
 use crate::link::NodeId;
+use crate::node::NodeCtx;
 use crate::node::{Category, NodeKind, OutputDesc, Params, PortDesc};
 use crate::period::Period;
 use crate::value::{PortType, Value};

@@ -1,8 +1,8 @@
 //! UV: the coordinates of the point being evaluated.
 
-use crate::eval::NodeCtx;
 use crate::field::{Field, par_field};
 use crate::link::NodeId;
+use crate::node::NodeCtx;
 use crate::node::{Category, NodeKind, OutputDesc, Params, PortDesc};
 use crate::period::Period;
 use crate::value::PortType;

@@ -1,7 +1,7 @@
 //! Voronoi: cells around jittered feature points on a lattice that wraps with the repeat.
 
-use crate::eval::NodeCtx;
 use crate::field::{Field, par_map};
+use crate::node::NodeCtx;
 use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
 use crate::nodes::fast_floor;
 use crate::nodes::lattice::Lattice;

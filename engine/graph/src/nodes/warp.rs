@@ -1,7 +1,7 @@
 //! Warp: reads its input at displaced points.
 
-use crate::eval::NodeCtx;
 use crate::field::{Domain, Field};
+use crate::node::NodeCtx;
 use crate::node::{Access, Category, NodeKind, OutputDesc, ParamDesc, Params, PortDesc};
 use crate::nodes::{TYPE_PARAM, chosen_type};
 use crate::value::PortType;

@@ -1,7 +1,7 @@
 //! Wave: stripes that repeat a whole number of times across the tile.
 
-use crate::eval::NodeCtx;
 use crate::field::{Field, par_field};
+use crate::node::NodeCtx;
 use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
 use crate::nodes::count_param;
 use crate::value::PortType;

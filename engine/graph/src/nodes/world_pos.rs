@@ -1,8 +1,8 @@
 //! World position: where the shaded point is in the scene; a dynamic input.
 
-use crate::eval::NodeCtx;
 use crate::field::{Field, par_field};
 use crate::link::NodeId;
+use crate::node::NodeCtx;
 use crate::node::{Category, NodeKind, OutputDesc, Params, PortDesc};
 use crate::period::Period;
 use crate::value::PortType;
