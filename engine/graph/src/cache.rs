@@ -20,14 +20,15 @@
 //! assert!(Arc::ptr_eq(&first, &again));
 //! ```
 
-use crate::eval::{Outputs, lock};
+use crate::field::Outputs;
 use crate::graph::{MaterialGraph, Node};
 use crate::layer::StrandLayer;
 use crate::link::{Input, NodeId, OutRef};
-use crate::scatter::Survivors;
+use std::any::Any;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use tuft_strands::StrandSet;
+use tuft_strands::par::lock;
 use tuft_strands::relief::Relief;
 
 /// Entries kept: a few graphs' worth of layers (a set is tens of megabytes).
@@ -167,6 +168,15 @@ impl NodeKey {
     }
 }
 
+/// Where a pass over the graph keeps its nodes' outputs for later evaluators: the shared
+/// cache, and the key of the points it evaluates at (a layer's roots). An edit then
+/// evaluates again only the nodes it reached; the rest of each port's chain is found.
+#[derive(Clone, Copy)]
+pub struct KeptOutputs<'a> {
+    pub(crate) cache: &'a SetCache,
+    pub(crate) at: &'a PartKey,
+}
+
 /// Parts kept: a few layers' roots, and the outputs of a few layers' port nodes.
 const PART_CAPACITY: usize = 8;
 const OUTPUTS_CAPACITY: usize = 48;
@@ -174,7 +184,9 @@ const OUTPUTS_CAPACITY: usize = 48;
 /// Parts of scatters ([`PartKey`]), least recently used first.
 #[derive(Default)]
 struct Parts {
-    survivors: Vec<(PartKey, Arc<Survivors>)>,
+    /// What a scatter keeps of a layer's density cut (its survivors), as the scatter
+    /// types it: the cache holds it without knowing the scatter.
+    survivors: Vec<(PartKey, Arc<dyn Any + Send + Sync>)>,
     outputs: Vec<(NodeKey, Outputs)>,
     /// Parts found kept, of either kind.
     hits: u64,
@@ -250,16 +262,18 @@ impl SetCache {
         }
     }
 
-    /// The survivors of a layer's density cut in rank order, made of `key`, if kept.
-    pub(crate) fn survivors(&self, key: &PartKey) -> Option<Arc<Survivors>> {
+    /// The survivors of a layer's density cut in rank order, made of `key`, if kept (as
+    /// the type the scatter kept them as).
+    pub(crate) fn survivors<T: Any + Send + Sync>(&self, key: &PartKey) -> Option<Arc<T>> {
         let mut parts = lock(&self.parts);
-        let kept = take_recent(&mut parts.survivors, key);
+        let kept = take_recent(&mut parts.survivors, key)?;
+        let kept = kept.downcast::<T>().ok();
         parts.hits += u64::from(kept.is_some());
         kept
     }
 
     /// Keeps `survivors` as the ones made of `key`.
-    pub(crate) fn insert_survivors(&self, key: PartKey, survivors: Arc<Survivors>) {
+    pub(crate) fn insert_survivors<T: Any + Send + Sync>(&self, key: PartKey, survivors: Arc<T>) {
         keep(
             &mut lock(&self.parts).survivors,
             key,

@@ -4,8 +4,9 @@
 //! kind, dangling link, wrong type, NaN) yields zeros and a diagnostic, and everything
 //! that does not depend on it evaluates as authored.
 
-use crate::cache::{LayerKey, NodeKey, PartKey, SetCache};
+use crate::cache::{KeptOutputs, LayerKey, NodeKey, SetCache};
 use crate::diag::{Code, Diagnostic};
+use crate::field::Outputs;
 use crate::field::{Domain, Field};
 pub use crate::field::{FIELD_RESOLUTION, InputRef};
 use crate::graph::{MaterialGraph, Node};
@@ -13,7 +14,7 @@ use crate::link::{Input, NodeId, OutRef};
 pub use crate::node::NodeCtx;
 use crate::node::{Access, NodeContext, PortDesc};
 use crate::picture::Picture;
-use crate::scatter::{ScatterError, scatter_layer};
+use crate::scatter::{PortFields, ScatterError, scatter_layer};
 use crate::value::{PortType, Value};
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
@@ -22,18 +23,6 @@ use tuft_strands::relief::Relief;
 
 /// How deep sampled inputs may nest (a warp of a warp of …) before evaluation gives up.
 const MAX_DEPTH: usize = 12;
-
-/// A node's outputs, each shared (a kept output is handed on without a copy).
-pub(crate) type Outputs = Arc<[Arc<Field>]>;
-
-/// Where a pass over the graph keeps its nodes' outputs for later evaluators: the shared
-/// cache, and the key of the points it evaluates at (a layer's roots). An edit then
-/// evaluates again only the nodes it reached; the rest of each port's chain is found.
-#[derive(Clone, Copy)]
-pub(crate) struct KeptOutputs<'a> {
-    pub(crate) cache: &'a SetCache,
-    pub(crate) at: &'a PartKey,
-}
 
 /// What feeds one input port, as a node sees it while evaluating.
 enum Source {
@@ -218,11 +207,6 @@ impl<'g> Evaluator<'g> {
     #[must_use]
     pub fn graph(&self) -> &'g MaterialGraph {
         self.graph
-    }
-
-    /// The cache shared with other evaluators, if any.
-    pub(crate) fn shared_cache(&self) -> Option<&SetCache> {
-        self.shared.as_deref()
     }
 
     /// The strand set of layer `name`, scattered once per evaluator.
@@ -609,5 +593,28 @@ impl<'g> Evaluator<'g> {
             }
         }
         seen
+    }
+}
+
+impl PortFields for Evaluator<'_> {
+    fn graph(&self) -> &MaterialGraph {
+        self.graph
+    }
+
+    fn shared_cache(&self) -> Option<&SetCache> {
+        self.shared.as_deref()
+    }
+
+    fn eval_inputs(&self, inputs: &[(Input, PortType)], domain: &Domain) -> Vec<Field> {
+        Evaluator::eval_inputs(self, inputs, domain)
+    }
+
+    fn eval_inputs_kept(
+        &self,
+        inputs: &[(Input, PortType)],
+        domain: &Domain,
+        kept: KeptOutputs<'_>,
+    ) -> Vec<Arc<Field>> {
+        Evaluator::eval_inputs_kept(self, inputs, domain, kept)
     }
 }

@@ -3,6 +3,7 @@
 
 use crate::value::{PortType, Value};
 use rayon::prelude::*;
+use std::sync::Arc;
 use tuft_strands::num::{fast_floor, wrap_index};
 
 /// The resolution buffered filters rasterise their inputs at, so that the blades drawn in
@@ -337,6 +338,9 @@ pub fn par_field(ty: PortType, n: usize, f: impl Fn(usize) -> [f32; 3] + Sync) -
     };
     Field { ty, data }
 }
+
+/// A node's outputs, each shared (a kept output is handed on without a copy).
+pub(crate) type Outputs = Arc<[Arc<Field>]>;
 
 /// A point-access input: a constant or a field at the node's points.
 #[derive(Clone, Copy, Debug)]

@@ -2,11 +2,11 @@
 //! nearest clump and moved by the clump offset, and the density cut on each (steps 1 to
 //! 3 of the scatter), made in rank order ([`Order`]).
 
+use super::PortFields;
 use super::ports::read;
 use super::rank_order::Order;
 use super::{BELOW_ONE, RUN, ScatterError, Streams, channel, checked_layer, lanes, room};
 use crate::Domain;
-use crate::eval::Evaluator;
 use crate::layer::StrandLayer;
 use crate::link::Input;
 use crate::value::PortType;
@@ -62,7 +62,7 @@ pub struct Candidates {
 ///
 /// # Errors
 /// No such layer, or settings the scatter refuses.
-pub fn candidates(evaluator: &Evaluator<'_>, name: &str) -> Result<Candidates, ScatterError> {
+pub fn candidates(evaluator: &dyn PortFields, name: &str) -> Result<Candidates, ScatterError> {
     let layer = checked_layer(evaluator.graph(), name)?;
     let clumps = clump_points(layer.seed, layer.clump_lattice);
     let order = Order::new(layer.seed, layer.n_candidates() as usize);
@@ -77,7 +77,7 @@ pub fn candidates(evaluator: &Evaluator<'_>, name: &str) -> Result<Candidates, S
 
 /// The candidates of `layer`, place after place of `order`.
 pub(super) fn candidates_with(
-    evaluator: &Evaluator<'_>,
+    evaluator: &dyn PortFields,
     layer: &StrandLayer,
     streams: &Streams,
     clumps: &[[f32; 2]],
@@ -193,6 +193,7 @@ pub(super) fn candidates_with(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Evaluator;
     use crate::graph::MaterialGraph;
     use crate::scatter::{near_delta, nearest_clump};
     use tuft_strands::num::wrap_delta;

@@ -32,11 +32,13 @@ use ports::{Column, columns, evaluated, groom, port_input};
 
 use crate::Domain;
 use crate::cache::PartKey;
-use crate::eval::Evaluator;
+use crate::cache::{KeptOutputs, SetCache};
+use crate::field::Field;
 use crate::graph::MaterialGraph;
 use crate::layer::StrandLayer;
 use crate::limits;
 use crate::link::Input;
+use crate::value::PortType;
 use rayon::prelude::*;
 use std::mem::MaybeUninit;
 use std::sync::Arc;
@@ -119,11 +121,32 @@ impl Streams {
 /// fit a scratch array on the stack.
 const RUN: usize = 2048;
 
+/// What the scatter asks of the evaluator running it ([`crate::Evaluator`] is the one):
+/// the graph, the cache it shares, and a layer's ports evaluated at its roots. The
+/// scatter stands below the evaluator, which scatters through it.
+pub trait PortFields {
+    /// The graph being scattered.
+    fn graph(&self) -> &MaterialGraph;
+    /// The cache shared across evaluators, if any.
+    fn shared_cache(&self) -> Option<&SetCache>;
+    /// `inputs` evaluated at the points of `domain`.
+    fn eval_inputs(&self, inputs: &[(Input, PortType)], domain: &Domain) -> Vec<Field>;
+    /// `inputs` evaluated at the points of `domain`, each node's outputs taken from
+    /// `kept` where an earlier evaluator left them at the same points, and left there
+    /// otherwise.
+    fn eval_inputs_kept(
+        &self,
+        inputs: &[(Input, PortType)],
+        domain: &Domain,
+        kept: KeptOutputs<'_>,
+    ) -> Vec<Arc<Field>>;
+}
+
 /// Scatters layer `name` of `evaluator`'s graph.
 ///
 /// # Errors
 /// An unknown layer or settings out of range.
-pub fn scatter_layer(evaluator: &Evaluator<'_>, name: &str) -> Result<StrandSet, ScatterError> {
+pub fn scatter_layer(evaluator: &dyn PortFields, name: &str) -> Result<StrandSet, ScatterError> {
     let layer = checked_layer(evaluator.graph(), name)?;
     let repeat_m = evaluator.graph().repeat_m;
     let set =
@@ -198,7 +221,7 @@ pub(crate) struct Survivors {
     draws: Vec<Draws>,
 }
 
-fn scatter(evaluator: &Evaluator<'_>, layer: &StrandLayer, repeat_m: f32) -> StrandSet {
+fn scatter(evaluator: &dyn PortFields, layer: &StrandLayer, repeat_m: f32) -> StrandSet {
     let seed = layer.seed;
     let m = layer.clump_lattice;
     let streams = Streams::of(seed);
@@ -211,7 +234,10 @@ fn scatter(evaluator: &Evaluator<'_>, layer: &StrandLayer, repeat_m: f32) -> Str
         let inputs = vec![layer.density.clone(), layer.clump_offset.clone()];
         (cache, PartKey::of(evaluator.graph(), settings, inputs))
     });
-    let survivors = match shared.as_ref().and_then(|(c, key)| c.survivors(key)) {
+    let survivors = match shared
+        .as_ref()
+        .and_then(|(c, key)| c.survivors::<Survivors>(key))
+    {
         Some(kept) => kept,
         None => {
             let list = survivors(evaluator, layer, &streams, &clumps);
@@ -320,7 +346,7 @@ fn draws(streams: &Streams, survivors: &[Survivor]) -> Vec<Draws> {
 /// density cut among them, in that order. Everything after runs in this order, so every
 /// array is written and read front to back.
 fn survivors(
-    evaluator: &Evaluator<'_>,
+    evaluator: &dyn PortFields,
     layer: &StrandLayer,
     streams: &Streams,
     clumps: &[[f32; 2]],

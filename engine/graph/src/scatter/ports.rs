@@ -2,8 +2,9 @@
 //! candidates, the six shaping ports as columns at the survivors (a field, or a
 //! constant read once), and the groom held inside its ranges.
 
+use super::PortFields;
+use crate::cache::KeptOutputs;
 use crate::cache::{PartKey, SetCache};
-use crate::eval::{Evaluator, KeptOutputs};
 use crate::layer::{STRAND_PORTS, StrandLayer};
 use crate::link::Input;
 use crate::value::PortType;
@@ -15,7 +16,7 @@ use tuft_strands::shape::Groom;
 
 /// Evaluates `input` (of type `ty`) at `points`, skipping evaluation for constants.
 pub(super) fn read(
-    evaluator: &Evaluator<'_>,
+    evaluator: &dyn PortFields,
     input: &Input,
     ty: PortType,
     domain: &Domain,
@@ -49,7 +50,7 @@ pub(super) fn port_input(layer: &StrandLayer, name: &str) -> Input {
 /// otherwise: a grass-height edit evaluates the height's multiply again, not the noise
 /// under it.
 pub(super) fn port_fields(
-    evaluator: &Evaluator<'_>,
+    evaluator: &dyn PortFields,
     roots: Option<(&SetCache, &PartKey)>,
     ports: &[(&'static str, Input)],
     domain: &Domain,
@@ -110,7 +111,7 @@ impl Column {
 /// The columns of `ports` at `domain` (the survivors' roots): the linked ones evaluated
 /// in one pass ([`port_fields`]), each constant read once as `constant` reads it.
 pub(super) fn columns(
-    evaluator: &Evaluator<'_>,
+    evaluator: &dyn PortFields,
     roots: Option<(&SetCache, &PartKey)>,
     ports: &[(&'static str, Input)],
     domain: &Domain,
@@ -141,7 +142,7 @@ pub(super) fn evaluated(input: &Input, ty: PortType) -> Option<[f32; 3]> {
 /// are read once, not evaluated at every root; a layer groomed by constants alone fills
 /// its columns with one value.
 pub(super) fn groom(
-    evaluator: &Evaluator<'_>,
+    evaluator: &dyn PortFields,
     layer: &StrandLayer,
     roots: Option<(&SetCache, &PartKey)>,
     domain: &Domain,
@@ -199,6 +200,7 @@ pub(super) fn groom(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Evaluator;
 
     #[test]
     fn a_constant_column_reads_what_its_field_holds() {
