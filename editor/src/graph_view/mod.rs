@@ -30,14 +30,16 @@ pub enum ViewNode {
 }
 
 mod arrange;
+mod constants;
 mod geometry;
 mod menus;
+mod node_menu;
 mod viewer;
+pub use constants::drag_speed;
 use geometry::{Find, Pins, footprint};
 pub use geometry::{NODE_WIDTH, footprint_of};
 pub use menus::OWN_NODE;
 pub use viewer::Renaming;
-pub use viewer::drag_speed;
 use viewer::{Viewer, pbr_index};
 
 /// What a strand layer is, in one line (the library, the canvas menu).

@@ -1,7 +1,9 @@
 //! The widget's side of the graph view: what each node shows (title, pins, inline
 //! constants, thumbnail, menus) and what each gesture on it asks for.
 
+use super::constants::constant_editor;
 use super::geometry::{NotedPin, Pins, footprint};
+pub use super::node_menu::Renaming;
 use super::{ViewNode, type_color};
 use crate::command::Command;
 use egui::{Color32, Pos2, Ui};
@@ -103,15 +105,6 @@ pub(super) struct Viewer<'a> {
     pub(super) restore: Option<egui::emath::TSTransform>,
     /// A rename asked for from a node's menu, and the name it starts from.
     pub(super) renaming: Option<(Renaming, String)>,
-}
-
-/// What the rename window names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Renaming {
-    /// A group.
-    Group(u32),
-    /// A frame, by its index.
-    Frame(usize),
 }
 
 impl<'a> Viewer<'a> {
@@ -222,100 +215,10 @@ impl<'a> Viewer<'a> {
         }
     }
 
-    /// A menu entry that asks for `command` and closes the menu.
-    fn menu_item(&mut self, ui: &mut Ui, label: &str, command: Command) {
-        if ui.button(label).clicked() {
-            self.actions.push(command);
-            ui.close();
-        }
-    }
-
-    /// The menu of node `key`: the widget's own (a right-click on the node) and its
-    /// title's (a right-click on the title text, which takes its own clicks).
-    fn node_menu(&mut self, ui: &mut Ui, key: ViewNode) {
-        match key {
-            ViewNode::Node(id) => self.menu_item(ui, "Delete", Command::Delete(vec![id])),
-            ViewNode::Layer(name) => {
-                self.menu_item(ui, "Duplicate layer", Command::DuplicateLayer(name.clone()));
-                self.menu_item(ui, "Delete layer", Command::RemoveLayer(name));
-            }
-            ViewNode::Group(g) => {
-                self.menu_item(ui, "Open", Command::OpenGroup(g));
-                if let Some(group) = self.doc.group(g) {
-                    let name = group.name.clone();
-                    self.rename_item(ui, Renaming::Group(g), name);
-                }
-                self.menu_item(ui, "Save to Library", Command::SaveToLibrary(g));
-                self.menu_item(ui, "Ungroup", Command::Ungroup(g));
-            }
-            ViewNode::Frame(k) => {
-                if let Some(frame) = self.doc.frames.get(k) {
-                    let title = frame.title.clone();
-                    self.rename_item(ui, Renaming::Frame(k), title);
-                }
-                self.menu_item(ui, "Remove frame", Command::RemoveFrame(k));
-            }
-            ViewNode::Pbr | ViewNode::FrameCorner(_) => {}
-        }
-    }
-
-    /// A menu entry that opens the rename window for `target`, holding `text`. (A text
-    /// field inside the menu could not be clicked: the menu closes on any click in it.)
-    fn rename_item(&mut self, ui: &mut Ui, target: Renaming, text: String) {
-        if ui.button("Rename…").clicked() {
-            self.renaming = Some((target, text));
-            ui.close();
-        }
-    }
-
     /// Whether `node` is a Reroute (drawn as a dot).
     fn is_reroute(&self, node: &ViewNode) -> bool {
         matches!(node, ViewNode::Node(id)
             if self.node(*id).is_some_and(|n| n.kind == tuft_graph::nodes::reroute::NAME))
-    }
-}
-
-/// A number field on a node: dragged, at a speed that scales with the value (a
-/// two-hundredth of it a point, never less than a five-thousandth of its usual range;
-/// Shift for a tenth of that), or clicked and typed (Enter commits, Esc cancels).
-/// Regression: every field crossed its range in 200 points, so a blade 0.06 m long, on a
-/// port whose range is 0 to 1, jumped 0.06 → 0.21 → 0.36 under a small drag.
-fn number_field(ui: &mut Ui, x: &mut f32, range: (f32, f32)) -> bool {
-    let speed = drag_speed(*x, range);
-    let response = ui.add(egui::DragValue::new(x).speed(speed).max_decimals(6));
-    let response = response.on_hover_text(format!(
-        "Drag, or click and type; usually {} to {}",
-        tuft_graph::limits::figure(f64::from(range.0)),
-        tuft_graph::limits::figure(f64::from(range.1))
-    ));
-    response.changed()
-}
-
-/// How far a number field's value moves a point of drag: a two-hundredth of the value,
-/// at least a five-thousandth of its usual `range` (and never below 1e-5).
-#[must_use]
-pub fn drag_speed(x: f32, range: (f32, f32)) -> f64 {
-    let value = if x.is_finite() { x.abs() } else { 0.0 };
-    f64::from(
-        (value / 200.0)
-            .max((range.1 - range.0).abs() / 5000.0)
-            .max(1e-5),
-    )
-}
-
-/// An inline editor for an unlinked input's constant; returns the new value if edited.
-fn constant_editor(ui: &mut Ui, value: Value, range: (f32, f32)) -> Option<Value> {
-    match value {
-        Value::Float(mut x) => number_field(ui, &mut x, range).then_some(Value::Float(x)),
-        Value::Vec2(mut v) => {
-            let a = number_field(ui, &mut v[0], range);
-            let b = number_field(ui, &mut v[1], range);
-            (a || b).then_some(Value::Vec2(v))
-        }
-        Value::Color(mut c) => ui
-            .color_edit_button_rgb(&mut c)
-            .changed()
-            .then_some(Value::Color(c)),
     }
 }
 
@@ -829,20 +732,5 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
         *to_global = egui::emath::TSTransform::new(translation, scale);
         self.centre = to_global.inverse() * self.rect.center();
         self.to_global = *to_global;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn a_drag_moves_a_value_by_a_share_of_itself() {
-        // A blade length of 6 cm on a port whose usual range is 0 to 1: a 30-point drag
-        // moves it by under a centimetre, not 15.
-        assert!(30.0 * super::drag_speed(0.06, (0.0, 1.0)) < 0.01);
-        // A value at zero still moves, by its range.
-        assert!((super::drag_speed(0.0, (0.0, 2.0)) - 0.0004).abs() < 1e-9);
-        assert!(super::drag_speed(f32::NAN, (0.0, 1.0)) > 0.0);
-        // A large value moves as fast as its size asks.
-        assert!((super::drag_speed(400.0, (0.0, 1.0)) - 2.0).abs() < 1e-6);
     }
 }
