@@ -39,12 +39,20 @@ pub use constants::drag_speed;
 use geometry::{Find, Pins, footprint};
 pub use geometry::{NODE_WIDTH, footprint_of};
 pub use menus::OWN_NODE;
-pub use viewer::Renaming;
 use viewer::{Viewer, pbr_index};
 
 /// What a strand layer is, in one line (the library, the canvas menu).
 pub const LAYER_DOC: &str = "A named strand layer: an output whose ports (density, length, \
     width, lean, colours…) grow strands on the surface, with its settings in the inspector";
+
+/// What the rename window names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Renaming {
+    /// A group.
+    Group(u32),
+    /// A frame, by its index.
+    Frame(usize),
+}
 
 /// What the library hands the graph view when a node kind is dragged onto it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

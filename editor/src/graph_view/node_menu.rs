@@ -1,19 +1,10 @@
 //! The menu a node opens on a right-click (its frame's or its title's), and the rename
 //! window it can ask for.
 
-use super::ViewNode;
 use super::viewer::Viewer;
+use super::{Renaming, ViewNode};
 use crate::command::Command;
 use egui::Ui;
-
-/// What the rename window names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Renaming {
-    /// A group.
-    Group(u32),
-    /// A frame, by its index.
-    Frame(usize),
-}
 
 impl Viewer<'_> {
     /// A menu entry that asks for `command` and closes the menu.

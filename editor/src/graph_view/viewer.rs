@@ -3,8 +3,7 @@
 
 use super::constants::constant_editor;
 use super::geometry::{NotedPin, Pins, footprint};
-pub use super::node_menu::Renaming;
-use super::{ViewNode, type_color};
+use super::{Renaming, ViewNode, type_color};
 use crate::command::Command;
 use egui::{Color32, Pos2, Ui};
 use egui_snarl::ui::{AnyPins, PinInfo, SnarlPin, SnarlViewer};
