@@ -591,9 +591,7 @@ impl SnarlViewer<ViewNode> for Viewer<'_> {
                 let members = group.map_or(0, |g| g.members.len());
                 let origin = group.and_then(|g| g.library.as_ref()).map(|link| {
                     match self.library.find(&link.name) {
-                        Some(e) if e.node.digest() == link.digest => {
-                            ("from the library", Color32::GRAY)
-                        }
+                        Some(e) if e.digest == link.digest => ("from the library", Color32::GRAY),
                         Some(_) => ("the library's copy differs", LIBRARY_NOTE),
                         None => ("no longer in the library", LIBRARY_NOTE),
                     }

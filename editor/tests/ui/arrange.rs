@@ -410,16 +410,7 @@ fn click_holding(
     modifiers: egui::Modifiers,
 ) {
     harness.event(egui::Event::ModifiersChanged(modifiers));
-    harness.hover_at(at);
-    harness.run_steps(1);
-    for pressed in [true, false] {
-        harness.event(egui::Event::PointerButton {
-            pos: at,
-            button: egui::PointerButton::Primary,
-            pressed,
-            modifiers,
-        });
-    }
+    press_at(harness, at, egui::PointerButton::Primary, modifiers);
     harness.run_steps(1);
     harness.event(egui::Event::ModifiersChanged(egui::Modifiers::NONE));
     harness.run_steps(1);
@@ -623,13 +614,7 @@ fn a_group_is_renamed_from_its_titles_menu_in_a_window_that_takes_clicks_and_key
     harness.run_steps(2);
     assert!(harness.state().graph_view().renaming());
     // The field has the keys: the old name selected… typed over, Enter.
-    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
-    harness.run_steps(1);
-    harness
-        .get_all_by_role(egui::accesskit::Role::TextInput)
-        .find(|n| n.is_focused())
-        .expect("the name field has the keys")
-        .type_text("Mottle");
+    type_over(&mut harness, "Mottle");
     harness.key_press(egui::Key::Enter);
     harness.run_steps(2);
     assert!(!harness.state().graph_view().renaming());

@@ -391,14 +391,7 @@ fn save_as_typing(path: &std::path::Path, confirm: impl FnOnce(&mut Ui)) {
         .unwrap();
     field.click();
     harness.run_steps(1);
-    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
-    harness.run_steps(1);
-    harness
-        .get_all_by_role(egui::accesskit::Role::TextInput)
-        .find(|n| n.is_focused())
-        .unwrap()
-        .type_text(&path.display().to_string());
-    harness.run_steps(1);
+    type_over(&mut harness, &path.display().to_string());
     confirm(&mut harness);
     harness.run_steps(2);
     assert!(!harness.state().prompting());
@@ -656,14 +649,7 @@ fn rename_material_names_it_and_an_empty_name_is_refused() {
             .expect("the window's name field")
             .click();
         harness.run_steps(1);
-        harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
-        harness.run_steps(1);
-        harness
-            .get_all_by_role(egui::accesskit::Role::TextInput)
-            .find(|n| n.is_focused())
-            .unwrap()
-            .type_text(to);
-        harness.run_steps(1);
+        type_over(harness, to);
         harness.get_by_label("Rename").click();
         harness.run_steps(2);
     };

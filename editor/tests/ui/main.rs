@@ -143,9 +143,14 @@ pub fn drag_by(
     harness.run_steps(1);
 }
 
-/// Moves the pointer to `at` (screen space) and clicks there with `button`, the press
-/// and the release in one frame.
-fn press_at(harness: &mut Harness<'static, Editor>, at: egui::Pos2, button: egui::PointerButton) {
+/// Moves the pointer to `at` (screen space) and clicks there with `button` and
+/// `modifiers` held, the press and the release in one frame.
+pub fn press_at(
+    harness: &mut Harness<'static, Editor>,
+    at: egui::Pos2,
+    button: egui::PointerButton,
+    modifiers: egui::Modifiers,
+) {
     harness.hover_at(at);
     harness.run_steps(1);
     for pressed in [true, false] {
@@ -153,21 +158,43 @@ fn press_at(harness: &mut Harness<'static, Editor>, at: egui::Pos2, button: egui
             pos: at,
             button,
             pressed,
-            modifiers: egui::Modifiers::NONE,
+            modifiers,
         });
     }
 }
 
 /// Clicks at `at` (screen space) with the primary button.
 pub fn click_at(harness: &mut Harness<'static, Editor>, at: egui::Pos2) {
-    press_at(harness, at, egui::PointerButton::Primary);
+    press_at(
+        harness,
+        at,
+        egui::PointerButton::Primary,
+        egui::Modifiers::NONE,
+    );
 }
 
 /// Right-clicks at `at` and lets the menu it opens draw (on empty canvas: the canvas
 /// menu, there).
 pub fn right_click_at(harness: &mut Harness<'static, Editor>, at: egui::Pos2) {
-    press_at(harness, at, egui::PointerButton::Secondary);
+    press_at(
+        harness,
+        at,
+        egui::PointerButton::Secondary,
+        egui::Modifiers::NONE,
+    );
     harness.run_steps(2);
+}
+
+/// Selects all the focused text field holds and types `text` over it.
+pub fn type_over(harness: &mut Harness<'static, Editor>, text: &str) {
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    harness.run_steps(1);
+    harness
+        .get_all_by_role(egui::accesskit::Role::TextInput)
+        .find(|n| n.is_focused())
+        .expect("a text field has the keys")
+        .type_text(text);
+    harness.run_steps(1);
 }
 
 /// Clicks `label` where it is drawn on the canvas (a node's title or body button).

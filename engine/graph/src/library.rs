@@ -220,7 +220,7 @@ impl Document {
                 continue;
             };
             match library.find(&link.name) {
-                Some(e) if e.node.digest() != link.digest => notes.push(format!(
+                Some(e) if e.digest != link.digest => notes.push(format!(
                     "the group {:?} differs from the library's {:?}, which has changed \
                      since it was added: the graph keeps its own copy",
                     g.name, link.name
@@ -244,6 +244,17 @@ pub struct Entry {
     pub path: PathBuf,
     /// What it holds.
     pub node: LibraryNode,
+    /// [`LibraryNode::digest`] of it, found once when read (the editor compares it with
+    /// its groups' every frame).
+    pub digest: u32,
+}
+
+impl Entry {
+    /// `node`, read from `path`.
+    fn new(path: PathBuf, node: LibraryNode) -> Self {
+        let digest = node.digest();
+        Self { path, node, digest }
+    }
 }
 
 /// A library folder as read: its library nodes by name, and what could not be read.
@@ -329,7 +340,7 @@ impl Library {
                         ));
                         continue;
                     }
-                    by_name.insert(node.name.clone(), Entry { path, node });
+                    by_name.insert(node.name.clone(), Entry::new(path, node));
                 }
                 Err(e) => library.problems.push(e.to_string()),
             }
@@ -384,7 +395,13 @@ impl Library {
             .map_err(|e| SaveError::Encode(e.to_string()))?;
         text.push('\n');
         crate::io::write_atomic(&path, text.as_bytes())?;
-        *self = Self::read(&folder);
+        // The folder as read, with this node in (not read again: each save would read
+        // every library file once more).
+        self.entries
+            .retain(|e| e.node.name != node.name && e.path != path);
+        let at = self.entries.partition_point(|e| e.node.name < node.name);
+        self.entries
+            .insert(at, Entry::new(path.clone(), node.clone()));
         Ok((path, replaced))
     }
 }
@@ -557,6 +574,7 @@ mod tests {
         node.name = "zsmall".into();
         let mut library = Library::read(&dir);
         library.save(&node).unwrap();
+        let library = Library::read(&dir);
         assert!(library.find("zsmall").is_some(), "{:?}", library.problems);
         assert!(
             library
