@@ -383,14 +383,19 @@ impl Editor {
                 let budget = tuft_render::FrameBudget::default();
                 ui.colored_label(
                     egui::Color32::from_rgb(230, 170, 60),
-                    format!("budget: {} tiles coarser", stats.tiles_coarsened),
+                    format!(
+                        "budget: switches at {:.0}% of their distance",
+                        100.0 * stats.budget_scale
+                    ),
                 )
                 .on_hover_text(format!(
-                    "A frame may draw {} million triangles and hold {} MB of strands; the \
-                     farthest tiles take coarser levels than their distance asks to stay \
-                     inside it.",
+                    "A frame may draw {} million triangles and hold {} MB of strands; to \
+                     stay inside it every switch comes nearer, each keeping its fade, as \
+                     a smaller LOD bias would ({} tiles drawn coarser than their distance \
+                     asks).",
                     budget.triangles >> 20,
-                    budget.bytes >> 20
+                    budget.bytes >> 20,
+                    stats.tiles_coarsened
                 ));
             }
             if let Some(ms) = self.preview.rebuild_ms {

@@ -58,9 +58,9 @@ pub struct Options {
     /// keeps each level twice as far.
     #[arg(long, default_value_t = 1.0, value_parser = super::numbers::lod_bias)]
     pub lod_bias: f32,
-    /// The most strand and card triangles the frame may draw before its farthest tiles
-    /// go coarser (the preview's budget is 16777216); raise it to draw a high
-    /// --lod-bias without coarsening.
+    /// The most strand and card triangles the frame may draw (and 128 bytes of geometry
+    /// each) before every switch comes nearer (the preview's budget is 16777216); raise
+    /// it to draw a high --lod-bias as asked.
     #[arg(long, value_parser = super::numbers::triangle_budget)]
     pub triangle_budget: Option<u64>,
 }
@@ -313,10 +313,7 @@ fn render(material: tuft_render::Material, out: &Path, o: &Options) -> anyhow::R
     }
     let mut scene = scene_on(material, o)?;
     if let Some(triangles) = o.triangle_budget {
-        scene.set_budget(tuft_render::FrameBudget {
-            triangles,
-            ..tuft_render::FrameBudget::default()
-        });
+        scene.set_budget(tuft_render::FrameBudget::of_triangles(triangles));
     }
     let kind = scene.kind();
     let mut offscreen = Offscreen::new()?;
@@ -386,7 +383,9 @@ fn render(material: tuft_render::Material, out: &Path, o: &Options) -> anyhow::R
     }
     if s.budget_limited {
         out!(
-            "  (the frame budget drew {} tiles coarser than their distance asks, farthest first)",
+            "  (the frame budget put every switch at {:.0}% of its distance, {} tiles coarser \
+             than their distance asks; --triangle-budget raises it)",
+            100.0 * s.budget_scale,
             s.tiles_coarsened
         );
     }

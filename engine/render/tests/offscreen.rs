@@ -477,6 +477,27 @@ fn the_frame_budget_draws_the_farthest_tiles_coarser_until_the_frame_fits() {
         triangles / 4
     );
     assert!(cut.triangles() > 0, "something is still drawn");
+    // Every switch came nearer, each with its fade, as a smaller level-of-detail bias
+    // would: the budget's frame is the free frame at that bias, draw for draw. Forcing
+    // the farthest tiles coarser instead cut every fade at one distance, a hard edge
+    // across a field seen from eye height.
+    assert!(cut.budget_scale > 0.0 && cut.budget_scale < 1.0, "{cut:?}");
+    let scaled = View {
+        lod_bias: cut.budget_scale,
+        ..v
+    };
+    let draws = |scene: &mut Scene, view: &View| -> Vec<_> {
+        scene
+            .plan(view)
+            .draws
+            .iter()
+            .map(|d| (d.target, d.index_count, d.params.fade.to_bits()))
+            .collect()
+    };
+    assert_eq!(
+        draws(&mut tight, &v),
+        draws(&mut Scene::new(meadow(20_000), SurfaceKind::Plane), &scaled)
+    );
     // The bytes held count too.
     let mut small = Scene::new(meadow(20_000), SurfaceKind::Plane);
     small.set_budget(FrameBudget {

@@ -36,6 +36,7 @@
 //! ```
 
 pub mod buckets;
+pub mod canopy;
 pub mod cards;
 pub mod crc;
 #[cfg(target_arch = "x86_64")]

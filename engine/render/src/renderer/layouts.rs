@@ -67,6 +67,8 @@ fn the_frame_uniform_is_the_shaders_frame() {
             ("ground_color", offset_of!(FrameUniform, ground_color)),
             ("wind", offset_of!(FrameUniform, wind)),
             ("options", offset_of!(FrameUniform, options)),
+            ("canopy_a", offset_of!(FrameUniform, canopy_a)),
+            ("canopy_b", offset_of!(FrameUniform, canopy_b)),
         ],
     );
 }

@@ -42,6 +42,31 @@ struct FrameUniform {
     ground_color: [f32; 4],
     wind: [f32; 4],
     options: [f32; 4],
+    canopy_a: [[f32; 4]; CANOPY_SLICES],
+    canopy_b: [[f32; 4]; CANOPY_SLICES],
+}
+
+use tuft_strands::canopy::SLICES as CANOPY_SLICES;
+
+impl FrameUniform {
+    /// The canopy's slices as the shaders' `Frame` holds them: (colour, side area) and
+    /// (top area, how much light reaches the slice, how far its faces turn up, 0), top
+    /// first.
+    fn canopy(canopy: &tuft_strands::canopy::Canopy) -> [[[f32; 4]; CANOPY_SLICES]; 2] {
+        let mut out = [[[0.0; 4]; CANOPY_SLICES]; 2];
+        for (k, slice) in canopy.slices.iter().enumerate() {
+            let [r, g, b] = slice.color;
+            out[0][k] = [r, g, b, slice.side];
+            out[1][k] = [slice.top, canopy_depth(slice.along), slice.up, 0.0];
+        }
+        out
+    }
+}
+
+/// How much light reaches a point `along` a strand inside the canopy (the shaders'
+/// `canopy_depth`).
+fn canopy_depth(along: f32) -> f32 {
+    0.45 + 0.55 * along.clamp(0.0, 1.0)
 }
 
 /// Uniform buffer offsets must be multiples of this (wgpu's default limit).

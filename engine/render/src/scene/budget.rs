@@ -27,6 +27,20 @@ impl Default for FrameBudget {
 }
 
 impl FrameBudget {
+    /// A budget of `triangles`, holding as many bytes per triangle as the default does
+    /// (128), and never fewer bytes than the default: raising the triangles raises what
+    /// they may hold with them.
+    #[must_use]
+    pub fn of_triangles(triangles: u64) -> Self {
+        let default = Self::default();
+        Self {
+            triangles,
+            bytes: triangles
+                .saturating_mul(default.bytes / default.triangles)
+                .max(default.bytes),
+        }
+    }
+
     /// The budget for an interactive view on `adapter`: the default on a GPU; on a
     /// software adapter (a CPU rasterising, as in a virtual machine without a GPU) an
     /// eighth of its triangles, 2 million. There a frame of the lawn on the field at
@@ -120,12 +134,10 @@ impl Scene {
         cost
     }
 
-    /// Coarsens `choices` (per layer, per entry of `visible`, nearest first) until the
-    /// frame fits `self.budget`: each round takes every tile one step coarser from the
-    /// farthest inward and stops as soon as the frame fits. Returns how many tiles were
-    /// coarsened.
-    pub(super) fn fit_budget(&self, visible: &[(usize, f32)], choices: &mut [Vec<Choice>]) -> u32 {
-        let mut costs: Vec<Vec<Cost>> = choices
+    /// What the frame costs drawn as `choices` (per layer, per entry of `visible`): per
+    /// layer and tile, and in all.
+    fn costs(&self, visible: &[(usize, f32)], choices: &[Vec<Choice>]) -> (Vec<Vec<Cost>>, Cost) {
+        let costs: Vec<Vec<Cost>> = choices
             .iter()
             .enumerate()
             .map(|(li, layer)| {
@@ -140,10 +152,75 @@ impl Scene {
         for c in costs.iter().flatten() {
             total += *c;
         }
-        let budget = self.budget;
-        let over = |total: &Cost| total.triangles > budget.triangles || total.bytes > budget.bytes;
-        let mut coarsened = vec![vec![false; visible.len()]; choices.len()];
-        while over(&total) {
+        (costs, total)
+    }
+
+    fn over(&self, total: &Cost) -> bool {
+        total.triangles > self.budget.triangles || total.bytes > self.budget.bytes
+    }
+
+    /// Makes the frame fit `self.budget`. First as a smaller level-of-detail bias would:
+    /// the largest scale of every switch distance (down to [`LEAST_SCALE`]) at which the
+    /// frame fits, found by bisection, so every switch keeps its fade and only comes
+    /// nearer (`choose_at(scale)` gives the choices at a scale). Forcing the farthest
+    /// tiles coarser one by one instead cut every level's fade off at one distance: a
+    /// hard edge across the field at eye height. Where even the least scale does not
+    /// fit (or the levels are forced), the farthest tiles then go coarser one step at
+    /// a time. Returns the scale and how many (layer, tile) pairs ended coarser than
+    /// their distance asks for.
+    pub(super) fn fit_budget(
+        &self,
+        visible: &[(usize, f32)],
+        choices: &mut Vec<Vec<Choice>>,
+        choose_at: impl Fn(f32) -> Vec<Vec<Choice>>,
+    ) -> (f32, u32) {
+        let (_, total) = self.costs(visible, choices);
+        if !self.over(&total) {
+            return (1.0, 0);
+        }
+        let asked = choices.clone();
+        let fits = |scale: f32| {
+            let at = choose_at(scale);
+            let (_, total) = self.costs(visible, &at);
+            (!self.over(&total)).then_some(at)
+        };
+        let mut scale = LEAST_SCALE;
+        match fits(LEAST_SCALE) {
+            Some(least) => {
+                *choices = least;
+                // `low` fits, `high` does not; geometric steps, the scale being a ratio.
+                let (mut low, mut high) = (LEAST_SCALE, 1.0f32);
+                for _ in 0..BISECTIONS {
+                    let mid = (low * high).sqrt();
+                    match fits(mid) {
+                        Some(at) => {
+                            low = mid;
+                            *choices = at;
+                        }
+                        None => high = mid,
+                    }
+                }
+                scale = low;
+            }
+            None => {
+                *choices = choose_at(LEAST_SCALE);
+                self.coarsen_farthest(visible, choices);
+            }
+        }
+        let coarsened = asked
+            .iter()
+            .flatten()
+            .zip(choices.iter().flatten())
+            .filter(|(a, b)| a.rep != b.rep)
+            .count() as u32;
+        (scale, coarsened.max(1))
+    }
+
+    /// Coarsens `choices` until the frame fits: each round takes every tile one step
+    /// coarser from the farthest inward and stops as soon as the frame fits.
+    fn coarsen_farthest(&self, visible: &[(usize, f32)], choices: &mut [Vec<Choice>]) {
+        let (mut costs, mut total) = self.costs(visible, choices);
+        while self.over(&total) {
             let mut moved = false;
             'round: for slot in (0..visible.len()).rev() {
                 for li in 0..choices.len() {
@@ -158,9 +235,8 @@ impl Scene {
                     total += cost;
                     costs[li][slot] = cost;
                     choices[li][slot] = next;
-                    coarsened[li][slot] = true;
                     moved = true;
-                    if !over(&total) {
+                    if !self.over(&total) {
                         break 'round;
                     }
                 }
@@ -169,9 +245,16 @@ impl Scene {
                 break;
             }
         }
-        coarsened.iter().flatten().filter(|&&c| c).count() as u32
     }
 }
+
+/// The least scale of the switch distances the budget takes before it forces tiles
+/// coarser one by one: every switch 64 times nearer.
+pub const LEAST_SCALE: f32 = 1.0 / 64.0;
+
+/// Bisections of the scale: the scale found is within `64^(1/2^8)`, 1.6 %, of the
+/// largest that fits.
+const BISECTIONS: usize = 8;
 
 #[cfg(test)]
 mod tests {

@@ -168,7 +168,8 @@ pub struct DrawParams {
     /// Overlay colour (linear RGB, a = 1).
     pub overlay: [f32; 4],
     /// From how far (metres from the eye) strands and cards begin to blend toward the
-    /// surface behind them, and where they have become it (`f32::MAX` twice: never).
+    /// surface behind them, and where they have become it (`f32::MAX` twice: never); for
+    /// the surface, where the ground between the strands turns to the canopy.
     pub blend_m: [f32; 2],
     /// Cards: how far along its strands a point of the picture is, on average, per unit
     /// of its height in the picture (strands: 1).
@@ -265,6 +266,9 @@ pub struct FrameStats {
     pub budget_limited: bool,
     /// How many (layer, tile) pairs the frame budget drew coarser.
     pub tiles_coarsened: u32,
+    /// The scale the frame budget put on every switch distance (1: none; below 1 every
+    /// switch, with its fade, that much nearer; 0 in stats of no plan).
+    pub budget_scale: f32,
 }
 
 impl FrameStats {
@@ -310,6 +314,8 @@ pub struct FramePlan {
     pub draws: Vec<DrawItem>,
     /// Counts.
     pub stats: FrameStats,
+    /// The scene's canopy, which the surface's shading reads.
+    pub canopy: Canopy,
 }
 
 /// The overlay colour of a representation.

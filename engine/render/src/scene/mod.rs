@@ -13,6 +13,7 @@ use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec3, Vec4};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
+use tuft_strands::canopy::Canopy;
 use tuft_strands::cards::{self, Atlas};
 use tuft_strands::mesh::{TileMesh, append_strands};
 use tuft_strands::placement::{PlacedTile, Placer};
@@ -130,6 +131,9 @@ pub struct Scene {
     /// the UV gradients, the curvature in the first's `w` (see `renderer::root_texels`).
     pub(crate) triangle_ground: Vec<[[f32; 4]; 2]>,
     pub(crate) layers: Vec<LayerScene>,
+    /// The layers' strands as height slices: what the surface shows of them from each
+    /// elevation (`tuft_strands::canopy`).
+    canopy: Canopy,
     /// Unique per scene: the GPU side rebuilds its buffers when it changes.
     pub(crate) id: u64,
     /// Counts [`Scene::replace_maps`]: the GPU side rewrites its map textures when it
@@ -248,6 +252,14 @@ impl Scene {
         let tiles = tile_bounds(&surface, &boxes, tallest);
         let surface_mesh = surface_mesh(&surface, &material.ground_variation());
         let tile_uv = tile_shares(&surface, &surface_mesh);
+        let canopy = Canopy::of(
+            &material
+                .layers
+                .iter()
+                .map(|l| (&*l.set, l.profile))
+                .collect::<Vec<_>>(),
+            material.repeat_m,
+        );
         let triangle_ground = (0..surface.triangles.len())
             .map(|t| {
                 let [gu, gv] = surface.uv_gradient(t);
@@ -266,6 +278,7 @@ impl Scene {
             surface_mesh,
             triangle_ground,
             layers,
+            canopy,
             id: NEXT_SCENE_ID.fetch_add(1, Ordering::Relaxed),
             maps_version: 0,
             budget: FrameBudget::default(),
@@ -284,6 +297,13 @@ impl Scene {
         Reuse {
             layers: self.layers.iter().map(|l| l.shared.clone()).collect(),
         }
+    }
+
+    /// The material's strands as height slices, as the surface shows them from each
+    /// elevation.
+    #[must_use]
+    pub fn canopy(&self) -> &Canopy {
+        &self.canopy
     }
 
     /// The material shown.
@@ -459,22 +479,28 @@ impl Scene {
                 .collect(),
             ..FrameStats::default()
         };
-        // Choices per (layer, visible tile), then what must be planted.
-        let mut choices: Vec<Vec<Choice>> = (0..self.layers.len())
-            .map(|li| {
-                let mode = match view.level_layer {
-                    Some(only) if only != li => LevelMode::Auto,
-                    _ => view.level,
-                };
-                visible
-                    .iter()
-                    .map(|&(_, d)| self.choice_at(li, mode, &view.camera, d, height_px))
-                    .collect()
-            })
-            .collect();
-        // Within the budget before anything is planted: the farthest tiles go coarser.
-        stats.tiles_coarsened = self.fit_budget(&visible, &mut choices);
-        stats.budget_limited = stats.tiles_coarsened > 0;
+        // Choices per (layer, visible tile) at a scale of the switch distances, then
+        // within the budget before anything is planted, then what must be planted.
+        let choose_at = |scale: f32| -> Vec<Vec<Choice>> {
+            (0..self.layers.len())
+                .map(|li| {
+                    let mode = match view.level_layer {
+                        Some(only) if only != li => LevelMode::Auto,
+                        _ => view.level,
+                    };
+                    visible
+                        .iter()
+                        .map(|&(_, d)| self.choice_at(li, mode, &view.camera, d, height_px * scale))
+                        .collect()
+                })
+                .collect()
+        };
+        let mut choices = choose_at(1.0);
+        let (scale, coarsened) = self.fit_budget(&visible, &mut choices, choose_at);
+        stats.tiles_coarsened = coarsened;
+        stats.budget_limited = coarsened > 0;
+        stats.budget_scale = scale;
+        let height_px = height_px * scale;
         let (done, pending) = self.make_resident(&visible, &choices);
         self.let_go_unwanted(&visible);
         stats.tiles_rebuilt = done;
@@ -491,12 +517,16 @@ impl Scene {
                 }
             })
             .collect();
-        let draws = self.draws(&visible, &choices, &blend, &mut stats);
+        // The ground between the strands turns to the canopy as the first layer's strands
+        // blend toward it, whether or not the strands themselves blend.
+        let canopy_m = self.blend_distances(0, &view.camera, height_px);
+        let draws = self.draws(&visible, &choices, &blend, canopy_m, &mut stats);
         FramePlan {
             view_proj,
             eye,
             draws,
             stats,
+            canopy: self.canopy,
         }
     }
 
@@ -530,6 +560,7 @@ impl Scene {
         visible: &[(usize, f32)],
         choices: &[Vec<Choice>],
         blend: &[[f32; 2]],
+        canopy_m: [f32; 2],
         stats: &mut FrameStats,
     ) -> Vec<DrawItem> {
         let mut draws = Vec::new();
@@ -548,6 +579,7 @@ impl Scene {
                         neutral
                     },
                     macro_tint: ground.tint,
+                    blend_m: canopy_m,
                     ..DrawParams::zeroed()
                 },
             });

@@ -17,6 +17,12 @@ struct Frame {
     wind: vec4<f32>,
     // x: 1 when the level overlay is on.
     options: vec4<f32>,
+    // The canopy's height slices, top first (tuft_strands::canopy): rgb the strands'
+    // mean linear colour there, w their side area per square metre of ground; x their
+    // area seen from above, y how much light reaches them (canopy_depth), z how far
+    // their faces turn up toward the sky (0 upright, 1 flat).
+    canopy_a: array<vec4<f32>, 16>,
+    canopy_b: array<vec4<f32>, 16>,
 };
 
 // What one draw (a tile of one layer at one level) needs.
@@ -148,4 +154,67 @@ fn shade_surface(
     let sun = frame.sun_color.rgb * n_dot_l * (diffuse + specular);
     let sky = ambient(n) * ao * (base * (1.0 - metallic) + f0 * 0.2);
     return sun + sky;
+}
+
+// How much light reaches a point `along` a strand inside the canopy: the bottom of the
+// canopy sees less of the sky and the sun than the crown does.
+fn canopy_depth(along: f32) -> f32 {
+    return mix(0.45, 1.0, along);
+}
+
+// The mean of the strands' shading (strands.wgsl, `shade_strand`) over normals turned
+// every way about `axis`: |n·l| averages 2/π of the sun's part across the axis, and the
+// ambient its value at the horizon.
+fn shade_turned(base: vec3<f32>, axis: vec3<f32>, depth: f32) -> vec3<f32> {
+    let l = frame.sun_dir.xyz;
+    let a = dot(axis, l);
+    let across = sqrt(max(1.0 - a * a, 0.0));
+    let wrap = (0.6366198 * across + 0.3) / 1.3;
+    let sun = frame.sun_color.rgb * wrap * max(l.y, 0.0) * depth * 0.9;
+    let sky = mix(frame.ground_color.rgb, frame.sky_color.rgb, 0.5);
+    return base * (sun + sky * depth);
+}
+
+// `shade_turned` for faces tilted up toward `axis` by `up` (the sine of their angle from
+// upright): their normals are `up · axis` plus `√(1 − up²)` across it turned every way.
+// The sun's |n·l| is taken as the root of the sum of the squares of its two parts' means
+// (exact upright and flat), the ambient at the normals' mean height.
+fn shade_tilted(base: vec3<f32>, axis: vec3<f32>, depth: f32, up: f32) -> vec3<f32> {
+    let l = frame.sun_dir.xyz;
+    let a = dot(axis, l);
+    let across = sqrt(max(1.0 - a * a, 0.0)) * sqrt(max(1.0 - up * up, 0.0));
+    let facing = length(vec2<f32>(0.6366198 * across, up * a));
+    let wrap = (facing + 0.3) / 1.3;
+    let sun = frame.sun_color.rgb * wrap * max(l.y, 0.0) * depth * 0.9;
+    let sky = mix(frame.ground_color.rgb, frame.sky_color.rgb, 0.5 + 0.5 * up);
+    return base * (sun + sky * depth);
+}
+
+// What the eye sees where its ray meets the surface at `world` (normal `n`), whose
+// shaded maps are `ground`: descending through the canopy's slices, each stops a share
+// of what is left of the ray (its side area times the cotangent of the ray's elevation,
+// plus its area seen from above) and shows its strands turned every way, tinted as the
+// strands are by `tint`; what is left reaches the maps (tuft_strands::canopy::seen).
+fn through_canopy(ground: vec3<f32>, world: vec3<f32>, n: vec3<f32>, tint: vec3<f32>) -> vec3<f32> {
+    let v = normalize(frame.eye.xyz - world);
+    let s = clamp(dot(v, n), 1e-3, 1.0);
+    let cot = sqrt(max(1.0 - s * s, 0.0)) / s;
+    var through = 1.0;
+    var seen = vec3<f32>(0.0);
+    for (var k = 0u; k < 16u; k++) {
+        let a = frame.canopy_a[k];
+        let b = frame.canopy_b[k];
+        let passes = exp(-(a.w * cot + b.x));
+        seen += (through * (1.0 - passes)) * shade_tilted(a.rgb * tint, n, b.y, b.z);
+        through *= passes;
+    }
+    return seen + through * ground;
+}
+
+// How far a fragment at `world` has blended toward what stands for the strands far
+// away (the draw's blend distances), 0..1.
+fn blend_weight(world: vec3<f32>) -> f32 {
+    let d = length(world - frame.eye.xyz);
+    let x = clamp((d - draw.blend_start) / max(draw.blend_end - draw.blend_start, 1e-6), 0.0, 1.0);
+    return x * x * (3.0 - 2.0 * x);
 }

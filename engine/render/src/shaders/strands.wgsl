@@ -290,20 +290,14 @@ fn behind(strand: u32, world: vec3<f32>) -> Behind {
     return out;
 }
 
-// How far a fragment at `world` has blended toward the surface behind it, 0..1.
-fn blend_weight(world: vec3<f32>) -> f32 {
-    let d = length(world - frame.eye.xyz);
-    let x = clamp((d - draw.blend_start) / max(draw.blend_end - draw.blend_start, 1e-6), 0.0, 1.0);
-    return x * x * (3.0 - 2.0 * x);
-}
-
 // What the surface shows at `g`, shaded as surface.wgsl shades it; `duv_dx`, `duv_dy`
 // are the UV's screen derivatives (taken where control flow is uniform).
 fn surface_at(g: Ground, duv_dx: vec2<f32>, duv_dy: vec2<f32>, tint: vec3<f32>) -> vec3<f32> {
     let base = textureSampleGrad(base_map, atlas_sampler, g.uv, duv_dx, duv_dy).rgb * tint;
     let orm = textureSampleGrad(orm_map, atlas_sampler, g.uv, duv_dx, duv_dy).rgb;
     let nt = textureSampleGrad(normal_map, atlas_sampler, g.uv, duv_dx, duv_dy).xyz;
-    return shade_surface(base, orm, nt, g.tangent, g.bitangent, g.normal, g.point);
+    let shaded = shade_surface(base, orm, nt, g.tangent, g.bitangent, g.normal, g.point);
+    return through_canopy(shaded, g.point, g.normal, tint);
 }
 
 // `own` blended by its distance toward what the strand stands for far away: the surface
@@ -331,12 +325,6 @@ fn blend_far(
     return mix(own, shade_turned(base, axis, depth), w);
 }
 
-// How much light reaches a point `along` a strand inside the canopy: the bottom of the
-// canopy sees less of the sky and the sun than the crown does.
-fn canopy_depth(along: f32) -> f32 {
-    return mix(0.45, 1.0, along);
-}
-
 // Thin strands let light through: the sun wraps round them.
 fn shade_strand(base: vec3<f32>, n_in: vec3<f32>, depth: f32) -> vec3<f32> {
     let n = normalize(n_in);
@@ -344,18 +332,6 @@ fn shade_strand(base: vec3<f32>, n_in: vec3<f32>, depth: f32) -> vec3<f32> {
     let wrap = clamp((abs(n_dot_l) + 0.3) / 1.3, 0.0, 1.0);
     let sun = frame.sun_color.rgb * wrap * max(frame.sun_dir.y, 0.0) * depth * 0.9;
     return base * (sun + ambient(n) * depth);
-}
-
-// The mean of `shade_strand` over normals turned every way about `axis`: |n·l| averages
-// 2/π of the sun's part across the axis, and the ambient its value at the horizon.
-fn shade_turned(base: vec3<f32>, axis: vec3<f32>, depth: f32) -> vec3<f32> {
-    let l = frame.sun_dir.xyz;
-    let a = dot(axis, l);
-    let across = sqrt(max(1.0 - a * a, 0.0));
-    let wrap = (0.6366198 * across + 0.3) / 1.3;
-    let sun = frame.sun_color.rgb * wrap * max(l.y, 0.0) * depth * 0.9;
-    let sky = mix(frame.ground_color.rgb, frame.sky_color.rgb, 0.5);
-    return base * (sun + sky * depth);
 }
 
 @fragment

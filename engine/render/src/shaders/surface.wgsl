@@ -45,11 +45,19 @@ fn fs_surface(in: SurfaceOut) -> @location(0) vec4<f32> {
         let shade = 0.35 + 0.65 * max(dot(n_geo, frame.sun_dir.xyz), 0.0);
         return vec4<f32>(draw.overlay.rgb * shade, 1.0);
     }
-    let base = textureSample(base_map, map_sampler, in.uv).rgb * macro_tint(in.macro_patch);
+    let tint = macro_tint(in.macro_patch);
+    let base = textureSample(base_map, map_sampler, in.uv).rgb * tint;
     let orm = textureSample(orm_map, map_sampler, in.uv).rgb;
     let nt = textureSample(normal_map, map_sampler, in.uv).xyz;
     let t = normalize(in.tangent.xyz - n_geo * dot(n_geo, in.tangent.xyz));
     // OpenGL convention: the map's +y is the surface's +v.
     let b = cross(n_geo, t) * in.tangent.w;
-    return vec4<f32>(display(shade_surface(base, orm, nt, t, b, n_geo, in.world)), 1.0);
+    let shaded = shade_surface(base, orm, nt, t, b, n_geo, in.world);
+    // Near, the strands are drawn and what shows between them is the maps; as they
+    // blend toward the far look, so does the ground between them.
+    let w = blend_weight(in.world);
+    if w <= 0.0 {
+        return vec4<f32>(display(shaded), 1.0);
+    }
+    return vec4<f32>(display(mix(shaded, through_canopy(shaded, in.world, n_geo, tint), w)), 1.0);
 }

@@ -206,7 +206,7 @@ impl Shape {
         self.groom.width_at(self.width, t)
     }
 
-    fn color_at(&self, t: f32) -> [f32; 3] {
+    pub(crate) fn color_at(&self, t: f32) -> [f32; 3] {
         let (r, c) = (self.root_color, self.tip_color);
         [
             r[0] + (c[0] - r[0]) * t,
