@@ -5,6 +5,7 @@ mod bake;
 mod baked_set;
 mod boundaries;
 mod engines;
+mod far;
 mod field;
 mod files;
 mod game;

@@ -69,6 +69,7 @@ fn the_frame_uniform_is_the_shaders_frame() {
             ("options", offset_of!(FrameUniform, options)),
             ("canopy_a", offset_of!(FrameUniform, canopy_a)),
             ("canopy_b", offset_of!(FrameUniform, canopy_b)),
+            ("canopy_ground", offset_of!(FrameUniform, canopy_ground)),
         ],
     );
 }

@@ -44,6 +44,7 @@ struct FrameUniform {
     options: [f32; 4],
     canopy_a: [[f32; 4]; CANOPY_SLICES],
     canopy_b: [[f32; 4]; CANOPY_SLICES],
+    canopy_ground: [f32; 4],
 }
 
 use tuft_strands::canopy::SLICES as CANOPY_SLICES;

@@ -384,6 +384,7 @@ impl Renderer {
             options: [if view.overlay { 1.0 } else { 0.0 }, 0.0, 0.0, 0.0],
             canopy_a,
             canopy_b,
+            canopy_ground: plan.canopy_ground.extend(0.0).to_array(),
         };
         queue.write_buffer(&fs.frame_buffer, 0, bytemuck::bytes_of(&frame));
         let n = plan.draws.len() as u64;

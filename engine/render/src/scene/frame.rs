@@ -316,6 +316,9 @@ pub struct FramePlan {
     pub stats: FrameStats,
     /// The scene's canopy, which the surface's shading reads.
     pub canopy: Canopy,
+    /// The mean linear base colour of the surface's maps: a texel's own against it gives
+    /// the canopy the pattern of the place.
+    pub canopy_ground: Vec3,
 }
 
 /// The overlay colour of a representation.

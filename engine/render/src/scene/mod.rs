@@ -107,6 +107,22 @@ impl Resident {
     }
 }
 
+/// The mean linear base colour of `maps`.
+fn mean_base(maps: &crate::material::SurfaceMaps) -> Vec3 {
+    let n = maps.base_color.len().max(1) as f32;
+    maps.base_color
+        .iter()
+        .map(|p| {
+            Vec3::new(
+                tuft_strands::num::srgb8_to_linear(p[0]),
+                tuft_strands::num::srgb8_to_linear(p[1]),
+                tuft_strands::num::srgb8_to_linear(p[2]),
+            )
+        })
+        .sum::<Vec3>()
+        / n
+}
+
 static NEXT_SCENE_ID: AtomicU64 = AtomicU64::new(1);
 
 /// A level-of-detail bias as the planner uses it: finite, and between 1/16 and 16.
@@ -134,6 +150,8 @@ pub struct Scene {
     /// The layers' strands as height slices: what the surface shows of them from each
     /// elevation (`tuft_strands::canopy`).
     canopy: Canopy,
+    /// The mean linear base colour of the maps (`FramePlan::canopy_ground`).
+    canopy_ground: Vec3,
     /// Unique per scene: the GPU side rebuilds its buffers when it changes.
     pub(crate) id: u64,
     /// Counts [`Scene::replace_maps`]: the GPU side rewrites its map textures when it
@@ -260,6 +278,7 @@ impl Scene {
                 .collect::<Vec<_>>(),
             material.repeat_m,
         );
+        let canopy_ground = mean_base(&material.maps);
         let triangle_ground = (0..surface.triangles.len())
             .map(|t| {
                 let [gu, gv] = surface.uv_gradient(t);
@@ -279,6 +298,7 @@ impl Scene {
             triangle_ground,
             layers,
             canopy,
+            canopy_ground,
             id: NEXT_SCENE_ID.fetch_add(1, Ordering::Relaxed),
             maps_version: 0,
             budget: FrameBudget::default(),
@@ -318,6 +338,7 @@ impl Scene {
     pub fn replace_maps(&mut self, maps: crate::material::SurfaceMaps) {
         let mut material = (*self.material).clone();
         material.maps = maps;
+        self.canopy_ground = mean_base(&material.maps);
         self.material = Arc::new(material);
         self.maps_version += 1;
     }
@@ -527,6 +548,7 @@ impl Scene {
             draws,
             stats,
             canopy: self.canopy,
+            canopy_ground: self.canopy_ground,
         }
     }
 

@@ -23,6 +23,9 @@ struct Frame {
     // their faces turn up toward the sky (0 upright, 1 flat).
     canopy_a: array<vec4<f32>, 16>,
     canopy_b: array<vec4<f32>, 16>,
+    // rgb: the mean linear base colour of the surface's maps, which a texel's own
+    // divides to give the canopy its pattern.
+    canopy_ground: vec4<f32>,
 };
 
 // What one draw (a tile of one layer at one level) needs.
@@ -191,14 +194,32 @@ fn shade_tilted(base: vec3<f32>, axis: vec3<f32>, depth: f32, up: f32) -> vec3<f
 }
 
 // What the eye sees where its ray meets the surface at `world` (normal `n`), whose
-// shaded maps are `ground`: descending through the canopy's slices, each stops a share
-// of what is left of the ray (its side area times the cotangent of the ray's elevation,
-// plus its area seen from above) and shows its strands turned every way, tinted as the
-// strands are by `tint`; what is left reaches the maps (tuft_strands::canopy::seen).
-fn through_canopy(ground: vec3<f32>, world: vec3<f32>, n: vec3<f32>, tint: vec3<f32>) -> vec3<f32> {
+// shaded maps are `ground` and whose base colour texel is `base`: descending through the
+// canopy's slices, each stops a share of what is left of the ray (its side area times
+// the cotangent of the ray's elevation, plus its area seen from above) and shows its
+// strands turned every way, tinted as the strands are by `tint`; what is left reaches
+// the maps (tuft_strands::canopy::seen). The slices hold the canopy's mean colours; the
+// texel against the maps' mean gives them the pattern of the place (a coat's stripes,
+// a carpet's dots), which the maps carry and a mean does not.
+fn through_canopy(
+    ground: vec3<f32>,
+    base: vec3<f32>,
+    world: vec3<f32>,
+    n: vec3<f32>,
+    tint: vec3<f32>,
+) -> vec3<f32> {
+    let pattern = clamp(base / max(frame.canopy_ground.rgb, vec3<f32>(1e-4)), vec3<f32>(0.0), vec3<f32>(4.0));
     let v = normalize(frame.eye.xyz - world);
     let s = clamp(dot(v, n), 1e-3, 1.0);
     let cot = sqrt(max(1.0 - s * s, 0.0)) / s;
+    let seen = canopy_seen(cot, n, pattern * tint);
+    return seen.rgb + seen.a * ground;
+}
+
+// The canopy along a ray whose elevation has cotangent `cot` over a surface of normal
+// `n`, its colours multiplied by `tint`: rgb what its slices show, a the share of the
+// ray that passes them all.
+fn canopy_seen(cot: f32, n: vec3<f32>, tint: vec3<f32>) -> vec4<f32> {
     var through = 1.0;
     var seen = vec3<f32>(0.0);
     for (var k = 0u; k < 16u; k++) {
@@ -208,8 +229,9 @@ fn through_canopy(ground: vec3<f32>, world: vec3<f32>, n: vec3<f32>, tint: vec3<
         seen += (through * (1.0 - passes)) * shade_tilted(a.rgb * tint, n, b.y, b.z);
         through *= passes;
     }
-    return seen + through * ground;
+    return vec4<f32>(seen, through);
 }
+
 
 // How far a fragment at `world` has blended toward what stands for the strands far
 // away (the draw's blend distances), 0..1.

@@ -293,11 +293,12 @@ fn behind(strand: u32, world: vec3<f32>) -> Behind {
 // What the surface shows at `g`, shaded as surface.wgsl shades it; `duv_dx`, `duv_dy`
 // are the UV's screen derivatives (taken where control flow is uniform).
 fn surface_at(g: Ground, duv_dx: vec2<f32>, duv_dy: vec2<f32>, tint: vec3<f32>) -> vec3<f32> {
-    let base = textureSampleGrad(base_map, atlas_sampler, g.uv, duv_dx, duv_dy).rgb * tint;
+    let texel = textureSampleGrad(base_map, atlas_sampler, g.uv, duv_dx, duv_dy).rgb;
+    let base = texel * tint;
     let orm = textureSampleGrad(orm_map, atlas_sampler, g.uv, duv_dx, duv_dy).rgb;
     let nt = textureSampleGrad(normal_map, atlas_sampler, g.uv, duv_dx, duv_dy).xyz;
     let shaded = shade_surface(base, orm, nt, g.tangent, g.bitangent, g.normal, g.point);
-    return through_canopy(shaded, g.point, g.normal, tint);
+    return through_canopy(shaded, texel, g.point, g.normal, tint);
 }
 
 // `own` blended by its distance toward what the strand stands for far away: the surface

@@ -46,7 +46,8 @@ fn fs_surface(in: SurfaceOut) -> @location(0) vec4<f32> {
         return vec4<f32>(draw.overlay.rgb * shade, 1.0);
     }
     let tint = macro_tint(in.macro_patch);
-    let base = textureSample(base_map, map_sampler, in.uv).rgb * tint;
+    let texel = textureSample(base_map, map_sampler, in.uv).rgb;
+    let base = texel * tint;
     let orm = textureSample(orm_map, map_sampler, in.uv).rgb;
     let nt = textureSample(normal_map, map_sampler, in.uv).xyz;
     let t = normalize(in.tangent.xyz - n_geo * dot(n_geo, in.tangent.xyz));
@@ -59,5 +60,5 @@ fn fs_surface(in: SurfaceOut) -> @location(0) vec4<f32> {
     if w <= 0.0 {
         return vec4<f32>(display(shaded), 1.0);
     }
-    return vec4<f32>(display(mix(shaded, through_canopy(shaded, in.world, n_geo, tint), w)), 1.0);
+    return vec4<f32>(display(mix(shaded, through_canopy(shaded, texel, in.world, n_geo, tint), w)), 1.0);
 }
