@@ -232,9 +232,13 @@ mod tests {
             let sum: f32 = shares.iter().sum::<f32>() + ground;
             assert!((sum - 1.0).abs() < 1e-5, "{cot}: {sum}");
         }
-        // From the side the top slices stop the ray first.
+        // From the side the top slices stop the ray first: the top quarter of the
+        // slices more than the bottom quarter.
         let (shares, _) = canopy.seen(30.0);
-        assert!(shares[0] + shares[1] > shares[6] + shares[7], "{shares:?}");
+        let quarter = SLICES / 4;
+        let top: f32 = shares[..quarter].iter().sum();
+        let bottom: f32 = shares[SLICES - quarter..].iter().sum();
+        assert!(top > bottom, "{shares:?}");
     }
 
     #[test]
