@@ -312,14 +312,16 @@ fn the_golden_comparison_rejects_a_shift_a_blank_frame_another_preset_and_a_miss
         for (name, distance, overlay) in CASES.into_iter().filter(|c| !c.2) {
             let frame = render(&mut offscreen, &mut scene, distance, overlay);
             let golden = format!("lawn_{name}");
-            if name == "far" && missing != "blades" {
-                // At 15 m every layer is its relief, and the lawn's maps read the
-                // blades' relief alone: without the fibres or the stragglers the far
-                // frame is the same picture, which no comparison can tell apart.
+            if missing == "fibres" && name != "near" {
+                // From 3 m the fibres are drawn fully blended toward what the surface
+                // shows, and the surface shows the canopy of every layer: without them
+                // the frame is the same picture within a tenth of a code, which no
+                // comparison can tell apart. (The stragglers stand taller than the
+                // blades, and the canopy a ray meets changes without them.)
                 let same = Verdict::of(&frame, &load_golden(&golden));
                 assert!(
-                    same.mean_abs < 0.05 && same.colour < 0.1,
-                    "{missing}: {same}"
+                    same.mean_abs < 0.1 && same.colour < 0.1,
+                    "{missing} {name}: {same}"
                 );
                 continue;
             }
