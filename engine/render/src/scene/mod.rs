@@ -521,7 +521,8 @@ impl Scene {
         stats.tiles_coarsened = coarsened;
         stats.budget_limited = coarsened > 0;
         stats.budget_scale = scale;
-        let height_px = height_px * scale;
+        // The blends keep their distances: a budget changes what is drawn, not the colour
+        // it is drawn toward.
         let (done, pending) = self.make_resident(&visible, &choices);
         self.let_go_unwanted(&visible);
         stats.tiles_rebuilt = done;
