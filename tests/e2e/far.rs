@@ -2,8 +2,9 @@
 //! wired into its surface, looks from far away as its strands look near, because the
 //! surface shows the canopy a ray meets (`tuft_strands::canopy`) and not only its maps.
 
-use tuft_render::offscreen::srgb_codes;
-use tuft_render::{Camera, Image, LevelMode, Offscreen, Rep, Scene, SurfaceKind, View};
+use crate::render::mean_codes;
+use tuft_render::parity::largest_change;
+use tuft_render::{Camera, LevelMode, Offscreen, Rep, Scene, SurfaceKind, View};
 
 /// File › New, one strand layer with a noise density and every other setting its
 /// default, and the brown base colour the README's walkthrough gives the soil.
@@ -21,14 +22,6 @@ const FROM_NOTHING: &str = r#"(
 )"#;
 
 const FRAME: (u32, u32) = (320, 240);
-
-fn mean_codes(image: &Image) -> [f64; 3] {
-    srgb_codes(image.mean_color().expect("the material is in the frame"))
-}
-
-fn largest_change(a: [f64; 3], b: [f64; 3]) -> f64 {
-    (0..3).map(|c| (a[c] - b[c]).abs()).fold(0.0, f64::max)
-}
 
 #[test]
 fn a_material_built_from_nothing_looks_far_away_as_its_strands_look_near() {
@@ -54,14 +47,14 @@ fn a_material_built_from_nothing_looks_far_away_as_its_strands_look_near() {
     // The control: the maps alone are bare soil, far from what the strands show.
     let maps = frame(2.0, LevelMode::Forced(Rep::Relief));
     assert!(
-        largest_change(near, maps) > 20.0,
+        largest_change([near, maps]) > 20.0,
         "the strands at 2 m {near:?} against the bare maps {maps:?}"
     );
     // Measured 3.3 and 2.7 codes (the green channel) on llvmpipe; before the canopy,
     // 38 and 39.
     for distance_m in [25.0, 60.0] {
         let far = frame(distance_m, LevelMode::Auto);
-        let change = largest_change(near, far);
+        let change = largest_change([near, far]);
         assert!(
             change < 3.5,
             "at {distance_m} m {far:?} against {near:?} at 2 m: {change:.2} codes"

@@ -14,6 +14,7 @@
 
 use crate::render::{scene, view};
 use std::path::PathBuf;
+use tuft_render::compare::{block_luminance, correlation};
 use tuft_render::offscreen::srgb_codes;
 use tuft_render::{Image, LevelMode, Offscreen, Scene, View};
 use tuft_tests::root;
@@ -71,42 +72,6 @@ fn blocks(image: &Image, n: u32) -> Vec<[f32; 4]> {
         }
     }
     out
-}
-
-/// The luminance of each 8 × 8 block, codes: the frame's pattern.
-pub(crate) fn block_luminance(image: &Image) -> Vec<f64> {
-    blocks(image, 8).iter().map(luminance).collect()
-}
-
-/// The luminance of the 8 × 8 blocks the material covers whole in both frames, codes:
-/// the pattern inside the material, without its outline against the background.
-pub(crate) fn covered_block_luminance(a: &Image, b: &Image) -> (Vec<f64>, Vec<f64>) {
-    blocks(a, 8)
-        .iter()
-        .zip(&blocks(b, 8))
-        .filter(|(x, y)| x[3] >= 255.0 && y[3] >= 255.0)
-        .map(|(x, y)| (luminance(x), luminance(y)))
-        .unzip()
-}
-
-fn luminance(p: &[f32; 4]) -> f64 {
-    f64::from(0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2])
-}
-
-/// Pearson correlation of two series.
-pub(crate) fn correlation(a: &[f64], b: &[f64]) -> f64 {
-    let n = a.len() as f64;
-    let (ma, mb) = (a.iter().sum::<f64>() / n, b.iter().sum::<f64>() / n);
-    let (mut ab, mut aa, mut bb) = (0.0, 0.0, 0.0);
-    for (x, y) in a.iter().zip(b) {
-        ab += (x - ma) * (y - mb);
-        aa += (x - ma) * (x - ma);
-        bb += (y - mb) * (y - mb);
-    }
-    if aa == 0.0 || bb == 0.0 {
-        return if aa == bb { 1.0 } else { 0.0 };
-    }
-    ab / (aa * bb).sqrt()
 }
 
 /// How a frame compares with its golden.

@@ -151,6 +151,18 @@ const RELIEF_SILHOUETTES: [(&str, &str, u32, f64); 7] = [
     ("carpet", "pile", 3, 2.5),
 ];
 
+/// Switches between strand levels that move the colour by a code or more from a side,
+/// inside the outline as over the whole frame, each with the most it may move: (preset,
+/// layer, the level after the switch, side, codes). The fur's undercoat leaving level 0
+/// at 0.17 m, seen against the sun: its level-0 frame draws 42 M triangles, and under
+/// the 16 M frame budget it was once measured with, its far tiles were drawn at level 1
+/// anyway, so the pair nearly matched (0.19 and 0.26 codes); drawn as asked, 1.24 and
+/// 1.18 (BENCHMARKS.md, "The player's view").
+const NEAR_LEVELS: [(&str, &str, Rep, u32, f64); 2] = [
+    ("fur", "undercoat", Rep::Strands(1), 2, 1.5),
+    ("fur", "undercoat", Rep::Strands(1), 3, 1.5),
+];
+
 /// Every switch of every preset seen from the three other sides a quarter turn apart
 /// (lit from the side, with the sun behind the sphere, from the sun's side; the test
 /// above is the fourth): inside the surface's outline every switch holds within a code,
@@ -182,9 +194,13 @@ fn every_switch_holds_from_every_side() {
                                 && (e.0, e.1, e.2) == (preset, name.as_str(), side)
                         })
                         .map_or(1.0, |e| e.3);
+                    let level_bound = NEAR_LEVELS
+                        .iter()
+                        .find(|e| (e.0, e.1, e.2, e.3) == (preset, name.as_str(), switch.to, side))
+                        .map_or(1.0, |e| e.4);
                     if switch.inside.is_none()
-                        || switch.inside_change() >= 1.0
-                        || switch.whole_change() >= bound
+                        || switch.inside_change() >= level_bound
+                        || switch.whole_change() >= bound.max(level_bound)
                         || !forced(preset, &name, &switch)
                     {
                         failures.push(format!(
@@ -200,14 +216,14 @@ fn every_switch_holds_from_every_side() {
 }
 
 /// Forced at the lawn's cards → relief switch and seen with the sun behind the sphere,
-/// the blades' two frames differ by about 8 codes over the whole frame (not inside the
-/// outline): past a 1 m sphere's outline the cards stand out over about an eighth of the
-/// material's pixels, lit through by the sun, and the relief has no silhouette at all.
-/// That share is the canopy's height over the radius, the same at every distance and
-/// frame size, so no switch distance could shrink it. In the automatic levels the cards
-/// sink toward their roots over their fade instead: walking away through both of the
-/// blades' card switches in steps of 1%, no step moves the material's mean colour by a
-/// code.
+/// the blades' two frames differed by about 8 codes over the whole frame while the
+/// relief was the canopy seen from above: past a 1 m sphere's outline the cards stand
+/// out over about an eighth of the material's pixels, lit through by the sun, and the
+/// relief has no silhouette at all. Now that the surface shows the canopy a ray meets at
+/// its elevation (bright along the rim, where rays graze it), the two forced frames are
+/// within a code (0.44 measured). In the automatic levels the cards also sink toward
+/// their roots over their fade: walking away through both of the blades' card switches
+/// in steps of 1%, no step moves the material's mean colour by a code.
 #[test]
 fn walking_away_toward_the_sun_the_cards_leave_without_a_pop() {
     let size = (320, 240);
@@ -258,7 +274,7 @@ fn walking_away_toward_the_sun_the_cards_leave_without_a_pop() {
          {:.2} over the walk; forced at the relief switch ({relief_at:.2} m) {popped:.2}",
         largest_change([first, last])
     );
-    assert!(popped > 2.0, "the switch this test is about: {popped:.2}");
+    assert!(popped < 1.0, "the switch this test is about: {popped:.2}");
     assert!(largest_step < 1.0, "a step moved {largest_step:.2} codes");
 }
 
@@ -327,9 +343,9 @@ fn cards_carry_the_light_and_dark_patches_of_their_strands() {
         offscreen.render(&mut scene, &view).expect("a frame").image
     };
     let (strands, cards) = (frame(from), frame(Rep::Cards));
-    let (a, b) = crate::golden::covered_block_luminance(&strands, &cards);
+    let (a, b) = tuft_render::compare::covered_block_luminance(&strands, &cards);
     assert!(a.len() > 100, "{} blocks inside the plane", a.len());
-    let pattern = crate::golden::correlation(&a, &b);
+    let pattern = tuft_render::compare::correlation(&a, &b);
     let contrast = spread(&b) / spread(&a);
     let colour = largest_change([mean_codes(&strands), mean_codes(&cards)]);
     println!(

@@ -138,20 +138,13 @@ mod tests {
     use super::*;
     use crate::graph::MaterialGraph;
     use crate::groups::PortRef;
-    use crate::link::{InRef, OutRef, Sink};
+    use crate::link::{InRef, OutRef};
 
     /// UV → Noise → Ramp → base colour.
     fn chain() -> (Document, [NodeId; 3]) {
         let mut g = MaterialGraph::new("t");
         let uv = g.add_node("UV").unwrap();
-        let noise = g.add_node("Noise").unwrap();
-        let ramp = g.add_node("ColorRamp").unwrap();
-        crate::nodes::testing::link(&mut g, noise, "out", ramp, "t");
-        g.connect(
-            OutRef::new(ramp, "out"),
-            &InRef::Sink(Sink::Pbr("base_color".into())),
-        )
-        .unwrap();
+        let (noise, ramp) = crate::nodes::testing::noise_ramp_to_base(&mut g);
         let mut doc = Document::new(g);
         for (k, id) in [uv, noise, ramp].into_iter().enumerate() {
             doc.layout.insert(id, [100.0 * k as f32, 0.0]);

@@ -436,20 +436,12 @@ pub fn read(path: &Path) -> Result<LibraryNode, LibraryError> {
 mod tests {
     use super::*;
     use crate::graph::MaterialGraph;
-    use crate::link::{InRef, OutRef, Sink};
 
     /// A document whose group (Noise → ColorRamp) is read by the PBR base colour, with
     /// the ramp's `t` exposed as well as fed from the noise.
     fn grouped() -> (Document, u32) {
         let mut g = MaterialGraph::new("a");
-        let noise = g.add_node("Noise").unwrap();
-        let ramp = g.add_node("ColorRamp").unwrap();
-        crate::nodes::testing::link(&mut g, noise, "out", ramp, "t");
-        g.connect(
-            OutRef::new(ramp, "out"),
-            &InRef::Sink(Sink::Pbr("base_color".into())),
-        )
-        .unwrap();
+        let (noise, ramp) = crate::nodes::testing::noise_ramp_to_base(&mut g);
         let mut doc = Document::new(g);
         doc.layout.insert(noise, [0.0, 0.0]);
         doc.layout.insert(ramp, [200.0, 0.0]);

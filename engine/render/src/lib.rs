@@ -14,11 +14,12 @@
 //!
 //! Two rules hold the switches between levels. The surface is the truth far away: a
 //! strand or card fragment blends, by its distance, toward what the surface shows along
-//! its own ray (`ground_behind` in `strands.wgsl`), shaded by the same `shade_surface`;
+//! its own ray (`ground_behind` in `strands.wgsl`), shaded by the same `shade_surface`
+//! and seen through the same canopy (`through_canopy`, `tuft_strands::canopy`);
 //! the blend is complete where the last level's fade to the cards begins and starts at
 //! half that, so the last level, the cards and the relief meet with one colour. Fragments
 //! past a sphere's outline blend toward the strand lit as strands turned every way about
-//! the root's normal (`shade_turned`). And the relief has no silhouette: past the outline
+//! the root's normal (`shade_tilted`). And the relief has no silhouette: past the outline
 //! the strands and cards stand against the sky over a share of the pixels that no switch
 //! distance can hold, so the cards leave by sinking toward their roots over their own
 //! fade, thinning the silhouette evenly instead of all at once.
@@ -44,6 +45,7 @@
 
 pub mod baked;
 pub mod camera;
+pub mod compare;
 pub mod light;
 pub mod material;
 pub mod mesh_file;

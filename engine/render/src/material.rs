@@ -33,6 +33,19 @@ impl SurfaceMaps {
         }
     }
 
+    /// The mean linear base colour over the map's texels.
+    #[must_use]
+    pub fn mean_base_linear(&self) -> [f32; 3] {
+        let n = self.base_color.len().max(1) as f32;
+        let mut sum = [0.0f32; 3];
+        for p in &self.base_color {
+            for (s, &c) in sum.iter_mut().zip(p) {
+                *s += tuft_strands::num::srgb8_to_linear(c);
+            }
+        }
+        sum.map(|s| s / n)
+    }
+
     /// Whether every map holds `size²` texels.
     #[must_use]
     pub fn is_consistent(&self) -> bool {

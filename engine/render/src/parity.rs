@@ -13,7 +13,7 @@
 use crate::camera::Camera;
 use crate::offscreen::{Image, Offscreen, RenderError, srgb_codes};
 use crate::plan::{LevelMode, Rep};
-use crate::scene::{Scene, View};
+use crate::scene::{FrameBudget, Scene, View};
 
 /// One switch of one layer, measured.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -79,11 +79,28 @@ impl std::fmt::Display for SwitchColour {
 
 /// Every switch of layer `layer_idx` of `scene`, nearest first, seen by `camera` (its
 /// distance is set to each switch's) on a `width` × `height` frame: where
-/// [`Scene::switches`] puts them, measured as the module says.
+/// [`Scene::switches`] puts them, measured as the module says. The frames are drawn
+/// under no frame budget (the scene's own is put back after): a frame forced to a finer
+/// level can pass the budget where the other does not, and the budget would then move
+/// every other layer's switches in one frame of the pair only.
 ///
 /// # Errors
 /// A frame that cannot be drawn ([`RenderError`]).
 pub fn switch_colours(
+    offscreen: &mut Offscreen,
+    scene: &mut Scene,
+    layer_idx: usize,
+    camera: Camera,
+    size: (u32, u32),
+) -> Result<Vec<SwitchColour>, RenderError> {
+    let budget = scene.budget();
+    scene.set_budget(FrameBudget::UNLIMITED);
+    let measured = unbudgeted_switch_colours(offscreen, scene, layer_idx, camera, size);
+    scene.set_budget(budget);
+    measured
+}
+
+fn unbudgeted_switch_colours(
     offscreen: &mut Offscreen,
     scene: &mut Scene,
     layer_idx: usize,

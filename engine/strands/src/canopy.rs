@@ -67,7 +67,12 @@ impl Canopy {
         }
         let height_m = layers
             .iter()
-            .flat_map(|(set, _)| (0..set.len()).map(|i| top_of(&Shape::of(set, i))))
+            .flat_map(|(set, _)| {
+                crate::par::map("tuft canopy", chunks(set.len()), |run| {
+                    run.map(|i| top_of(&Shape::of(set, i)))
+                        .fold(0.0f32, f32::max)
+                })
+            })
             .fold(0.0f32, f32::max);
         if !(height_m.is_finite() && height_m > 0.0) {
             return Self::default();

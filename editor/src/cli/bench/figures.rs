@@ -109,6 +109,85 @@ pub(super) fn switches(json: bool, only: Option<&str>, sides: u32) -> anyhow::Re
     Ok(())
 }
 
+/// Frame size of `--eye-height`: at bias 3 its switches fall where a 960 × 540 frame's
+/// do at bias 1, which a software adapter draws in seconds.
+const EYE_FRAME: (u32, u32) = (320, 180);
+
+/// The biases `--eye-height` compares: the switches as measured, and three times as far.
+const EYE_BIASES: [f32; 2] = [1.0, 3.0];
+
+/// Each preset on the field from a walker's eye, at [`EYE_BIASES`], four yaws: how far
+/// apart the two frames are below the horizon (`tuft_render::compare::agreement`, 20-row
+/// bands). Neither frame is cut by the budget (a budget scale would move the switches).
+pub(super) fn eye_height(json: bool, only: Option<&str>) -> anyhow::Result<()> {
+    use tuft_render::{Camera, FrameBudget, Offscreen, Scene, SurfaceKind, View};
+    let mut offscreen = Offscreen::new()?;
+    let yaws = [0.0f32, 0.25, 0.5, 0.75];
+    if !json {
+        out!(
+            "{}×{} frames, eye 0,1.7,0, pitch 0.03, bias {} against {}, adapter {}; per yaw: \
+             worst 20-row band (codes), block luminance correlation",
+            EYE_FRAME.0,
+            EYE_FRAME.1,
+            EYE_BIASES[0],
+            EYE_BIASES[1],
+            offscreen.adapter()
+        );
+    }
+    for (name, text) in PRESETS {
+        if only.is_some_and(|o| o != name) {
+            continue;
+        }
+        let doc = tuft_graph::io::from_str(text).expect("shipped presets parse");
+        let (material, _) = crate::material::from_graph(&doc.graph, 512)?;
+        // Each frame on a scene of its own (its cards and atlases taken over): what an
+        // unlimited frame plants is held until the scene goes, and four yaws' worth at
+        // bias 3 is more than this machine's memory.
+        let first = Scene::new(material.clone(), SurfaceKind::Field);
+        let reuse = first.reuse();
+        drop(first);
+        let mut cells = Vec::new();
+        for yaw in yaws {
+            let mut frame = |lod_bias: f32| {
+                let mut scene = Scene::reusing(material.clone(), SurfaceKind::Field, &reuse);
+                scene.set_budget(FrameBudget::UNLIMITED);
+                let view = View {
+                    camera: Camera {
+                        walk_eye: Some([0.0, 1.7, 0.0]),
+                        yaw,
+                        pitch: 0.03,
+                        ..Camera::default()
+                    },
+                    width: EYE_FRAME.0,
+                    height: EYE_FRAME.1,
+                    lod_bias,
+                    ..View::default()
+                };
+                offscreen.render(&mut scene, &view).map(|f| f.image)
+            };
+            let (a, b) = (frame(EYE_BIASES[0])?, frame(EYE_BIASES[1])?);
+            cells.push(tuft_render::compare::agreement(&a, &b, 20));
+        }
+        if json {
+            let line = serde_json::json!({
+                "case": format!("{name}/eye_height"),
+                "yaw": yaws,
+                "worst_band": cells.iter().map(|c| round2(c.worst_band)).collect::<Vec<_>>(),
+                "pattern": cells.iter().map(|c| round2(c.pattern)).collect::<Vec<_>>(),
+            });
+            out!("{line}");
+        } else {
+            let text: Vec<String> = yaws
+                .iter()
+                .zip(&cells)
+                .map(|(y, c)| format!("yaw {y:.2}: {:.2}, {:.3}", c.worst_band, c.pattern))
+                .collect();
+            out!("{name:<8} {}", text.join("  "));
+        }
+    }
+    Ok(())
+}
+
 fn round2(x: f64) -> f64 {
     (x * 100.0).round() / 100.0
 }

@@ -32,7 +32,18 @@ mod figures;
 mod presets;
 mod surfaces;
 
-use figures::{levels, switches};
+use figures::{eye_height, levels, switches};
+
+/// The figures `tuft bench` prints instead of timings, where asked.
+#[derive(Clone, Copy, Debug)]
+pub struct Figures {
+    /// Each layer's level coverage.
+    pub levels: bool,
+    /// The colour each switch moves, seen from this many sides.
+    pub switches: Option<u32>,
+    /// A walker's view at two level-of-detail biases.
+    pub eye_height: bool,
+}
 use presets::cases;
 use surfaces::{mesh_cases, sphere_case};
 
@@ -44,21 +55,27 @@ pub fn run(
     only: Option<&str>,
     sphere: Option<u64>,
     mesh: Option<&std::path::Path>,
-    with_levels: bool,
-    with_switches: Option<u32>,
+    figures: Figures,
 ) -> std::process::ExitCode {
-    if with_levels {
+    if figures.levels {
         levels(json, only);
         return std::process::ExitCode::SUCCESS;
     }
-    if let Some(sides) = with_switches {
-        return match switches(json, only, sides) {
-            Ok(()) => std::process::ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("tuft bench --switches: {e:#}");
-                std::process::ExitCode::FAILURE
-            }
-        };
+    let failed = |what: &str, e: anyhow::Error| {
+        eprintln!("tuft bench --{what}: {e:#}");
+        std::process::ExitCode::FAILURE
+    };
+    if let Some(sides) = figures.switches {
+        return switches(json, only, sides).map_or_else(
+            |e| failed("switches", e),
+            |()| std::process::ExitCode::SUCCESS,
+        );
+    }
+    if figures.eye_height {
+        return eye_height(json, only).map_or_else(
+            |e| failed("eye-height", e),
+            |()| std::process::ExitCode::SUCCESS,
+        );
     }
     if !json {
         out!(

@@ -193,6 +193,30 @@ pub(super) fn cases(name: &str, graph: &MaterialGraph, runs: usize) -> Vec<Case>
             vec![("strands", set.len() as u64), ("texels", 512 * 512)],
         );
     }
+    // The canopy a scene sums from every layer's set (`tuft_render::Scene::new` does it
+    // for each material it plants).
+    let sets: Vec<_> = graph
+        .strands
+        .iter()
+        .map(|(name, layer)| {
+            let set = Evaluator::new(graph)
+                .strand_set(name)
+                .expect("presets scatter");
+            (set, layer.profile)
+        })
+        .collect();
+    let layers: Vec<_> = sets
+        .iter()
+        .map(|(set, profile)| (&**set, *profile))
+        .collect();
+    let (ms, _) = median_ms(runs, || {
+        tuft_strands::canopy::Canopy::of(&layers, graph.repeat_m)
+    });
+    case(
+        format!("{name}/canopy"),
+        (ms, runs),
+        vec![("strands", total_strands)],
+    );
     // The strand file as a game reads it: decode with both CRC checks.
     // Scheme 0 (`read`) and scheme 1 (`read_quantised`).
     let file = bake::strand_file(&Evaluator::new(graph)).expect("presets scatter");

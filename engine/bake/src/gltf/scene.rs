@@ -131,15 +131,7 @@ impl Merged {
                 // An image the part carries in its chunk keeps its loose file's name.
                 let img = &doc["images"][image];
                 let uri = img["uri"].as_str().or(img["name"].as_str())?.to_owned();
-                let k = self
-                    .images
-                    .iter()
-                    .position(|u| *u == uri)
-                    .unwrap_or_else(|| {
-                        self.images.push(uri);
-                        self.images.len() - 1
-                    });
-                texture_map.push(k);
+                texture_map.push(index_of_or_push(&mut self.images, uri));
             }
         }
         // One material a name: a layer's levels all wear its strands' material, and an
@@ -148,15 +140,7 @@ impl Merged {
         for m in doc["materials"].as_array()? {
             let mut m = m.clone();
             remap_textures(&mut m, &texture_map);
-            let k = self
-                .materials
-                .iter()
-                .position(|seen| *seen == m)
-                .unwrap_or_else(|| {
-                    self.materials.push(m);
-                    self.materials.len() - 1
-                });
-            material_map.push(k);
+            material_map.push(index_of_or_push(&mut self.materials, m));
         }
         let mut mesh = doc["meshes"][0].clone();
         for prim in mesh["primitives"].as_array_mut()? {
@@ -333,4 +317,15 @@ pub fn scene_of_set(
     }
     encode_scene(&manifest.name, &ground, &layers)
         .ok_or_else(|| "a part is not a glTF binary of this set".to_owned())
+}
+
+/// The index of `item` in `items`, pushed at the end where it is not there yet.
+fn index_of_or_push<T: PartialEq>(items: &mut Vec<T>, item: T) -> usize {
+    items
+        .iter()
+        .position(|seen| *seen == item)
+        .unwrap_or_else(|| {
+            items.push(item);
+            items.len() - 1
+        })
 }

@@ -170,6 +170,20 @@ pub(crate) mod testing {
         .unwrap_or_else(|e| panic!("{e}"));
     }
 
+    /// A Noise feeding a ColorRamp that colours the PBR base: the smallest chain a group
+    /// or a library node is made of. Returns (noise, ramp).
+    pub fn noise_ramp_to_base(g: &mut MaterialGraph) -> (NodeId, NodeId) {
+        let noise = g.add_node("Noise").expect("registered kind");
+        let ramp = g.add_node("ColorRamp").expect("registered kind");
+        link(g, noise, "out", ramp, "t");
+        g.connect(
+            OutRef::new(ramp, "out"),
+            &crate::link::InRef::Sink(crate::link::Sink::Pbr("base_color".into())),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        (noise, ramp)
+    }
+
     /// Output `port` of node `id` on an `n × n` grid.
     pub fn grid(g: &MaterialGraph, id: NodeId, port: &str, n: usize) -> Field {
         crate::eval::Evaluator::new(g)

@@ -51,23 +51,16 @@ use tuft_strands::canopy::SLICES as CANOPY_SLICES;
 
 impl FrameUniform {
     /// The canopy's slices as the shaders' `Frame` holds them: (colour, side area) and
-    /// (top area, how much light reaches the slice, how far its faces turn up, 0), top
-    /// first.
+    /// (top area, place along the strands, how far its faces turn up, 0), top first.
     fn canopy(canopy: &tuft_strands::canopy::Canopy) -> [[[f32; 4]; CANOPY_SLICES]; 2] {
         let mut out = [[[0.0; 4]; CANOPY_SLICES]; 2];
         for (k, slice) in canopy.slices.iter().enumerate() {
             let [r, g, b] = slice.color;
             out[0][k] = [r, g, b, slice.side];
-            out[1][k] = [slice.top, canopy_depth(slice.along), slice.up, 0.0];
+            out[1][k] = [slice.top, slice.along, slice.up, 0.0];
         }
         out
     }
-}
-
-/// How much light reaches a point `along` a strand inside the canopy (the shaders'
-/// `canopy_depth`).
-fn canopy_depth(along: f32) -> f32 {
-    0.45 + 0.55 * along.clamp(0.0, 1.0)
 }
 
 /// Uniform buffer offsets must be multiples of this (wgpu's default limit).

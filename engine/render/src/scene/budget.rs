@@ -27,6 +27,13 @@ impl Default for FrameBudget {
 }
 
 impl FrameBudget {
+    /// No limit: what a measurement of the levels themselves draws under, so that a
+    /// budget never moves what it measures.
+    pub const UNLIMITED: Self = Self {
+        triangles: u64::MAX,
+        bytes: u64::MAX,
+    };
+
     /// A budget of `triangles`, holding as many bytes per triangle as the default does
     /// (128), and never fewer bytes than the default: raising the triangles raises what
     /// they may hold with them.
@@ -165,9 +172,9 @@ impl Scene {
     /// nearer (`choose_at(scale)` gives the choices at a scale). Forcing the farthest
     /// tiles coarser one by one instead cut every level's fade off at one distance: a
     /// hard edge across the field at eye height. Where even the least scale does not
-    /// fit (or the levels are forced), the farthest tiles then go coarser one step at
-    /// a time. Returns the scale and how many (layer, tile) pairs ended coarser than
-    /// their distance asks for.
+    /// fit (the levels are forced), the farthest tiles of the choices asked for go
+    /// coarser one step at a time, at scale 1. Returns the scale and how many (layer,
+    /// tile) pairs ended coarser than their distance asks for.
     pub(super) fn fit_budget(
         &self,
         visible: &[(usize, f32)],
@@ -179,41 +186,37 @@ impl Scene {
             return (1.0, 0);
         }
         let asked = choices.clone();
-        let fits = |scale: f32| {
-            let at = choose_at(scale);
-            let (_, total) = self.costs(visible, &at);
-            (!self.over(&total)).then_some(at)
-        };
-        let mut scale = LEAST_SCALE;
-        match fits(LEAST_SCALE) {
-            Some(least) => {
-                *choices = least;
-                // `low` fits, `high` does not; geometric steps, the scale being a ratio.
-                let (mut low, mut high) = (LEAST_SCALE, 1.0f32);
-                for _ in 0..BISECTIONS {
-                    let mid = (low * high).sqrt();
-                    match fits(mid) {
-                        Some(at) => {
-                            low = mid;
-                            *choices = at;
-                        }
-                        None => high = mid,
-                    }
+        let fits = |at: &[Vec<Choice>]| !self.over(&self.costs(visible, at).1);
+        let least = choose_at(LEAST_SCALE);
+        let scale = if fits(&least) {
+            *choices = least;
+            // `low` fits, `high` does not; geometric steps, the scale being a ratio.
+            let (mut low, mut high) = (LEAST_SCALE, 1.0f32);
+            for _ in 0..BISECTIONS {
+                let mid = (low * high).sqrt();
+                let at = choose_at(mid);
+                if fits(&at) {
+                    low = mid;
+                    *choices = at;
+                } else {
+                    high = mid;
                 }
-                scale = low;
             }
-            None => {
-                *choices = choose_at(LEAST_SCALE);
-                self.coarsen_farthest(visible, choices);
-            }
-        }
+            low
+        } else {
+            // No scale is enough (the levels asked for are forced, or even the relief
+            // everywhere else is too much): the farthest tiles of the choices asked for
+            // go coarser until the frame fits.
+            self.coarsen_farthest(visible, choices);
+            1.0
+        };
         let coarsened = asked
             .iter()
             .flatten()
             .zip(choices.iter().flatten())
             .filter(|(a, b)| a.rep != b.rep)
             .count() as u32;
-        (scale, coarsened.max(1))
+        (scale, coarsened)
     }
 
     /// Coarsens `choices` until the frame fits: each round takes every tile one step

@@ -107,22 +107,6 @@ impl Resident {
     }
 }
 
-/// The mean linear base colour of `maps`.
-fn mean_base(maps: &crate::material::SurfaceMaps) -> Vec3 {
-    let n = maps.base_color.len().max(1) as f32;
-    maps.base_color
-        .iter()
-        .map(|p| {
-            Vec3::new(
-                tuft_strands::num::srgb8_to_linear(p[0]),
-                tuft_strands::num::srgb8_to_linear(p[1]),
-                tuft_strands::num::srgb8_to_linear(p[2]),
-            )
-        })
-        .sum::<Vec3>()
-        / n
-}
-
 static NEXT_SCENE_ID: AtomicU64 = AtomicU64::new(1);
 
 /// A level-of-detail bias as the planner uses it: finite, and between 1/16 and 16.
@@ -278,7 +262,7 @@ impl Scene {
                 .collect::<Vec<_>>(),
             material.repeat_m,
         );
-        let canopy_ground = mean_base(&material.maps);
+        let canopy_ground = Vec3::from(material.maps.mean_base_linear());
         let triangle_ground = (0..surface.triangles.len())
             .map(|t| {
                 let [gu, gv] = surface.uv_gradient(t);
@@ -338,7 +322,7 @@ impl Scene {
     pub fn replace_maps(&mut self, maps: crate::material::SurfaceMaps) {
         let mut material = (*self.material).clone();
         material.maps = maps;
-        self.canopy_ground = mean_base(&material.maps);
+        self.canopy_ground = Vec3::from(material.maps.mean_base_linear());
         self.material = Arc::new(material);
         self.maps_version += 1;
     }
@@ -416,7 +400,7 @@ impl Scene {
     /// held within a code because its strands, cards and surface were one shading
     /// model of one picture). So each strand and card fragment is blended, by its
     /// distance, toward what the surface shows along the same ray, shaded as the
-    /// surface is (past the outline, toward strands turned every way: `shade_turned`).
+    /// surface is (past the outline, toward strands turned every way: `shade_tilted`).
     /// The blend is complete where the last level's transition to the cards begins, so
     /// the last level, the cards and the relief meet there with one colour; it starts
     /// at half that distance, so nearer strands keep their own.
@@ -454,10 +438,16 @@ impl Scene {
         self.id
     }
 
-    /// Sets what one frame may cost; past it, the farthest tiles take coarser levels
-    /// than their distance asks for (`FrameStats::budget_limited`).
+    /// Sets what one frame may cost; past it, every switch comes nearer until the frame
+    /// fits (`FrameStats::budget_limited`, `FrameStats::budget_scale`).
     pub fn set_budget(&mut self, budget: FrameBudget) {
         self.budget = budget;
+    }
+
+    /// What one frame may cost.
+    #[must_use]
+    pub fn budget(&self) -> FrameBudget {
+        self.budget
     }
 
     /// Plans a frame: culls tiles, chooses each visible tile's representation per layer,
@@ -519,10 +509,8 @@ impl Scene {
         let mut choices = choose_at(1.0);
         let (scale, coarsened) = self.fit_budget(&visible, &mut choices, choose_at);
         stats.tiles_coarsened = coarsened;
-        stats.budget_limited = coarsened > 0;
+        stats.budget_limited = scale < 1.0 || coarsened > 0;
         stats.budget_scale = scale;
-        // The blends keep their distances: a budget changes what is drawn, not the colour
-        // it is drawn toward.
         let (done, pending) = self.make_resident(&visible, &choices);
         self.let_go_unwanted(&visible);
         stats.tiles_rebuilt = done;
@@ -530,6 +518,8 @@ impl Scene {
         if pending > 0 {
             self.fall_back_to_resident(&visible, &mut choices);
         }
+        // The blends keep the distances the view asks for: a budget changes what is
+        // drawn, not the colour it is drawn toward.
         let blend: Vec<[f32; 2]> = (0..self.layers.len())
             .map(|li| {
                 if view.blend_to_surface {

@@ -19,7 +19,7 @@ struct Frame {
     options: vec4<f32>,
     // The canopy's height slices, top first (tuft_strands::canopy): rgb the strands'
     // mean linear colour there, w their side area per square metre of ground; x their
-    // area seen from above, y how much light reaches them (canopy_depth), z how far
+    // area seen from above, y their mean place along their strands, z how far
     // their faces turn up toward the sky (0 upright, 1 flat).
     canopy_a: array<vec4<f32>, 16>,
     canopy_b: array<vec4<f32>, 16>,
@@ -165,23 +165,12 @@ fn canopy_depth(along: f32) -> f32 {
     return mix(0.45, 1.0, along);
 }
 
-// The mean of the strands' shading (strands.wgsl, `shade_strand`) over normals turned
-// every way about `axis`: |n·l| averages 2/π of the sun's part across the axis, and the
-// ambient its value at the horizon.
-fn shade_turned(base: vec3<f32>, axis: vec3<f32>, depth: f32) -> vec3<f32> {
-    let l = frame.sun_dir.xyz;
-    let a = dot(axis, l);
-    let across = sqrt(max(1.0 - a * a, 0.0));
-    let wrap = (0.6366198 * across + 0.3) / 1.3;
-    let sun = frame.sun_color.rgb * wrap * max(l.y, 0.0) * depth * 0.9;
-    let sky = mix(frame.ground_color.rgb, frame.sky_color.rgb, 0.5);
-    return base * (sun + sky * depth);
-}
-
-// `shade_turned` for faces tilted up toward `axis` by `up` (the sine of their angle from
-// upright): their normals are `up · axis` plus `√(1 − up²)` across it turned every way.
-// The sun's |n·l| is taken as the root of the sum of the squares of its two parts' means
-// (exact upright and flat), the ambient at the normals' mean height.
+// The mean of the strands' shading (strands.wgsl, `shade_strand`) over faces turned
+// every way about `axis` and tilted up toward it by `up` (the sine of their angle from
+// upright; 0 for strands standing along the axis): their normals are `up · axis` plus
+// `√(1 − up²)` across it. Across the axis |n·l| averages 2/π of the sun's part; the two
+// parts' means are joined as the root of the sum of their squares (exact upright and
+// flat), and the ambient is taken at the normals' mean height.
 fn shade_tilted(base: vec3<f32>, axis: vec3<f32>, depth: f32, up: f32) -> vec3<f32> {
     let l = frame.sun_dir.xyz;
     let a = dot(axis, l);
@@ -226,7 +215,7 @@ fn canopy_seen(cot: f32, n: vec3<f32>, tint: vec3<f32>) -> vec4<f32> {
         let a = frame.canopy_a[k];
         let b = frame.canopy_b[k];
         let passes = exp(-(a.w * cot + b.x));
-        seen += (through * (1.0 - passes)) * shade_tilted(a.rgb * tint, n, b.y, b.z);
+        seen += (through * (1.0 - passes)) * shade_tilted(a.rgb * tint, n, canopy_depth(b.y), b.z);
         through *= passes;
     }
     return vec4<f32>(seen, through);

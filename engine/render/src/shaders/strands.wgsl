@@ -323,7 +323,7 @@ fn blend_far(
         return mix(own, surface_at(b.g, b.duv_dx, b.duv_dy, tint), w);
     }
     let axis = normalize(root_texel(strand, 1u).xyz);
-    return mix(own, shade_turned(base, axis, depth), w);
+    return mix(own, shade_tilted(base, axis, depth, 0.0), w);
 }
 
 // Thin strands let light through: the sun wraps round them.
