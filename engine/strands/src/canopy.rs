@@ -15,6 +15,7 @@
 
 use crate::StrandSet;
 use crate::mesh::{Profile, Shape};
+use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
 /// Height slices of a canopy, top first.
@@ -22,6 +23,9 @@ pub const SLICES: usize = 16;
 
 /// Points along each strand the slices are measured at (segments between them).
 const STEPS: usize = 16;
+
+/// The most strands of a layer the canopy is measured on.
+pub const SAMPLE: usize = 8_192;
 
 /// One height slice.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -58,48 +62,61 @@ const RIBBON_SIDE: f32 = std::f32::consts::FRAC_2_PI;
 impl Canopy {
     /// The canopy of a material whose layers are `layers` (each set over one repeat of
     /// `repeat_m` metres, meshed as its profile says). Empty or degenerate input gives
-    /// an empty canopy, through which every ray reaches the ground.
+    /// an empty canopy, through which every ray reaches the ground. A layer of more than
+    /// [`SAMPLE`] strands is measured on every k-th strand by rank (ranks are random, so
+    /// a stride is a fair sample), its sums scaled up by the share it skipped: a scene
+    /// sums its canopy for every edit's first frame.
     #[must_use]
     pub fn of(layers: &[(&StrandSet, Profile)], repeat_m: f32) -> Self {
+        Self::sampled(layers, repeat_m, SAMPLE)
+    }
+
+    fn sampled(layers: &[(&StrandSet, Profile)], repeat_m: f32, most: usize) -> Self {
         let area = f64::from(repeat_m) * f64::from(repeat_m);
         if !(area.is_finite() && area > 0.0) {
             return Self::default();
         }
-        let height_m = layers
+        // Each sampled strand's centreline points, once, with its shape.
+        let sampled: Vec<(f64, f32, Vec<(Shape, [Vec3; STEPS + 1])>)> =
+            crate::par::map("tuft canopy", layers.to_vec(), |(set, profile)| {
+                let n = set.len();
+                let stride = n.div_ceil(most.max(1)).max(1);
+                let strands: Vec<_> = (0..n)
+                    .step_by(stride)
+                    .map(|i| {
+                        let shape = Shape::of(set, i);
+                        let curve = shape.curve();
+                        let points = std::array::from_fn(|s| curve.at(s as f32 / STEPS as f32));
+                        (shape, points)
+                    })
+                    .collect();
+                let scale = n as f64 / strands.len().max(1) as f64;
+                let facing = match profile {
+                    Profile::Ribbon { .. } => RIBBON_SIDE,
+                    Profile::Tube { .. } => 1.0,
+                };
+                (scale, facing, strands)
+            });
+        let height_m = sampled
             .iter()
-            .flat_map(|(set, _)| {
-                crate::par::map("tuft canopy", chunks(set.len()), |run| {
-                    run.map(|i| top_of(&Shape::of(set, i)))
-                        .fold(0.0f32, f32::max)
-                })
-            })
+            .flat_map(|(_, _, strands)| strands)
+            .filter(|(shape, _)| shape.length > 0.0 && shape.width > 0.0)
+            .flat_map(|(_, points)| points.iter().map(|p| p.z))
+            .filter(|z| z.is_finite())
             .fold(0.0f32, f32::max);
         if !(height_m.is_finite() && height_m > 0.0) {
             return Self::default();
         }
         // Per slice: side, top, colour × area (3), along × area, area, up × area.
         let mut sums = [[0.0f64; 8]; SLICES];
-        for (set, profile) in layers {
-            let facing = match profile {
-                Profile::Ribbon { .. } => RIBBON_SIDE,
-                Profile::Tube { .. } => 1.0,
-            };
-            let parts = crate::par::map(
-                "tuft canopy",
-                chunks(set.len()),
-                |run: std::ops::Range<usize>| {
-                    let mut part = [[0.0f64; 8]; SLICES];
-                    for i in run {
-                        add_strand(&Shape::of(set, i), facing, height_m, &mut part);
-                    }
-                    part
-                },
-            );
-            for part in parts {
-                for (s, p) in sums.iter_mut().zip(part) {
-                    for (a, b) in s.iter_mut().zip(p) {
-                        *a += b;
-                    }
+        for (scale, facing, strands) in &sampled {
+            let mut layer = [[0.0f64; 8]; SLICES];
+            for (shape, points) in strands {
+                add_strand(shape, points, *facing, height_m, &mut layer);
+            }
+            for (s, l) in sums.iter_mut().zip(layer) {
+                for (a, b) in s.iter_mut().zip(l) {
+                    *a += b * scale;
                 }
             }
         }
@@ -150,42 +167,25 @@ impl Canopy {
     }
 }
 
-/// Runs of strands one job measures.
-fn chunks(n: usize) -> Vec<std::ops::Range<usize>> {
-    const RUN: usize = 16_384;
-    (0..n.div_ceil(RUN))
-        .map(|k| k * RUN..((k + 1) * RUN).min(n))
-        .collect()
-}
-
-/// The highest point of a strand's centreline over its root.
-fn top_of(shape: &Shape) -> f32 {
-    if !(shape.length > 0.0 && shape.width > 0.0) {
-        return 0.0;
-    }
-    let curve = shape.curve();
-    (0..=STEPS)
-        .map(|s| curve.at(s as f32 / STEPS as f32).z)
-        .filter(|z| z.is_finite())
-        .fold(0.0, f32::max)
-}
-
-/// Adds one strand's segments to the slices they stand in.
-fn add_strand(shape: &Shape, facing: f32, height_m: f32, sums: &mut [[f64; 8]; SLICES]) {
+/// Adds one strand's segments, between its centreline `points`, to the slices they
+/// stand in.
+fn add_strand(
+    shape: &Shape,
+    points: &[Vec3; STEPS + 1],
+    facing: f32,
+    height_m: f32,
+    sums: &mut [[f64; 8]; SLICES],
+) {
     if !(shape.length > 0.0 && shape.width > 0.0) {
         return;
     }
-    let curve = shape.curve();
-    let mut last = curve.at(0.0);
-    for s in 1..=STEPS {
-        let t = s as f32 / STEPS as f32;
-        let p = curve.at(t);
-        let mid_t = t - 0.5 / STEPS as f32;
+    for (s, pair) in points.windows(2).enumerate() {
+        let (last, p) = (pair[0], pair[1]);
+        let mid_t = (s as f32 + 0.5) / STEPS as f32;
         let w = shape.width_at(mid_t);
         let rise = (p.z - last.z).abs();
         let run = (p.truncate() - last.truncate()).length();
         let z = 0.5 * (p.z + last.z);
-        last = p;
         if !(z.is_finite() && rise.is_finite() && run.is_finite()) {
             continue;
         }
@@ -261,7 +261,11 @@ mod tests {
                     .map(|k| shape.width_at((k as f32 + 0.5) / 16.0))
                     .sum::<f32>()
                     / 16.0;
-                mean_width * top_of(&shape) * RIBBON_SIDE
+                let curve = shape.curve();
+                let top = (0..=STEPS)
+                    .map(|k| curve.at(k as f32 / STEPS as f32).z)
+                    .fold(0.0f32, f32::max);
+                mean_width * top * RIBBON_SIDE
             })
             .sum::<f32>()
             / 0.25;
@@ -269,6 +273,28 @@ mod tests {
             (side / expected - 1.0).abs() < 0.1,
             "{side} against {expected}"
         );
+    }
+
+    #[test]
+    fn a_sample_of_a_big_layer_sees_what_the_whole_layer_sees() {
+        let set = crate::testing::random_set(4 * SAMPLE + 123, 5, 1);
+        let whole = Canopy::sampled(&[(&set, RIBBON)], 4.0, usize::MAX);
+        let sample = Canopy::of(&[(&set, RIBBON)], 4.0);
+        // The sample's tallest strand is all but the set's.
+        assert!((whole.height_m / sample.height_m - 1.0).abs() < 0.01);
+        for cot in [0.0, 1.0, 5.0, 30.0] {
+            let (a, ga) = whole.seen(cot);
+            let (b, gb) = sample.seen(cot);
+            assert!((ga - gb).abs() < 0.01, "{cot}: ground {ga} against {gb}");
+            for (x, y) in a.iter().zip(&b) {
+                assert!((x - y).abs() < 0.01, "{cot}: {a:?} against {b:?}");
+            }
+        }
+        for (x, y) in whole.slices.iter().zip(&sample.slices) {
+            for c in 0..3 {
+                assert!((x.color[c] - y.color[c]).abs() <= 0.02 * x.color[c].max(0.01));
+            }
+        }
     }
 
     #[test]
