@@ -77,7 +77,7 @@ impl Canopy {
             return Self::default();
         }
         // Each sampled strand's centreline points, once, with its shape.
-        let sampled: Vec<(f64, f32, Vec<(Shape, [Vec3; STEPS + 1])>)> =
+        let sampled: Vec<Sampled> =
             crate::par::map("tuft canopy", layers.to_vec(), |(set, profile)| {
                 let n = set.len();
                 let stride = n.div_ceil(most.max(1)).max(1);
@@ -95,11 +95,15 @@ impl Canopy {
                     Profile::Ribbon { .. } => RIBBON_SIDE,
                     Profile::Tube { .. } => 1.0,
                 };
-                (scale, facing, strands)
+                Sampled {
+                    scale,
+                    facing,
+                    strands,
+                }
             });
         let height_m = sampled
             .iter()
-            .flat_map(|(_, _, strands)| strands)
+            .flat_map(|layer| &layer.strands)
             .filter(|(shape, _)| shape.length > 0.0 && shape.width > 0.0)
             .flat_map(|(_, points)| points.iter().map(|p| p.z))
             .filter(|z| z.is_finite())
@@ -109,14 +113,14 @@ impl Canopy {
         }
         // Per slice: side, top, colour × area (3), along × area, area, up × area.
         let mut sums = [[0.0f64; 8]; SLICES];
-        for (scale, facing, strands) in &sampled {
-            let mut layer = [[0.0f64; 8]; SLICES];
-            for (shape, points) in strands {
-                add_strand(shape, points, *facing, height_m, &mut layer);
+        for layer in &sampled {
+            let mut part = [[0.0f64; 8]; SLICES];
+            for (shape, points) in &layer.strands {
+                add_strand(shape, points, layer.facing, height_m, &mut part);
             }
-            for (s, l) in sums.iter_mut().zip(layer) {
-                for (a, b) in s.iter_mut().zip(l) {
-                    *a += b * scale;
+            for (s, p) in sums.iter_mut().zip(part) {
+                for (a, b) in s.iter_mut().zip(p) {
+                    *a += b * layer.scale;
                 }
             }
         }
@@ -165,6 +169,16 @@ impl Canopy {
         }
         (shares, through)
     }
+}
+
+/// One layer's strands as the canopy measures them.
+struct Sampled {
+    /// How many strands of the layer each sampled one stands for.
+    scale: f64,
+    /// The share of a strand's width a horizontal ray sees.
+    facing: f32,
+    /// The sampled strands and their centreline points.
+    strands: Vec<(Shape, [Vec3; STEPS + 1])>,
 }
 
 /// Adds one strand's segments, between its centreline `points`, to the slices they
