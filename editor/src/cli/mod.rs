@@ -176,6 +176,12 @@ pub enum Command {
         /// of a 20-row band's mean colour and the 8-pixel block luminance correlation.
         #[arg(long)]
         eye_height: bool,
+        /// Instead of timings, each switch of each preset layer on the field seen from
+        /// 2° to 85° over the ground and from a walker's eye (1.7 m) looking at it: the
+        /// layer forced before and after the switch where it happens, and the mean colour
+        /// move and 8-pixel block luminance correlation over the ground in its fade band.
+        #[arg(long)]
+        elevations: bool,
     },
 }
 
@@ -263,6 +269,7 @@ pub fn run(command: Command) -> ExitCode {
             levels,
             switches,
             eye_height,
+            elevations,
             field: None,
             lod_bias: _,
         } => bench::run(
@@ -275,6 +282,7 @@ pub fn run(command: Command) -> ExitCode {
                 levels,
                 switches,
                 eye_height,
+                elevations,
             },
         ),
         Command::Inspect { file } => inspect::run(&file),

@@ -338,6 +338,8 @@ fn render(material: tuft_render::Material, out: &Path, o: &Options) -> anyhow::R
         }),
         blend_to_surface: !o.own_colour,
         level_layer,
+        level_within_m: None,
+        farthest_m: None,
         lod_bias: o.lod_bias,
     };
     let frame = offscreen.render(&mut scene, &view)?;

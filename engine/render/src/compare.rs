@@ -107,13 +107,29 @@ impl Image {
     /// Rows `top..top + n` of the frame (fewer at the bottom).
     #[must_use]
     pub fn rows(&self, top: u32, n: u32) -> Self {
-        let top = top.min(self.height);
-        let end = top.saturating_add(n).min(self.height);
+        self.crop(0, top, self.width, n)
+    }
+
+    /// The `w` × `h` rectangle whose top left is `(x, y)`, cut to the frame.
+    #[must_use]
+    pub fn crop(&self, x: u32, y: u32, w: u32, h: u32) -> Self {
+        let (x, y) = (x.min(self.width), y.min(self.height));
+        let (right, bottom) = (
+            x.saturating_add(w).min(self.width),
+            y.saturating_add(h).min(self.height),
+        );
         let stride = self.width as usize * 4;
+        let rgba = (y..bottom)
+            .flat_map(|row| {
+                let start = row as usize * stride;
+                &self.rgba[start + x as usize * 4..start + right as usize * 4]
+            })
+            .copied()
+            .collect();
         Self {
-            width: self.width,
-            height: end - top,
-            rgba: self.rgba[top as usize * stride..end as usize * stride].to_vec(),
+            width: right - x,
+            height: bottom - y,
+            rgba,
         }
     }
 }
@@ -148,5 +164,22 @@ mod tests {
         // Sky (no material) is no band at all.
         let sky = flat(16, 40, [200, 210, 230, 0]);
         assert_eq!(agreement(&sky, &b, 20).worst_band, 0.0);
+    }
+
+    #[test]
+    fn a_crop_holds_the_pixels_of_its_rectangle_and_stops_at_the_edges() {
+        let image = Image {
+            width: 4,
+            height: 3,
+            rgba: (0..12u8).flat_map(|i| [i, 0, 0, 255]).collect(),
+        };
+        let red = |i: &Image| -> Vec<u8> { i.rgba.chunks_exact(4).map(|p| p[0]).collect() };
+        let middle = image.crop(1, 1, 2, 2);
+        assert_eq!((middle.width, middle.height), (2, 2));
+        assert_eq!(red(&middle), [5, 6, 9, 10]);
+        let past = image.crop(3, 2, 10, 10);
+        assert_eq!((past.width, past.height, red(&past)), (1, 1, vec![11]));
+        assert_eq!(image.crop(9, 9, 1, 1).rgba.len(), 0);
+        assert_eq!(red(&image.rows(1, 1)), [4, 5, 6, 7]);
     }
 }

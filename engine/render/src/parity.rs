@@ -176,3 +176,193 @@ pub fn every_switch(
         .map(|(li, name)| Ok((name, switch_colours(offscreen, scene, li, camera, size)?)))
         .collect()
 }
+
+/// Where a switch is seen from: the elevation of the view over the ground where it
+/// looks.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Seen {
+    /// This many turns above the ground (0.0056 is about 2°, 0.236 about 85°).
+    Above(f32),
+    /// A walker's eye this many metres over the ground, looking down at the switch:
+    /// the elevation is the one the eye's height gives at the switch's distance.
+    EyeAt(f32),
+}
+
+/// One switch of one layer on the field, seen from one elevation: how the two
+/// representations agree on the ground where the switch happens.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SwitchSeen {
+    /// The representation before the switch.
+    pub from: Rep,
+    /// The representation after it.
+    pub to: Rep,
+    /// Metres from the eye to the ground at the frame's centre: where the switch is.
+    pub distance_m: f32,
+    /// The view's elevation over the ground there, degrees.
+    pub elevation_deg: f32,
+    /// The largest channel move of the material's mean colour over the measured rows,
+    /// codes.
+    pub colour: f64,
+    /// Correlation of the 8 × 8 block luminance there ([`crate::compare`]).
+    pub pattern: f64,
+    /// The rows measured: those whose ground lies within the switch's fade band.
+    pub rows: u32,
+}
+
+impl std::fmt::Display for SwitchSeen {
+    /// `level 2 → cards at 101.40 m, 2.0°: 0.66 codes, pattern 0.962 (55 rows)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} → {} at {:.2} m, {:.1}°: {:.2} codes, pattern {:.3} ({} rows)",
+            self.from,
+            self.to,
+            self.distance_m,
+            self.elevation_deg,
+            self.colour,
+            self.pattern,
+            self.rows
+        )
+    }
+}
+
+/// The vertical field of view the elevation figures look through, turns (7.2°): at
+/// 2° over the ground a frame 240 rows tall then spends about 50 rows on the fade band
+/// of the switch at its centre. Levels are chosen by size on screen, so the switches
+/// lie farther than a wide view's, and look the same there.
+pub const SEEN_FOV: f32 = 0.02;
+
+/// Where layer `layer_idx` of `scene` switches seen through [`SEEN_FOV`] on a frame
+/// `height` rows tall: [`Scene::switches`] for the lens [`switch_seen`] looks through.
+#[must_use]
+pub fn switches_seen_through(scene: &Scene, layer_idx: usize, height: u32) -> Vec<(Rep, Rep, f32)> {
+    scene.switches(layer_idx, &lens(0.0), height as f32)
+}
+
+fn lens(yaw: f32) -> Camera {
+    Camera {
+        fov_y: SEEN_FOV,
+        yaw,
+        ..Camera::default()
+    }
+}
+
+/// One switch `(from, to, d)` of layer `layer_idx` of `scene` (which must lie on the
+/// field; [`switches_seen_through`] lists them), seen from `seen` along `yaw` on a
+/// `width` × `height` frame looking through [`SEEN_FOV`]: the layer is forced before
+/// and then after the switch on the tiles around the switch's distance (every other
+/// tile and layer chooses by distance), and the two frames are compared over the rows
+/// whose ground lies within the fade band (`d / (1 + FADE_BAND)` to
+/// `d · (1 + FADE_BAND)`), whole rows: through a lens this narrow a row's ground
+/// lies at one distance to within half a percent. Tiles past the band are not drawn
+/// (nothing behind the measured ground covers it). Drawn under no frame budget,
+/// as [`switch_colours`]; what the frames plant stays in `scene`, so a caller measuring
+/// many switches gives each a scene of its own.
+///
+/// # Errors
+/// A frame that cannot be drawn ([`RenderError`]).
+pub fn switch_seen(
+    offscreen: &mut Offscreen,
+    scene: &mut Scene,
+    layer_idx: usize,
+    (from, to, d): (Rep, Rep, f32),
+    seen: Seen,
+    yaw: f32,
+    (width, height): (u32, u32),
+) -> Result<SwitchSeen, RenderError> {
+    use crate::plan::FADE_BAND;
+    let camera = looking_at_the_field(lens(yaw), seen, d);
+    let rows = fade_rows(&camera, scene.reach_m(), (width, height), d);
+    // Tiles are 2 m: force every tile that may hold a measured row's ground.
+    let forced = [d / (1.0 + FADE_BAND) - 1.5, d * (1.0 + FADE_BAND) + 1.5];
+    let budget = scene.budget();
+    scene.set_budget(FrameBudget::UNLIMITED);
+    let mut frame = |rep| -> Result<Image, RenderError> {
+        let view = View {
+            camera,
+            width,
+            height,
+            level: LevelMode::Forced(rep),
+            level_layer: Some(layer_idx),
+            level_within_m: Some(forced),
+            farthest_m: Some(forced[1]),
+            ..View::default()
+        };
+        let frame = offscreen.render(scene, &view)?;
+        Ok(frame.image.rows(rows.start, rows.len() as u32))
+    };
+    let pair = frame(from).and_then(|a| Ok((a, frame(to)?)));
+    scene.set_budget(budget);
+    let (a, b) = pair?;
+    let mean = |image: &Image| image.mean_color().map_or([0.0; 3], srgb_codes);
+    let (x, y) = crate::compare::covered_block_luminance(&a, &b);
+    Ok(SwitchSeen {
+        from,
+        to,
+        distance_m: d,
+        elevation_deg: elevation(&camera).to_degrees(),
+        colour: largest_change([mean(&a), mean(&b)]),
+        pattern: crate::compare::correlation(&x, &y),
+        rows: rows.len() as u32,
+    })
+}
+
+/// The camera that looks from `seen` at the field's ground `d` metres away, the
+/// stretch of ground it measures kept on the field.
+fn looking_at_the_field(lens: Camera, seen: Seen, d: f32) -> Camera {
+    let turns = match seen {
+        Seen::Above(turns) => turns,
+        Seen::EyeAt(h) => (h / d.max(h)).asin() / std::f32::consts::TAU,
+    }
+    .clamp(0.001, 0.24);
+    let aimed = Camera {
+        pitch: turns,
+        ..lens
+    };
+    // Looking at the origin from `d` away the ground measured reaches half as far
+    // again beyond it: centred on the origin instead, it stays on the field for every
+    // switch nearer than about 170 m.
+    let back = aimed.direction();
+    let across = glam::Vec3::new(back.x, 0.0, back.z) * (0.125 * d);
+    Camera {
+        walk_eye: Some((back * d + across).into()),
+        ..aimed
+    }
+}
+
+/// The elevation of a walker camera's view over the ground, radians.
+fn elevation(camera: &Camera) -> f32 {
+    camera.direction().y.clamp(-1.0, 1.0).asin()
+}
+
+/// The rows of a frame whose ground (the plane through the origin), seen down the
+/// frame's middle column, lies within the fade band of a switch at `d` metres.
+fn fade_rows(
+    camera: &Camera,
+    reach_m: f32,
+    (width, height): (u32, u32),
+    d: f32,
+) -> std::ops::Range<u32> {
+    use crate::plan::FADE_BAND;
+    let inverse = camera
+        .view_proj(reach_m, width as f32 / height.max(1) as f32)
+        .inverse();
+    let eye = camera.eye(reach_m);
+    let at = |row: u32, depth: f32| {
+        let y = 1.0 - 2.0 * (row as f32 + 0.5) / height as f32;
+        inverse.project_point3(glam::Vec3::new(0.0, y, depth))
+    };
+    let within = |row: u32| {
+        let (near, far) = (at(row, 0.0), at(row, 1.0));
+        let ray = far - near;
+        if ray.y >= 0.0 {
+            return false;
+        }
+        let ground = near + ray * (-near.y / ray.y);
+        let r = (ground - eye).length();
+        (d / (1.0 + FADE_BAND)..=d * (1.0 + FADE_BAND)).contains(&r)
+    };
+    let first = (0..height).find(|&r| within(r)).unwrap_or(height);
+    let end = (first..height).find(|&r| !within(r)).unwrap_or(height);
+    first..end
+}

@@ -80,6 +80,8 @@ fn view(distance_m: f32, wind: Option<Wind>) -> View {
         wind,
         blend_to_surface: true,
         level_layer: None,
+        level_within_m: None,
+        farthest_m: None,
         lod_bias: 1.0,
     }
 }
@@ -478,7 +480,8 @@ fn the_frame_budget_draws_the_farthest_tiles_coarser_until_the_frame_fits() {
     );
     assert!(cut.triangles() > 0, "something is still drawn");
     // Every switch came nearer, each with its fade, as a smaller level-of-detail bias
-    // would: the budget's frame is the free frame at that bias, draw for draw. Forcing
+    // would: the budget's frame is the free frame at that bias, draw for draw, the
+    // blend toward the surface included. Forcing
     // the farthest tiles coarser instead cut every fade at one distance, a hard edge
     // across a field seen from eye height.
     assert!(cut.budget_scale > 0.0 && cut.budget_scale < 1.0, "{cut:?}");
@@ -491,7 +494,10 @@ fn the_frame_budget_draws_the_farthest_tiles_coarser_until_the_frame_fits() {
             .plan(view)
             .draws
             .iter()
-            .map(|d| (d.target, d.index_count, d.params.fade.to_bits()))
+            .map(|d| {
+                let blend = d.params.blend_m.map(f32::to_bits);
+                (d.target, d.index_count, d.params.fade.to_bits(), blend)
+            })
             .collect()
     };
     assert_eq!(
@@ -507,4 +513,80 @@ fn the_frame_budget_draws_the_farthest_tiles_coarser_until_the_frame_fits() {
     let held = offscreen.render(&mut small, &v).expect("a frame").stats;
     assert!(held.budget_limited, "{held:?}");
     assert!(held.triangles() < triangles);
+}
+
+#[test]
+fn a_switch_is_measured_on_the_ground_of_its_fade_band_from_grazing_to_overhead() {
+    use tuft_render::parity::{Seen, switch_seen, switches_seen_through};
+    let mut offscreen = Offscreen::new().expect("an adapter");
+    let first = Scene::new(meadow(4_000), SurfaceKind::Field);
+    let reuse = first.reuse();
+    let switches = switches_seen_through(&first, 0, 96);
+    let &(from, to, d) = switches.first().expect("the meadow switches");
+    assert_eq!((from, to), (Rep::Strands(0), Rep::Strands(1)));
+    for (seen, degrees) in [
+        (Seen::Above(2.0 / 360.0), Some(2.0)),
+        (Seen::Above(85.0 / 360.0), Some(85.0)),
+        (Seen::EyeAt(1.7), None),
+    ] {
+        let mut scene = Scene::reusing(meadow(4_000), SurfaceKind::Field, &reuse);
+        let s = switch_seen(
+            &mut offscreen,
+            &mut scene,
+            0,
+            (from, to, d),
+            seen,
+            0.08,
+            (128, 96),
+        )
+        .expect("two frames");
+        // The band's ground fills rows of the frame, at the elevation asked for (a
+        // walker's eye sees the switch from the elevation its height gives there).
+        assert!(s.rows >= 8, "{s}");
+        let want = degrees.unwrap_or_else(|| (1.7 / d).min(1.0).asin().to_degrees());
+        assert!((s.elevation_deg - want).abs() < 0.5, "{s}: want {want}°");
+        assert!(s.colour.is_finite() && s.colour < 5.0, "{s}");
+        assert!((-1.0..=1.0).contains(&s.pattern), "{s}");
+    }
+    // A level forced within a band reaches no tile outside it, and nothing past the
+    // farthest distance is drawn.
+    let mut scene = Scene::reusing(meadow(4_000), SurfaceKind::Field, &reuse);
+    let base = View {
+        camera: Camera {
+            walk_eye: Some([0.0, 1.7, 0.0]),
+            pitch: 0.03,
+            ..Camera::default()
+        },
+        ..view(2.0, None)
+    };
+    let draws = |scene: &mut Scene, view: &View| -> Vec<_> {
+        let plan = scene.plan(view);
+        plan.draws
+            .iter()
+            .map(|d| (d.target, d.index_count))
+            .collect()
+    };
+    let auto = draws(&mut scene, &base);
+    let forced_nowhere = View {
+        level: LevelMode::Forced(Rep::Relief),
+        level_within_m: Some([-2.0, -1.0]),
+        ..base
+    };
+    assert_eq!(draws(&mut scene, &forced_nowhere), auto);
+    let forced_near = View {
+        level_within_m: Some([0.0, 4.0]),
+        ..forced_nowhere
+    };
+    assert_ne!(draws(&mut scene, &forced_near), auto);
+    let near_only = View {
+        farthest_m: Some(4.0),
+        ..base
+    };
+    let fewer = draws(&mut scene, &near_only);
+    assert!(
+        !fewer.is_empty() && fewer.len() < auto.len(),
+        "{} of {}",
+        fewer.len(),
+        auto.len()
+    );
 }

@@ -109,6 +109,96 @@ pub(super) fn switches(json: bool, only: Option<&str>, sides: u32) -> anyhow::Re
     Ok(())
 }
 
+/// The elevations `--elevations` looks from, degrees over the ground: grazing to
+/// overhead.
+const ELEVATIONS_DEG: [f32; 6] = [2.0, 5.0, 10.0, 25.0, 45.0, 85.0];
+
+/// The walker's eye of `--elevations` and `--eye-height`, metres over the ground.
+const EYE_M: f32 = 1.7;
+
+/// Each switch of each preset layer on the field, seen from [`ELEVATIONS_DEG`] and from
+/// a walker's eye looking at it (`tuft_render::parity::switches_seen`): the mean colour
+/// move and the block-luminance correlation where the switch happens.
+pub(super) fn elevations(json: bool, only: Option<&str>) -> anyhow::Result<()> {
+    use tuft_render::parity::{Seen, switch_seen, switches_seen_through};
+    use tuft_render::{Offscreen, Scene, SurfaceKind};
+    let mut offscreen = Offscreen::new()?;
+    let seen: Vec<(String, Seen)> = ELEVATIONS_DEG
+        .iter()
+        .map(|&deg| (format!("{deg}°"), Seen::Above(deg / 360.0)))
+        .chain([(format!("eye {EYE_M} m"), Seen::EyeAt(EYE_M))])
+        .collect();
+    if !json {
+        out!(
+            "{}×{} frames on the field through {}° of view, adapter {}; per view: colour \
+             move (codes) / block luminance correlation",
+            SWITCH_FRAME.0,
+            SWITCH_FRAME.1,
+            tuft_render::parity::SEEN_FOV * 360.0,
+            offscreen.adapter()
+        );
+        let heads: Vec<String> = seen.iter().map(|(h, _)| format!("{h:>12}")).collect();
+        out!("{:<44} {}", "switch", heads.join(" "));
+    }
+    let yaw = tuft_render::Camera::default().yaw;
+    for (name, text) in PRESETS {
+        if only.is_some_and(|o| o != name) {
+            continue;
+        }
+        let doc = tuft_graph::io::from_str(text).expect("shipped presets parse");
+        let (material, _) = crate::material::from_graph(&doc.graph, 512)?;
+        let first = Scene::new(material.clone(), SurfaceKind::Field);
+        let reuse = first.reuse();
+        let layers: Vec<(String, Vec<_>)> = material
+            .layers
+            .iter()
+            .enumerate()
+            .map(|(li, l)| {
+                (
+                    l.name.clone(),
+                    switches_seen_through(&first, li, SWITCH_FRAME.1),
+                )
+            })
+            .collect();
+        drop(first);
+        for (li, (layer, switches)) in layers.iter().enumerate() {
+            for &switch in switches {
+                // Each view on a scene of its own: an unlimited frame's planting is held
+                // until its scene goes.
+                let at = seen
+                    .iter()
+                    .map(|&(_, s)| {
+                        let mut scene =
+                            Scene::reusing(material.clone(), SurfaceKind::Field, &reuse);
+                        switch_seen(&mut offscreen, &mut scene, li, switch, s, yaw, SWITCH_FRAME)
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                let case = format!(
+                    "{name}/{layer} {} → {} ({:.1} m)",
+                    switch.0, switch.1, switch.2
+                );
+                if json {
+                    let line = serde_json::json!({
+                        "case": case,
+                        "elevation_deg": at.iter().map(|s| round2(f64::from(s.elevation_deg))).collect::<Vec<_>>(),
+                        "colour": at.iter().map(|s| round2(s.colour)).collect::<Vec<_>>(),
+                        "pattern": at.iter().map(|s| round2(s.pattern)).collect::<Vec<_>>(),
+                        "rows": at.iter().map(|s| s.rows).collect::<Vec<_>>(),
+                    });
+                    out!("{line}");
+                } else {
+                    let cells: Vec<String> = at
+                        .iter()
+                        .map(|s| format!("{:>5.2} / {:.2}", s.colour, s.pattern))
+                        .collect();
+                    out!("{case:<44} {}", cells.join(" "));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Frame size of `--eye-height`: at bias 3 its switches fall where a 960 × 540 frame's
 /// do at bias 1, which a software adapter draws in seconds.
 const EYE_FRAME: (u32, u32) = (320, 180);
@@ -153,7 +243,7 @@ pub(super) fn eye_height(json: bool, only: Option<&str>) -> anyhow::Result<()> {
                 scene.set_budget(FrameBudget::UNLIMITED);
                 let view = View {
                     camera: Camera {
-                        walk_eye: Some([0.0, 1.7, 0.0]),
+                        walk_eye: Some([0.0, EYE_M, 0.0]),
                         yaw,
                         pitch: 0.03,
                         ..Camera::default()

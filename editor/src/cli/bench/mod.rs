@@ -32,7 +32,7 @@ mod figures;
 mod presets;
 mod surfaces;
 
-use figures::{eye_height, levels, switches};
+use figures::{elevations, eye_height, levels, switches};
 
 /// The figures `tuft bench` prints instead of timings, where asked.
 #[derive(Clone, Copy, Debug)]
@@ -43,6 +43,8 @@ pub struct Figures {
     pub switches: Option<u32>,
     /// A walker's view at two level-of-detail biases.
     pub eye_height: bool,
+    /// Each switch seen from grazing to overhead.
+    pub elevations: bool,
 }
 use presets::cases;
 use surfaces::{mesh_cases, sphere_case};
@@ -68,6 +70,12 @@ pub fn run(
     if let Some(sides) = figures.switches {
         return switches(json, only, sides).map_or_else(
             |e| failed("switches", e),
+            |()| std::process::ExitCode::SUCCESS,
+        );
+    }
+    if figures.elevations {
+        return elevations(json, only).map_or_else(
+            |e| failed("elevations", e),
             |()| std::process::ExitCode::SUCCESS,
         );
     }

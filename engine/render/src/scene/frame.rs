@@ -97,6 +97,13 @@ pub struct View {
     /// `Some(i)`: `level` applies to layer `i` alone, every other layer chooses its own
     /// (one layer's switch as the lawn shows it, the others where the distance has them).
     pub level_layer: Option<usize>,
+    /// `Some([near, far])`: a forced `level` applies only to tiles that far from the eye,
+    /// metres; the rest choose by distance (one switch measured where it happens,
+    /// without planting the finest level to the horizon).
+    pub level_within_m: Option<[f32; 2]>,
+    /// `Some(m)`: tiles farther than `m` metres from the eye are not drawn (a figure
+    /// measured on nearer ground, which nothing farther can cover).
+    pub farthest_m: Option<f32>,
     /// Colour every strand and card by its representation.
     pub overlay: bool,
     /// `None`: no wind stage at all; `Some` with strength 0 draws the wind stage still.
@@ -119,6 +126,8 @@ impl Default for View {
             height: 480,
             level: LevelMode::Auto,
             level_layer: None,
+            level_within_m: None,
+            farthest_m: None,
             overlay: false,
             wind: None,
             blend_to_surface: true,

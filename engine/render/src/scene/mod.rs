@@ -470,6 +470,7 @@ impl Scene {
                 facing
             })
             .map(|(t, b)| (t, ((eye - b.centre).length() - b.surface_radius).max(0.05)))
+            .filter(|&(_, d)| view.farthest_m.is_none_or(|far| d <= far))
             .collect();
         visible.sort_by(|a, b| a.1.total_cmp(&b.1));
         // Levels are chosen by size on screen; a bias of F chooses as a frame F times
@@ -501,7 +502,13 @@ impl Scene {
                     };
                     visible
                         .iter()
-                        .map(|&(_, d)| self.choice_at(li, mode, &view.camera, d, height_px * scale))
+                        .map(|&(_, d)| {
+                            let mode = match view.level_within_m {
+                                Some([near, far]) if !(near..=far).contains(&d) => LevelMode::Auto,
+                                _ => mode,
+                            };
+                            self.choice_at(li, mode, &view.camera, d, height_px * scale)
+                        })
                         .collect()
                 })
                 .collect()
@@ -518,12 +525,14 @@ impl Scene {
         if pending > 0 {
             self.fall_back_to_resident(&visible, &mut choices);
         }
-        // The blends keep the distances the view asks for: a budget changes what is
-        // drawn, not the colour it is drawn toward.
+        // The blend toward the surface is the last switch, and comes nearer with the
+        // others: left where the view asks, a budget's frame showed a band of cards
+        // drawn whole between the nearer switches and the far blend.
+        let blend_px = height_px * scale;
         let blend: Vec<[f32; 2]> = (0..self.layers.len())
             .map(|li| {
                 if view.blend_to_surface {
-                    self.blend_distances(li, &view.camera, height_px)
+                    self.blend_distances(li, &view.camera, blend_px)
                 } else {
                     [f32::MAX; 2]
                 }
@@ -531,7 +540,7 @@ impl Scene {
             .collect();
         // The ground between the strands turns to the canopy as the first layer's strands
         // blend toward it, whether or not the strands themselves blend.
-        let canopy_m = self.blend_distances(0, &view.camera, height_px);
+        let canopy_m = self.blend_distances(0, &view.camera, blend_px);
         let draws = self.draws(&visible, &choices, &blend, canopy_m, &mut stats);
         FramePlan {
             view_proj,
