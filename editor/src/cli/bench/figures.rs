@@ -109,6 +109,11 @@ pub(super) fn switches(json: bool, only: Option<&str>, sides: u32) -> anyhow::Re
     Ok(())
 }
 
+/// Frame size of `--elevations`: tall, so that the fade band of a switch seen from 2°
+/// fills 50 rows, and narrow, so that the ground drawn at grazing views (which grows
+/// with the square of the switch's distance) stays within minutes a preset.
+const ELEVATION_FRAME: (u32, u32) = (160, 180);
+
 /// The elevations `--elevations` looks from, degrees over the ground: grazing to
 /// overhead.
 const ELEVATIONS_DEG: [f32; 6] = [2.0, 5.0, 10.0, 25.0, 45.0, 85.0];
@@ -132,8 +137,8 @@ pub(super) fn elevations(json: bool, only: Option<&str>) -> anyhow::Result<()> {
         out!(
             "{}×{} frames on the field through {}° of view, adapter {}; per view: colour \
              move (codes) / block luminance correlation",
-            SWITCH_FRAME.0,
-            SWITCH_FRAME.1,
+            ELEVATION_FRAME.0,
+            ELEVATION_FRAME.1,
             tuft_render::parity::SEEN_FOV * 360.0,
             offscreen.adapter()
         );
@@ -156,7 +161,7 @@ pub(super) fn elevations(json: bool, only: Option<&str>) -> anyhow::Result<()> {
             .map(|(li, l)| {
                 (
                     l.name.clone(),
-                    switches_seen_through(&first, li, SWITCH_FRAME.1),
+                    switches_seen_through(&first, li, ELEVATION_FRAME.1),
                 )
             })
             .collect();
@@ -170,7 +175,7 @@ pub(super) fn elevations(json: bool, only: Option<&str>) -> anyhow::Result<()> {
                     .map(|&(_, s)| {
                         let mut scene =
                             Scene::reusing(material.clone(), SurfaceKind::Field, &reuse);
-                        switch_seen(&mut offscreen, &mut scene, li, switch, s, yaw, SWITCH_FRAME)
+                        switch_seen(&mut offscreen, &mut scene, li, switch, s, yaw, ELEVATION_FRAME)
                     })
                     .collect::<Result<Vec<_>, _>>()?;
                 let case = format!(
