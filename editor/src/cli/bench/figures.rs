@@ -175,7 +175,15 @@ pub(super) fn elevations(json: bool, only: Option<&str>) -> anyhow::Result<()> {
                     .map(|&(_, s)| {
                         let mut scene =
                             Scene::reusing(material.clone(), SurfaceKind::Field, &reuse);
-                        switch_seen(&mut offscreen, &mut scene, li, switch, s, yaw, ELEVATION_FRAME)
+                        switch_seen(
+                            &mut offscreen,
+                            &mut scene,
+                            li,
+                            switch,
+                            s,
+                            yaw,
+                            ELEVATION_FRAME,
+                        )
                     })
                     .collect::<Result<Vec<_>, _>>()?;
                 let case = format!(
