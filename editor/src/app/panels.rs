@@ -380,7 +380,8 @@ impl Editor {
                 ui.separator();
             }
             if stats.budget_limited {
-                let budget = tuft_render::FrameBudget::default();
+                // The budget the preview drew under (a software adapter's is smaller).
+                let budget = self.preview.budget;
                 ui.colored_label(
                     egui::Color32::from_rgb(230, 170, 60),
                     format!(
