@@ -481,18 +481,11 @@ fn the_frame_budget_draws_the_farthest_tiles_coarser_until_the_frame_fits() {
     assert!(cut.triangles() > 0, "something is still drawn");
     // Every switch came nearer, each with its fade, as a smaller level-of-detail bias
     // would: the budget's frame is the free frame at that bias, draw for draw, the
-    // blend toward the surface included. Forcing
-    // the farthest tiles coarser instead cut every fade at one distance, a hard edge
-    // across a field seen from eye height.
+    // blend toward the surface included. Forcing the farthest tiles coarser instead
+    // cut every fade at one distance, a hard edge across a field seen from eye height.
     assert!(cut.budget_scale > 0.0 && cut.budget_scale < 1.0, "{cut:?}");
-    let scaled = View {
-        lod_bias: cut.budget_scale,
-        ..v
-    };
-    let draws = |scene: &mut Scene, view: &View| -> Vec<_> {
-        scene
-            .plan(view)
-            .draws
+    let draws = |plan: &tuft_render::scene::FramePlan| -> Vec<_> {
+        plan.draws
             .iter()
             .map(|d| {
                 let blend = d.params.blend_m.map(f32::to_bits);
@@ -500,10 +493,33 @@ fn the_frame_budget_draws_the_farthest_tiles_coarser_until_the_frame_fits() {
             })
             .collect()
     };
-    assert_eq!(
-        draws(&mut tight, &v),
-        draws(&mut Scene::new(meadow(20_000), SurfaceKind::Plane), &scaled)
+    let at_bias = |scale: f32| {
+        let scaled = View {
+            lod_bias: scale,
+            ..v
+        };
+        draws(&Scene::new(meadow(20_000), SurfaceKind::Plane).plan(&scaled))
+    };
+    // The next frame's search starts about this one's scale: it finds the same scale
+    // to the search's precision (1.7 %), and its frame is that bias's too.
+    let next = tight.plan(&v);
+    let ratio = next.stats.budget_scale / cut.budget_scale;
+    assert!(
+        (1.0 / 1.0165..=1.0165).contains(&ratio),
+        "{} then {}",
+        cut.budget_scale,
+        next.stats.budget_scale
     );
+    assert!(next.stats.triangles() <= triangles / 4, "{:?}", next.stats);
+    assert_eq!(draws(&next), at_bias(next.stats.budget_scale));
+    let mut cold = Scene::new(meadow(20_000), SurfaceKind::Plane);
+    cold.set_budget(tight.budget());
+    let first = cold.plan(&v);
+    assert_eq!(
+        first.stats.budget_scale, cut.budget_scale,
+        "a fresh scene searches afresh"
+    );
+    assert_eq!(draws(&first), at_bias(cut.budget_scale));
     // The bytes held count too.
     let mut small = Scene::new(meadow(20_000), SurfaceKind::Plane);
     small.set_budget(FrameBudget {

@@ -187,12 +187,28 @@ impl Scene {
         }
         let asked = choices.clone();
         let fits = |at: &[Vec<Choice>]| !self.over(&self.costs(visible, at).1);
-        let least = choose_at(LEAST_SCALE);
-        let scale = if fits(&least) {
-            *choices = least;
-            // `low` fits, `high` does not; geometric steps, the scale being a ratio.
-            let (mut low, mut high) = (LEAST_SCALE, 1.0f32);
-            for _ in 0..BISECTIONS {
+        // A walk's frames need nearly the same scale one after another: a bracket a
+        // few steps wide about the last frame's, where it holds, saves most of the
+        // bisections (each plans every visible tile of every layer again).
+        let warm = (self.last_scale > LEAST_SCALE && self.last_scale < 1.0)
+            .then(|| {
+                let low = (self.last_scale / WARM_BRACKET).max(LEAST_SCALE);
+                let high = (self.last_scale * WARM_BRACKET).min(1.0);
+                let at_low = choose_at(low);
+                (fits(&at_low) && (high >= 1.0 || !fits(&choose_at(high))))
+                    .then_some((low, high, at_low))
+            })
+            .flatten();
+        let cold = || {
+            let least = choose_at(LEAST_SCALE);
+            fits(&least).then_some((LEAST_SCALE, 1.0f32, least))
+        };
+        let scale = if let Some((low, high, at_low)) = warm.or_else(cold) {
+            *choices = at_low;
+            // `low` fits, `high` does not; geometric steps, the scale being a ratio,
+            // until the bracket is as narrow as the cold search's.
+            let (mut low, mut high) = (low, high);
+            while high / low > PRECISION {
                 let mid = (low * high).sqrt();
                 let at = choose_at(mid);
                 if fits(&at) {
@@ -255,9 +271,14 @@ impl Scene {
 /// coarser one by one: every switch 64 times nearer.
 pub const LEAST_SCALE: f32 = 1.0 / 64.0;
 
-/// Bisections of the scale: the scale found is within `64^(1/2^8)`, 1.6 %, of the
-/// largest that fits.
-const BISECTIONS: usize = 8;
+/// How narrow the bracket of the scale is when the search stops: just over the ratio
+/// eight bisections of [`LEAST_SCALE`]..1 leave, `64^(1/2^8)` = 1.01638, so the scale
+/// found is within 1.7 % of the largest that fits.
+const PRECISION: f32 = 1.0165;
+
+/// The bracket about the last frame's scale a search starts from, as a ratio either
+/// way: three bisections of it reach [`PRECISION`].
+const WARM_BRACKET: f32 = 1.05;
 
 #[cfg(test)]
 mod tests {

@@ -142,6 +142,9 @@ pub struct Scene {
     /// changes.
     pub(crate) maps_version: u64,
     budget: FrameBudget,
+    /// The scale of the switch distances the last budget-limited frame took (1 when it
+    /// fitted): where the next frame's search starts.
+    last_scale: f32,
     /// Each tile's area in UV (repeats²): a tile holds about this times a prefix.
     tile_uv: Vec<f32>,
     /// The most strands one `plan` plants; `None`: everything it needs at once.
@@ -286,6 +289,7 @@ impl Scene {
             id: NEXT_SCENE_ID.fetch_add(1, Ordering::Relaxed),
             maps_version: 0,
             budget: FrameBudget::default(),
+            last_scale: 1.0,
             tile_uv,
             plant_budget: None,
             deferred: false,
@@ -515,6 +519,7 @@ impl Scene {
         };
         let mut choices = choose_at(1.0);
         let (scale, coarsened) = self.fit_budget(&visible, &mut choices, choose_at);
+        self.last_scale = scale;
         stats.tiles_coarsened = coarsened;
         stats.budget_limited = scale < 1.0 || coarsened > 0;
         stats.budget_scale = scale;
