@@ -207,6 +207,10 @@ pub struct SwitchSeen {
     pub pattern: f64,
     /// The rows measured: those whose ground lies within the switch's fade band.
     pub rows: u32,
+    /// The share of the measured rows the material covers (the smaller of the two
+    /// frames'): under a half, the band lies mostly past the field's edge (a switch
+    /// farther than about 170 m through this lens) and the figures say little.
+    pub coverage: f64,
 }
 
 impl std::fmt::Display for SwitchSeen {
@@ -304,6 +308,7 @@ pub fn switch_seen(
         colour: largest_change([mean(&a), mean(&b)]),
         pattern: crate::compare::correlation(&x, &y),
         rows: rows.len() as u32,
+        coverage: a.coverage().min(b.coverage()),
     })
 }
 

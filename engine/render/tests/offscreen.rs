@@ -558,7 +558,7 @@ fn a_switch_is_measured_on_the_ground_of_its_fade_band_from_grazing_to_overhead(
         .expect("two frames");
         // The band's ground fills rows of the frame, at the elevation asked for (a
         // walker's eye sees the switch from the elevation its height gives there).
-        assert!(s.rows >= 8, "{s}");
+        assert!(s.rows >= 8 && s.coverage > 0.9, "{s}");
         let want = degrees.unwrap_or_else(|| (1.7 / d).min(1.0).asin().to_degrees());
         assert!((s.elevation_deg - want).abs() < 0.5, "{s}: want {want}°");
         assert!(s.colour.is_finite() && s.colour < 5.0, "{s}");

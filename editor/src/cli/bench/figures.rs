@@ -197,12 +197,19 @@ pub(super) fn elevations(json: bool, only: Option<&str>) -> anyhow::Result<()> {
                         "colour": at.iter().map(|s| round2(s.colour)).collect::<Vec<_>>(),
                         "pattern": at.iter().map(|s| round2(s.pattern)).collect::<Vec<_>>(),
                         "rows": at.iter().map(|s| s.rows).collect::<Vec<_>>(),
+                        "coverage": at.iter().map(|s| round2(s.coverage)).collect::<Vec<_>>(),
                     });
                     out!("{line}");
                 } else {
                     let cells: Vec<String> = at
                         .iter()
-                        .map(|s| format!("{:>5.2} / {:.2}", s.colour, s.pattern))
+                        .map(|s| {
+                            if s.coverage < 0.5 {
+                                format!("{:>12}", "off field")
+                            } else {
+                                format!("{:>5.2} / {:.2}", s.colour, s.pattern)
+                            }
+                        })
                         .collect();
                     out!("{case:<44} {}", cells.join(" "));
                 }
