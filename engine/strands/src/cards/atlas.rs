@@ -5,7 +5,7 @@
 use super::{Card, CardSettings};
 use crate::hash::{channel, hash, unit_f32};
 use crate::mesh::Shape;
-use crate::num::{fast_floor, linear_to_srgb, median, srgb8_to_linear, to_unorm8};
+use crate::num::{fast_floor, linear_to_srgb8, median, srgb8_to_linear, to_unorm8};
 use crate::set::StrandSet;
 use glam::{Vec2, Vec3};
 
@@ -23,13 +23,6 @@ pub struct Atlas {
     /// (cells row by row): what a card wearing the cell shows before its tint
     /// ([`super::tint`]).
     pub cell_means: Vec<[f32; 4]>,
-}
-
-/// Linear to 8-bit sRGB through a 4096-entry table (index `x · 4095`, rounded): a
-/// `powf` per channel and mip texel is more than the rest of the encoding.
-fn srgb_table() -> &'static [u8; 4096] {
-    static TABLE: std::sync::OnceLock<[u8; 4096]> = std::sync::OnceLock::new();
-    TABLE.get_or_init(|| std::array::from_fn(|k| to_unorm8(linear_to_srgb(k as f32 / 4095.0))))
 }
 
 /// Draws the atlas of `set` (one repeat of `repeat_m` metres) for its `cards` (from
@@ -162,7 +155,6 @@ impl Atlas {
     /// white), alpha as it was; returns the share of covered texels of mip 0 that
     /// clamped in some channel.
     pub fn brighten(&mut self, scale: [f32; 3]) -> f32 {
-        let table = srgb_table();
         let mut clamped = [0usize; 2];
         for (mip, img) in self.color.iter_mut().enumerate() {
             for p in img.chunks_exact_mut(4) {
@@ -170,7 +162,7 @@ impl Atlas {
                 for c in 0..3 {
                     let x = srgb8_to_linear(p[c]) * scale[c];
                     clipped |= x > 1.0;
-                    p[c] = table[(x.clamp(0.0, 1.0) * 4095.0 + 0.5) as usize];
+                    p[c] = linear_to_srgb8(x);
                 }
                 if mip == 0 && p[3] > 0 {
                     clamped[0] += usize::from(clipped);
@@ -222,11 +214,10 @@ fn cell_means(rgba: &[f32], size: usize, cells: usize) -> Vec<[f32; 4]> {
 
 /// A float RGBA image as 8-bit sRGB colour and linear alpha.
 fn color_bytes(img: &[f32]) -> Vec<u8> {
-    let table = srgb_table();
-    let srgb = |x: f32| table[(x.clamp(0.0, 1.0) * 4095.0 + 0.5) as usize];
     let mut out = vec![0u8; img.len()];
     for (o, p) in out.chunks_exact_mut(4).zip(img.chunks_exact(4)) {
-        o.copy_from_slice(&[srgb(p[0]), srgb(p[1]), srgb(p[2]), to_unorm8(p[3])]);
+        let [r, g, b] = [p[0], p[1], p[2]].map(linear_to_srgb8);
+        o.copy_from_slice(&[r, g, b, to_unorm8(p[3])]);
     }
     out
 }
