@@ -3,7 +3,7 @@
 //! surface shows the canopy a ray meets (`tuft_strands::canopy`) and not only its maps.
 
 use crate::render::mean_codes;
-use tuft_render::parity::largest_change;
+use tuft_render::compare::largest_change;
 use tuft_render::{Camera, LevelMode, Offscreen, Rep, Scene, SurfaceKind, View};
 
 /// File › New, one strand layer with a noise density and every other setting its

@@ -1,8 +1,9 @@
 //! The preview renderer on the shipped presets: the colour each switch between levels
 //! moves (the golden frames are in `golden.rs`).
 
+use tuft_render::compare::largest_change;
 use tuft_render::offscreen::srgb_codes;
-use tuft_render::parity::{every_switch, largest_change};
+use tuft_render::parity::every_switch;
 use tuft_render::plan::FADE_BAND;
 use tuft_render::{
     Camera, Image, LevelMode, Material, Offscreen, Rep, Scene, SurfaceKind, SurfaceMaps, View,

@@ -50,6 +50,12 @@ pub fn covered_block_luminance(a: &Image, b: &Image) -> (Vec<f64>, Vec<f64>) {
         .unzip()
 }
 
+/// The largest change of one channel between two colours.
+#[must_use]
+pub fn largest_change([a, b]: [[f64; 3]; 2]) -> f64 {
+    (0..3).map(|c| (a[c] - b[c]).abs()).fold(0.0, f64::max)
+}
+
 /// Pearson correlation of two series (1 for two flat series alike, 0 for one flat).
 #[must_use]
 pub fn correlation(a: &[f64], b: &[f64]) -> f64 {
@@ -90,10 +96,7 @@ pub fn agreement(a: &Image, b: &Image, rows: u32) -> Agreement {
             continue;
         }
         if let (Some(p), Some(q)) = (x.mean_color(), y.mean_color()) {
-            worst_band = worst_band.max(crate::parity::largest_change([
-                srgb_codes(p),
-                srgb_codes(q),
-            ]));
+            worst_band = worst_band.max(largest_change([srgb_codes(p), srgb_codes(q)]));
         }
     }
     let (x, y) = covered_block_luminance(a, b);

@@ -11,6 +11,7 @@
 //! the second is what changed where the surface is.
 
 use crate::camera::Camera;
+use crate::compare::largest_change;
 use crate::offscreen::{Image, Offscreen, RenderError, srgb_codes};
 use crate::plan::{LevelMode, Rep};
 use crate::scene::{FrameBudget, Scene, View};
@@ -37,12 +38,6 @@ pub struct SwitchColour {
     /// Triangles the forced layer drew before and after: they differ whenever the
     /// forcing took effect, even where the two pictures are the same.
     pub triangles: [u64; 2],
-}
-
-/// The largest change of one channel between two colours.
-#[must_use]
-pub fn largest_change([a, b]: [[f64; 3]; 2]) -> f64 {
-    (0..3).map(|c| (a[c] - b[c]).abs()).fold(0.0, f64::max)
 }
 
 impl SwitchColour {
