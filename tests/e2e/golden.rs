@@ -215,6 +215,30 @@ fn presets_match_their_golden_frames() {
     all_held(&offscreen, &failures);
 }
 
+/// A control: `frame` 5 codes brighter wherever the material is.
+fn brighter(frame: &Image) -> Image {
+    let mut shifted = frame.clone();
+    for p in shifted.rgba.chunks_exact_mut(4).filter(|p| p[3] > 0) {
+        for c in &mut p[..3] {
+            *c = c.saturating_add(5);
+        }
+    }
+    shifted
+}
+
+/// A control: sky only, every pixel as `frame`'s sky (a pixel without material).
+fn blank(frame: &Image) -> Image {
+    let sky = frame
+        .rgba
+        .chunks_exact(4)
+        .find(|p| p[3] == 0)
+        .map_or([0; 4], |p| [p[0], p[1], p[2], p[3]]);
+    Image {
+        rgba: sky.repeat(frame.rgba.len() / 4),
+        ..frame.clone()
+    }
+}
+
 /// The comparison above is only worth something if it fails on frames that are wrong.
 /// Regression: it passed a frame 5 codes brighter at every distance (and about 20 at the
 /// middle one), a blank frame and each other's presets at the far distance, and the lawn
@@ -236,25 +260,8 @@ fn the_golden_comparison_rejects_a_shift_a_blank_frame_another_preset_and_a_miss
         for (name, distance, overlay) in CASES {
             let frame = render(&mut offscreen, &mut scene, distance, overlay);
             let golden = format!("{preset}_{name}");
-            // 5 codes brighter wherever the material is.
-            let mut shifted = frame.clone();
-            for p in shifted.rgba.chunks_exact_mut(4).filter(|p| p[3] > 0) {
-                for c in &mut p[..3] {
-                    *c = c.saturating_add(5);
-                }
-            }
-            check(format!("{golden} + 5 codes"), &shifted, &golden);
-            // Sky only: every pixel as the frame's sky (a pixel without material).
-            let sky = frame
-                .rgba
-                .chunks_exact(4)
-                .find(|p| p[3] == 0)
-                .map_or([0; 4], |p| [p[0], p[1], p[2], p[3]]);
-            let blank = Image {
-                rgba: sky.repeat(frame.rgba.len() / 4),
-                ..frame.clone()
-            };
-            check(format!("{golden} blank"), &blank, &golden);
+            check(format!("{golden} + 5 codes"), &brighter(&frame), &golden);
+            check(format!("{golden} blank"), &blank(&frame), &golden);
             frames.push((preset, name, frame));
         }
     }
@@ -360,23 +367,8 @@ fn the_lawn_at_a_walkers_eye_matches_its_goldens_and_a_shift_a_blank_or_a_missin
         }
     };
     for (id, frame) in ids.iter().zip(&frames) {
-        let mut shifted = frame.clone();
-        for p in shifted.rgba.chunks_exact_mut(4).filter(|p| p[3] > 0) {
-            for c in &mut p[..3] {
-                *c = c.saturating_add(5);
-            }
-        }
-        check("+ 5 codes", &shifted, id);
-        let sky = frame
-            .rgba
-            .chunks_exact(4)
-            .find(|p| p[3] == 0)
-            .map_or([0; 4], |p| [p[0], p[1], p[2], p[3]]);
-        let blank = Image {
-            rgba: sky.repeat(frame.rgba.len() / 4),
-            ..frame.clone()
-        };
-        check("blank", &blank, id);
+        check("+ 5 codes", &brighter(frame), id);
+        check("blank", &blank(frame), id);
     }
     for missing in ["blades", "fibres", "stragglers"] {
         let without = walker_frames(&mut offscreen, lawn_material(Some(missing)));

@@ -88,9 +88,17 @@ pub fn switch_colours(
     camera: Camera,
     size: (u32, u32),
 ) -> Result<Vec<SwitchColour>, RenderError> {
+    with_no_budget(scene, |scene| {
+        unbudgeted_switch_colours(offscreen, scene, layer_idx, camera, size)
+    })
+}
+
+/// `measure` on `scene` under [`FrameBudget::UNLIMITED`], the scene's own budget put
+/// back after: a budget would move the switches a measurement is of.
+fn with_no_budget<T>(scene: &mut Scene, measure: impl FnOnce(&mut Scene) -> T) -> T {
     let budget = scene.budget();
     scene.set_budget(FrameBudget::UNLIMITED);
-    let measured = unbudgeted_switch_colours(offscreen, scene, layer_idx, camera, size);
+    let measured = measure(scene);
     scene.set_budget(budget);
     measured
 }
@@ -226,8 +234,8 @@ impl std::fmt::Display for SwitchSeen {
 }
 
 /// The vertical field of view the elevation figures look through, turns (7.2°): at
-/// 2° over the ground a frame 240 rows tall then spends about 50 rows on the fade band
-/// of the switch at its centre. Levels are chosen by size on screen, so the switches
+/// 2° over the ground the fade band of the switch at the frame's centre (from 3° down
+/// to 1.33°) then fills 42 rows of a frame 180 tall. Levels are chosen by size on screen, so the switches
 /// lie farther than a wide view's, and look the same there.
 pub const SEEN_FOV: f32 = 0.02;
 
@@ -271,28 +279,27 @@ pub fn switch_seen(
 ) -> Result<SwitchSeen, RenderError> {
     use crate::plan::FADE_BAND;
     let camera = looking_at_the_field(lens(yaw), seen, d);
-    let rows = fade_rows(&camera, scene.reach_m(), (width, height), d);
+    let band = [d / (1.0 + FADE_BAND), d * (1.0 + FADE_BAND)];
+    let rows = fade_rows(&camera, scene.reach_m(), (width, height), band);
     // Tiles are 2 m: force every tile that may hold a measured row's ground.
-    let forced = [d / (1.0 + FADE_BAND) - 1.5, d * (1.0 + FADE_BAND) + 1.5];
-    let budget = scene.budget();
-    scene.set_budget(FrameBudget::UNLIMITED);
-    let mut frame = |rep| -> Result<Image, RenderError> {
-        let view = View {
-            camera,
-            width,
-            height,
-            level: LevelMode::Forced(rep),
-            level_layer: Some(layer_idx),
-            level_within_m: Some(forced),
-            farthest_m: Some(forced[1]),
-            ..View::default()
+    let forced = [band[0] - 1.5, band[1] + 1.5];
+    let (a, b) = with_no_budget(scene, |scene| {
+        let mut frame = |rep| -> Result<Image, RenderError> {
+            let view = View {
+                camera,
+                width,
+                height,
+                level: LevelMode::Forced(rep),
+                level_layer: Some(layer_idx),
+                level_within_m: Some(forced),
+                farthest_m: Some(forced[1]),
+                ..View::default()
+            };
+            let frame = offscreen.render(scene, &view)?;
+            Ok(frame.image.rows(rows.start, rows.len() as u32))
         };
-        let frame = offscreen.render(scene, &view)?;
-        Ok(frame.image.rows(rows.start, rows.len() as u32))
-    };
-    let pair = frame(from).and_then(|a| Ok((a, frame(to)?)));
-    scene.set_budget(budget);
-    let (a, b) = pair?;
+        Ok::<_, RenderError>((frame(from)?, frame(to)?))
+    })?;
     let mean = |image: &Image| image.mean_color().map_or([0.0; 3], srgb_codes);
     let (x, y) = crate::compare::covered_block_luminance(&a, &b);
     Ok(SwitchSeen {
@@ -336,14 +343,13 @@ fn elevation(camera: &Camera) -> f32 {
 }
 
 /// The rows of a frame whose ground (the plane through the origin), seen down the
-/// frame's middle column, lies within the fade band of a switch at `d` metres.
+/// frame's middle column, lies `closest` to `farthest` metres from the eye.
 fn fade_rows(
     camera: &Camera,
     reach_m: f32,
     (width, height): (u32, u32),
-    d: f32,
+    [closest, farthest]: [f32; 2],
 ) -> std::ops::Range<u32> {
-    use crate::plan::FADE_BAND;
     let inverse = camera
         .view_proj(reach_m, width as f32 / height.max(1) as f32)
         .inverse();
@@ -360,7 +366,7 @@ fn fade_rows(
         }
         let ground = near + ray * (-near.y / ray.y);
         let r = (ground - eye).length();
-        (d / (1.0 + FADE_BAND)..=d * (1.0 + FADE_BAND)).contains(&r)
+        (closest..=farthest).contains(&r)
     };
     let first = (0..height).find(|&r| within(r)).unwrap_or(height);
     let end = (first..height).find(|&r| !within(r)).unwrap_or(height);

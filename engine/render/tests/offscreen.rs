@@ -562,8 +562,20 @@ fn a_switch_is_measured_on_the_ground_of_its_fade_band_from_grazing_to_overhead(
         let want = degrees.unwrap_or_else(|| (1.7 / d).min(1.0).asin().to_degrees());
         assert!((s.elevation_deg - want).abs() < 0.5, "{s}: want {want}°");
         assert!(s.colour.is_finite() && s.colour < 5.0, "{s}");
-        assert!((-1.0..=1.0).contains(&s.pattern), "{s}");
+        assert!(s.pattern.is_finite(), "{s}");
     }
+    // The measure tells a switch from none: a representation against itself is the
+    // same picture, and the switch moves some of the band's pixels.
+    let seen = Seen::Above(25.0 / 360.0);
+    let mut measure = |switch| {
+        let mut scene = Scene::reusing(meadow(4_000), SurfaceKind::Field, &reuse);
+        switch_seen(&mut offscreen, &mut scene, 0, switch, seen, 0.08, (128, 96))
+            .expect("two frames")
+    };
+    let none = measure((from, from, d));
+    assert!(none.colour == 0.0 && none.pattern == 1.0, "{none}");
+    let switch = measure((from, to, d));
+    assert!(switch.colour > 0.0 && switch.pattern < 1.0, "{switch}");
     // A level forced within a band reaches no tile outside it, and nothing past the
     // farthest distance is drawn.
     let mut scene = Scene::reusing(meadow(4_000), SurfaceKind::Field, &reuse);

@@ -61,12 +61,8 @@ pub(super) fn switches(json: bool, only: Option<&str>, sides: u32) -> anyhow::Re
         let heads: Vec<String> = yaws.iter().map(|y| format!("yaw {y:.3}")).collect();
         out!("{:<44} {}", "switch", heads.join("  "));
     }
-    for (name, text) in PRESETS {
-        if only.is_some_and(|o| o != name) {
-            continue;
-        }
-        let doc = tuft_graph::io::from_str(text).expect("shipped presets parse");
-        let (material, _) = crate::material::from_graph(&doc.graph, 512)?;
+    for (name, material) in preset_materials(only) {
+        let material = material?;
         let mut scene = Scene::new(material, SurfaceKind::Sphere);
         // Each side's switches of every layer.
         let per_side = yaws
@@ -110,7 +106,7 @@ pub(super) fn switches(json: bool, only: Option<&str>, sides: u32) -> anyhow::Re
 }
 
 /// Frame size of `--elevations`: tall, so that the fade band of a switch seen from 2°
-/// fills 50 rows, and narrow, so that the ground drawn at grazing views (which grows
+/// fills 42 rows, and narrow, so that the ground drawn at grazing views (which grows
 /// with the square of the switch's distance) stays within minutes a preset.
 const ELEVATION_FRAME: (u32, u32) = (160, 180);
 
@@ -146,12 +142,8 @@ pub(super) fn elevations(json: bool, only: Option<&str>) -> anyhow::Result<()> {
         out!("{:<44} {}", "switch", heads.join(" "));
     }
     let yaw = tuft_render::Camera::default().yaw;
-    for (name, text) in PRESETS {
-        if only.is_some_and(|o| o != name) {
-            continue;
-        }
-        let doc = tuft_graph::io::from_str(text).expect("shipped presets parse");
-        let (material, _) = crate::material::from_graph(&doc.graph, 512)?;
+    for (name, material) in preset_materials(only) {
+        let material = material?;
         let first = Scene::new(material.clone(), SurfaceKind::Field);
         let reuse = first.reuse();
         let layers: Vec<(String, Vec<_>)> = material
@@ -235,8 +227,8 @@ pub(super) fn eye_height(json: bool, only: Option<&str>) -> anyhow::Result<()> {
     let yaws = [0.0f32, 0.25, 0.5, 0.75];
     if !json {
         out!(
-            "{}×{} frames, eye 0,1.7,0, pitch 0.03, bias {} against {}, adapter {}; per yaw: \
-             worst 20-row band (codes), block luminance correlation",
+            "{}×{} frames, eye 0,{EYE_M},0, pitch 0.03, bias {} against {}, adapter {}; per \
+             yaw: worst 20-row band (codes), block luminance correlation",
             EYE_FRAME.0,
             EYE_FRAME.1,
             EYE_BIASES[0],
@@ -244,12 +236,8 @@ pub(super) fn eye_height(json: bool, only: Option<&str>) -> anyhow::Result<()> {
             offscreen.adapter()
         );
     }
-    for (name, text) in PRESETS {
-        if only.is_some_and(|o| o != name) {
-            continue;
-        }
-        let doc = tuft_graph::io::from_str(text).expect("shipped presets parse");
-        let (material, _) = crate::material::from_graph(&doc.graph, 512)?;
+    for (name, material) in preset_materials(only) {
+        let material = material?;
         // Each frame on a scene of its own (its cards and atlases taken over): what an
         // unlimited frame plants is held until the scene goes, and four yaws' worth at
         // bias 3 is more than this machine's memory.
@@ -296,6 +284,23 @@ pub(super) fn eye_height(json: bool, only: Option<&str>) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// The shipped presets (`only` the one named, where given) as the preview draws them,
+/// their maps at 512², each built when its turn comes.
+fn preset_materials(
+    only: Option<&str>,
+) -> impl Iterator<Item = (&'static str, anyhow::Result<tuft_render::Material>)> {
+    PRESETS
+        .iter()
+        .filter(move |(name, _)| only.is_none_or(|o| o == *name))
+        .map(|&(name, text)| {
+            let doc = tuft_graph::io::from_str(text).expect("shipped presets parse");
+            (
+                name,
+                crate::material::from_graph(&doc.graph, 512).map(|(m, _)| m),
+            )
+        })
 }
 
 fn round2(x: f64) -> f64 {

@@ -33,6 +33,8 @@ mod presets;
 mod surfaces;
 
 use figures::{elevations, eye_height, levels, switches};
+use presets::cases;
+use surfaces::{mesh_cases, sphere_case};
 
 /// The figures `tuft bench` prints instead of timings, where asked.
 #[derive(Clone, Copy, Debug)]
@@ -46,8 +48,6 @@ pub struct Figures {
     /// Each switch seen from grazing to overhead.
     pub elevations: bool,
 }
-use presets::cases;
-use surfaces::{mesh_cases, sphere_case};
 
 /// `tuft bench`: `only`, where given, is the name of a shipped preset (the command line
 /// takes no other).

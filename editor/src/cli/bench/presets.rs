@@ -195,15 +195,11 @@ pub(super) fn cases(name: &str, graph: &MaterialGraph, runs: usize) -> Vec<Case>
     }
     // The canopy a scene sums from every layer's set (`tuft_render::Scene::new` does it
     // for each material it plants).
+    let ev = Evaluator::new(graph);
     let sets: Vec<_> = graph
         .strands
         .iter()
-        .map(|(name, layer)| {
-            let set = Evaluator::new(graph)
-                .strand_set(name)
-                .expect("presets scatter");
-            (set, layer.profile)
-        })
+        .map(|(name, layer)| (ev.strand_set(name).expect("presets scatter"), layer.profile))
         .collect();
     let layers: Vec<_> = sets
         .iter()

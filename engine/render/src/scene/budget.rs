@@ -190,15 +190,16 @@ impl Scene {
         // A walk's frames need nearly the same scale one after another: a bracket a
         // few steps wide about the last frame's, where it holds, saves most of the
         // bisections (each plans every visible tile of every layer again).
-        let warm = (self.last_scale > LEAST_SCALE && self.last_scale < 1.0)
-            .then(|| {
-                let low = (self.last_scale / WARM_BRACKET).max(LEAST_SCALE);
-                let high = (self.last_scale * WARM_BRACKET).min(1.0);
-                let at_low = choose_at(low);
-                (fits(&at_low) && (high >= 1.0 || !fits(&choose_at(high))))
-                    .then_some((low, high, at_low))
-            })
-            .flatten();
+        let warm = if self.last_scale > LEAST_SCALE && self.last_scale < 1.0 {
+            let low = (self.last_scale / WARM_BRACKET).max(LEAST_SCALE);
+            let high = (self.last_scale * WARM_BRACKET).min(1.0);
+            let at_low = choose_at(low);
+            // Scale 1 is known not to fit (the frame is over its budget).
+            (fits(&at_low) && (high >= 1.0 || !fits(&choose_at(high))))
+                .then_some((low, high, at_low))
+        } else {
+            None
+        };
         let cold = || {
             let least = choose_at(LEAST_SCALE);
             fits(&least).then_some((LEAST_SCALE, 1.0f32, least))
