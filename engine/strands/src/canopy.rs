@@ -5,13 +5,18 @@
 //! walker's eye the same lawn is seen from the side: a ray that meets the ground at
 //! elevation θ runs `cot θ` metres sideways for each metre it descends through the
 //! canopy, and meets the sides of the strands standing there long before it reaches the
-//! soil. Each slice of the canopy holds the strands' side area standing in it per square
-//! metre of ground (a ribbon turned every way shows `2/π` of its width, a tube all of
-//! it), the area it shows from above, and the mean colour and place along the strand of
-//! what stands there. Descending from the top, slice `k` stops a share `1 − e^(−τ_k)` of
-//! what is left of the ray, with `τ_k = side_k · cot θ + top_k`; what reaches the ground
-//! sees the surface's maps. The surface shader and the blend of far strands toward it
-//! read the same figures, so the far levels answer the elevation as the strands do.
+//! soil. Each slice of the canopy holds the strands' face area standing in it per square
+//! metre of ground, split by how far the faces turn up toward the sky (a few tilt
+//! classes; a ribbon faces across its lean, a tube all ways about its axis), and the
+//! mean colour of what stands there. Which way the faces turn about the vertical is
+//! counted for each class over the whole canopy: a lawn combed by a lean field shows the
+//! eye and the sun other faces from one side than from the other. A face shows a ray the
+//! share `|n·v|` of its area; descending from the top, slice `k` stops a share
+//! `1 − e^(−τ_k)` of what is left of the ray, with `τ_k` its faces' shown area over the
+//! sine of the ray's elevation, and what reaches the ground sees the surface's maps. The
+//! surface shader and the blend of far strands toward it read the same figures, and
+//! light each class's faces as the strands' own shading lights the faces the ray sees,
+//! so the far levels answer the elevation, the azimuth and the sun as the strands do.
 
 use crate::StrandSet;
 use crate::mesh::{Profile, Shape};
@@ -27,22 +32,33 @@ const STEPS: usize = 16;
 /// The most strands of a layer the canopy is measured on.
 pub const SAMPLE: usize = 8_192;
 
+/// Tilt classes of the strands' faces, by the height `u` of their normal: class `c`
+/// holds `c/TILTS ≤ u < (c + 1)/TILTS`.
+pub const TILTS: usize = 4;
+
+/// Directions about the vertical the faces' normals are counted in: bin `i` is centred
+/// on `i/AZIMUTHS` of a turn from the surface's u axis toward its v axis.
+pub const AZIMUTHS: usize = 16;
+
+/// Turns about its axis a tube's faces are measured at (over half a turn: a face and
+/// its opposite show the same).
+const TUBE_TURNS: usize = 8;
+
 /// One height slice.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Slice {
-    /// Strand side area standing in the slice per square metre of ground, seen from a
-    /// horizontal ray of any direction (m² per m²).
-    pub side: f32,
-    /// Strand area the slice shows from straight above per square metre of ground.
-    pub top: f32,
-    /// The mean linear colour of the strand parts in the slice, weighted by area.
-    pub color: [f32; 3],
-    /// Their mean place along their strands, 0 at the root to 1 at the tip.
-    pub along: f32,
-    /// How far, on average, their faces turn up toward the sky: the sine of their
-    /// angle from the vertical (0 upright, 1 lying flat).
-    pub up: f32,
+    /// Strand face area standing in the slice per square metre of ground (one side of
+    /// each face), in each tilt class (m² per m²).
+    pub area: [f32; TILTS],
+    /// The mean linear colour of each class's faces, weighted by area.
+    pub color: [[f32; 3]; TILTS],
+    /// The mean of their colour times their place along their strands (0 at the root,
+    /// 1 at the tip), weighted by area: with `color` it gives the mean of colour times
+    /// any light that grows linearly along the strand (the shaders' `canopy_depth`),
+    /// which a mean colour lit at the mean place does not (tips are lighter and lit
+    /// more).
+    pub color_along: [[f32; 3]; TILTS],
 }
 
 /// A material's strands as height slices over the ground.
@@ -53,11 +69,21 @@ pub struct Canopy {
     pub height_m: f32,
     /// The slices, top first.
     pub slices: [Slice; SLICES],
+    /// Each tilt class's mean normal height over the whole canopy, weighted by area.
+    pub tilt: [f32; TILTS],
+    /// Each tilt class's share of face area whose normal (turned up) points into each
+    /// azimuth bin; each class's shares sum to 1.
+    pub azimuth: [[f32; AZIMUTHS]; TILTS],
 }
 
-/// The share of a flat ribbon's width a horizontal ray sees, averaged over the ribbon's
-/// turn about its axis: `E|cos φ| = 2/π`.
-const RIBBON_SIDE: f32 = std::f32::consts::FRAC_2_PI;
+/// The unit normal of a face of normal height `u` turned into azimuth bin `i`: x and y
+/// along the surface's u and v axes, z up.
+#[must_use]
+pub fn face_normal(u: f32, i: usize) -> Vec3 {
+    let phi = i as f32 / AZIMUTHS as f32 * std::f32::consts::TAU;
+    let r = (1.0 - u * u).max(0.0).sqrt();
+    Vec3::new(r * phi.cos(), r * phi.sin(), u)
+}
 
 impl Canopy {
     /// The canopy of a material whose layers are `layers` (each set over one repeat of
@@ -91,13 +117,9 @@ impl Canopy {
                     })
                     .collect();
                 let scale = n as f64 / strands.len().max(1) as f64;
-                let facing = match profile {
-                    Profile::Ribbon { .. } => RIBBON_SIDE,
-                    Profile::Tube { .. } => 1.0,
-                };
                 Sampled {
                     scale,
-                    facing,
+                    tube: matches!(profile, Profile::Tube { .. }),
                     strands,
                 }
             });
@@ -111,59 +133,106 @@ impl Canopy {
         if !(height_m.is_finite() && height_m > 0.0) {
             return Self::default();
         }
-        // Per slice: side, top, colour × area (3), along × area, area, up × area.
-        let mut sums = [[0.0f64; 8]; SLICES];
+        let mut sums = [Sums::default(); SLICES];
         for layer in &sampled {
-            let mut part = [[0.0f64; 8]; SLICES];
+            let mut part = [Sums::default(); SLICES];
             for (shape, points) in &layer.strands {
-                add_strand(shape, points, layer.facing, height_m, &mut part);
+                add_strand(shape, points, layer.tube, height_m, &mut part);
             }
-            for (s, p) in sums.iter_mut().zip(part) {
-                for (a, b) in s.iter_mut().zip(p) {
-                    *a += b * layer.scale;
-                }
+            for (s, p) in sums.iter_mut().zip(&part) {
+                s.add(p, layer.scale);
             }
         }
         let mut slices = [Slice::default(); SLICES];
-        for (slice, s) in slices.iter_mut().zip(sums) {
-            let weight = s[6];
-            *slice = Slice {
-                side: (s[0] / area) as f32,
-                top: (s[1] / area) as f32,
-                color: if weight > 0.0 {
-                    [
-                        (s[2] / weight) as f32,
-                        (s[3] / weight) as f32,
-                        (s[4] / weight) as f32,
-                    ]
-                } else {
-                    [0.0; 3]
-                },
-                along: if weight > 0.0 {
-                    (s[5] / weight) as f32
-                } else {
-                    0.0
-                },
-                up: if weight > 0.0 {
-                    (s[7] / weight) as f32
-                } else {
-                    0.0
-                },
+        let (mut class_area, mut class_up) = ([0.0f64; TILTS], [0.0f64; TILTS]);
+        let mut azimuth = [[0.0f64; AZIMUTHS]; TILTS];
+        for (slice, s) in slices.iter_mut().zip(&sums) {
+            let mean = |c: usize, x: [f64; 3]| {
+                let w = s.area[c];
+                x.map(|x| if w > 0.0 { (x / w) as f32 } else { 0.0 })
             };
+            *slice = Slice {
+                area: s.area.map(|a| (a / area) as f32),
+                color: std::array::from_fn(|c| mean(c, s.color[c])),
+                color_along: std::array::from_fn(|c| mean(c, s.color_along[c])),
+            };
+            for c in 0..TILTS {
+                class_area[c] += s.area[c];
+                class_up[c] += s.up[c];
+                for (a, b) in azimuth[c].iter_mut().zip(s.azimuth[c]) {
+                    *a += b;
+                }
+            }
         }
-        Self { height_m, slices }
+        // A class with no faces turns every way.
+        let azimuth = azimuth.map(|bins| {
+            let total: f64 = bins.iter().sum();
+            bins.map(|b| {
+                if total > 0.0 {
+                    (b / total) as f32
+                } else {
+                    1.0 / AZIMUTHS as f32
+                }
+            })
+        });
+        // A class with no faces keeps its middle, which no sum reads.
+        let tilt = std::array::from_fn(|c| {
+            if class_area[c] > 0.0 {
+                (class_up[c] / class_area[c]) as f32
+            } else {
+                (c as f32 + 0.5) / TILTS as f32
+            }
+        });
+        Self {
+            height_m,
+            slices,
+            tilt,
+            azimuth,
+        }
     }
 
-    /// What a ray meeting the ground at an elevation whose cotangent is `cot` sees: the
-    /// share each slice stops (top first) and the share that reaches the ground. The
-    /// shares sum to 1. The shaders do the same sum (`seen_through_canopy`).
+    /// The share of its area a face of tilt class `c` shows a ray toward `eye` (unit;
+    /// x, y along the surface, z up), over the class's azimuths.
     #[must_use]
-    pub fn seen(&self, cot: f32) -> ([f32; SLICES], f32) {
-        let cot = if cot.is_finite() { cot.max(0.0) } else { 0.0 };
+    pub fn shown(&self, c: usize, eye: Vec3) -> f32 {
+        self.azimuth[c]
+            .iter()
+            .enumerate()
+            .map(|(i, share)| share * face_normal(self.tilt[c], i).dot(eye).abs())
+            .sum()
+    }
+
+    /// The area the faces of slice `k` show a ray toward `eye`, per square metre of
+    /// ground.
+    fn shown_by(&self, k: usize, eye: Vec3) -> f32 {
+        (0..TILTS)
+            .map(|c| self.slices[k].area[c] * self.shown(c, eye))
+            .sum()
+    }
+
+    /// Strand side area standing in slice `k` per square metre of ground, as a
+    /// horizontal ray sees it, averaged over the ray's directions.
+    #[must_use]
+    pub fn side(&self, k: usize) -> f32 {
+        (0..AZIMUTHS)
+            .map(|i| self.shown_by(k, face_normal(0.0, i)))
+            .sum::<f32>()
+            / AZIMUTHS as f32
+    }
+
+    /// What a ray meeting the ground from direction `eye` (toward the eye; x, y along
+    /// the surface's u and v axes, z up) sees: the share each slice stops (top first)
+    /// and the share that reaches the ground. The shares sum to 1. The shaders do the
+    /// same sum (`canopy_seen`).
+    #[must_use]
+    pub fn seen(&self, eye: Vec3) -> ([f32; SLICES], f32) {
+        let eye = eye.normalize_or(Vec3::Z);
+        // The ray's elevation, its sine kept off 0 as the shaders keep it.
+        let sin = eye.z.clamp(1e-3, 1.0);
         let mut through = 1.0f32;
         let mut shares = [0.0; SLICES];
-        for (share, slice) in shares.iter_mut().zip(&self.slices) {
-            let passes = (-(slice.side * cot + slice.top)).exp();
+        for (k, share) in shares.iter_mut().enumerate() {
+            let passes = (-self.shown_by(k, eye) / sin).exp();
             *share = through * (1.0 - passes);
             through *= passes;
         }
@@ -175,51 +244,104 @@ impl Canopy {
 struct Sampled {
     /// How many strands of the layer each sampled one stands for.
     scale: f64,
-    /// The share of a strand's width a horizontal ray sees.
-    facing: f32,
+    /// Whether its strands are tubes (faces all ways about the axis) rather than
+    /// ribbons (one face, across the lean).
+    tube: bool,
     /// The sampled strands and their centreline points.
     strands: Vec<(Shape, [Vec3; STEPS + 1])>,
 }
 
+/// One slice's sums while the strands are added, per tilt class.
+#[derive(Clone, Copy, Default)]
+struct Sums {
+    /// Face area.
+    area: [f64; TILTS],
+    /// Face area times its normal's height.
+    up: [f64; TILTS],
+    /// Colour times area.
+    color: [[f64; 3]; TILTS],
+    /// Colour times place along the strand times area.
+    color_along: [[f64; 3]; TILTS],
+    /// Area by the azimuth its normal (turned up) points to.
+    azimuth: [[f64; AZIMUTHS]; TILTS],
+}
+
+impl Sums {
+    fn add(&mut self, other: &Self, scale: f64) {
+        for c in 0..TILTS {
+            self.area[c] += other.area[c] * scale;
+            self.up[c] += other.up[c] * scale;
+            for i in 0..3 {
+                self.color[c][i] += other.color[c][i] * scale;
+                self.color_along[c][i] += other.color_along[c][i] * scale;
+            }
+            for (a, b) in self.azimuth[c].iter_mut().zip(other.azimuth[c]) {
+                *a += b * scale;
+            }
+        }
+    }
+
+    /// A face of `area` whose unit normal is `n` (either way: it has two sides), of
+    /// colour `rgb` at `along`.
+    fn face(&mut self, area: f64, n: Vec3, rgb: [f32; 3], along: f32) {
+        let n = if n.z < 0.0 { -n } else { n };
+        let u = n.z.min(1.0);
+        let c = ((u * TILTS as f32) as usize).min(TILTS - 1);
+        let turn = n.y.atan2(n.x) / std::f32::consts::TAU;
+        let bin = (turn.rem_euclid(1.0) * AZIMUTHS as f32).round() as usize % AZIMUTHS;
+        self.azimuth[c][bin] += area;
+        self.area[c] += area;
+        self.up[c] += area * f64::from(u);
+        for i in 0..3 {
+            self.color[c][i] += area * f64::from(rgb[i]);
+            self.color_along[c][i] += area * f64::from(rgb[i] * along);
+        }
+    }
+}
+
 /// Adds one strand's segments, between its centreline `points`, to the slices they
-/// stand in.
+/// stand in. A ribbon's segment is one face spanning the strand's facing (across its
+/// lean, as the mesh builds it); a tube's is faces turned all ways about it, `π/2` of
+/// its width times its length in all (what shows a ray of any direction its projected
+/// width, as ribbons turned every way about the axis show theirs).
 fn add_strand(
     shape: &Shape,
     points: &[Vec3; STEPS + 1],
-    facing: f32,
+    tube: bool,
     height_m: f32,
-    sums: &mut [[f64; 8]; SLICES],
+    sums: &mut [Sums; SLICES],
 ) {
     if !(shape.length > 0.0 && shape.width > 0.0) {
         return;
     }
+    let side = crate::shape::facing(shape.reach, shape.id).extend(0.0);
     for (s, pair) in points.windows(2).enumerate() {
         let (last, p) = (pair[0], pair[1]);
         let mid_t = (s as f32 + 0.5) / STEPS as f32;
         let w = shape.width_at(mid_t);
-        let rise = (p.z - last.z).abs();
-        let run = (p.truncate() - last.truncate()).length();
+        let step = p - last;
+        let len = step.length();
         let z = 0.5 * (p.z + last.z);
-        if !(z.is_finite() && rise.is_finite() && run.is_finite()) {
+        if !(z.is_finite() && len.is_finite() && len > 0.0) {
             continue;
         }
+        let along = step / len;
         // Slice 0 is the top.
         let k = (((height_m - z) / height_m * SLICES as f32) as usize).min(SLICES - 1);
-        let side = f64::from(w * rise * facing);
-        let top = f64::from(w * run);
-        let weight = side + top;
         let c = shape.color_at(mid_t);
-        let slot = &mut sums[k];
-        slot[0] += side;
-        slot[1] += top;
-        slot[2] += weight * f64::from(c[0]);
-        slot[3] += weight * f64::from(c[1]);
-        slot[4] += weight * f64::from(c[2]);
-        slot[5] += weight * f64::from(mid_t);
-        slot[6] += weight;
-        let len = rise.hypot(run);
-        if len > 0.0 {
-            slot[7] += weight * f64::from(run / len);
+        let area = f64::from(w * len);
+        // The face's span: the facing, square to the segment (the mesh's normal is
+        // the facing crossed with the segment).
+        let span = (side - along * side.dot(along)).normalize_or(along.any_orthonormal_vector());
+        let normal = span.cross(along);
+        if tube {
+            let each = area * std::f64::consts::FRAC_PI_2 / TUBE_TURNS as f64;
+            for i in 0..TUBE_TURNS {
+                let turn = (i as f32 + 0.5) / TUBE_TURNS as f32 * std::f32::consts::PI;
+                sums[k].face(each, span * turn.cos() + normal * turn.sin(), c, mid_t);
+            }
+        } else {
+            sums[k].face(area, normal, c, mid_t);
         }
     }
 }
@@ -230,13 +352,25 @@ mod tests {
 
     const RIBBON: Profile = Profile::Ribbon { segments: 4 };
 
+    /// A slice's mean of a per-class figure, weighted by the classes' areas.
+    fn mean(slice: &Slice, of: impl Fn(usize) -> [f32; 3]) -> [f32; 3] {
+        let total: f32 = slice.area.iter().sum();
+        let mut sum = [0.0; 3];
+        for c in 0..TILTS {
+            for (s, x) in sum.iter_mut().zip(of(c)) {
+                *s += slice.area[c] * x / total;
+            }
+        }
+        sum
+    }
+
     #[test]
     fn a_low_ray_meets_the_strands_and_a_high_one_the_ground() {
         let set = crate::testing::random_set(4_000, 3, 1);
         let canopy = Canopy::of(&[(&set, RIBBON)], 1.0);
         assert!(canopy.height_m > 0.03 && canopy.height_m <= 0.07);
-        let (_, overhead) = canopy.seen(0.0);
-        let (_, grazing) = canopy.seen(30.0);
+        let (_, overhead) = canopy.seen(Vec3::Z);
+        let (_, grazing) = canopy.seen(Vec3::new(30.0, 0.0, 1.0));
         assert!(
             overhead > 0.5,
             "from above most of the ground shows: {overhead}"
@@ -247,13 +381,13 @@ mod tests {
         );
         // Every share counted once.
         for cot in [0.0, 0.5, 2.0, 30.0] {
-            let (shares, ground) = canopy.seen(cot);
+            let (shares, ground) = canopy.seen(Vec3::new(cot, 0.0, 1.0));
             let sum: f32 = shares.iter().sum::<f32>() + ground;
             assert!((sum - 1.0).abs() < 1e-5, "{cot}: {sum}");
         }
         // From the side the top slices stop the ray first: the top quarter of the
         // slices more than the bottom quarter.
-        let (shares, _) = canopy.seen(30.0);
+        let (shares, _) = canopy.seen(Vec3::new(30.0, 0.0, 1.0));
         let quarter = SLICES / 4;
         let top: f32 = shares[..quarter].iter().sum();
         let bottom: f32 = shares[SLICES - quarter..].iter().sum();
@@ -264,10 +398,15 @@ mod tests {
     fn the_slices_carry_the_colour_along_the_strands() {
         let set = crate::testing::random_set(2_000, 4, 1);
         let canopy = Canopy::of(&[(&set, RIBBON)], 0.5);
-        let (top, bottom) = (canopy.slices[0], canopy.slices[SLICES - 1]);
-        assert!(top.along > bottom.along, "{top:?} {bottom:?}");
+        // The strands grow from a dark root to a light tip: the top slice is the
+        // lighter, and what stands there is nearer the tips.
+        let (top, bottom) = (&canopy.slices[0], &canopy.slices[SLICES - 1]);
+        let green = |slice: &Slice| mean(slice, |c| slice.color[c])[1];
+        let along = |slice: &Slice| mean(slice, |c| slice.color_along[c])[1] / green(slice);
+        assert!(green(top) > green(bottom), "{top:?} {bottom:?}");
+        assert!(along(top) > 0.7 && along(bottom) < 0.3, "{top:?} {bottom:?}");
         // Side area: about Σ width · height · 2/π over the repeat's area.
-        let side: f32 = canopy.slices.iter().map(|s| s.side).sum();
+        let side: f32 = (0..SLICES).map(|k| canopy.side(k)).sum();
         let expected: f32 = (0..set.len())
             .map(|i| {
                 let shape = Shape::of(&set, i);
@@ -279,7 +418,7 @@ mod tests {
                 let top = (0..=STEPS)
                     .map(|k| curve.at(k as f32 / STEPS as f32).z)
                     .fold(0.0f32, f32::max);
-                mean_width * top * RIBBON_SIDE
+                mean_width * top * std::f32::consts::FRAC_2_PI
             })
             .sum::<f32>()
             / 0.25;
@@ -290,6 +429,60 @@ mod tests {
     }
 
     #[test]
+    fn a_lawn_combed_one_way_shows_more_from_behind_its_lean() {
+        // Every strand leans toward +u: their faces turn up toward −u, so a ray from
+        // the −u side meets their faces flat on and one from +u nearly edge on.
+        let mut set = crate::testing::random_set(2_000, 7, 1);
+        for i in 0..set.len() {
+            set.lean[i] = [0.6, 0.0];
+            set.tip_pull[i] = [0.0; 2];
+            set.curl[i] = [0.0; 2];
+            set.frizz[i] = 0.0;
+        }
+        let canopy = Canopy::of(&[(&set, RIBBON)], 1.0);
+        let from = |x: f32| canopy.seen(Vec3::new(x, 0.0, 1.0)).1;
+        assert!(from(-1.0) < from(1.0) * 0.9, "{} {}", from(-1.0), from(1.0));
+        // Seen across the lean, either side shows about the same (the faces' azimuths
+        // are counted in bins a sixteenth of a turn wide).
+        let across = |y: f32| canopy.seen(Vec3::new(0.0, y, 1.0)).1;
+        assert!(
+            (across(-1.0) - across(1.0)).abs() < 0.2 * (from(1.0) - from(-1.0)),
+            "{} {} against {} {}",
+            across(-1.0),
+            across(1.0),
+            from(-1.0),
+            from(1.0)
+        );
+        // Every class's azimuth shares sum to 1.
+        for bins in canopy.azimuth {
+            assert!((bins.iter().sum::<f32>() - 1.0).abs() < 1e-4);
+        }
+    }
+
+    #[test]
+    fn tubes_show_their_width_from_every_side() {
+        // Upright tubes: seen from the side each shows its width times its height,
+        // and from straight above nothing.
+        let mut set = crate::testing::random_set(500, 6, 1);
+        for i in 0..set.len() {
+            set.lean[i] = [0.0; 2];
+            set.bend[i] = 0.0;
+            set.curl[i] = [0.0; 2];
+            set.frizz[i] = 0.0;
+            set.tip_pull[i] = [0.0; 2];
+        }
+        let tube = Canopy::of(&[(&set, Profile::Tube { sides: 6, segments: 4 })], 1.0);
+        let ribbon = Canopy::of(&[(&set, RIBBON)], 1.0);
+        let side = |c: &Canopy| (0..SLICES).map(|k| c.side(k)).sum::<f32>();
+        let ratio = side(&tube) / side(&ribbon);
+        assert!(
+            (ratio - std::f32::consts::FRAC_PI_2).abs() < 0.02,
+            "a tube shows π/2 times a ribbon turned every way: {ratio}"
+        );
+        assert!(tube.seen(Vec3::Z).1 > 0.999, "{:?}", tube.seen(Vec3::Z));
+    }
+
+    #[test]
     fn a_sample_of_a_big_layer_sees_what_the_whole_layer_sees() {
         let set = crate::testing::random_set(4 * SAMPLE + 123, 5, 1);
         let whole = Canopy::sampled(&[(&set, RIBBON)], 4.0, usize::MAX);
@@ -297,16 +490,18 @@ mod tests {
         // The sample's tallest strand is all but the set's.
         assert!((whole.height_m / sample.height_m - 1.0).abs() < 0.01);
         for cot in [0.0, 1.0, 5.0, 30.0] {
-            let (a, ga) = whole.seen(cot);
-            let (b, gb) = sample.seen(cot);
+            let eye = Vec3::new(cot, 0.0, 1.0);
+            let (a, ga) = whole.seen(eye);
+            let (b, gb) = sample.seen(eye);
             assert!((ga - gb).abs() < 0.01, "{cot}: ground {ga} against {gb}");
             for (x, y) in a.iter().zip(&b) {
                 assert!((x - y).abs() < 0.01, "{cot}: {a:?} against {b:?}");
             }
         }
         for (x, y) in whole.slices.iter().zip(&sample.slices) {
-            for c in 0..3 {
-                assert!((x.color[c] - y.color[c]).abs() <= 0.02 * x.color[c].max(0.01));
+            let (a, b) = (mean(x, |c| x.color[c]), mean(y, |c| y.color[c]));
+            for i in 0..3 {
+                assert!((a[i] - b[i]).abs() <= 0.02 * a[i].max(0.01), "{a:?} {b:?}");
             }
         }
     }
@@ -319,8 +514,9 @@ mod tests {
             Canopy::of(&[(&empty, RIBBON)], 1.0),
             Canopy::of(&[(&crate::testing::random_set(10, 1, 1), RIBBON)], f32::NAN),
         ] {
-            assert_eq!(canopy.seen(10.0).1, 1.0);
+            assert_eq!(canopy.seen(Vec3::new(10.0, 0.0, 1.0)).1, 1.0);
         }
-        assert_eq!(Canopy::default().seen(f32::INFINITY).1, 1.0);
+        assert_eq!(Canopy::default().seen(Vec3::X).1, 1.0);
+        assert_eq!(Canopy::default().seen(Vec3::NAN).1, 1.0);
     }
 }

@@ -1,7 +1,7 @@
 //! The structs the CPU writes for the shaders, held to the shaders' own layout as naga
 //! reads the WGSL: the same size, and every field where the shader reads it.
 
-use super::{FrameUniform, shader_sources};
+use super::{CanopyUniform, FrameUniform, shader_sources};
 use crate::scene::DrawParams;
 use crate::tile_buffers::TileUniform;
 use std::mem::{offset_of, size_of};
@@ -67,9 +67,19 @@ fn the_frame_uniform_is_the_shaders_frame() {
             ("ground_color", offset_of!(FrameUniform, ground_color)),
             ("wind", offset_of!(FrameUniform, wind)),
             ("options", offset_of!(FrameUniform, options)),
-            ("canopy_a", offset_of!(FrameUniform, canopy_a)),
-            ("canopy_b", offset_of!(FrameUniform, canopy_b)),
-            ("canopy_ground", offset_of!(FrameUniform, canopy_ground)),
+            ("canopy", offset_of!(FrameUniform, canopy)),
+        ],
+    );
+    same_layout(
+        "Canopy",
+        size_of::<CanopyUniform>(),
+        &[
+            ("area", offset_of!(CanopyUniform, area)),
+            ("color", offset_of!(CanopyUniform, color)),
+            ("color_along", offset_of!(CanopyUniform, color_along)),
+            ("ground", offset_of!(CanopyUniform, ground)),
+            ("tilt", offset_of!(CanopyUniform, tilt)),
+            ("azimuth", offset_of!(CanopyUniform, azimuth)),
         ],
     );
 }

@@ -42,22 +42,52 @@ struct FrameUniform {
     ground_color: [f32; 4],
     wind: [f32; 4],
     options: [f32; 4],
-    canopy_a: [[f32; 4]; CANOPY_SLICES],
-    canopy_b: [[f32; 4]; CANOPY_SLICES],
-    canopy_ground: [f32; 4],
+    canopy: CanopyUniform,
+}
+
+/// The canopy as the shaders' `Frame` holds it (`common.wgsl`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+struct CanopyUniform {
+    /// Each slice's face area per tilt class, top first.
+    area: [[f32; 4]; CANOPY_SLICES],
+    /// Slice `k`, class `c` at `k · 4 + c`: its mean colour (rgb, 0) and its mean of
+    /// colour times place along the strands.
+    color: [[f32; 4]; CANOPY_SLICES * 4],
+    color_along: [[f32; 4]; CANOPY_SLICES * 4],
+    /// The maps' mean linear base colour (rgb, 0).
+    ground: [f32; 4],
+    /// Each tilt class's mean normal height.
+    tilt: [f32; 4],
+    /// Class `c`'s share of faces in azimuth bin `i` at `[4c + i / 4][i % 4]`.
+    azimuth: [[f32; 4]; 16],
 }
 
 use tuft_strands::canopy::SLICES as CANOPY_SLICES;
 
-impl FrameUniform {
-    /// The canopy's slices as the shaders' `Frame` holds them: (colour, side area) and
-    /// (top area, place along the strands, how far its faces turn up, 0), top first.
-    fn canopy(canopy: &tuft_strands::canopy::Canopy) -> [[[f32; 4]; CANOPY_SLICES]; 2] {
-        let mut out = [[[0.0; 4]; CANOPY_SLICES]; 2];
+// The shaders hold the tilt classes in one `vec4`.
+const _: () = assert!(
+    tuft_strands::canopy::TILTS == 4 && tuft_strands::canopy::AZIMUTHS == 16
+);
+
+impl CanopyUniform {
+    fn new(canopy: &tuft_strands::canopy::Canopy, ground: glam::Vec3) -> Self {
+        let mut out = Self::zeroed();
         for (k, slice) in canopy.slices.iter().enumerate() {
-            let [r, g, b] = slice.color;
-            out[0][k] = [r, g, b, slice.side];
-            out[1][k] = [slice.top, slice.along, slice.up, 0.0];
+            out.area[k] = slice.area;
+            for c in 0..4 {
+                let [r, g, b] = slice.color[c];
+                out.color[k * 4 + c] = [r, g, b, 0.0];
+                let [r, g, b] = slice.color_along[c];
+                out.color_along[k * 4 + c] = [r, g, b, 0.0];
+            }
+        }
+        out.ground = ground.extend(0.0).to_array();
+        out.tilt = canopy.tilt;
+        for (c, bins) in canopy.azimuth.iter().enumerate() {
+            for (i, share) in bins.iter().enumerate() {
+                out.azimuth[4 * c + i / 4][i % 4] = *share;
+            }
         }
         out
     }

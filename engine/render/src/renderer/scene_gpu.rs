@@ -372,7 +372,6 @@ impl Renderer {
         });
         let fs = &mut gpu.slots[slot];
         fs.wind_stage = view.wind.is_some();
-        let [canopy_a, canopy_b] = FrameUniform::canopy(&plan.canopy);
         let frame = FrameUniform {
             view_proj: plan.view_proj.to_cols_array_2d(),
             eye: plan.eye.extend(1.0).to_array(),
@@ -382,9 +381,7 @@ impl Renderer {
             ground_color: rgb4(light.ground_color),
             wind,
             options: [if view.overlay { 1.0 } else { 0.0 }, 0.0, 0.0, 0.0],
-            canopy_a,
-            canopy_b,
-            canopy_ground: plan.canopy_ground.extend(0.0).to_array(),
+            canopy: CanopyUniform::new(&plan.canopy, plan.canopy_ground),
         };
         queue.write_buffer(&fs.frame_buffer, 0, bytemuck::bytes_of(&frame));
         let n = plan.draws.len() as u64;

@@ -17,15 +17,26 @@ struct Frame {
     wind: vec4<f32>,
     // x: 1 when the level overlay is on.
     options: vec4<f32>,
-    // The canopy's height slices, top first (tuft_strands::canopy): rgb the strands'
-    // mean linear colour there, w their side area per square metre of ground; x their
-    // area seen from above, y their mean place along their strands, z how far
-    // their faces turn up toward the sky (0 upright, 1 flat).
-    canopy_a: array<vec4<f32>, 16>,
-    canopy_b: array<vec4<f32>, 16>,
+    canopy: Canopy,
+};
+
+// The canopy's height slices, top first (tuft_strands::canopy), and what its faces are.
+struct Canopy {
+    // Per slice, the face area per square metre of ground in each of the four tilt
+    // classes.
+    area: array<vec4<f32>, 16>,
+    // Slice k, class c at 4k + c: rgb the faces' mean linear colour, and the mean of
+    // their colour times their place along their strands.
+    color: array<vec4<f32>, 64>,
+    color_along: array<vec4<f32>, 64>,
     // rgb: the mean linear base colour of the surface's maps, which a texel's own
     // divides to give the canopy its pattern.
-    canopy_ground: vec4<f32>,
+    ground: vec4<f32>,
+    // Each tilt class's mean normal height (0 upright faces, 1 flat).
+    tilt: vec4<f32>,
+    // Class c's share of faces whose normal (turned up) points i/16 of a turn from the
+    // surface's u axis toward its v axis, at [4c + i / 4][i % 4].
+    azimuth: array<vec4<f32>, 16>,
 };
 
 // What one draw (a tile of one layer at one level) needs.
@@ -182,40 +193,80 @@ fn shade_tilted(base: vec3<f32>, axis: vec3<f32>, depth: f32, up: f32) -> vec3<f
     return base * (sun + sky * depth);
 }
 
-// What the eye sees where its ray meets the surface at `world` (normal `n`), whose
-// shaded maps are `ground` and whose base colour texel is `base`: descending through the
-// canopy's slices, each stops a share of what is left of the ray (its side area times
-// the cotangent of the ray's elevation, plus its area seen from above) and shows its
-// strands turned every way, tinted as the strands are by `tint`; what is left reaches
-// the maps (tuft_strands::canopy::seen). The slices hold the canopy's mean colours; the
-// texel against the maps' mean gives them the pattern of the place (a coat's stripes,
-// a carpet's dots), which the maps carry and a mean does not.
+// What the eye sees where its ray meets the surface at `world` (normal `n`, the maps'
+// u and v axes `t` and `b` along it), whose shaded maps are `ground` and whose base
+// colour texel is `base`: descending through the canopy's slices, each stops a share of
+// what is left of the ray and shows its strands' faces lit as the ray sees them, tinted
+// as the strands are by `tint`; what is left reaches the maps
+// (tuft_strands::canopy::seen). The slices hold the canopy's mean colours; the texel
+// against the maps' mean gives them the pattern of the place (a coat's stripes, a
+// carpet's dots), which the maps carry and a mean does not.
 fn through_canopy(
     ground: vec3<f32>,
     base: vec3<f32>,
     world: vec3<f32>,
+    t: vec3<f32>,
+    b: vec3<f32>,
     n: vec3<f32>,
     tint: vec3<f32>,
 ) -> vec3<f32> {
-    let pattern = clamp(base / max(frame.canopy_ground.rgb, vec3<f32>(1e-4)), vec3<f32>(0.0), vec3<f32>(4.0));
-    let v = normalize(frame.eye.xyz - world);
-    let s = clamp(dot(v, n), 1e-3, 1.0);
-    let cot = sqrt(max(1.0 - s * s, 0.0)) / s;
-    let seen = canopy_seen(cot, n, pattern * tint);
+    let pattern = clamp(base / max(frame.canopy.ground.rgb, vec3<f32>(1e-4)), vec3<f32>(0.0), vec3<f32>(4.0));
+    let seen = canopy_seen(normalize(frame.eye.xyz - world), t, b, n, pattern * tint);
     return seen.rgb + seen.a * ground;
 }
 
-// The canopy along a ray whose elevation has cotangent `cot` over a surface of normal
-// `n`, its colours multiplied by `tint`: rgb what its slices show, a the share of the
-// ray that passes them all.
-fn canopy_seen(cot: f32, n: vec3<f32>, tint: vec3<f32>) -> vec4<f32> {
+// The canopy along the ray toward the eye `v` over a surface of normal `n` (its u and v
+// axes `t`, `b`), its colours multiplied by `tint`: rgb what its slices show, a the
+// share of the ray that passes them all. Each tilt class's faces, turned about `n` as
+// the canopy counted them, show the ray `|n·v|` of their area and are lit as
+// `shade_strand` lights a strand's face the ray sees (its normal turned toward the
+// eye); each slice stops the ray by the area its faces show it over the sine of its
+// elevation (tuft_strands::canopy).
+fn canopy_seen(v: vec3<f32>, t: vec3<f32>, b: vec3<f32>, n: vec3<f32>, tint: vec3<f32>) -> vec4<f32> {
+    let sin_e = clamp(dot(v, n), 1e-3, 1.0);
+    let l = frame.sun_dir.xyz;
+    let sun = frame.sun_color.rgb * max(l.y, 0.0) * 0.9;
+    // Per class: the share of its area a face shows the ray, and the light on it.
+    var show = vec4<f32>(0.0);
+    var light: array<vec3<f32>, 4>;
+    for (var c = 0u; c < 4u; c++) {
+        let u = frame.canopy.tilt[c];
+        let r = sqrt(max(1.0 - u * u, 0.0));
+        var shown = 0.0;
+        var wrap = 0.0;
+        var height = 0.0;
+        for (var i = 0u; i < 16u; i++) {
+            let share = frame.canopy.azimuth[4u * c + i / 4u][i % 4u];
+            let phi = f32(i) * (6.2831853 / 16.0);
+            let face = r * (cos(phi) * t + sin(phi) * b) + u * n;
+            let nv = dot(face, v);
+            let w = share * abs(nv);
+            shown += w;
+            wrap += w * clamp((abs(dot(face, l)) + 0.3) / 1.3, 0.0, 1.0);
+            // The seen normal's height: turned toward the eye, sign(n·v)·|n·v|·y.
+            height += share * nv * face.y;
+        }
+        show[c] = shown;
+        let inv = 1.0 / max(shown, 1e-6);
+        light[c] = sun * (wrap * inv) + mix(frame.ground_color.rgb, frame.sky_color.rgb, 0.5 + 0.5 * height * inv);
+    }
+    // A face's light grows along its strand as `canopy_depth` says, linearly: its mean
+    // colour times that light is the root's share of the mean colour and the rest of
+    // the mean of colour times place along.
+    let root = canopy_depth(0.0);
+    let rise = canopy_depth(1.0) - root;
     var through = 1.0;
     var seen = vec3<f32>(0.0);
     for (var k = 0u; k < 16u; k++) {
-        let a = frame.canopy_a[k];
-        let b = frame.canopy_b[k];
-        let passes = exp(-(a.w * cot + b.x));
-        seen += (through * (1.0 - passes)) * shade_tilted(a.rgb * tint, n, canopy_depth(b.y), b.z);
+        let areas = frame.canopy.area[k] * show;
+        let shows = areas.x + areas.y + areas.z + areas.w;
+        let passes = exp(-shows / sin_e);
+        var lit = vec3<f32>(0.0);
+        for (var c = 0u; c < 4u; c++) {
+            let colour = frame.canopy.color[4u * k + c].rgb * root + frame.canopy.color_along[4u * k + c].rgb * rise;
+            lit += areas[c] * colour * light[c];
+        }
+        seen += (through * (1.0 - passes) / max(shows, 1e-12)) * (lit * tint);
         through *= passes;
     }
     return vec4<f32>(seen, through);

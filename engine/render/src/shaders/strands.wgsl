@@ -298,7 +298,7 @@ fn surface_at(g: Ground, duv_dx: vec2<f32>, duv_dy: vec2<f32>, tint: vec3<f32>) 
     let orm = textureSampleGrad(orm_map, atlas_sampler, g.uv, duv_dx, duv_dy).rgb;
     let nt = textureSampleGrad(normal_map, atlas_sampler, g.uv, duv_dx, duv_dy).xyz;
     let shaded = shade_surface(base, orm, nt, g.tangent, g.bitangent, g.normal, g.point);
-    return through_canopy(shaded, texel, g.point, g.normal, tint);
+    return through_canopy(shaded, texel, g.point, g.tangent, g.bitangent, g.normal, tint);
 }
 
 // `own` blended by its distance toward what the strand stands for far away: the surface

@@ -60,5 +60,5 @@ fn fs_surface(in: SurfaceOut) -> @location(0) vec4<f32> {
     if w <= 0.0 {
         return vec4<f32>(display(shaded), 1.0);
     }
-    return vec4<f32>(display(mix(shaded, through_canopy(shaded, texel, in.world, n_geo, tint), w)), 1.0);
+    return vec4<f32>(display(mix(shaded, through_canopy(shaded, texel, in.world, t, b, n_geo, tint), w)), 1.0);
 }
