@@ -106,12 +106,16 @@ fn every_switch_of_every_preset_holds_the_colour() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// The most the lawn's blades' switch to the relief may move the whole frame from the
-/// default camera: the relief has no silhouette, and the blades' cards past the
-/// sphere's outline stand against the sky, blended toward strands turned every way,
-/// while the surface inside it shows the canopy by the ray's elevation (measured 1.64
-/// codes, inside the outline 0.26; BENCHMARKS.md, "The canopy").
-const DEFAULT_RELIEF_SILHOUETTE: f64 = 2.0;
+/// The most the lawn's blades' switch to the relief may move the whole frame from any
+/// side: the relief has no silhouette, and the blades' cards past the sphere's outline
+/// stand against the sky, blended toward strands turned every way, while the surface
+/// inside it shows the canopy a grazing ray meets. Measured 2.14 codes from the default
+/// camera (inside the outline 0.50) and 2.26, 1.70 and 1.94 from the other sides
+/// (inside 0.16 to 0.24) since the canopy's faces are lit as the ray sees them; 1.64,
+/// and under a code from the other sides, before, when the canopy from above was 7
+/// codes darker than the strands (BENCHMARKS.md, "The canopy's faces by tilt and
+/// azimuth").
+const DEFAULT_RELIEF_SILHOUETTE: f64 = 2.5;
 
 /// The least share of a 320 × 240 frame's pixels a switch must change (a forcing that
 /// did nothing changes none).
@@ -151,7 +155,8 @@ const NEAR_LEVELS: [(&str, &str, Rep, u32, f64); 2] = [
 /// Every switch of every preset seen from the three other sides a quarter turn apart
 /// (lit from the side, with the sun behind the sphere, from the sun's side; the test
 /// above is the fourth): inside the surface's outline and over the whole frame every
-/// switch holds within a code, but those in [`NEAR_LEVELS`]. The switches to the relief
+/// switch holds within a code, but those in [`NEAR_LEVELS`] and, over the whole frame,
+/// the lawn's blades leaving for the relief ([`DEFAULT_RELIEF_SILHOUETTE`]). The switches to the relief
 /// took away a silhouette the relief has none of, up to 8 codes with the sun behind
 /// the lawn, while the relief was the canopy seen from above; seen by the ray's
 /// elevation, the surface along the outline is the canopy a grazing ray meets, and they
@@ -178,9 +183,16 @@ fn every_switch_holds_from_every_side() {
                         .iter()
                         .find(|e| (e.0, e.1, e.2, e.3) == (preset, name.as_str(), switch.to, side))
                         .map_or(1.0, |e| e.4);
+                    let whole_bound = if switch.to == Rep::Relief
+                        && (preset, name.as_str()) == ("lawn", "blades")
+                    {
+                        DEFAULT_RELIEF_SILHOUETTE
+                    } else {
+                        bound
+                    };
                     if switch.inside.is_none()
                         || switch.inside_change() >= bound
-                        || switch.whole_change() >= bound
+                        || switch.whole_change() >= whole_bound
                         || !forced(preset, &name, &switch)
                     {
                         failures.push(format!(
@@ -201,9 +213,12 @@ fn every_switch_holds_from_every_side() {
 /// out over about an eighth of the material's pixels, lit through by the sun, and the
 /// relief has no silhouette at all. Now that the surface shows the canopy a ray meets at
 /// its elevation (bright along the rim, where rays graze it), the two forced frames are
-/// within a code (0.44 measured). In the automatic levels the cards also sink toward
-/// their roots over their fade: walking away through both of the blades' card switches
-/// in steps of 1%, no step moves the material's mean colour by a code.
+/// within two codes (0.44 measured while the canopy's faces were lit as if turned every
+/// way, 1.46 since they are lit as the ray sees them, which put the canopy seen from
+/// above within 2 codes of the strands instead of 7; BENCHMARKS.md, "The canopy's faces
+/// by tilt and azimuth"). In the automatic levels the cards also sink toward their roots
+/// over their fade: walking away through both of the blades' card switches in steps of
+/// 1%, no step moves the material's mean colour by a code (0.36 measured).
 #[test]
 fn walking_away_toward_the_sun_the_cards_leave_without_a_pop() {
     let size = (320, 240);
@@ -254,7 +269,7 @@ fn walking_away_toward_the_sun_the_cards_leave_without_a_pop() {
          {:.2} over the walk; forced at the relief switch ({relief_at:.2} m) {popped:.2}",
         largest_change([first, last])
     );
-    assert!(popped < 1.0, "the switch this test is about: {popped:.2}");
+    assert!(popped < 2.0, "the switch this test is about: {popped:.2}");
     assert!(largest_step < 1.0, "a step moved {largest_step:.2} codes");
 }
 

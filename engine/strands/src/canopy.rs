@@ -292,9 +292,13 @@ impl Sums {
         self.azimuth[c][bin] += area;
         self.area[c] += area;
         self.up[c] += area * f64::from(u);
-        for i in 0..3 {
-            self.color[c][i] += area * f64::from(rgb[i]);
-            self.color_along[c][i] += area * f64::from(rgb[i] * along);
+        for ((sum, sum_along), x) in self.color[c]
+            .iter_mut()
+            .zip(&mut self.color_along[c])
+            .zip(rgb)
+        {
+            *sum += area * f64::from(x);
+            *sum_along += area * f64::from(x * along);
         }
     }
 }
@@ -404,7 +408,10 @@ mod tests {
         let green = |slice: &Slice| mean(slice, |c| slice.color[c])[1];
         let along = |slice: &Slice| mean(slice, |c| slice.color_along[c])[1] / green(slice);
         assert!(green(top) > green(bottom), "{top:?} {bottom:?}");
-        assert!(along(top) > 0.7 && along(bottom) < 0.3, "{top:?} {bottom:?}");
+        assert!(
+            along(top) > 0.7 && along(bottom) < 0.3,
+            "{top:?} {bottom:?}"
+        );
         // Side area: about Σ width · height · 2/π over the repeat's area.
         let side: f32 = (0..SLICES).map(|k| canopy.side(k)).sum();
         let expected: f32 = (0..set.len())
@@ -471,7 +478,16 @@ mod tests {
             set.frizz[i] = 0.0;
             set.tip_pull[i] = [0.0; 2];
         }
-        let tube = Canopy::of(&[(&set, Profile::Tube { sides: 6, segments: 4 })], 1.0);
+        let tube = Canopy::of(
+            &[(
+                &set,
+                Profile::Tube {
+                    sides: 6,
+                    segments: 4,
+                },
+            )],
+            1.0,
+        );
         let ribbon = Canopy::of(&[(&set, RIBBON)], 1.0);
         let side = |c: &Canopy| (0..SLICES).map(|k| c.side(k)).sum::<f32>();
         let ratio = side(&tube) / side(&ribbon);

@@ -66,9 +66,7 @@ struct CanopyUniform {
 use tuft_strands::canopy::SLICES as CANOPY_SLICES;
 
 // The shaders hold the tilt classes in one `vec4`.
-const _: () = assert!(
-    tuft_strands::canopy::TILTS == 4 && tuft_strands::canopy::AZIMUTHS == 16
-);
+const _: () = assert!(tuft_strands::canopy::TILTS == 4 && tuft_strands::canopy::AZIMUTHS == 16);
 
 impl CanopyUniform {
     fn new(canopy: &tuft_strands::canopy::Canopy, ground: glam::Vec3) -> Self {
