@@ -215,6 +215,27 @@ fn through_canopy(
     return seen.rgb + seen.a * ground;
 }
 
+// The cosine and sine of the canopy's 16 azimuths, i/16 of a turn from the surface's u
+// axis toward its v axis (tuft_strands::canopy::face_normal).
+const CANOPY_AZIMUTHS = array<vec2<f32>, 16>(
+    vec2<f32>(1.0000000, 0.0000000),
+    vec2<f32>(0.9238795, 0.3826834),
+    vec2<f32>(0.7071068, 0.7071068),
+    vec2<f32>(0.3826834, 0.9238795),
+    vec2<f32>(0.0000000, 1.0000000),
+    vec2<f32>(-0.3826834, 0.9238795),
+    vec2<f32>(-0.7071068, 0.7071068),
+    vec2<f32>(-0.9238795, 0.3826834),
+    vec2<f32>(-1.0000000, 0.0000000),
+    vec2<f32>(-0.9238795, -0.3826834),
+    vec2<f32>(-0.7071068, -0.7071068),
+    vec2<f32>(-0.3826834, -0.9238795),
+    vec2<f32>(-0.0000000, -1.0000000),
+    vec2<f32>(0.3826834, -0.9238795),
+    vec2<f32>(0.7071068, -0.7071068),
+    vec2<f32>(0.9238795, -0.3826834)
+);
+
 // The canopy along the ray toward the eye `v` over a surface of normal `n` (its u and v
 // axes `t`, `b`), its colours multiplied by `tint`: rgb what its slices show, a the
 // share of the ray that passes them all. Each tilt class's faces, turned about `n` as
@@ -237,8 +258,8 @@ fn canopy_seen(v: vec3<f32>, t: vec3<f32>, b: vec3<f32>, n: vec3<f32>, tint: vec
         var height = 0.0;
         for (var i = 0u; i < 16u; i++) {
             let share = frame.canopy.azimuth[4u * c + i / 4u][i % 4u];
-            let phi = f32(i) * (6.2831853 / 16.0);
-            let face = r * (cos(phi) * t + sin(phi) * b) + u * n;
+            let turn = CANOPY_AZIMUTHS[i];
+            let face = r * (turn.x * t + turn.y * b) + u * n;
             let nv = dot(face, v);
             let w = share * abs(nv);
             shown += w;
