@@ -23,6 +23,26 @@ const FROM_NOTHING: &str = r#"(
 
 const FRAME: (u32, u32) = (320, 240);
 
+/// The mean colour of `scene` seen from the default camera at `distance_m`, sRGB codes.
+fn mean_at(
+    offscreen: &mut Offscreen,
+    scene: &mut Scene,
+    distance_m: f32,
+    level: LevelMode,
+) -> [f64; 3] {
+    let view = View {
+        camera: Camera {
+            distance_m,
+            ..Camera::default()
+        },
+        width: FRAME.0,
+        height: FRAME.1,
+        level,
+        ..View::default()
+    };
+    mean_codes(&offscreen.render(scene, &view).expect("a frame").image)
+}
+
 #[test]
 fn a_material_built_from_nothing_looks_far_away_as_its_strands_look_near() {
     let doc = tuft_graph::io::from_str(FROM_NOTHING).expect("the graph reads");
@@ -31,17 +51,7 @@ fn a_material_built_from_nothing_looks_far_away_as_its_strands_look_near() {
     let mut scene = Scene::new(material.clone(), SurfaceKind::Sphere);
     let mut offscreen = Offscreen::new().expect("an adapter (software is fine)");
     let mut frame = |scene: &mut Scene, distance_m: f32, level: LevelMode| {
-        let view = View {
-            camera: Camera {
-                distance_m,
-                ..Camera::default()
-            },
-            width: FRAME.0,
-            height: FRAME.1,
-            level,
-            ..View::default()
-        };
-        mean_codes(&offscreen.render(scene, &view).expect("a frame").image)
+        mean_at(&mut offscreen, scene, distance_m, level)
     };
     let near = frame(&mut scene, 2.0, LevelMode::Auto);
     // The control: the maps alone are bare soil, far from what the strands show.
@@ -72,4 +82,25 @@ fn a_material_built_from_nothing_looks_far_away_as_its_strands_look_near() {
     // sphere it is 7.2 and at 60 m on the field 4.0: BENCHMARKS.md, "The canopy's faces
     // by tilt and azimuth".
     holds(&mut field, field_near, [12.0, 25.0], 3.0);
+}
+
+/// On black soil the maps' mean colour is 0, and the canopy's pattern (a texel over
+/// that mean) has nothing to divide: the far levels must still show the strands, not
+/// a black ground. (Read as 0 / 0 = 0, the canopy seen from above on the plane was 7.6
+/// codes against its strands' 116.7.)
+#[test]
+fn on_black_soil_the_far_levels_still_show_the_strands() {
+    let black = FROM_NOTHING.replace("(0.12, 0.07, 0.035)", "(0.0, 0.0, 0.0)");
+    let doc = tuft_graph::io::from_str(&black).expect("the graph reads");
+    let (material, _) =
+        tuft_editor::material::from_graph(&doc.graph, 256).expect("the graph evaluates");
+    let mut scene = Scene::new(material, SurfaceKind::Sphere);
+    let mut offscreen = Offscreen::new().expect("an adapter (software is fine)");
+    let near = mean_at(&mut offscreen, &mut scene, 2.0, LevelMode::Auto);
+    let far = mean_at(&mut offscreen, &mut scene, 25.0, LevelMode::Auto);
+    let change = largest_change([near, far]);
+    assert!(
+        change < 4.5,
+        "at 25 m {far:?} against {near:?} at 2 m: {change:.2} codes"
+    );
 }

@@ -210,7 +210,9 @@ fn through_canopy(
     n: vec3<f32>,
     tint: vec3<f32>,
 ) -> vec3<f32> {
-    let pattern = clamp(base / max(frame.canopy.ground.rgb, vec3<f32>(1e-4)), vec3<f32>(0.0), vec3<f32>(4.0));
+    // Maps with no colour in a channel (black soil) give that channel no pattern.
+    let mean = frame.canopy.ground.rgb;
+    let pattern = select(clamp(base / max(mean, vec3<f32>(1e-4)), vec3<f32>(0.0), vec3<f32>(4.0)), vec3<f32>(1.0), mean < vec3<f32>(1e-4));
     let seen = canopy_seen(normalize(frame.eye.xyz - world), t, b, n, pattern * tint);
     return seen.rgb + seen.a * ground;
 }
