@@ -43,11 +43,17 @@ fn mean_at(
     mean_codes(&offscreen.render(scene, &view).expect("a frame").image)
 }
 
-#[test]
-fn a_material_built_from_nothing_looks_far_away_as_its_strands_look_near() {
-    let doc = tuft_graph::io::from_str(FROM_NOTHING).expect("the graph reads");
+/// The material of the graph document `text`, its maps at 256².
+fn material_of(text: &str) -> tuft_render::Material {
+    let doc = tuft_graph::io::from_str(text).expect("the graph reads");
     let (material, _) =
         tuft_editor::material::from_graph(&doc.graph, 256).expect("the graph evaluates");
+    material
+}
+
+#[test]
+fn a_material_built_from_nothing_looks_far_away_as_its_strands_look_near() {
+    let material = material_of(FROM_NOTHING);
     let mut scene = Scene::new(material.clone(), SurfaceKind::Sphere);
     let mut offscreen = Offscreen::new().expect("an adapter (software is fine)");
     let mut frame = |scene: &mut Scene, distance_m: f32, level: LevelMode| {
@@ -91,10 +97,7 @@ fn a_material_built_from_nothing_looks_far_away_as_its_strands_look_near() {
 #[test]
 fn on_black_soil_the_far_levels_still_show_the_strands() {
     let black = FROM_NOTHING.replace("(0.12, 0.07, 0.035)", "(0.0, 0.0, 0.0)");
-    let doc = tuft_graph::io::from_str(&black).expect("the graph reads");
-    let (material, _) =
-        tuft_editor::material::from_graph(&doc.graph, 256).expect("the graph evaluates");
-    let mut scene = Scene::new(material, SurfaceKind::Sphere);
+    let mut scene = Scene::new(material_of(&black), SurfaceKind::Sphere);
     let mut offscreen = Offscreen::new().expect("an adapter (software is fine)");
     let near = mean_at(&mut offscreen, &mut scene, 2.0, LevelMode::Auto);
     let far = mean_at(&mut offscreen, &mut scene, 25.0, LevelMode::Auto);

@@ -84,12 +84,7 @@ fn every_switch_of_every_preset_holds_the_colour() {
                 println!("{line}");
                 // A forcing that stopped working would draw one frame twice and hold
                 // every colour trivially: the two frames must differ.
-                let whole_limit =
-                    if switch.to == Rep::Relief && (preset, name.as_str()) == ("lawn", "blades") {
-                        DEFAULT_RELIEF_SILHOUETTE
-                    } else {
-                        1.0
-                    };
+                let whole_limit = whole_bound(preset, &name, switch.to, 1.0);
                 if switch.inside.is_none()
                     || switch.whole_change() >= whole_limit
                     || switch.inside_change() >= 1.0
@@ -116,6 +111,17 @@ fn every_switch_of_every_preset_holds_the_colour() {
 /// codes darker than the strands (BENCHMARKS.md, "The canopy's faces by tilt and
 /// azimuth").
 const DEFAULT_RELIEF_SILHOUETTE: f64 = 2.5;
+
+/// The most a switch of `preset`'s `layer` to `to` may move the whole frame, where
+/// `otherwise` is its bound inside the outline: the lawn's blades leaving for the
+/// relief take [`DEFAULT_RELIEF_SILHOUETTE`].
+fn whole_bound(preset: &str, layer: &str, to: Rep, otherwise: f64) -> f64 {
+    if to == Rep::Relief && (preset, layer) == ("lawn", "blades") {
+        DEFAULT_RELIEF_SILHOUETTE
+    } else {
+        otherwise
+    }
+}
 
 /// The least share of a 320 × 240 frame's pixels a switch must change (a forcing that
 /// did nothing changes none).
@@ -183,16 +189,9 @@ fn every_switch_holds_from_every_side() {
                         .iter()
                         .find(|e| (e.0, e.1, e.2, e.3) == (preset, name.as_str(), switch.to, side))
                         .map_or(1.0, |e| e.4);
-                    let whole_bound = if switch.to == Rep::Relief
-                        && (preset, name.as_str()) == ("lawn", "blades")
-                    {
-                        DEFAULT_RELIEF_SILHOUETTE
-                    } else {
-                        bound
-                    };
                     if switch.inside.is_none()
                         || switch.inside_change() >= bound
-                        || switch.whole_change() >= whole_bound
+                        || switch.whole_change() >= whole_bound(preset, &name, switch.to, bound)
                         || !forced(preset, &name, &switch)
                     {
                         failures.push(format!(

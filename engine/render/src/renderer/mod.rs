@@ -73,7 +73,7 @@ impl CanopyUniform {
         let mut out = Self::zeroed();
         for (k, slice) in canopy.slices.iter().enumerate() {
             out.area[k] = slice.area;
-            for c in 0..4 {
+            for c in 0..tuft_strands::canopy::TILTS {
                 let [r, g, b] = slice.color[c];
                 out.color[k * 4 + c] = [r, g, b, 0.0];
                 let [r, g, b] = slice.color_along[c];
