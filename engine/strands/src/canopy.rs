@@ -228,23 +228,49 @@ impl Canopy {
     }
 
     /// What a ray meeting the ground from direction `eye` (toward the eye; x, y along
-    /// the surface's u and v axes, z up) sees: the share each slice stops (top first)
-    /// and the share that reaches the ground. The shares sum to 1. The shaders do the
-    /// same sum (`canopy_seen`).
+    /// the surface's u and v axes, z up) sees, where the surface curves with mean
+    /// curvature `curvature` (1 / radius; 0 flat, above 0 convex): the share each slice
+    /// stops (top first) and the share that reaches the ground. The shares sum to 1.
+    /// The shaders do the same sum (`canopy_seen`).
+    ///
+    /// On a convex surface the strands fan out: at height `h` the ground they cover has
+    /// grown by `(1 + κh)²`, and a ray leaving the ground at elevation `e` climbs
+    /// steeper, `cos e_h = cos e / (1 + κh)` (its distance from the centre times the
+    /// cosine holds), so even a ray that grazes the ground crosses the canopy in a
+    /// finite run, as at a sphere's outline. Concave ground packs them closer.
     #[must_use]
-    pub fn seen(&self, eye: Vec3) -> ([f32; SLICES], f32) {
+    pub fn seen(&self, eye: Vec3, curvature: f32) -> ([f32; SLICES], f32) {
         let eye = eye.normalize_or(Vec3::Z);
         // The ray's elevation, its sine kept off 0 as the shaders keep it.
-        let sin = eye.z.clamp(1e-3, 1.0);
+        let cos = (1.0 - eye.z.clamp(0.0, 1.0).powi(2)).sqrt();
+        let curvature = self.curvature_held(curvature);
         let shown = self.shown_all(eye);
         let mut through = 1.0f32;
         let mut shares = [0.0; SLICES];
         for (k, share) in shares.iter_mut().enumerate() {
-            let passes = (-self.shown_by(k, &shown) / sin).exp();
+            let grow = 1.0 + curvature * self.slice_height(k);
+            let c = cos / grow;
+            let sin = (1.0 - c * c).max(0.0).sqrt().max(1e-3);
+            let passes = (-self.shown_by(k, &shown) / (grow * grow * sin)).exp();
             *share = through * (1.0 - passes);
             through *= passes;
         }
         (shares, through)
+    }
+
+    /// The height of slice `k`'s middle over the ground, metres.
+    fn slice_height(&self, k: usize) -> f32 {
+        self.height_m * (1.0 - (k as f32 + 0.5) / SLICES as f32)
+    }
+
+    /// `curvature` kept where the canopy's top is at most twice as far from the centre
+    /// of curvature as its ground and a concave one at least half as far (the shaders
+    /// keep it so: a mesh's sharp edges read as tight curves).
+    fn curvature_held(&self, curvature: f32) -> f32 {
+        if !(self.height_m > 0.0 && curvature.is_finite()) {
+            return 0.0;
+        }
+        curvature.clamp(-0.5 / self.height_m, 1.0 / self.height_m)
     }
 }
 
@@ -407,8 +433,8 @@ mod tests {
         let set = crate::testing::random_set(4_000, 3, 1);
         let canopy = Canopy::of(&[(&set, RIBBON)], 1.0);
         assert!(canopy.height_m > 0.03 && canopy.height_m <= 0.07);
-        let (_, overhead) = canopy.seen(Vec3::Z);
-        let (_, grazing) = canopy.seen(Vec3::new(30.0, 0.0, 1.0));
+        let (_, overhead) = canopy.seen(Vec3::Z, 0.0);
+        let (_, grazing) = canopy.seen(Vec3::new(30.0, 0.0, 1.0), 0.0);
         assert!(
             overhead > 0.5,
             "from above most of the ground shows: {overhead}"
@@ -419,17 +445,42 @@ mod tests {
         );
         // Every share counted once.
         for cot in [0.0, 0.5, 2.0, 30.0] {
-            let (shares, ground) = canopy.seen(Vec3::new(cot, 0.0, 1.0));
+            let (shares, ground) = canopy.seen(Vec3::new(cot, 0.0, 1.0), 0.0);
             let sum: f32 = shares.iter().sum::<f32>() + ground;
             assert!((sum - 1.0).abs() < 1e-5, "{cot}: {sum}");
         }
         // From the side the top slices stop the ray first: the top quarter of the
         // slices more than the bottom quarter.
-        let (shares, _) = canopy.seen(Vec3::new(30.0, 0.0, 1.0));
+        let (shares, _) = canopy.seen(Vec3::new(30.0, 0.0, 1.0), 0.0);
         let quarter = SLICES / 4;
         let top: f32 = shares[..quarter].iter().sum();
         let bottom: f32 = shares[SLICES - quarter..].iter().sum();
         assert!(top > bottom, "{shares:?}");
+    }
+
+    #[test]
+    fn on_a_convex_surface_the_strands_fan_out_and_a_grazing_ray_crosses_them() {
+        let set = crate::testing::random_set(4_000, 3, 1);
+        let canopy = Canopy::of(&[(&set, RIBBON)], 1.0);
+        let ground = |eye: Vec3, curvature: f32| canopy.seen(eye, curvature).1;
+        let radius = |r: f32| 1.0 / r;
+        for eye in [Vec3::Z, Vec3::new(1.0, 0.0, 1.0), Vec3::new(3.0, 0.0, 1.0)] {
+            let (flat, ball, bowl) = (ground(eye, 0.0), ground(eye, radius(0.5)), ground(eye, -radius(0.5)));
+            assert!(ball > flat && flat > bowl, "{eye}: {ball} {flat} {bowl}");
+            // Past the canopy's own scale, curvature fades to flat.
+            assert!((ground(eye, radius(1e4)) - flat).abs() < 1e-3, "{eye}");
+        }
+        // A grazing ray over flat ground meets strands for ever; over a sphere of 20 cm
+        // (its canopy a quarter of that) it leaves the canopy after a run of about
+        // √(2rh) and some of it reaches the ground.
+        assert!(ground(Vec3::X, 0.0) < 1e-6);
+        let (shares, through) = canopy.seen(Vec3::X, radius(0.2));
+        assert!(through > 0.01, "{through}");
+        let sum: f32 = shares.iter().sum::<f32>() + through;
+        assert!((sum - 1.0).abs() < 1e-5, "{sum}");
+        // Curvature past what the canopy's height allows is held there.
+        assert_eq!(canopy.seen(Vec3::X, 1e9), canopy.seen(Vec3::X, 1.0 / canopy.height_m));
+        assert_eq!(canopy.seen(Vec3::Z, f32::INFINITY), canopy.seen(Vec3::Z, 0.0));
     }
 
     #[test]
@@ -475,11 +526,11 @@ mod tests {
         // the −u side meets their faces flat on and one from +u nearly edge on.
         let set = combed(crate::testing::random_set(2_000, 7, 1), [0.6, 0.0]);
         let canopy = Canopy::of(&[(&set, RIBBON)], 1.0);
-        let from = |x: f32| canopy.seen(Vec3::new(x, 0.0, 1.0)).1;
+        let from = |x: f32| canopy.seen(Vec3::new(x, 0.0, 1.0), 0.0).1;
         assert!(from(-1.0) < from(1.0) * 0.9, "{} {}", from(-1.0), from(1.0));
         // Seen across the lean, either side shows about the same (the faces' azimuths
         // are counted in bins a sixteenth of a turn wide).
-        let across = |y: f32| canopy.seen(Vec3::new(0.0, y, 1.0)).1;
+        let across = |y: f32| canopy.seen(Vec3::new(0.0, y, 1.0), 0.0).1;
         assert!(
             (across(-1.0) - across(1.0)).abs() < 0.2 * (from(1.0) - from(-1.0)),
             "{} {} against {} {}",
@@ -529,7 +580,7 @@ mod tests {
             (ratio - std::f32::consts::FRAC_PI_2).abs() < 0.02,
             "a tube shows π/2 times a ribbon turned every way: {ratio}"
         );
-        assert!(tube.seen(Vec3::Z).1 > 0.999, "{:?}", tube.seen(Vec3::Z));
+        assert!(tube.seen(Vec3::Z, 0.0).1 > 0.999, "{:?}", tube.seen(Vec3::Z, 0.0));
     }
 
     #[test]
@@ -541,8 +592,8 @@ mod tests {
         assert!((whole.height_m / sample.height_m - 1.0).abs() < 0.01);
         for cot in [0.0, 1.0, 5.0, 30.0] {
             let eye = Vec3::new(cot, 0.0, 1.0);
-            let (a, ga) = whole.seen(eye);
-            let (b, gb) = sample.seen(eye);
+            let (a, ga) = whole.seen(eye, 0.0);
+            let (b, gb) = sample.seen(eye, 0.0);
             assert!((ga - gb).abs() < 0.01, "{cot}: ground {ga} against {gb}");
             for (x, y) in a.iter().zip(&b) {
                 assert!((x - y).abs() < 0.01, "{cot}: {a:?} against {b:?}");
@@ -564,9 +615,9 @@ mod tests {
             Canopy::of(&[(&empty, RIBBON)], 1.0),
             Canopy::of(&[(&crate::testing::random_set(10, 1, 1), RIBBON)], f32::NAN),
         ] {
-            assert_eq!(canopy.seen(Vec3::new(10.0, 0.0, 1.0)).1, 1.0);
+            assert_eq!(canopy.seen(Vec3::new(10.0, 0.0, 1.0), 0.0).1, 1.0);
         }
-        assert_eq!(Canopy::default().seen(Vec3::X).1, 1.0);
-        assert_eq!(Canopy::default().seen(Vec3::NAN).1, 1.0);
+        assert_eq!(Canopy::default().seen(Vec3::X, 0.0).1, 1.0);
+        assert_eq!(Canopy::default().seen(Vec3::NAN, f32::NAN).1, 1.0);
     }
 }

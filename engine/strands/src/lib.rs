@@ -38,6 +38,7 @@
 pub mod buckets;
 pub mod canopy;
 pub mod cards;
+pub mod cover;
 pub mod crc;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod f8;

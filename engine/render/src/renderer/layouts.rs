@@ -10,11 +10,7 @@ use tuft_strands::mesh::PackedVertex;
 /// The size of WGSL struct `name` and each member's name and offset, as naga lays them
 /// out (the strand module holds the common structs and its own).
 fn wgsl_struct(name: &str) -> (usize, Vec<(String, usize)>) {
-    let (_, source) = shader_sources()
-        .into_iter()
-        .find(|(module, _)| *module == "strands")
-        .expect("the strand module");
-    let module = naga::front::wgsl::parse_str(&source).expect("the strand module parses");
+    let module = strand_module();
     let ty = module
         .types
         .iter()
@@ -29,6 +25,30 @@ fn wgsl_struct(name: &str) -> (usize, Vec<(String, usize)>) {
         .map(|m| (m.name.clone().unwrap_or_default(), m.offset as usize))
         .collect();
     (*span as usize, members)
+}
+
+/// The strand module as naga reads it.
+fn strand_module() -> naga::Module {
+    let (_, source) = shader_sources()
+        .into_iter()
+        .find(|(module, _)| *module == "strands")
+        .expect("the strand module");
+    naga::front::wgsl::parse_str(&source).expect("the strand module parses")
+}
+
+#[test]
+fn the_shaders_read_the_cover_as_the_strands_crate_writes_it() {
+    let module = strand_module();
+    let (_, constant) = module
+        .constants
+        .iter()
+        .find(|(_, c)| c.name.as_deref() == Some("COVER_MAX"))
+        .expect("COVER_MAX in the shaders");
+    let naga::Expression::Literal(naga::Literal::F32(value)) = module.global_expressions[constant.init]
+    else {
+        panic!("COVER_MAX is not an f32 literal");
+    };
+    assert_eq!(value, tuft_strands::cover::MAX_RATIO);
 }
 
 /// Holds WGSL struct `name` to a Rust struct of `size` bytes whose fields stand at

@@ -55,7 +55,7 @@ struct CanopyUniform {
     /// colour times place along the strands.
     color: [[f32; 4]; CANOPY_SLICES * 4],
     color_along: [[f32; 4]; CANOPY_SLICES * 4],
-    /// The maps' mean linear base colour (rgb, 0).
+    /// The maps' mean linear base colour (rgb), and the canopy's height in metres.
     ground: [f32; 4],
     /// Each tilt class's mean normal height.
     tilt: [f32; 4],
@@ -80,7 +80,7 @@ impl CanopyUniform {
                 out.color_along[k * 4 + c] = [r, g, b, 0.0];
             }
         }
-        out.ground = ground.extend(0.0).to_array();
+        out.ground = ground.extend(canopy.height_m).to_array();
         out.tilt = canopy.tilt;
         for (c, bins) in canopy.azimuth.iter().enumerate() {
             for (i, share) in bins.iter().enumerate() {
@@ -231,6 +231,7 @@ impl Renderer {
                 texture_entry(1),
                 texture_entry(2),
                 sampler_entry(3),
+                texture_entry(4),
             ],
         });
         let layer_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
@@ -242,6 +243,7 @@ impl Renderer {
                 texture_entry(3),
                 texture_entry(4),
                 texture_entry(5),
+                texture_entry(6),
             ],
         });
         let roots_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {

@@ -15,10 +15,11 @@ struct GpuLayer {
 /// A scene's buffers on the GPU, and the frame's uniforms.
 pub struct GpuScene {
     scene_id: u64,
-    /// The scene's `maps_version` the map textures hold, their side, and the textures.
+    /// The scene's `maps_version` the map textures hold, their side, and the textures
+    /// (base colour, normal, ORM; then the cover, which the maps' edits leave alone).
     maps_version: u64,
     maps_size: u32,
-    map_textures: [wgpu::Texture; 3],
+    map_textures: [wgpu::Texture; 4],
     surface_vertices: wgpu::Buffer,
     surface_indices: wgpu::Buffer,
     surface_ranges: Vec<std::ops::Range<u32>>,
@@ -90,6 +91,7 @@ impl Renderer {
             texture(device, queue, "tuft base colour", size, base_color, true),
             texture(device, queue, "tuft normal", size, normal, false),
             texture(device, queue, "tuft orm", size, orm, false),
+            cover_texture(device, queue, scene),
         ];
         self.finish_upload(
             device,
@@ -106,7 +108,7 @@ impl Renderer {
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         scene: &Scene,
-        textures: [wgpu::Texture; 3],
+        textures: [wgpu::Texture; 4],
         surface_vertices: wgpu::Buffer,
         surface_indices: wgpu::Buffer,
     ) -> GpuScene {
@@ -133,6 +135,10 @@ impl Renderer {
                 wgpu::BindGroupEntry {
                     binding: 3,
                     resource: wgpu::BindingResource::Sampler(&self.sampler),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 4,
+                    resource: wgpu::BindingResource::TextureView(&views[3]),
                 },
             ],
         });
@@ -200,6 +206,7 @@ impl Renderer {
                 view(3, &maps[0]),
                 view(4, &maps[1]),
                 view(5, &maps[2]),
+                view(6, &maps[3]),
             ],
         })
     }
@@ -485,6 +492,12 @@ fn shown_maps(scene: &Scene) -> std::borrow::Cow<'_, crate::material::SurfaceMap
 
 /// The maps `scene` shows ([`shown_maps`]) as their side and each map's mip chain:
 /// base colour, normal, ORM.
+fn cover_texture(device: &wgpu::Device, queue: &wgpu::Queue, scene: &Scene) -> wgpu::Texture {
+    let cover = scene.cover();
+    let levels = mips(&cover.texels(), cover.size);
+    texture(device, queue, "tuft cover", cover.size, &levels, false)
+}
+
 fn map_levels(scene: &Scene) -> (u32, [Vec<Vec<u8>>; 3]) {
     let maps = shown_maps(scene);
     (

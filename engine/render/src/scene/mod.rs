@@ -14,6 +14,7 @@ use glam::{Mat4, Vec3, Vec4};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use tuft_strands::canopy::Canopy;
+use tuft_strands::cover::Cover;
 use tuft_strands::cards::{self, Atlas};
 use tuft_strands::mesh::{TileMesh, append_strands};
 use tuft_strands::placement::{PlacedTile, Placer};
@@ -136,6 +137,8 @@ pub struct Scene {
     canopy: Canopy,
     /// The mean linear base colour of the maps (`FramePlan::canopy_ground`).
     canopy_ground: Vec3,
+    /// Where the canopy stands thick and thin over the repeat (`tuft_strands::cover`).
+    pub(crate) cover: Cover,
     /// Unique per scene: the GPU side rebuilds its buffers when it changes.
     pub(crate) id: u64,
     /// Counts [`Scene::replace_maps`]: the GPU side rewrites its map textures when it
@@ -265,6 +268,10 @@ impl Scene {
                 .collect::<Vec<_>>(),
             material.repeat_m,
         );
+        let cover = Cover::of(
+            &material.layers.iter().map(|l| &*l.set).collect::<Vec<_>>(),
+            material.repeat_m,
+        );
         let canopy_ground = Vec3::from(material.maps.mean_base_linear());
         let triangle_ground = (0..surface.triangles.len())
             .map(|t| {
@@ -286,6 +293,7 @@ impl Scene {
             layers,
             canopy,
             canopy_ground,
+            cover,
             id: NEXT_SCENE_ID.fetch_add(1, Ordering::Relaxed),
             maps_version: 0,
             budget: FrameBudget::default(),
@@ -312,6 +320,12 @@ impl Scene {
     #[must_use]
     pub fn canopy(&self) -> &Canopy {
         &self.canopy
+    }
+
+    /// Where the material's canopy stands thick and thin, as the surface shows it.
+    #[must_use]
+    pub fn cover(&self) -> &Cover {
+        &self.cover
     }
 
     /// The material shown.

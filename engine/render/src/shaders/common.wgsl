@@ -30,7 +30,7 @@ struct Canopy {
     color: array<vec4<f32>, 64>,
     color_along: array<vec4<f32>, 64>,
     // rgb: the mean linear base colour of the surface's maps, which a texel's own
-    // divides to give the canopy its pattern.
+    // divides to give the canopy its pattern; w: the canopy's height in metres.
     ground: vec4<f32>,
     // Each tilt class's mean normal height (0 upright faces, 1 flat).
     tilt: vec4<f32>,
@@ -200,7 +200,9 @@ fn shade_tilted(base: vec3<f32>, axis: vec3<f32>, depth: f32, up: f32) -> vec3<f
 // as the strands are by `tint`; what is left reaches the maps
 // (tuft_strands::canopy::seen). The slices hold the canopy's mean colours; the texel
 // against the maps' mean gives them the pattern of the place (a coat's stripes, a
-// carpet's dots), which the maps carry and a mean does not.
+// carpet's dots), which the maps carry and a mean does not. `curvature` is the
+// surface's mean curvature there (1 / radius, above 0 convex); `cover` the canopy's
+// face area there as a share of its mean (tuft_strands::cover).
 fn through_canopy(
     ground: vec3<f32>,
     base: vec3<f32>,
@@ -209,12 +211,30 @@ fn through_canopy(
     b: vec3<f32>,
     n: vec3<f32>,
     tint: vec3<f32>,
+    curvature: f32,
+    cover: f32,
 ) -> vec3<f32> {
     // Maps with no colour in a channel (black soil) give that channel no pattern.
     let mean = frame.canopy.ground.rgb;
     let pattern = select(clamp(base / max(mean, vec3<f32>(1e-4)), vec3<f32>(0.0), vec3<f32>(4.0)), vec3<f32>(1.0), mean < vec3<f32>(1e-4));
-    let seen = canopy_seen(normalize(frame.eye.xyz - world), t, b, n, pattern * tint);
+    let seen = canopy_seen(normalize(frame.eye.xyz - world), t, b, n, pattern * tint, curvature, cover);
     return seen.rgb + seen.a * ground;
+}
+
+// The cover's texels hold a place's share of the canopy's mean face area over this
+// (tuft_strands::cover::MAX_RATIO).
+const COVER_MAX: f32 = 4.0;
+
+// The mip level to read the cover at: the pixel's footprint (`duv_dx`, `duv_dy`, the
+// UV's screen derivatives) or the run a ray toward the eye `v` makes sideways through
+// the canopy over ground of normal `n` (it crosses every place on that run and meets
+// their mean), whichever is wider. `size`: the cover's texels a side; `uv_per_m`: UV per
+// metre along the surface.
+fn cover_lod(size: f32, duv_dx: vec2<f32>, duv_dy: vec2<f32>, uv_per_m: f32, v: vec3<f32>, n: vec3<f32>) -> f32 {
+    let up = clamp(dot(v, n), 0.02, 1.0);
+    let run = frame.canopy.ground.w * sqrt(1.0 - up * up) / up * uv_per_m;
+    let pixel = max(length(duv_dx), length(duv_dy));
+    return log2(max(max(run, pixel) * size, 1.0));
 }
 
 // The cosine and sine of the canopy's 16 azimuths, i/16 of a turn from the surface's u
@@ -244,9 +264,16 @@ const CANOPY_AZIMUTHS = array<vec2<f32>, 16>(
 // the canopy counted them, show the ray `|n·v|` of their area and are lit as
 // `shade_strand` lights a strand's face the ray sees (its normal turned toward the
 // eye); each slice stops the ray by the area its faces show it over the sine of its
-// elevation (tuft_strands::canopy).
-fn canopy_seen(v: vec3<f32>, t: vec3<f32>, b: vec3<f32>, n: vec3<f32>, tint: vec3<f32>) -> vec4<f32> {
-    let sin_e = clamp(dot(v, n), 1e-3, 1.0);
+// elevation there. Over a surface of mean curvature `curvature` the strands fan out
+// (convex) or close in (concave) with height and the ray's elevation changes as it
+// climbs (tuft_strands::canopy::Canopy::seen). Every slice's area is scaled by the
+// place's `cover`.
+fn canopy_seen(v: vec3<f32>, t: vec3<f32>, b: vec3<f32>, n: vec3<f32>, tint: vec3<f32>, curvature: f32, cover: f32) -> vec4<f32> {
+    let up = clamp(dot(v, n), 0.0, 1.0);
+    let cos_e = sqrt(1.0 - up * up);
+    // Held as tuft_strands::canopy::Canopy::seen holds it.
+    let top = frame.canopy.ground.w;
+    let kappa = clamp(select(0.0, curvature, top > 0.0), -0.5 / max(top, 1e-6), 1.0 / max(top, 1e-6));
     let l = frame.sun_dir.xyz;
     let sun = frame.sun_color.rgb * max(l.y, 0.0) * 0.9;
     // Per class: the share of its area a face shows the ray, and the light on it.
@@ -281,9 +308,12 @@ fn canopy_seen(v: vec3<f32>, t: vec3<f32>, b: vec3<f32>, n: vec3<f32>, tint: vec
     var through = 1.0;
     var seen = vec3<f32>(0.0);
     for (var k = 0u; k < 16u; k++) {
-        let areas = frame.canopy.area[k] * show;
+        let areas = frame.canopy.area[k] * show * cover;
         let shows = areas.x + areas.y + areas.z + areas.w;
-        let passes = exp(-shows / sin_e);
+        let grow = 1.0 + kappa * top * (1.0 - (f32(k) + 0.5) / 16.0);
+        let c = cos_e / grow;
+        let sin_k = max(sqrt(max(1.0 - c * c, 0.0)), 1e-3);
+        let passes = exp(-shows / (grow * grow * sin_k));
         var lit = vec3<f32>(0.0);
         for (var c = 0u; c < 4u; c++) {
             let colour = frame.canopy.color[4u * k + c].rgb * root + frame.canopy.color_along[4u * k + c].rgb * rise;

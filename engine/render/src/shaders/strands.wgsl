@@ -11,6 +11,8 @@
 @group(2) @binding(3) var base_map: texture_2d<f32>;
 @group(2) @binding(4) var normal_map: texture_2d<f32>;
 @group(2) @binding(5) var orm_map: texture_2d<f32>;
+// Where the canopy stands thick and thin, as surface.wgsl reads it.
+@group(2) @binding(6) var cover_map: texture_2d<f32>;
 // Where each strand (or card) of the tile stands, four texels per strand:
 // (position, u), (normal, v), (gradient of u, curvature), (gradient of v, macro patch
 // value). The gradients give the surface UV of any point near the root.
@@ -197,6 +199,10 @@ struct Ground {
     normal: vec3<f32>,
     tangent: vec3<f32>,
     bitangent: vec3<f32>,
+    // The surface's mean curvature at the root (1 / radius, above 0 convex).
+    curvature: f32,
+    // UV per metre along the surface's u axis.
+    uv_per_m: f32,
 };
 
 fn root_texel(strand: u32, k: u32) -> vec4<f32> {
@@ -253,6 +259,8 @@ fn ground_behind(strand: u32, world: vec3<f32>) -> Ground {
     }
     var g: Ground;
     g.hit = hit;
+    g.curvature = curvature;
+    g.uv_per_m = length(grad_u);
     g.point = point;
     g.uv = vec2<f32>(a.w, b.w) + vec2<f32>(dot(grad_u, point - root), dot(grad_v, point - root));
     g.normal = n;
@@ -298,7 +306,10 @@ fn surface_at(g: Ground, duv_dx: vec2<f32>, duv_dy: vec2<f32>, tint: vec3<f32>) 
     let orm = textureSampleGrad(orm_map, atlas_sampler, g.uv, duv_dx, duv_dy).rgb;
     let nt = textureSampleGrad(normal_map, atlas_sampler, g.uv, duv_dx, duv_dy).xyz;
     let shaded = shade_surface(base, orm, nt, g.tangent, g.bitangent, g.normal, g.point);
-    return through_canopy(shaded, texel, g.point, g.tangent, g.bitangent, g.normal, tint);
+    let v = normalize(frame.eye.xyz - g.point);
+    let lod = cover_lod(f32(textureDimensions(cover_map).x), duv_dx, duv_dy, g.uv_per_m, v, g.normal);
+    let cover = textureSampleLevel(cover_map, atlas_sampler, g.uv, lod).r * COVER_MAX;
+    return through_canopy(shaded, texel, g.point, g.tangent, g.bitangent, g.normal, tint, g.curvature, cover);
 }
 
 // `own` blended by its distance toward what the strand stands for far away: the surface
@@ -321,6 +332,12 @@ fn blend_far(
     }
     if b.g.hit {
         return mix(own, surface_at(b.g, b.duv_dx, b.duv_dy, tint), w);
+    }
+    // Past the outline: the canopy's strands as the ray sees them, without the ground.
+    let v = normalize(frame.eye.xyz - world);
+    let seen = canopy_seen(v, b.g.tangent, b.g.bitangent, b.g.normal, tint, b.g.curvature, 1.0);
+    if seen.a < 0.999 {
+        return mix(own, seen.rgb / (1.0 - seen.a), w);
     }
     let axis = normalize(root_texel(strand, 1u).xyz);
     return mix(own, shade_tilted(base, axis, depth, 0.0), w);

@@ -5,6 +5,9 @@
 // r: ambient occlusion, g: roughness, b: metallic.
 @group(2) @binding(2) var orm_map: texture_2d<f32>;
 @group(2) @binding(3) var map_sampler: sampler;
+// Where the canopy stands thick and thin over the repeat (tuft_strands::cover), its
+// share of the mean over COVER_MAX.
+@group(2) @binding(4) var cover_map: texture_2d<f32>;
 
 struct SurfaceIn {
     @location(0) position: vec3<f32>,
@@ -38,6 +41,16 @@ fn vs_surface(v: SurfaceIn) -> SurfaceOut {
     return out;
 }
 
+// The mean of the surface's normal curvature along the pixel's two screen directions:
+// how far the normal `n` turns per metre moved across the surface at `world`.
+fn curvature_here(world: vec3<f32>, n: vec3<f32>) -> f32 {
+    let dx = dpdx(world);
+    let dy = dpdy(world);
+    let kx = dot(dpdx(n), dx) / max(dot(dx, dx), 1e-12);
+    let ky = dot(dpdy(n), dy) / max(dot(dy, dy), 1e-12);
+    return 0.5 * (kx + ky);
+}
+
 @fragment
 fn fs_surface(in: SurfaceOut) -> @location(0) vec4<f32> {
     let n_geo = normalize(in.normal);
@@ -54,11 +67,22 @@ fn fs_surface(in: SurfaceOut) -> @location(0) vec4<f32> {
     // OpenGL convention: the map's +y is the surface's +v.
     let b = cross(n_geo, t) * in.tangent.w;
     let shaded = shade_surface(base, orm, nt, t, b, n_geo, in.world);
+    // The surface's mean curvature, from how its normal turns across the pixel (1 /
+    // radius on a sphere; 0 on flat ground): the canopy fans out over convex ground.
+    // Taken before any branch, where derivatives are defined.
+    let curvature = curvature_here(in.world, n_geo);
+    let duv_dx = dpdx(in.uv);
+    let duv_dy = dpdy(in.uv);
+    let uv_per_m = length(duv_dx) / max(length(dpdx(in.world)), 1e-9);
     // Near, the strands are drawn and what shows between them is the maps; as they
     // blend toward the far look, so does the ground between them.
     let w = blend_weight(in.world);
     if w <= 0.0 {
         return vec4<f32>(display(shaded), 1.0);
     }
-    return vec4<f32>(display(mix(shaded, through_canopy(shaded, texel, in.world, t, b, n_geo, tint), w)), 1.0);
+    let v = normalize(frame.eye.xyz - in.world);
+    let lod = cover_lod(f32(textureDimensions(cover_map).x), duv_dx, duv_dy, uv_per_m, v, n_geo);
+    let cover = textureSampleLevel(cover_map, map_sampler, in.uv, lod).r * COVER_MAX;
+    let far = through_canopy(shaded, texel, in.world, t, b, n_geo, tint, curvature, cover);
+    return vec4<f32>(display(mix(shaded, far, w)), 1.0);
 }
