@@ -213,6 +213,15 @@ pub(super) fn cases(name: &str, graph: &MaterialGraph, runs: usize) -> Vec<Case>
         (ms, runs),
         vec![("strands", total_strands)],
     );
+    let plain: Vec<_> = layers.iter().map(|(set, _)| *set).collect();
+    let (ms, _) = median_ms(runs, || {
+        tuft_strands::cover::Cover::of(&plain, graph.repeat_m)
+    });
+    case(
+        format!("{name}/cover"),
+        (ms, runs),
+        vec![("strands", total_strands)],
+    );
     // The strand file as a game reads it: decode with both CRC checks.
     // Scheme 0 (`read`) and scheme 1 (`read_quantised`).
     let file = bake::strand_file(&Evaluator::new(graph)).expect("presets scatter");

@@ -313,10 +313,13 @@ fn surface_at(g: Ground, duv_dx: vec2<f32>, duv_dy: vec2<f32>, tint: vec3<f32>) 
 }
 
 // `own` blended by its distance toward what the strand stands for far away: the surface
-// behind the fragment, or, against the sky past the outline, the strand lit as the mean
-// of strands of its colour turned every way about the root's normal (`base` lit at
-// canopy `depth`). A card's picture shows its strands from two sides only, a strand one
-// turn of many; turned every way both answer the sun alike from every side.
+// behind the fragment, or, against the sky past the outline, the canopy's strands as
+// that ray sees them without the ground (what a far level shows along the outline, so
+// the silhouette's colour does not jump when the cards leave). A card's picture shows
+// its strands from two sides only, a strand one turn of many; the canopy's faces turn
+// as the strands do and answer the sun alike from every side. With no canopy in the
+// ray's way, the strand lit as strands of its colour turned every way about the root's
+// normal (`base` lit at canopy `depth`).
 fn blend_far(
     own: vec3<f32>,
     world: vec3<f32>,
