@@ -465,7 +465,11 @@ mod tests {
         let ground = |eye: Vec3, curvature: f32| canopy.seen(eye, curvature).1;
         let radius = |r: f32| 1.0 / r;
         for eye in [Vec3::Z, Vec3::new(1.0, 0.0, 1.0), Vec3::new(3.0, 0.0, 1.0)] {
-            let (flat, ball, bowl) = (ground(eye, 0.0), ground(eye, radius(0.5)), ground(eye, -radius(0.5)));
+            let (flat, ball, bowl) = (
+                ground(eye, 0.0),
+                ground(eye, radius(0.5)),
+                ground(eye, -radius(0.5)),
+            );
             assert!(ball > flat && flat > bowl, "{eye}: {ball} {flat} {bowl}");
             // Past the canopy's own scale, curvature fades to flat.
             assert!((ground(eye, radius(1e4)) - flat).abs() < 1e-3, "{eye}");
@@ -479,8 +483,14 @@ mod tests {
         let sum: f32 = shares.iter().sum::<f32>() + through;
         assert!((sum - 1.0).abs() < 1e-5, "{sum}");
         // Curvature past what the canopy's height allows is held there.
-        assert_eq!(canopy.seen(Vec3::X, 1e9), canopy.seen(Vec3::X, 1.0 / canopy.height_m));
-        assert_eq!(canopy.seen(Vec3::Z, f32::INFINITY), canopy.seen(Vec3::Z, 0.0));
+        assert_eq!(
+            canopy.seen(Vec3::X, 1e9),
+            canopy.seen(Vec3::X, 1.0 / canopy.height_m)
+        );
+        assert_eq!(
+            canopy.seen(Vec3::Z, f32::INFINITY),
+            canopy.seen(Vec3::Z, 0.0)
+        );
     }
 
     #[test]
@@ -580,7 +590,11 @@ mod tests {
             (ratio - std::f32::consts::FRAC_PI_2).abs() < 0.02,
             "a tube shows π/2 times a ribbon turned every way: {ratio}"
         );
-        assert!(tube.seen(Vec3::Z, 0.0).1 > 0.999, "{:?}", tube.seen(Vec3::Z, 0.0));
+        assert!(
+            tube.seen(Vec3::Z, 0.0).1 > 0.999,
+            "{:?}",
+            tube.seen(Vec3::Z, 0.0)
+        );
     }
 
     #[test]

@@ -77,7 +77,8 @@ impl Cover {
                 let tip = set.taper[i][0].clamp(0.0, 1.0);
                 let area = length * width * 0.5 * (1.0 + tip);
                 let reach = |c: usize| {
-                    set.root_uv[i][c] + 0.5 * (set.lean[i][c] * length + set.tip_pull[i][c]) / repeat_m
+                    set.root_uv[i][c]
+                        + 0.5 * (set.lean[i][c] * length + set.tip_pull[i][c]) / repeat_m
                 };
                 let (u, v) = (reach(0), reach(1));
                 if !(area.is_finite() && area > 0.0 && u.is_finite() && v.is_finite()) {

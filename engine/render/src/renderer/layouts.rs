@@ -44,7 +44,8 @@ fn the_shaders_read_the_cover_as_the_strands_crate_writes_it() {
         .iter()
         .find(|(_, c)| c.name.as_deref() == Some("COVER_MAX"))
         .expect("COVER_MAX in the shaders");
-    let naga::Expression::Literal(naga::Literal::F32(value)) = module.global_expressions[constant.init]
+    let naga::Expression::Literal(naga::Literal::F32(value)) =
+        module.global_expressions[constant.init]
     else {
         panic!("COVER_MAX is not an f32 literal");
     };
