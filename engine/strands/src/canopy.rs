@@ -231,7 +231,8 @@ impl Canopy {
     /// the surface's u and v axes, z up) sees, where the surface curves with mean
     /// curvature `curvature` (1 / radius; 0 flat, above 0 convex): the share each slice
     /// stops (top first) and the share that reaches the ground. The shares sum to 1.
-    /// The shaders do the same sum (`canopy_seen`).
+    /// The shaders do the same sum (`canopy_seen`), each slice's area scaled by the
+    /// place's [`crate::cover::Cover`] as well.
     ///
     /// On a convex surface the strands fan out: at height `h` the ground they cover has
     /// grown by `(1 + κh)²`, and a ray leaving the ground at elevation `e` climbs

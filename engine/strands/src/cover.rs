@@ -87,7 +87,7 @@ impl Cover {
                 splat(&mut grid, n, u, v, f64::from(area));
             }
         }
-        let grid = tent(&tent_rows(&grid, n), n);
+        let grid = tent_columns(&tent_rows(&grid, n), n);
         let mean = grid.iter().sum::<f64>() / grid.len() as f64;
         if !(mean.is_finite() && mean > 0.0) {
             return Self::uniform();
@@ -149,7 +149,7 @@ fn tent_rows(grid: &[f64], n: usize) -> Vec<f64> {
 }
 
 /// The `n × n` grid smoothed along its columns by the tent `[1, 2, 1] / 4`, tiling.
-fn tent(grid: &[f64], n: usize) -> Vec<f64> {
+fn tent_columns(grid: &[f64], n: usize) -> Vec<f64> {
     (0..n * n)
         .map(|i| {
             let (y, x) = (i / n, i % n);

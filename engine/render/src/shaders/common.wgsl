@@ -311,8 +311,8 @@ fn canopy_seen(v: vec3<f32>, t: vec3<f32>, b: vec3<f32>, n: vec3<f32>, tint: vec
         let areas = frame.canopy.area[k] * show * cover;
         let shows = areas.x + areas.y + areas.z + areas.w;
         let grow = 1.0 + kappa * top * (1.0 - (f32(k) + 0.5) / 16.0);
-        let c = cos_e / grow;
-        let sin_k = max(sqrt(max(1.0 - c * c, 0.0)), 1e-3);
+        let cos_k = cos_e / grow;
+        let sin_k = max(sqrt(max(1.0 - cos_k * cos_k, 0.0)), 1e-3);
         let passes = exp(-shows / (grow * grow * sin_k));
         var lit = vec3<f32>(0.0);
         for (var c = 0u; c < 4u; c++) {
