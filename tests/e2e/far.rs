@@ -94,7 +94,7 @@ fn a_material_built_from_nothing_looks_far_away_as_its_strands_look_near() {
 /// On black soil the maps' mean colour is 0, and the canopy's pattern (a texel over
 /// that mean) has nothing to divide: the far levels must still show the strands, not
 /// a black ground. (Read as 0 / 0 = 0, the canopy seen from above on the plane was 7.6
-/// codes against its strands' 116.7.)
+/// codes against its strands' 116.7; measured now, 1.2 codes at 25 m.)
 #[test]
 fn on_black_soil_the_far_levels_still_show_the_strands() {
     let black = FROM_NOTHING.replace("(0.12, 0.07, 0.035)", "(0.0, 0.0, 0.0)");

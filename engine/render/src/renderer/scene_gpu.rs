@@ -490,14 +490,16 @@ fn shown_maps(scene: &Scene) -> std::borrow::Cow<'_, crate::material::SurfaceMap
     }
 }
 
-/// The maps `scene` shows ([`shown_maps`]) as their side and each map's mip chain:
-/// base colour, normal, ORM.
+/// `scene`'s cover (`tuft_strands::cover`) as a linear texture with its mip chain: the
+/// shaders read it at the mip of a ray's run through the canopy.
 fn cover_texture(device: &wgpu::Device, queue: &wgpu::Queue, scene: &Scene) -> wgpu::Texture {
     let cover = scene.cover();
     let levels = mips(&cover.texels(), cover.size);
     texture(device, queue, "tuft cover", cover.size, &levels, false)
 }
 
+/// The maps `scene` shows ([`shown_maps`]) as their side and each map's mip chain:
+/// base colour, normal, ORM.
 fn map_levels(scene: &Scene) -> (u32, [Vec<Vec<u8>>; 3]) {
     let maps = shown_maps(scene);
     (

@@ -193,8 +193,8 @@ fn shade_tilted(base: vec3<f32>, axis: vec3<f32>, depth: f32, up: f32) -> vec3<f
     return base * (sun + sky * depth);
 }
 
-// What the eye sees where its ray meets the surface at `world` (normal `n`, the maps'
-// u and v axes `t` and `b` along it), whose shaded maps are `ground` and whose base
+// What the eye sees where its ray meets the surface (`v` toward the eye; normal `n`,
+// the maps' u and v axes `t` and `b` along it), whose shaded maps are `ground` and whose base
 // colour texel is `base`: descending through the canopy's slices, each stops a share of
 // what is left of the ray and shows its strands' faces lit as the ray sees them, tinted
 // as the strands are by `tint`; what is left reaches the maps
@@ -206,7 +206,7 @@ fn shade_tilted(base: vec3<f32>, axis: vec3<f32>, depth: f32, up: f32) -> vec3<f
 fn through_canopy(
     ground: vec3<f32>,
     base: vec3<f32>,
-    world: vec3<f32>,
+    v: vec3<f32>,
     t: vec3<f32>,
     b: vec3<f32>,
     n: vec3<f32>,
@@ -217,7 +217,7 @@ fn through_canopy(
     // Maps with no colour in a channel (black soil) give that channel no pattern.
     let mean = frame.canopy.ground.rgb;
     let pattern = select(clamp(base / max(mean, vec3<f32>(1e-4)), vec3<f32>(0.0), vec3<f32>(4.0)), vec3<f32>(1.0), mean < vec3<f32>(1e-4));
-    let seen = canopy_seen(normalize(frame.eye.xyz - world), t, b, n, pattern * tint, curvature, cover);
+    let seen = canopy_seen(v, t, b, n, pattern * tint, curvature, cover);
     return seen.rgb + seen.a * ground;
 }
 
@@ -225,16 +225,26 @@ fn through_canopy(
 // (tuft_strands::cover::MAX_RATIO).
 const COVER_MAX: f32 = 4.0;
 
-// The mip level to read the cover at: the pixel's footprint (`duv_dx`, `duv_dy`, the
-// UV's screen derivatives) or the run a ray toward the eye `v` makes sideways through
-// the canopy over ground of normal `n` (it crosses every place on that run and meets
-// their mean), whichever is wider. `size`: the cover's texels a side; `uv_per_m`: UV per
-// metre along the surface.
-fn cover_lod(size: f32, duv_dx: vec2<f32>, duv_dy: vec2<f32>, uv_per_m: f32, v: vec3<f32>, n: vec3<f32>) -> f32 {
+// The canopy's cover at `uv` in the cover map `map` (sampled with `s`), read at the
+// mip of the pixel's footprint (`duv_dx`, `duv_dy`, the UV's screen derivatives) or of
+// the run a ray toward the eye `v` makes sideways through the canopy over ground of
+// normal `n` (it crosses every place on that run and meets their mean), whichever is
+// wider. `uv_per_m`: UV per metre along the surface.
+fn cover_at(
+    map: texture_2d<f32>,
+    s: sampler,
+    uv: vec2<f32>,
+    duv_dx: vec2<f32>,
+    duv_dy: vec2<f32>,
+    uv_per_m: f32,
+    v: vec3<f32>,
+    n: vec3<f32>,
+) -> f32 {
     let up = clamp(dot(v, n), 0.02, 1.0);
     let run = frame.canopy.ground.w * sqrt(1.0 - up * up) / up * uv_per_m;
     let pixel = max(length(duv_dx), length(duv_dy));
-    return log2(max(max(run, pixel) * size, 1.0));
+    let lod = log2(max(max(run, pixel) * f32(textureDimensions(map).x), 1.0));
+    return textureSampleLevel(map, s, uv, lod).r * COVER_MAX;
 }
 
 // The cosine and sine of the canopy's 16 azimuths, i/16 of a turn from the surface's u

@@ -307,9 +307,8 @@ fn surface_at(g: Ground, duv_dx: vec2<f32>, duv_dy: vec2<f32>, tint: vec3<f32>) 
     let nt = textureSampleGrad(normal_map, atlas_sampler, g.uv, duv_dx, duv_dy).xyz;
     let shaded = shade_surface(base, orm, nt, g.tangent, g.bitangent, g.normal, g.point);
     let v = normalize(frame.eye.xyz - g.point);
-    let lod = cover_lod(f32(textureDimensions(cover_map).x), duv_dx, duv_dy, g.uv_per_m, v, g.normal);
-    let cover = textureSampleLevel(cover_map, atlas_sampler, g.uv, lod).r * COVER_MAX;
-    return through_canopy(shaded, texel, g.point, g.tangent, g.bitangent, g.normal, tint, g.curvature, cover);
+    let cover = cover_at(cover_map, atlas_sampler, g.uv, duv_dx, duv_dy, g.uv_per_m, v, g.normal);
+    return through_canopy(shaded, texel, v, g.tangent, g.bitangent, g.normal, tint, g.curvature, cover);
 }
 
 // `own` blended by its distance toward what the strand stands for far away: the surface

@@ -81,8 +81,7 @@ fn fs_surface(in: SurfaceOut) -> @location(0) vec4<f32> {
         return vec4<f32>(display(shaded), 1.0);
     }
     let v = normalize(frame.eye.xyz - in.world);
-    let lod = cover_lod(f32(textureDimensions(cover_map).x), duv_dx, duv_dy, uv_per_m, v, n_geo);
-    let cover = textureSampleLevel(cover_map, map_sampler, in.uv, lod).r * COVER_MAX;
-    let far = through_canopy(shaded, texel, in.world, t, b, n_geo, tint, curvature, cover);
+    let cover = cover_at(cover_map, map_sampler, in.uv, duv_dx, duv_dy, uv_per_m, v, n_geo);
+    let far = through_canopy(shaded, texel, v, t, b, n_geo, tint, curvature, cover);
     return vec4<f32>(display(mix(shaded, far, w)), 1.0);
 }
