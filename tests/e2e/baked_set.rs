@@ -99,10 +99,11 @@ fn the_gltf_meshes_read_back_with_their_counts_and_materials() {
         for (level_idx, file) in layer.meshes.iter().enumerate() {
             let glb = Glb::read(&dir.path().join(file));
             assert_eq!(glb.json["extensionsRequired"][0], "KHR_mesh_quantization");
-            let positions = glb.positions(0);
-            let indices = glb.indices(0);
+            let positions = glb.positions(level_idx);
+            let indices = glb.indices(level_idx);
             // Primitives of at most 2^16 vertices, so every index is 16-bit.
-            let mesh = &glb.json["meshes"][0]["primitives"];
+            let mesh = &glb.json["meshes"]
+                [glb.json["nodes"][level_idx]["mesh"].as_u64().unwrap() as usize]["primitives"];
             for p in mesh.as_array().unwrap() {
                 let k = p["indices"].as_u64().unwrap() as usize;
                 assert_eq!(glb.json["accessors"][k]["componentType"], 5123, "{file}");
@@ -110,7 +111,7 @@ fn the_gltf_meshes_read_back_with_their_counts_and_materials() {
                 assert!(glb.accessor(k).iter().all(|i| i[0] < 65535.0), "{file}");
             }
             assert!(
-                glb.primitive_count(0) >= positions.len().div_ceil(65535),
+                glb.primitive_count(level_idx) >= positions.len().div_ceil(65535),
                 "{file}"
             );
             let strands = layer.level_reports[level_idx].strands;
@@ -127,22 +128,56 @@ fn the_gltf_meshes_read_back_with_their_counts_and_materials() {
             assert!(indices.iter().all(|&i| (i as usize) < positions.len()));
             for attribute in ["NORMAL", "TEXCOORD_0", "COLOR_0", "_WIND", "_RANK"] {
                 let values = glb
-                    .attribute(0, attribute)
+                    .attribute(level_idx, attribute)
                     .unwrap_or_else(|| panic!("{attribute}"));
                 assert_eq!(values.len(), positions.len(), "{file} {attribute}");
             }
             // Custom attributes as floats, the type every importer keeps (Blender drops
-            // 16-bit ones).
-            for attribute in ["_WIND", "_RANK"] {
+            // 16-bit ones and fails on 8-bit normalised scalars).
+            for (attribute, component) in [("_WIND", 5126), ("_RANK", 5126)] {
                 for p in mesh.as_array().unwrap() {
                     let k = p["attributes"][attribute].as_u64().unwrap() as usize;
                     assert_eq!(
-                        glb.json["accessors"][k]["componentType"], 5126,
+                        glb.json["accessors"][k]["componentType"], component,
                         "{file} {attribute}"
                     );
                 }
             }
-            let material = glb.material(0);
+            // One file for the layer's levels; a coarser level stores its positions
+            // alone, reading every other attribute and its indices from level 0's views.
+            assert!(layer.meshes.iter().all(|f| f == file), "{file}");
+            let views_of = |node: usize| -> Vec<(String, u64)> {
+                let m = glb.json["nodes"][node]["mesh"].as_u64().unwrap() as usize;
+                let mut views = Vec::new();
+                for p in glb.json["meshes"][m]["primitives"].as_array().unwrap() {
+                    let mut accessors: Vec<(String, u64)> = p["attributes"]
+                        .as_object()
+                        .unwrap()
+                        .iter()
+                        .map(|(name, a)| (name.clone(), a.as_u64().unwrap()))
+                        .collect();
+                    accessors.push(("indices".into(), p["indices"].as_u64().unwrap()));
+                    views.extend(accessors.into_iter().map(|(name, a)| {
+                        let view = glb.json["accessors"][a as usize]["bufferView"].as_u64();
+                        (name, view.unwrap())
+                    }));
+                }
+                views.sort();
+                views.dedup();
+                views
+            };
+            if level_idx > 0 && !positions.is_empty() {
+                let (finest, this) = (views_of(0), views_of(level_idx));
+                for (name, view) in &this {
+                    let shared = finest.contains(&(name.clone(), *view));
+                    assert_eq!(
+                        shared,
+                        name != "POSITION",
+                        "{file} level {level_idx} {name}"
+                    );
+                }
+            }
+            let material = glb.material(level_idx);
             assert_eq!(
                 material["doubleSided"].as_bool(),
                 Some(matches!(layer.profile, Profile::Ribbon { .. }))
@@ -248,12 +283,14 @@ fn runtime_matches_the_graph_path(encoding: Encoding) {
                 layer.profile,
                 keep,
                 layer.levels.widen(level_idx),
+                &layer.levels.keep,
             );
             let graph_mesh = level_mesh(
                 &graph_tiles,
                 graph_layer.profile,
                 keep,
                 graph_layer.levels.widen(level_idx),
+                &graph_layer.levels.keep,
             );
             assert!(
                 runtime.vertex_bytes() == graph_mesh.vertex_bytes(),
@@ -268,7 +305,7 @@ fn runtime_matches_the_graph_path(encoding: Encoding) {
             // And the glTF the bake wrote holds those positions, quantised: within
             // 0.1 mm of the floats, its indices and ranks exactly.
             let glb = Glb::read(&dir.path().join(&layer.meshes[level_idx]));
-            let positions = glb.positions(0);
+            let positions = glb.positions(level_idx);
             assert_eq!(positions.len(), runtime.vertices.len());
             let worst = positions
                 .iter()
@@ -280,15 +317,39 @@ fn runtime_matches_the_graph_path(encoding: Encoding) {
                 "{} level {level_idx} ({encoding:?}): a position is {worst} m off",
                 layer.name
             );
+            // Normals within 8-bit steps (meshoptimizer stores them through its
+            // octahedral filter), the wind as it was.
+            let normals = glb.attribute(level_idx, "NORMAL").unwrap();
+            let worst = normals
+                .iter()
+                .zip(&runtime.vertices)
+                .flat_map(|(n, v)| (0..3).map(move |k| (n[k] - v.normal[k]).abs()))
+                .fold(0.0f32, f32::max);
+            assert!(
+                worst < 0.03,
+                "{} level {level_idx} ({encoding:?}): a normal is {worst} off",
+                layer.name
+            );
+            let wind = glb.attribute(level_idx, "_WIND").unwrap();
+            let worst = wind
+                .iter()
+                .zip(&runtime.vertices)
+                .map(|(w, v)| (w[0] - v.wind).abs())
+                .fold(0.0f32, f32::max);
+            assert!(
+                worst == 0.0,
+                "{} level {level_idx}: wind {worst} off",
+                layer.name
+            );
             // The same triangles, each with its winding (meshoptimizer's index codec may
             // start a triangle at another of its corners).
             assert!(
-                triangles(&glb.indices(0)) == triangles(&runtime.indices),
+                triangles(&glb.indices(level_idx)) == triangles(&runtime.indices),
                 "{} level {level_idx} ({encoding:?}): triangles",
                 layer.name
             );
             let ranks: Vec<f32> = glb
-                .attribute(0, "_RANK")
+                .attribute(level_idx, "_RANK")
                 .unwrap()
                 .iter()
                 .map(|r| r[0])
@@ -464,14 +525,16 @@ fn the_scene_shows_every_part_without_a_second_copy() {
                 let node = scene.node_named(&format!("{}_LOD{k}", layer.name));
                 ids.push(node);
                 let part = Glb::read(&dir.path().join(file));
+                // Level k is its file's node k; the cards are their file's only node.
+                let own = if k < layer.meshes.len() { k } else { 0 };
                 assert!(
-                    scene.positions(node) == part.positions(0),
+                    scene.positions(node) == part.positions(own),
                     "{file} ({encoding:?})"
                 );
-                assert!(scene.attribute(node, "_RANK") == part.attribute(0, "_RANK"));
+                assert!(scene.attribute(node, "_RANK") == part.attribute(own, "_RANK"));
                 assert_eq!(
                     with_uris(&scene, scene.material(node)),
-                    with_uris(&part, part.material(0)),
+                    with_uris(&part, part.material(own)),
                     "{file}"
                 );
             }
@@ -536,14 +599,18 @@ fn a_layer_or_level_without_strands_bakes_a_valid_empty_part() {
                 let node = scene.node_named(&format!("{}_LOD{k}", layer.name));
                 if level.strands == 0 {
                     empty += 1;
-                    // A named node alone: no mesh, no accessor, no buffer, no data.
-                    assert!(part.json["nodes"][0]["name"].as_str().is_some());
-                    for key in ["meshes", "accessors", "bufferViews", "buffers"] {
-                        assert!(part.json.get(key).is_none(), "{file}: {key}");
+                    // A named node alone: no mesh; and where the whole layer keeps
+                    // nothing, no accessor, no buffer, no data in its file.
+                    assert!(part.json["nodes"][k]["name"].as_str().is_some());
+                    assert!(part.json["nodes"][k].get("mesh").is_none(), "{file}");
+                    if layer.level_reports.iter().all(|l| l.strands == 0) {
+                        for key in ["meshes", "accessors", "bufferViews", "buffers"] {
+                            assert!(part.json.get(key).is_none(), "{file}: {key}");
+                        }
                     }
                     assert!(scene.json["nodes"][node].get("mesh").is_none(), "{file}");
                 } else {
-                    assert_eq!(scene.positions(node), part.positions(0), "{file}");
+                    assert_eq!(scene.positions(node), part.positions(k), "{file}");
                 }
             }
         }

@@ -127,10 +127,12 @@ fn check_set(dir: &std::path::Path, label: &str, bc7: bool) -> Vec<String> {
         if file != &manifest.ground
             && glb.json.get("meshes").is_some()
             && ["_WIND", "_RANK"].iter().any(|a| {
-                glb.json["meshes"][0]["primitives"]
+                // Every mesh of the file: a layer's levels share one.
+                glb.json["meshes"]
                     .as_array()
                     .unwrap()
                     .iter()
+                    .flat_map(|m| m["primitives"].as_array().unwrap())
                     .any(|p| {
                         let k = p["attributes"][a].as_u64();
                         k.is_none_or(|k| glb.json["accessors"][k as usize]["componentType"] != 5126)

@@ -34,7 +34,7 @@ fn made_with(graph: &tuft_graph::MaterialGraph, threads: usize) -> (Vec<u8>, [u3
                 layer.cards.atlas_cells,
             );
             let tiles = tuft_strands::mesh::repeat_tiles(set, graph.repeat_m, layer.profile);
-            let mesh = tuft_strands::mesh::level_mesh(&tiles, layer.profile, 1.0, 1.0);
+            let mesh = tuft_strands::mesh::level_mesh(&tiles, layer.profile, 1.0, 1.0, &[]);
             let crc = tuft_strands::crc::crc32;
             let made = [
                 crc(format!("{group:?}").as_bytes()),
@@ -326,8 +326,8 @@ fn meshes_from_the_quantised_lawn_differ_within_the_bounds_and_cut_the_same_stra
             assert_eq!(a.level_len(keep), b.level_len(keep), "{name} level {k}");
             let widen = layer.levels.widen(k);
             let (ma, mb) = (
-                tuft_strands::mesh::level_mesh(&ta, layer.profile, keep, widen),
-                tuft_strands::mesh::level_mesh(&tb, layer.profile, keep, widen),
+                tuft_strands::mesh::level_mesh(&ta, layer.profile, keep, widen, &[]),
+                tuft_strands::mesh::level_mesh(&tb, layer.profile, keep, widen, &[]),
             );
             assert_eq!(ma.vertices.len(), mb.vertices.len(), "{name} level {k}");
             assert_eq!(ma.indices.len(), mb.indices.len(), "{name} level {k}");

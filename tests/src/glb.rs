@@ -243,7 +243,7 @@ fn view_bytes(view: &Value, buffers: &[Vec<u8>]) -> Vec<u8> {
         ext["byteStride"].as_u64().unwrap() as usize,
     );
     let packed = slice(ext);
-    match (ext["mode"].as_str().unwrap(), stride) {
+    let decoded: Vec<u8> = match (ext["mode"].as_str().unwrap(), stride) {
         ("TRIANGLES", 4) => meshopt::decode_index_buffer::<u32>(packed, count)
             .unwrap()
             .iter()
@@ -267,5 +267,29 @@ fn view_bytes(view: &Value, buffers: &[Vec<u8>]) -> Vec<u8> {
             .unwrap()
             .concat(),
         (mode, stride) => panic!("meshopt mode {mode} with stride {stride}"),
+    };
+    match ext["filter"].as_str() {
+        None | Some("NONE") => decoded,
+        Some("OCTAHEDRAL") if stride == 4 => unfilter_octahedral8(&decoded),
+        Some(filter) => panic!("meshopt filter {filter} with stride {stride}"),
     }
+}
+
+/// EXT_meshopt_compression's OCTAHEDRAL filter undone on 4-byte elements, as its
+/// specification writes the decoder: octahedral coordinates over the stored one back to
+/// a unit vector of 8-bit signed values, the fourth byte kept.
+fn unfilter_octahedral8(data: &[u8]) -> Vec<u8> {
+    data.chunks_exact(4)
+        .flat_map(|e| {
+            let one = f32::from(e[2] as i8);
+            let (mut x, mut y) = (f32::from(e[0] as i8) / one, f32::from(e[1] as i8) / one);
+            let z = 1.0 - x.abs() - y.abs();
+            let t = (-z).max(0.0);
+            x -= if x >= 0.0 { t } else { -t };
+            y -= if y >= 0.0 { t } else { -t };
+            let l = (x * x + y * y + z * z).sqrt();
+            let q = |v: f32| (v / l * 127.0).round() as i8 as u8;
+            [q(x), q(y), q(z), e[3]]
+        })
+        .collect()
 }

@@ -23,8 +23,8 @@ fn bake_writes_the_maps_and_refuses_a_broken_graph() {
     for file in [
         "fur.strands",
         "manifest.ron",
-        "fur_undercoat_lod0.glb",
-        "fur_guard_lod2.glb",
+        "fur_undercoat_strands.glb",
+        "fur_guard_strands.glb",
     ] {
         assert!(out_dir.join(file).is_file(), "{file}");
     }

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use tuft_graph::MaterialGraph;
 use tuft_graph::eval::Evaluator;
-use tuft_graph::naming::{file_stem, layer_file_clashes, mesh_name};
+use tuft_graph::naming::{file_stem, layer_file_clashes, levels_name};
 use tuft_graph::scatter::ScatterError;
 use tuft_strands::StrandSet;
 use tuft_strands::file::StrandFile;
@@ -466,32 +466,34 @@ fn write_layers(
         cancelled()?;
         let layer = &graph.strands[name];
         let tiles = tuft_strands::mesh::repeat_tiles(set, graph.repeat_m, layer.profile);
-        let mut meshes = Vec::new();
+        let mut levels = Vec::with_capacity(layer.levels.keep.len());
         for (level_idx, &keep) in layer.levels.keep.iter().enumerate() {
             cancelled()?;
-            let mesh = tuft_strands::mesh::level_mesh(
+            levels.push(tuft_strands::mesh::level_mesh(
                 &tiles,
                 layer.profile,
                 keep,
                 layer.levels.widen(level_idx),
-            );
-            let file = mesh_name(stem, name, level_idx);
-            let path = out.join(&file);
-            let material = StrandMaterial::Strands {
-                name: format!("{stem}_{}_strands", file_stem(name)),
-                double_sided: matches!(layer.profile, tuft_graph::layer::Profile::Ribbon { .. }),
-            };
-            let glb = gltf::encode_glb(
-                &mesh,
-                &format!("{name} level {level_idx}"),
-                &material,
-                encoding,
-                &gltf::Pngs::new(),
-            );
-            write_into_set(&path, &glb)?;
-            written.push(path);
-            meshes.push(file);
+                &layer.levels.keep,
+            ));
         }
+        let names: Vec<String> = (0..levels.len())
+            .map(|k| format!("{name} level {k}"))
+            .collect();
+        let named: Vec<_> = levels
+            .iter()
+            .zip(&names)
+            .map(|(m, n)| (m, n.as_str()))
+            .collect();
+        let material = StrandMaterial::Strands {
+            name: format!("{stem}_{}_strands", file_stem(name)),
+            double_sided: matches!(layer.profile, tuft_graph::layer::Profile::Ribbon { .. }),
+        };
+        let file = levels_name(stem, name);
+        let path = out.join(&file);
+        write_into_set(&path, &gltf::encode_levels_glb(&named, &material, encoding))?;
+        written.push(path);
+        let meshes = vec![file; levels.len()];
         let (cards, switches) = write_cards(
             set,
             layer,
@@ -603,10 +605,7 @@ fn write_cards(
             let path = dir.join(&file);
             let img = image::RgbaImage::from_raw(side, side, pixels.clone())
                 .ok_or_else(|| fail(&path, "atlas size mismatch".to_owned()))?;
-            let mut bytes = std::io::Cursor::new(Vec::new());
-            img.write_to(&mut bytes, image::ImageFormat::Png)
-                .map_err(|e| fail(&path, e.to_string()))?;
-            let bytes = bytes.into_inner();
+            let bytes = maps::png(&img.into()).map_err(|e| fail(&path, e.to_string()))?;
             write_into_set(&path, &bytes)?;
             if mip == 0 {
                 // The card mesh carries its atlas's first level (the loose mips beside).

@@ -107,11 +107,7 @@ impl Target {
         maps: &PbrMaps,
     ) -> Result<Vec<(&'static str, Vec<u8>)>, image::ImageError> {
         let size = maps.resolution as u32;
-        let png = |img: image::DynamicImage| -> Result<Vec<u8>, image::ImageError> {
-            let mut out = std::io::Cursor::new(Vec::new());
-            img.write_to(&mut out, image::ImageFormat::Png)?;
-            Ok(out.into_inner())
-        };
+        let png = |img: image::DynamicImage| crate::maps::png(&img);
         match self {
             Self::Gltf | Self::Godot => Ok(Vec::new()),
             Self::Unity => {

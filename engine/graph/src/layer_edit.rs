@@ -194,7 +194,7 @@ mod tests {
             name: name.into(),
             other: "tall grass".into(),
         };
-        // Both would write layers_tall_grass_lod0.glb (the second on a file system that
+        // Both would write layers_tall_grass_strands.glb (the second on a file system that
         // does not tell case apart).
         assert_eq!(g.add_layer("tall_grass"), Err(same("tall_grass")));
         assert_eq!(g.add_layer("Tall/Grass"), Err(same("Tall/Grass")));

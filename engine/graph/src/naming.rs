@@ -13,10 +13,10 @@ pub const MAP_NAMES: [&str; 7] = [
     "orm",
 ];
 
-/// The glTF file of level `level_idx` of layer `layer` of material `stem`.
+/// The glTF file holding every strand level of layer `layer` of material `stem`.
 #[must_use]
-pub fn mesh_name(stem: &str, layer: &str, level_idx: usize) -> String {
-    format!("{stem}_{}_lod{level_idx}.glb", file_stem(layer))
+pub fn levels_name(stem: &str, layer: &str) -> String {
+    format!("{stem}_{}_strands.glb", file_stem(layer))
 }
 
 /// A file-name-safe form of a material name.
@@ -41,7 +41,7 @@ pub fn file_stem(name: &str) -> String {
 
 /// Whether strand layers named `a` and `b` would write the same files: their file stems
 /// are equal without regard to case (a game's or a DCC tool's file system may not tell
-/// `Grass_lod0.glb` from `grass_lod0.glb`).
+/// `Grass_strands.glb` from `grass_strands.glb`).
 #[must_use]
 pub fn same_files(a: &str, b: &str) -> bool {
     files_key(a) == files_key(b)
@@ -65,7 +65,7 @@ pub fn layer_file_clashes(graph: &crate::MaterialGraph) -> Vec<String> {
             Some(other) => clashes.push(format!(
                 "strand layers {other:?} and {name:?} would bake to the same files ({}): \
                  rename one",
-                mesh_name(&file_stem(&graph.name), other, 0)
+                levels_name(&file_stem(&graph.name), other)
             )),
             None => {
                 first.insert(key, name);
@@ -90,9 +90,9 @@ mod tests {
             layer_file_clashes(&g),
             [
                 "strand layers \"X/Y\" and \"x y\" would bake to the same files \
-                 (moss_X_Y_lod0.glb): rename one",
+                 (moss_X_Y_strands.glb): rename one",
                 "strand layers \"X/Y\" and \"x_y\" would bake to the same files \
-                 (moss_X_Y_lod0.glb): rename one",
+                 (moss_X_Y_strands.glb): rename one",
             ]
         );
     }

@@ -212,7 +212,9 @@ pub struct LayerManifest {
     pub levels: LevelSettings,
     /// Each level's counts and measured coverage relative to level 0.
     pub level_reports: Vec<LevelReport>,
-    /// glTF binary meshes of one repeat laid on a plane, one per level.
+    /// For each level, the glTF binary holding its mesh of one repeat laid on a plane:
+    /// one file for all the layer's levels, level `k` its mesh and node named
+    /// `<layer> level k` (sets baked before that hold one level a file).
     pub meshes: Vec<String>,
     /// The card level.
     pub cards: CardsManifest,

@@ -136,13 +136,27 @@ impl Glb {
     /// indices) and the view reads them through EXT_meshopt_compression from the
     /// fallback buffer, which holds no data.
     pub(super) fn view(&mut self, bytes: &[u8], element: usize, target: u32) -> usize {
+        self.filtered_view(bytes, element, target, None)
+    }
+
+    /// As [`Glb::view`], where a compressed view may store `filter`'s bytes instead
+    /// (the EXT_meshopt_compression filter it names turns them back into `bytes`,
+    /// within its precision): a form meshoptimizer's codec packs tighter.
+    pub(super) fn filtered_view(
+        &mut self,
+        bytes: &[u8],
+        element: usize,
+        target: u32,
+        filter: Option<(&'static str, &[u8])>,
+    ) -> usize {
         let mut view = json!({"byteLength": bytes.len(), "target": target});
         if target == VERTICES {
             view["byteStride"] = json!(element);
         }
+        let stored = filter.map_or(bytes, |(_, filtered)| filtered);
         let compressed = self
             .compress
-            .then(|| meshopt_encode(bytes, element, target))
+            .then(|| meshopt_encode(stored, element, target))
             .flatten();
         if let Some((packed, mode)) = compressed {
             align(&mut self.bin);
@@ -157,6 +171,10 @@ impl Glb {
                 "count": bytes.len() / element,
                 "mode": mode,
             });
+            let mut extension = extension;
+            if let Some((name, _)) = filter {
+                extension["filter"] = json!(name);
+            }
             view["extensions"] = json!({"EXT_meshopt_compression": extension});
             self.bin.extend_from_slice(&packed);
         } else {

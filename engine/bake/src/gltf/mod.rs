@@ -1,5 +1,6 @@
-//! glTF binary (`.glb`) files of a baked set: each strand level, each layer's cards and the
-//! ground, every one with a glTF 2.0 material.
+//! glTF binary (`.glb`) files of a baked set: each layer's strand levels (one file, the
+//! coarser levels sharing the finest's data), each layer's cards and the ground, every
+//! one with a glTF 2.0 material.
 //!
 //! Strand and card meshes are triangles with `POSITION`, `NORMAL`, `TEXCOORD_0` (along
 //! the strand, across it), `COLOR_0` (linear RGB), and the custom `_WIND` (0 at the root,
@@ -57,6 +58,26 @@ pub fn encode_glb(
     let tangents = matches!(material, StrandMaterial::Cards { .. });
     let node = glb.strand_node(mesh, name, m, encoding, tangents);
     glb.finish(&[node])
+}
+
+/// Encodes a layer's strand levels, finest first, each with its mesh's and node's name,
+/// as one glTF binary wearing `material`: every level a mesh and a node of its own, the
+/// coarser ones sharing the finest's attributes and indices where they are its first
+/// strands (see [`Glb::strand_levels`]).
+#[must_use]
+pub fn encode_levels_glb(
+    levels: &[(&LevelMesh, &str)],
+    material: &StrandMaterial,
+    encoding: Encoding,
+) -> Vec<u8> {
+    let mut glb = Glb::default();
+    let drawn = levels
+        .iter()
+        .any(|(m, _)| !m.indices.is_empty() && !m.vertices.is_empty());
+    // A layer without strands: named nodes alone (a material nothing wears is left out).
+    let m = if drawn { glb.material(material) } else { 0 };
+    let nodes = glb.strand_levels(levels, m, encoding);
+    glb.finish(&nodes)
 }
 
 /// The ground: one repeat of the material, `cells × cells` quads centred on the origin

@@ -21,6 +21,8 @@ pub struct Part<'a> {
     pub head: &'a [u8],
     /// Its length in bytes.
     pub len: usize,
+    /// Which of the file's nodes this part is (a layer's levels share one file).
+    pub node: usize,
     /// The scene node's name.
     pub name: String,
     /// The node's extras.
@@ -81,18 +83,59 @@ struct Merged {
     nodes: Vec<Value>,
     used: Vec<String>,
     required: Vec<String>,
+    /// The files taken in so far: where their accessors start here, and where each of
+    /// their materials went.
+    files: Vec<(String, usize, Vec<usize>)>,
 }
 
 impl Merged {
-    /// Takes in `part`'s mesh and material; returns the node showing it.
+    /// Takes in `part`'s node, its mesh and material (its file's buffers, views,
+    /// accessors and materials once, however many parts it holds); returns the node.
     fn take(&mut self, part: &Part<'_>) -> Option<usize> {
         let (doc, bin_start) = open(part.head)?;
-        if doc.get("meshes").is_none() {
+        let node = doc["nodes"].get(part.node)?;
+        let Some(mesh_idx) = node.get("mesh").and_then(Value::as_u64) else {
             // A part without strands: its node alone, no buffer (there is no data).
             self.nodes
                 .push(json!({"name": part.name, "extras": part.extras.clone()}));
             return Some(self.nodes.len() - 1);
+        };
+        let known = self.files.iter().position(|(f, ..)| f == part.file);
+        let at = match known {
+            Some(at) => at,
+            None => {
+                let taken = self.take_file(part, &doc, bin_start)?;
+                self.files.push((part.file.to_owned(), taken.0, taken.1));
+                self.files.len() - 1
+            }
+        };
+        let (_, accessor_base, material_map) = &self.files[at];
+        let mut mesh = doc["meshes"].get(mesh_idx as usize)?.clone();
+        for prim in mesh["primitives"].as_array_mut()? {
+            for (_, a) in prim["attributes"].as_object_mut()?.iter_mut() {
+                *a = json!(a.as_u64()? as usize + accessor_base);
+            }
+            prim["indices"] = json!(prim["indices"].as_u64()? as usize + accessor_base);
+            prim["material"] = json!(*material_map.get(prim["material"].as_u64()? as usize)?);
         }
+        self.meshes.push(mesh);
+        let mut node = node.clone();
+        node["mesh"] = json!(self.meshes.len() - 1);
+        node["name"] = json!(part.name);
+        node["extras"] = part.extras.clone();
+        self.nodes.push(node);
+        Some(self.nodes.len() - 1)
+    }
+
+    /// Takes in the buffers, views, accessors, materials and extensions of `part`'s
+    /// file, whose document is `doc` and binary chunk starts at `bin_start`; returns
+    /// where its accessors start here and where each of its materials went.
+    fn take_file(
+        &mut self,
+        part: &Part<'_>,
+        doc: &Value,
+        bin_start: usize,
+    ) -> Option<(usize, Vec<usize>)> {
         // Buffer 0 is the file itself; a compressed part's fallback buffer comes along.
         let buffer_base = self.buffers.len();
         self.buffers
@@ -137,20 +180,11 @@ impl Merged {
         // One material a name: a layer's levels all wear its strands' material, and an
         // importer given three copies makes three (Blender's `.001`, `.002`).
         let mut material_map = Vec::new();
-        for m in doc["materials"].as_array()? {
+        for m in doc["materials"].as_array().into_iter().flatten() {
             let mut m = m.clone();
             remap_textures(&mut m, &texture_map);
             material_map.push(index_of_or_push(&mut self.materials, m));
         }
-        let mut mesh = doc["meshes"][0].clone();
-        for prim in mesh["primitives"].as_array_mut()? {
-            for (_, a) in prim["attributes"].as_object_mut()?.iter_mut() {
-                *a = json!(a.as_u64()? as usize + accessor_base);
-            }
-            prim["indices"] = json!(prim["indices"].as_u64()? as usize + accessor_base);
-            prim["material"] = json!(*material_map.get(prim["material"].as_u64()? as usize)?);
-        }
-        self.meshes.push(mesh);
         for list in ["extensionsUsed", "extensionsRequired"] {
             for e in doc[list].as_array().into_iter().flatten() {
                 let name = e.as_str()?.to_owned();
@@ -164,12 +198,7 @@ impl Merged {
                 }
             }
         }
-        let mut node = doc["nodes"][0].clone();
-        node["mesh"] = json!(self.meshes.len() - 1);
-        node["name"] = json!(part.name);
-        node["extras"] = part.extras.clone();
-        self.nodes.push(node);
-        Some(self.nodes.len() - 1)
+        Some((accessor_base, material_map))
     }
 }
 
@@ -250,24 +279,28 @@ pub fn scene_of_set(
         file: &manifest.ground,
         head: &ground_head,
         len: ground_len,
+        node: 0,
         name: "ground".to_owned(),
         extras: json!({"repeat_m": manifest.repeat_m}),
     };
     let p = px_per_m_at_1m(REFERENCE_HEIGHT_PX, REFERENCE_FOV_TURNS);
     // The share of the reference view's height a repeat covers at `d` metres.
     let coverage = |d: f32| manifest.repeat_m * p / (d.max(1e-6) * REFERENCE_HEIGHT_PX);
-    // Every part's head first (the parts borrow them), in the order they are taken.
-    let mut files = Vec::new();
+    // Every file's head first, once (the parts borrow them; a layer's levels share one).
+    let mut heads: std::collections::BTreeMap<&str, (Vec<u8>, usize)> =
+        std::collections::BTreeMap::new();
     for layer in &manifest.layers {
         for file in layer
             .meshes
             .iter()
             .chain(std::iter::once(&layer.cards.mesh))
         {
-            files.push(read(file)?);
+            if !heads.contains_key(file.as_str()) {
+                heads.insert(file, read(file)?);
+            }
         }
     }
-    let mut next = files.iter();
+    let head_of = |file: &str| heads.get(file).ok_or("missing part");
     let mut layers = Vec::new();
     for layer in &manifest.layers {
         let distances = layer
@@ -281,11 +314,15 @@ pub fn scene_of_set(
         let mut cover = Vec::new();
         for (k, file) in layer.meshes.iter().enumerate() {
             let d = left(Some(k));
-            let (head, len) = next.next().ok_or("missing part")?;
+            let (head, len) = head_of(file)?;
+            // Level k is its file's node k where the levels share one file (sets baked
+            // before that hold one level a file, as its node 0).
+            let node = layer.meshes[..k].iter().filter(|f| *f == file).count();
             parts.push(Part {
                 file,
                 head,
                 len: *len,
+                node,
                 name: format!("{}_LOD{k}", layer.name),
                 extras: json!({
                     "layer": layer.name, "level": k,
@@ -297,11 +334,12 @@ pub fn scene_of_set(
             cover.push(d.map_or(0.0, coverage));
         }
         let d = left(None);
-        let (head, len) = next.next().ok_or("missing part")?;
+        let (head, len) = head_of(&layer.cards.mesh)?;
         parts.push(Part {
             file: &layer.cards.mesh,
             head,
             len: *len,
+            node: 0,
             name: format!("{}_LOD{}", layer.name, layer.meshes.len()),
             extras: json!({
                 "layer": layer.name, "cards": true,

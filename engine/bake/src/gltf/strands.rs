@@ -149,9 +149,10 @@ impl Glb {
     }
 
     /// Adds `mesh` wearing material `material` and a node showing it; returns the node.
-    /// With `tangents`, the mesh carries the tangents a normal texture needs. The mesh is
-    /// cut into primitives of at most 65 535 vertices, so every index is 16-bit; each
-    /// attribute is one buffer view that the primitives' accessors share.
+    /// With `tangents`, the mesh carries the tangents a normal texture needs (and texture
+    /// coordinates fine enough to read an atlas: cards). The mesh is cut into primitives
+    /// of at most 65 535 vertices, so every index is 16-bit; each attribute is one buffer
+    /// view that the primitives' accessors share.
     pub fn strand_node(
         &mut self,
         mesh: &LevelMesh,
@@ -160,45 +161,12 @@ impl Glb {
         encoding: Encoding,
         tangents: bool,
     ) -> usize {
-        let v = &mesh.vertices;
-        let quantized = encoding != Encoding::Float;
-        if encoding == Encoding::Meshopt {
-            self.compress = true;
-            self.uses("EXT_meshopt_compression", true);
-        }
-        if quantized {
-            self.uses("KHR_mesh_quantization", true);
-        }
-        let (position, transform) = if quantized {
-            let (stream, min, extent) = self.positions_u16(mesh);
-            (stream, Some((min, extent)))
-        } else {
-            let stream = self.floats(v.iter().map(|x| x.position));
-            (stream, None)
-        };
+        let quantized = self.encoded(encoding);
+        let (position, transform) = self.position_stream(mesh, quantized);
         let mut streams = vec![("POSITION", position)];
-        streams.push((
-            "NORMAL",
-            if quantized {
-                self.unit_i8(v.iter().map(|x| x.normal))
-            } else {
-                self.floats(v.iter().map(|x| x.normal))
-            },
-        ));
-        streams.push((
-            "TEXCOORD_0",
-            self.unorm16_or_floats(v.iter().map(|x| x.uv), quantized),
-        ));
-        streams.push((
-            "COLOR_0",
-            self.unorm8_or_floats(v.iter().map(|x| x.color), quantized),
-        ));
-        // A float whatever the encoding: a 16-bit normalised scalar is padded to four
-        // bytes anyway, and Blender's importer keeps only float and 8-bit custom
-        // attributes (it dropped the 16-bit `_WIND` of quantised sets).
-        streams.push(("_WIND", self.floats(v.iter().map(|x| [x.wind]))));
-        streams.push(("_RANK", self.floats(v.iter().map(|x| [x.rank]))));
+        streams.extend(self.strand_streams(mesh, quantized, tangents));
         if tangents {
+            let v = &mesh.vertices;
             let t = uv_tangents(
                 &v.iter().map(|x| x.position).collect::<Vec<_>>(),
                 &v.iter().map(|x| x.normal).collect::<Vec<_>>(),
@@ -214,7 +182,132 @@ impl Glb {
                 },
             ));
         }
-        let primitives = self.primitives(&streams, &mesh.indices, material);
+        let indexed = self.indexed(&mesh.indices, mesh.vertices.len());
+        let streams: Vec<(&str, &Stream)> = streams.iter().map(|(n, s)| (*n, s)).collect();
+        let all = (mesh.indices.len(), mesh.vertices.len());
+        self.level_node(name, &streams, &indexed, all, material, transform)
+    }
+
+    /// Adds a layer's strand levels, finest first, wearing `material`, and a node showing
+    /// each; returns the nodes. A coarser level whose strands are the finest's first
+    /// ones ([`tuft_strands::mesh::level_mesh`] lays them out so, given the layer's cuts)
+    /// stores only its widened positions: its other attributes and its indices are
+    /// accessors over the finest level's views. A level that is not such a prefix is
+    /// stored whole, and an empty one is a named node alone.
+    pub fn strand_levels(
+        &mut self,
+        levels: &[(&LevelMesh, &str)],
+        material: usize,
+        encoding: Encoding,
+    ) -> Vec<usize> {
+        let Some(&(first, _)) = levels.first() else {
+            return Vec::new();
+        };
+        let quantized = self.encoded(encoding);
+        let mut shared = None;
+        let mut nodes = Vec::with_capacity(levels.len());
+        for &(mesh, name) in levels {
+            if mesh.indices.is_empty() || mesh.vertices.is_empty() {
+                nodes.push(self.node(json!({ "name": name })));
+                continue;
+            }
+            if !prefix_of(mesh, first) {
+                nodes.push(self.strand_node(mesh, name, material, encoding, false));
+                continue;
+            }
+            let (streams, indexed) = shared.get_or_insert_with(|| {
+                let streams = self.strand_streams(first, quantized, false);
+                let indexed = self.indexed(&first.indices, first.vertices.len());
+                (streams, indexed)
+            });
+            let (position, transform) = self.position_stream(mesh, quantized);
+            let mut all = vec![("POSITION", &position)];
+            all.extend(streams.iter().map(|(n, s)| (*n, s)));
+            let upto = (mesh.indices.len(), mesh.vertices.len());
+            nodes.push(self.level_node(name, &all, indexed, upto, material, transform));
+        }
+        nodes
+    }
+
+    /// Whether attributes are quantised under `encoding`, noting the extensions it uses.
+    fn encoded(&mut self, encoding: Encoding) -> bool {
+        if encoding == Encoding::Meshopt {
+            self.compress = true;
+            self.uses("EXT_meshopt_compression", true);
+        }
+        let quantized = encoding != Encoding::Float;
+        if quantized {
+            self.uses("KHR_mesh_quantization", true);
+        }
+        quantized
+    }
+
+    /// `mesh`'s positions, and the translation and scale that restore metres where they
+    /// are quantised.
+    fn position_stream(
+        &mut self,
+        mesh: &LevelMesh,
+        quantized: bool,
+    ) -> (Stream, Option<Placement>) {
+        if quantized {
+            let (stream, min, extent) = self.positions_u16(mesh);
+            (stream, Some((min, extent)))
+        } else {
+            (self.floats(mesh.vertices.iter().map(|x| x.position)), None)
+        }
+    }
+
+    /// Every attribute of a strand mesh but its positions; with `atlas`, texture
+    /// coordinates that read an atlas (16 bits where quantised, not 8).
+    fn strand_streams(
+        &mut self,
+        mesh: &LevelMesh,
+        quantized: bool,
+        atlas: bool,
+    ) -> Vec<(&'static str, Stream)> {
+        let v = &mesh.vertices;
+        let normal = if quantized {
+            self.unit_i8(v.iter().map(|x| x.normal))
+        } else {
+            self.floats(v.iter().map(|x| x.normal))
+        };
+        vec![
+            ("NORMAL", normal),
+            // Along the strand and across it, 8 bits (within 1/510) where no atlas is
+            // read: they compress to a third of 16.
+            (
+                "TEXCOORD_0",
+                if atlas {
+                    self.unorm16_or_floats(v.iter().map(|x| x.uv), quantized)
+                } else {
+                    self.unorm8_or_floats(v.iter().map(|x| x.uv), quantized)
+                },
+            ),
+            (
+                "COLOR_0",
+                self.unorm8_or_floats(v.iter().map(|x| x.color), quantized),
+            ),
+            // A float whatever the encoding: Blender's importer drops 16-bit custom
+            // attributes and fails on an 8-bit normalised scalar (it makes an integer
+            // attribute and cannot fill it with the normalised values).
+            ("_WIND", self.floats(v.iter().map(|x| [x.wind]))),
+            ("_RANK", self.floats(v.iter().map(|x| [x.rank]))),
+        ]
+    }
+
+    /// A mesh called `name` of the first `upto` (indices, vertices) of `indexed` over
+    /// `streams`, and the node showing it (placed by `transform` where positions are
+    /// quantised); returns the node.
+    fn level_node(
+        &mut self,
+        name: &str,
+        streams: &[(&str, &Stream)],
+        indexed: &Indexed,
+        upto: (usize, usize),
+        material: usize,
+        transform: Option<Placement>,
+    ) -> usize {
+        let primitives = self.primitives(streams, indexed, upto, material);
         let m = self.mesh(json!({"name": name, "primitives": primitives}));
         let mut node = json!({"mesh": m, "name": name});
         if let Some((min, extent)) = transform {
@@ -254,23 +347,20 @@ impl Glb {
             ("TANGENT", self.floats(tangents.into_iter())),
             ("TEXCOORD_0", self.floats(uvs.into_iter())),
         ];
-        let primitives = self.primitives(&streams, &indices, material);
+        let indexed = self.indexed(&indices, positions.len());
+        let streams: Vec<(&str, &Stream)> = streams.iter().map(|(n, s)| (*n, s)).collect();
+        let all = (indices.len(), positions.len());
+        let primitives = self.primitives(&streams, &indexed, all, material);
         let m = self.mesh(json!({"name": "ground", "primitives": primitives}));
         self.node(json!({"mesh": m, "name": "ground"}))
     }
 
-    /// The primitives drawing `indices` over the vertex `streams` (named by attribute),
-    /// wearing `material`: pieces of at most [`PIECE_VERTICES`] vertices with 16-bit
-    /// indices, their accessors sharing the streams' views.
-    fn primitives(
-        &mut self,
-        streams: &[(&str, Stream)],
-        indices: &[u32],
-        material: usize,
-    ) -> Vec<Value> {
-        let vertex_count = streams.first().map_or(0, |(_, s)| s.count);
+    /// `indices` (a triangle list over `vertex_count` vertices) cut into pieces of at
+    /// most [`PIECE_VERTICES`] vertices with 16-bit indices, each counted from its
+    /// piece's first vertex, written as one buffer view.
+    fn indexed(&mut self, indices: &[u32], vertex_count: usize) -> Indexed {
         let narrow = pieces(indices, vertex_count, PIECE_VERTICES);
-        let (index_size, index_component) = if narrow.is_some() {
+        let (size, component) = if narrow.is_some() {
             (2, component::UNSIGNED_SHORT)
         } else {
             (4, component::UNSIGNED_INT)
@@ -282,11 +372,11 @@ impl Glb {
                 vertices: 0..vertex_count,
             }]
         });
-        let mut index_bytes = Vec::with_capacity(index_size * indices.len());
+        let mut index_bytes = Vec::with_capacity(size * indices.len());
         for p in &pieces {
             let base = p.vertices.start as u32;
             for &i in &indices[p.indices.clone()] {
-                if index_size == 4 {
+                if size == 4 {
                     index_bytes.extend((i - base).to_le_bytes());
                 } else {
                     // `pieces` keeps a piece's indices within 2^16 of its first vertex.
@@ -294,20 +384,43 @@ impl Glb {
                 }
             }
         }
-        let index_view = self.view(&index_bytes, index_size, INDICES);
-        let mut primitives = Vec::with_capacity(pieces.len());
-        for p in &pieces {
+        let view = self.view(&index_bytes, size, INDICES);
+        Indexed {
+            view,
+            size,
+            component,
+            pieces,
+        }
+    }
+
+    /// The primitives drawing the first `upto` (indices, vertices) of `indexed` over the
+    /// vertex `streams` (named by attribute), wearing `material`: its pieces, the last
+    /// cut short where `upto` ends inside it, their accessors over the shared views.
+    fn primitives(
+        &mut self,
+        streams: &[(&str, &Stream)],
+        indexed: &Indexed,
+        (index_count, vertex_count): (usize, usize),
+        material: usize,
+    ) -> Vec<Value> {
+        let mut primitives = Vec::with_capacity(indexed.pieces.len());
+        for p in &indexed.pieces {
+            let indices = p.indices.start..p.indices.end.min(index_count);
+            let vertices = p.vertices.start..p.vertices.end.min(vertex_count);
+            if indices.is_empty() || vertices.is_empty() {
+                break;
+            }
             let mut attributes = serde_json::Map::new();
             for (name, stream) in streams {
-                let a = self.stream_accessor(stream, p.vertices.clone());
+                let a = self.stream_accessor(stream, vertices.clone());
                 attributes.insert((*name).to_owned(), json!(a));
             }
             let indices = self.accessor(
-                index_view,
-                index_size * p.indices.start,
-                index_component,
+                indexed.view,
+                indexed.size * indices.start,
+                indexed.component,
                 false,
-                p.indices.len(),
+                indices.len(),
                 "SCALAR",
                 None,
             );
@@ -356,7 +469,6 @@ impl Glb {
             normalized: false,
             kind: kind(N),
             stride: 4 * N,
-            count: values.len(),
             stored,
         }
     }
@@ -381,34 +493,30 @@ impl Glb {
             }
         }
         let view = self.view(&bytes, stride, VERTICES);
-        Stream::integers(
-            view,
-            component::UNSIGNED_SHORT,
-            kind(N),
-            stride,
-            bytes.len() / stride,
-        )
+        Stream::integers(view, component::UNSIGNED_SHORT, kind(N), stride)
     }
 
-    /// Colours in `[0, 1]` as 8-bit normalised integers padded to four bytes (an error of
+    /// Values in `[0, 1]` as 8-bit normalised integers padded to four bytes (an error of
     /// at most 1/510), or floats when `quantized` is off or a value lies outside.
-    fn unorm8_or_floats(
+    fn unorm8_or_floats<const N: usize>(
         &mut self,
-        values: impl Iterator<Item = [f32; 3]>,
+        values: impl Iterator<Item = [f32; N]>,
         quantized: bool,
     ) -> Stream {
-        let values: Vec<[f32; 3]> = values.collect();
+        let values: Vec<[f32; N]> = values.collect();
         let inside = values.iter().flatten().all(|x| (0.0..=1.0).contains(x));
         if !quantized || !inside {
             return self.floats(values.into_iter());
         }
-        let mut bytes = vec![0u8; values.len() * 4];
-        for (out, v) in bytes.as_chunks_mut::<4>().0.iter_mut().zip(&values) {
-            let [r, g, b] = v.map(|x| round_half_away(x * 255.0) as u8);
-            *out = [r, g, b, 0];
+        let stride = N.next_multiple_of(4);
+        let mut bytes = vec![0u8; values.len() * stride];
+        for (out, v) in bytes.chunks_exact_mut(stride).zip(&values) {
+            for (o, &x) in out.iter_mut().zip(v) {
+                *o = tuft_strands::num::to_unorm8(x);
+            }
         }
-        let view = self.view(&bytes, 4, VERTICES);
-        Stream::integers(view, component::UNSIGNED_BYTE, "VEC3", 4, bytes.len() / 4)
+        let view = self.view(&bytes, stride, VERTICES);
+        Stream::integers(view, component::UNSIGNED_BYTE, kind(N), stride)
     }
 
     /// Four components in `[-1, 1]` as 8-bit signed normalised integers.
@@ -418,18 +526,28 @@ impl Glb {
             bytes.extend(t.map(snorm8));
         }
         let view = self.view(&bytes, 4, VERTICES);
-        Stream::integers(view, component::BYTE, "VEC4", 4, bytes.len() / 4)
+        Stream::integers(view, component::BYTE, "VEC4", 4)
     }
 
-    /// Unit vectors as 8-bit signed normalised integers, padded to four bytes.
+    /// Unit vectors as 8-bit signed normalised integers, padded to four bytes. Where
+    /// views are compressed they are stored through the OCTAHEDRAL filter (two varying
+    /// bytes a vertex instead of three), which a decoder turns back into the same 8-bit
+    /// vectors within a step.
     fn unit_i8(&mut self, values: impl Iterator<Item = [f32; 3]>) -> Stream {
-        let mut bytes = Vec::with_capacity(4 * values.size_hint().0);
-        for n in values {
+        let values: Vec<[f32; 3]> = values.collect();
+        let mut bytes = Vec::with_capacity(4 * values.len());
+        for n in &values {
             let [x, y, z] = n.map(snorm8);
             bytes.extend_from_slice(&[x, y, z, 0]);
         }
-        let view = self.view(&bytes, 4, VERTICES);
-        Stream::integers(view, component::BYTE, "VEC3", 4, bytes.len() / 4)
+        let filtered: Vec<u8> = if self.compress {
+            values.iter().flat_map(|&n| octahedral8(n)).collect()
+        } else {
+            Vec::new()
+        };
+        let filter = self.compress.then_some(("OCTAHEDRAL", filtered.as_slice()));
+        let view = self.filtered_view(&bytes, 4, VERTICES, filter);
+        Stream::integers(view, component::BYTE, "VEC3", 4)
     }
 
     /// Positions as 16-bit normalised integers over the mesh's bounds; returns the
@@ -450,8 +568,7 @@ impl Glb {
             stored.push(q.map(f32::from));
         }
         let view = self.view(&bytes, 8, VERTICES);
-        let mut stream =
-            Stream::integers(view, component::UNSIGNED_SHORT, "VEC3", 8, bytes.len() / 8);
+        let mut stream = Stream::integers(view, component::UNSIGNED_SHORT, "VEC3", 8);
         stream.stored = Some(stored);
         (stream, min, extent)
     }
@@ -469,28 +586,19 @@ struct Stream {
     kind: &'static str,
     /// Bytes from one vertex to the next.
     stride: usize,
-    /// How many vertices.
-    count: usize,
     /// The values as stored, for the accessors' bounds (positions only).
     stored: Option<Vec<[f32; 3]>>,
 }
 
 impl Stream {
     /// A stream of normalised integers.
-    const fn integers(
-        view: usize,
-        component: u32,
-        kind: &'static str,
-        stride: usize,
-        count: usize,
-    ) -> Self {
+    const fn integers(view: usize, component: u32, kind: &'static str, stride: usize) -> Self {
         Self {
             view,
             component,
             normalized: true,
             kind,
             stride,
-            count,
             stored: None,
         }
     }
@@ -501,6 +609,38 @@ impl Stream {
 struct Piece {
     indices: Range<usize>,
     vertices: Range<usize>,
+}
+
+/// Where a node puts quantised positions back in metres: its translation (the bounds'
+/// minimum) and scale (their extent).
+type Placement = ([f32; 3], [f32; 3]);
+
+/// A mesh's indices as written: their view, element size and type, and the pieces
+/// that primitives draw.
+struct Indexed {
+    view: usize,
+    size: usize,
+    component: u32,
+    pieces: Vec<Piece>,
+}
+
+/// Whether `mesh` is `of`'s first strands: the same first indices and, vertex for
+/// vertex, everything but the (widened) positions alike.
+fn prefix_of(mesh: &LevelMesh, of: &LevelMesh) -> bool {
+    let same = |a: &tuft_strands::mesh::StrandVertex, b: &tuft_strands::mesh::StrandVertex| {
+        (a.normal, a.uv, a.color, a.wind, a.rank) == (b.normal, b.uv, b.color, b.wind, b.rank)
+    };
+    of.indices.starts_with(&mesh.indices)
+        && mesh.vertices.len() <= of.vertices.len()
+        && mesh
+            .vertices
+            .iter()
+            .zip(&of.vertices)
+            .all(|(a, b)| same(a, b))
+        && mesh
+            .indices
+            .iter()
+            .all(|&i| (i as usize) < mesh.vertices.len())
 }
 
 /// `indices` (a triangle list over `vertex_count` vertices) cut into runs of whole
@@ -598,6 +738,22 @@ fn uv_tangents(
 /// `x` in `[0, 1]` to the nearest of 65 536 steps.
 fn unorm16(x: f32) -> u16 {
     round_half_away(x.clamp(0.0, 1.0) * 65535.0) as u16
+}
+
+/// Unit vector `n` as EXT_meshopt_compression's OCTAHEDRAL filter stores it in four
+/// bytes: its octahedral coordinates as 8-bit signed values, the value that stands for
+/// one (127), and a zero.
+fn octahedral8(n: [f32; 3]) -> [u8; 4] {
+    let l1 = n[0].abs() + n[1].abs() + n[2].abs();
+    let s = if l1 > 0.0 { 1.0 / l1 } else { 0.0 };
+    let (x, y) = (n[0] * s, n[1] * s);
+    let (u, v) = if n[2] >= 0.0 {
+        (x, y)
+    } else {
+        let sign = |a: f32| if a >= 0.0 { 1.0 } else { -1.0 };
+        ((1.0 - y.abs()) * sign(x), (1.0 - x.abs()) * sign(y))
+    };
+    [snorm8(u), snorm8(v), 127, 0]
 }
 
 /// `x` in `[-1, 1]` to the nearest of 255 signed steps, as its byte.

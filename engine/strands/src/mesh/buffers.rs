@@ -186,37 +186,53 @@ impl LevelMesh {
 }
 
 /// The strands with rank below `keep` of every tile, widened by `widen`, merged into one
-/// mesh (tiles in order, each tile's strands in rank order).
+/// mesh: tile after tile, each tile's strands in rank order, within each band of ranks
+/// that `cuts` (the layer's level cuts) separate, the lowest band first. Given the
+/// layer's cuts, a coarser level's mesh is the finer one's first vertices and indices,
+/// all but the widened positions alike, so a baked set stores those once for every
+/// level; given none, the mesh is the tiles one after another.
 #[must_use]
-pub fn level_mesh(tiles: &[TileMesh], profile: Profile, keep: f32, widen: f32) -> LevelMesh {
+pub fn level_mesh(
+    tiles: &[TileMesh],
+    profile: Profile,
+    keep: f32,
+    widen: f32,
+    cuts: &[f32],
+) -> LevelMesh {
     let (per_strand, per_strand_indices) =
         (profile.vertices_per_strand(), profile.indices_per_strand());
-    let kept: Vec<usize> = tiles
+    let band = |r: f32| cuts.iter().filter(|&&c| c <= r).count();
+    let mut order: Vec<(usize, usize, usize)> = tiles
         .iter()
-        .map(|tile| tile.ranks.partition_point(|&r| r < keep))
+        .enumerate()
+        .flat_map(|(t, tile)| {
+            let kept = tile.ranks.partition_point(|&r| r < keep);
+            tile.ranks[..kept]
+                .iter()
+                .enumerate()
+                .map(move |(s, &r)| (band(r), t, s))
+        })
         .collect();
-    let strands: usize = kept.iter().sum();
+    order.sort_unstable();
     let mut out = LevelMesh {
-        vertices: vec![StrandVertex::zeroed(); strands * per_strand],
-        indices: vec![0; strands * per_strand_indices],
+        vertices: vec![StrandVertex::zeroed(); order.len() * per_strand],
+        indices: vec![0; order.len() * per_strand_indices],
     };
-    // Each tile's share of both buffers, sized up front and filled over the cores (one
-    // growing buffer copied itself over and over; the lawn's level 0 is 1.7M vertices).
-    let mut jobs = Vec::with_capacity(tiles.len());
-    let (mut vertices, mut indices) = (out.vertices.as_mut_slice(), out.indices.as_mut_slice());
-    let mut base = 0usize;
-    for (tile, &n) in tiles.iter().zip(&kept) {
-        let (v, rest) = std::mem::take(&mut vertices).split_at_mut(n * per_strand);
-        vertices = rest;
-        let (i, rest) = std::mem::take(&mut indices).split_at_mut(n * per_strand_indices);
-        indices = rest;
-        jobs.push((tile, base as u32, v, i));
-        base += n * per_strand;
-    }
+    // Runs of strands filled over the cores, each strand's vertices unpacked from its
+    // tile (one growing buffer copied itself over and over; the lawn's level 0 is 1.7M
+    // vertices).
+    const RUN: usize = 1024;
+    let jobs: Vec<_> = order
+        .chunks(RUN)
+        .zip(out.vertices.chunks_mut(RUN * per_strand))
+        .zip(out.indices.chunks_mut(RUN * per_strand_indices))
+        .enumerate()
+        .map(|(run, ((strands, vertices), indices))| (run * RUN, strands, vertices, indices))
+        .collect();
     crate::par::for_each(
         "tuft level mesh",
         jobs,
-        |(tile, base, vertices, indices)| {
+        |(first, strands, vertices, indices)| {
             let widened = |v: StrandVertex| {
                 let mut w = v;
                 for k in 0..3 {
@@ -225,18 +241,32 @@ pub fn level_mesh(tiles: &[TileMesh], profile: Profile, keep: f32, widen: f32) -
                 }
                 w
             };
-            // Each stored vertex unpacked once, a paired one written as its two sides.
-            let per = tile.drawn_per_stored();
-            for (stored, out) in tile.vertices.iter().zip(vertices.chunks_exact_mut(per)) {
-                let v = stored.unpack(&tile.frame);
-                if let [left, right] = out {
-                    *left = widened(side_of(v, false));
-                    *right = widened(side_of(v, true));
-                } else {
-                    out[0] = widened(v);
+            let strand_vertices = vertices.chunks_exact_mut(per_strand);
+            let strand_indices = indices.chunks_exact_mut(per_strand_indices);
+            for (n, ((&(_, t, s), out), idx)) in strands
+                .iter()
+                .zip(strand_vertices)
+                .zip(strand_indices)
+                .enumerate()
+            {
+                let tile = &tiles[t];
+                let stored = profile.stored_per_strand();
+                // Each stored vertex unpacked once, a paired one written as its two sides.
+                let per = tile.drawn_per_stored();
+                let from = &tile.vertices[s * stored..(s + 1) * stored];
+                for (v, out) in from.iter().zip(out.chunks_exact_mut(per)) {
+                    let v = v.unpack(&tile.frame);
+                    if let [left, right] = out {
+                        *left = widened(side_of(v, false));
+                        *right = widened(side_of(v, true));
+                    } else {
+                        out[0] = widened(v);
+                    }
                 }
+                let base = u32::try_from((first + n) * per_strand)
+                    .expect("vertex numbers fit 32-bit indices");
+                strand_indices_into(per_strand, &tile.pattern, base, idx);
             }
-            strand_indices_into(tile.drawn_per_strand(), &tile.pattern, base, indices);
         },
     );
     out

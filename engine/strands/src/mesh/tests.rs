@@ -231,8 +231,9 @@ fn a_level_mesh_widens_survivors_and_keeps_the_prefix() {
     let s = set(3000);
     let profile = Profile::Ribbon { segments: 2 };
     let tiles = repeat_tiles(&s, 1.0, profile);
-    let full = level_mesh(&tiles, profile, 1.0, 1.0);
-    let quarter = level_mesh(&tiles, profile, 0.25, 2.0);
+    let cuts = [1.0, 0.25, 0.0625];
+    let full = level_mesh(&tiles, profile, 1.0, 1.0, &cuts);
+    let quarter = level_mesh(&tiles, profile, 0.25, 2.0, &cuts);
     let strands = |m: &LevelMesh| m.vertices.len() / profile.vertices_per_strand();
     assert_eq!(
         strands(&full),
@@ -240,13 +241,26 @@ fn a_level_mesh_widens_survivors_and_keeps_the_prefix() {
         "one repeat on one repeat's plane: every strand once"
     );
     assert_eq!(strands(&quarter), s.level_len(0.25));
-    // The tiles' kept prefixes one after another, each vertex unpacked and widened and
-    // each index moved past the tiles before it, written out tile by tile.
+    // The tiles' kept strands, those below the cut at 1/16 first, tile by tile in rank
+    // order, then the rest, each vertex unpacked and widened, each strand's own
+    // triangles (the tile's pattern) moved past the strands before it.
+    let mut order: Vec<(usize, usize)> = Vec::new();
+    for below in [true, false] {
+        for (t, tile) in tiles.iter().enumerate() {
+            let n = tile.ranks.partition_point(|&r| r < 0.25);
+            order.extend(
+                (0..n)
+                    .filter(|&s| (tile.ranks[s] < 0.0625) == below)
+                    .map(|s| (t, s)),
+            );
+        }
+    }
+    let per = profile.vertices_per_strand();
     let mut want = LevelMesh::default();
-    for tile in &tiles {
-        let n = tile.ranks.partition_point(|&r| r < 0.25);
+    for &(t, s) in &order {
+        let tile = &tiles[t];
         let base = want.vertices.len() as u32;
-        for i in 0..n * profile.vertices_per_strand() {
+        for i in s * per..(s + 1) * per {
             let mut v = tile.vertex(i);
             for k in 0..3 {
                 v.position[k] += v.across[k];
@@ -254,16 +268,19 @@ fn a_level_mesh_widens_survivors_and_keeps_the_prefix() {
             }
             want.vertices.push(v);
         }
-        // Each strand's own triangles (the tile's pattern), moved past its strands and
-        // the tiles before it.
-        let per = profile.vertices_per_strand() as u32;
-        for s in 0..n as u32 {
-            want.indices
-                .extend(tile.pattern.iter().map(|&k| base + s * per + k));
-        }
+        want.indices.extend(tile.pattern.iter().map(|&k| base + k));
     }
     assert!(tiles.len() > 1 && want.vertices.len() > tiles.len());
     assert_eq!(quarter, want);
+    // The coarser level is the finer one's first strands: the same indices, and every
+    // vertex alike but for its widening.
+    assert_eq!(quarter.indices[..], full.indices[..quarter.indices.len()]);
+    for (q, f) in quarter.vertices.iter().zip(&full.vertices) {
+        assert_eq!(
+            (q.normal, q.uv, q.color, q.wind, q.rank),
+            (f.normal, f.uv, f.color, f.wind, f.rank)
+        );
+    }
     // A widened vertex sits twice as far from its centreline.
     let v = quarter.vertices[0];
     let a = Vec3::from(v.across).length();
