@@ -48,10 +48,10 @@ def main(scene_path, out_png):
     for o in cards:
         material = o.data.materials[0]
         maps = images_of(material)
-        # <material>_<layer>_cards wears <material>_<layer>_atlas_color_mip0.png.
+        # <material>_<layer>_cards wears <material>_<layer>_atlas_color.png (packed
+        # from the .glb, Blender may name it without its extension).
         layer_stem = material.name[: -len("_cards")]
-        if f"{layer_stem}_atlas_color_mip0.png" not in maps and not any(
-                m.startswith(layer_stem) and "atlas_color" in m for m in maps):
+        if not any(m.startswith(f"{layer_stem}_atlas_color") for m in maps):
             problems.append(f"{o.name}: cards without their own layer's atlas: {maps}")
     card_materials = [o.data.materials[0].name for o in cards]
     if len(set(card_materials)) != len(card_materials):

@@ -1,8 +1,9 @@
 //! What engines and DCC tools read of a baked set, checked for every preset and target:
 //! each material's name stands for one material only (importers keep one material per
 //! name), every texture a material wears is inside its `.glb` and the same as the loose
-//! PNG beside it, the custom attributes are floats, and every KTX2 descriptor is the
-//! byte sequence the Khronos Data Format Specification gives for its format.
+//! PNG beside it, the custom attributes are floats, the cards' colour keeps its coverage
+//! down the chain an engine builds from it, and every KTX2 descriptor is the byte
+//! sequence the Khronos Data Format Specification gives for its format.
 
 use std::collections::BTreeMap;
 use tuft_bake::{self as bake, targets::Target};
@@ -142,6 +143,39 @@ fn check_set(dir: &std::path::Path, label: &str, bc7: bool) -> Vec<String> {
             wrong.push(format!("{label}: {file} lacks float _WIND or _RANK"));
         }
     }
+    // The cards' colour as an engine samples it: the chain it builds from the glTF's
+    // image by a 2×2 box filter keeps mip 0's coverage down to 4×4 texels a cell.
+    for layer in &manifest.layers {
+        let cards = &layer.cards;
+        let glb = Glb::read(&dir.join(&cards.mesh));
+        let texture = glb.material(0)["pbrMetallicRoughness"]["baseColorTexture"]["index"]
+            .as_u64()
+            .unwrap() as usize;
+        let image = glb.json["textures"][texture]["source"].as_u64().unwrap() as usize;
+        if glb.json["images"][image]["name"] != cards.atlas_color_gltf.as_str() {
+            wrong.push(format!("{label}: {} wears another atlas", cards.mesh));
+        }
+        let png = image::open(dir.join(&cards.atlas_color_gltf))
+            .unwrap()
+            .to_rgba8();
+        let cell = png.width() / cards.settings.atlas_cells;
+        let levels = (cell / 4).ilog2() as usize;
+        let coverage = box_chain(&png, cards.settings.alpha_cutoff, levels);
+        for (k, (&c, side)) in coverage
+            .iter()
+            .zip((0..).map(|k| png.width() >> k))
+            .enumerate()
+        {
+            // Within 2% of mip 0's share, or one texel of the level where that is less.
+            let texel = 1.0 / f64::from(side * side);
+            if (c - coverage[0]).abs() > (0.02 * coverage[0]).max(texel) {
+                wrong.push(format!(
+                    "{label}: {}'s box-filtered level {k} covers {c}, mip 0 {}",
+                    layer.name, coverage[0]
+                ));
+            }
+        }
+    }
     // Every KTX2 file, its descriptor against the specification's bytes.
     let mut ktx2: Vec<(String, bool)> = manifest
         .textures_ktx2
@@ -163,6 +197,35 @@ fn check_set(dir: &std::path::Path, label: &str, bc7: bool) -> Vec<String> {
         }
     }
     wrong
+}
+
+/// The share of texels passing `cutoff` at each level of the chain a renderer builds
+/// from `png` by a 2×2 box filter, each level from the one before rounded to 8 bits
+/// (what `glGenerateMipmap` and engines' importers do): mip 0 first, `levels` below.
+fn box_chain(png: &image::RgbaImage, cutoff: f32, levels: usize) -> Vec<f64> {
+    let mut side = png.width() as usize;
+    let mut alpha: Vec<u32> = png.pixels().map(|p| u32::from(p[3])).collect();
+    let mut out = Vec::new();
+    for k in 0..=levels {
+        let passing = alpha
+            .iter()
+            .filter(|&&a| a as f32 / 255.0 >= cutoff)
+            .count();
+        out.push(passing as f64 / alpha.len() as f64);
+        if k == levels {
+            break;
+        }
+        let half = side / 2;
+        let at = |x: usize, y: usize| alpha[y * side + x];
+        alpha = (0..half * half)
+            .map(|i| {
+                let (x, y) = (2 * (i % half), 2 * (i / half));
+                (at(x, y) + at(x + 1, y) + at(x, y + 1) + at(x + 1, y + 1) + 2) / 4
+            })
+            .collect();
+        side = half;
+    }
+    out
 }
 
 #[test]

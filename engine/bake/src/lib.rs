@@ -607,14 +607,37 @@ fn write_cards(
                 .ok_or_else(|| fail(&path, "atlas size mismatch".to_owned()))?;
             let bytes = maps::png(&img.into()).map_err(|e| fail(&path, e.to_string()))?;
             write_into_set(&path, &bytes)?;
-            if mip == 0 {
-                // The card mesh carries its atlas's first level (the loose mips beside).
+            if mip == 0 && kind == "atlas_normal" {
+                // The card mesh carries its normal atlas's first level (the loose mips
+                // beside) and the colour atlas proofed below.
                 pngs.insert(file.clone(), bytes);
             }
             written.push(path);
             files.push(file);
         }
     }
+    // The colour atlas the glTF wears: an engine builds its mips by a box filter,
+    // which would thin the cards; proofed, that chain keeps mip 0's coverage.
+    let proofed = cards::box_proof(
+        &atlas.color[0],
+        atlas.size,
+        settings.atlas_cells,
+        settings.alpha_cutoff,
+    );
+    let gltf_color = format!("{layer_stem}_atlas_color.png");
+    let path = dir.join(&gltf_color);
+    let box_coverage = cards::box_chain_coverage(
+        &proofed,
+        atlas.size,
+        settings.alpha_cutoff,
+        cards::proofed_levels(atlas.size, settings.atlas_cells),
+    );
+    let img = image::RgbaImage::from_raw(atlas.size, atlas.size, proofed)
+        .ok_or_else(|| fail(&path, "atlas size mismatch".to_owned()))?;
+    let bytes = maps::png(&img.into()).map_err(|e| fail(&path, e.to_string()))?;
+    write_into_set(&path, &bytes)?;
+    written.push(path);
+    pngs.insert(gltf_color.clone(), bytes);
     let mut ktx2 = Vec::new();
     // The colour is alpha-tested at the cutoff; the normal's alpha is a copy.
     for (mips, kind, srgb, cutoff) in [
@@ -636,7 +659,7 @@ fn write_cards(
     let mesh = cards::card_mesh(&group, repeat_m, settings.atlas_cells);
     let material = StrandMaterial::Cards {
         name: format!("{layer_stem}_cards"),
-        color: color_files.first().cloned().unwrap_or_default(),
+        color: gltf_color.clone(),
         normal: normal_files.first().cloned().unwrap_or_default(),
         alpha_cutoff: settings.alpha_cutoff,
     };
@@ -649,6 +672,8 @@ fn write_cards(
         n_cards: group.len(),
         mesh: mesh_file,
         atlas_coverage: cards::coverage_per_mip(&atlas, settings.alpha_cutoff),
+        atlas_color_gltf: gltf_color,
+        atlas_box_coverage: box_coverage,
         atlas_color: color_files,
         atlas_normal: normal_files,
         atlas_normal_ktx2: ktx2.pop().unwrap_or_default(),

@@ -160,8 +160,11 @@ impl Made {
             its _RANK is below f. Past the card switch, over the next band, they leave \
             for the surface by sinking: every point's height above its card's root is \
             scaled by 1 - f. The atlas mips were rescaled so each keeps mip 0's alpha \
-            coverage (cards.atlas_coverage): sample the KTX2 chain, not an engine's own \
-            box-filtered one, which thins the cards with distance."
+            coverage (cards.atlas_coverage): the KTX2 holds that chain. The glTF wears \
+            cards.atlas_color_gltf, mip 0 with its alpha redistributed so the chain an \
+            engine builds from it by a 2x2 box filter keeps the same coverage down to 4x4 \
+            texels a cell (cards.atlas_box_coverage); its texels pass the cutoff where \
+            mip 0's do."
             .to_owned();
         (attributes, maps, cards)
     }
@@ -186,6 +189,7 @@ impl Manifest {
             named.push(&layer.cards.mesh);
             named.extend(layer.cards.atlas_color.iter().map(String::as_str));
             named.extend(layer.cards.atlas_normal.iter().map(String::as_str));
+            named.push(&layer.cards.atlas_color_gltf);
             named.push(&layer.cards.atlas_color_ktx2);
             named.push(&layer.cards.atlas_normal_ktx2);
         }
@@ -253,6 +257,15 @@ pub struct CardsManifest {
     pub atlas_normal: Vec<String>,
     /// Fraction of texels passing the alpha cutoff at each mip.
     pub atlas_coverage: Vec<f32>,
+    /// The colour atlas the glTF wears: mip 0 with its alpha redistributed so that the
+    /// chain an engine builds by a 2×2 box filter keeps its coverage
+    /// ([`crate::cards::box_proof`]); texels pass the cutoff where mip 0's do.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub atlas_color_gltf: String,
+    /// Fraction of texels passing the alpha cutoff at each level of that box-filtered
+    /// chain, down to 4×4 texels a cell.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub atlas_box_coverage: Vec<f32>,
     /// The colour atlas with its whole mip chain as one KTX2 file (sRGB, Zstandard).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub atlas_color_ktx2: String,

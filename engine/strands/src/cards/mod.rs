@@ -14,8 +14,10 @@
 //! is a pure function of the set and the settings.
 
 mod atlas;
+mod box_proof;
 
 pub use atlas::{Atlas, CROWN, atlas, coverage_per_mip};
+pub use box_proof::{MIN_CELL_TEXELS, box_chain_coverage, box_proof, proofed_levels};
 
 use crate::hash::{hash, unit_f32};
 use crate::mesh::{Frame, PackedVertex, StrandVertex, TileMesh};
