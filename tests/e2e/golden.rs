@@ -461,6 +461,7 @@ fn baked_sets_draw_what_their_graphs_draw() {
 
 /// A set that cannot be read draws nothing and says which file and why.
 #[test]
+#[allow(clippy::disallowed_methods)] // writes its own fixtures, not a user's file
 fn a_damaged_baked_set_names_the_file_at_fault() {
     let (dir, _) = baked_scene("moss", 64, tuft_strands::file::Scheme::Stored);
     let set = dir.path();

@@ -62,6 +62,7 @@ fn glb(json: &str, bin: &[u8]) -> Vec<u8> {
     out
 }
 
+#[allow(clippy::disallowed_methods)] // writes its own fixtures, not a user's file
 fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
     let path = dir.join(name);
     std::fs::write(&path, bytes).unwrap();

@@ -72,6 +72,7 @@ fn the_sample_creature_is_what_its_script_makes_and_wears_the_fur() {
 }
 
 #[test]
+#[allow(clippy::disallowed_methods)] // writes its own fixtures, not a user's file
 fn a_gltf_mesh_reads_with_its_uvs_and_node_transform() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("ground.glb");
@@ -100,6 +101,7 @@ fn a_gltf_mesh_reads_with_its_uvs_and_node_transform() {
 }
 
 #[test]
+#[allow(clippy::disallowed_methods)] // writes its own fixtures, not a user's file
 fn a_bad_mesh_file_is_named_with_what_is_wrong() {
     let dir = tempfile::tempdir().unwrap();
     let write = |name: &str, text: &[u8]| {

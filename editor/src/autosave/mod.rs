@@ -455,6 +455,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::disallowed_methods)] // writes its own fixtures, not a user's file
     fn an_unreadable_record_is_left_alone() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("broken.ron"), "not ron").unwrap();

@@ -61,6 +61,7 @@ fn image_size(path: &Path) -> (u32, u32) {
 }
 
 #[test]
+#[allow(clippy::disallowed_methods)] // writes its own fixtures, not a user's file
 fn bake_writes_a_strand_file_that_inspect_reads_and_damage_is_reported() {
     let dir = tempfile::tempdir().unwrap();
     let out_dir = dir.path().join("moss");
@@ -221,6 +222,7 @@ fn bake_lists_the_valid_compressions_and_targets_for_an_unknown_one() {
 /// Regression: a folder holding the author's documents beside an unrelated
 /// `manifest.ron` was taken for a set and replaced by the bake, with exit 0.
 #[test]
+#[allow(clippy::disallowed_methods)] // writes its own fixtures, not a user's file
 fn bake_refuses_a_folder_that_is_not_a_tuft_set_and_touches_nothing_in_it() {
     let dir = tempfile::tempdir().unwrap();
     let docs = dir.path().join("docs");

@@ -150,6 +150,7 @@ fn a_reader_that_stops_early_ends_the_command_quietly() {
 }
 
 #[test]
+#[allow(clippy::disallowed_methods)] // writes its own fixtures, not a user's file
 fn validate_names_each_limit_and_a_forced_bake_never_starts_the_work_beyond_it() {
     // Every input that once panicked or ran away, as a graph file.
     let dir = tempfile::tempdir().unwrap();

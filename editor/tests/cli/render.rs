@@ -3,6 +3,7 @@
 use crate::*;
 
 #[test]
+#[allow(clippy::disallowed_methods)] // writes its own fixtures, not a user's file
 fn render_draws_a_baked_set_from_its_own_files_and_view_refuses_a_folder_that_is_none() {
     let dir = tempfile::tempdir().unwrap();
     let set = dir.path().join("moss");
@@ -143,6 +144,7 @@ fn moss_on(obj: &Path, png: &Path, more: &[&str]) -> String {
 }
 
 #[test]
+#[allow(clippy::disallowed_methods)] // writes its own fixtures, not a user's file
 fn a_mesh_that_faces_away_from_the_camera_is_named_as_the_reason_nothing_is_drawn() {
     // Regression: a one-triangle mesh wound the other way drew nothing from above and
     // said only "0 of 1 in view", with no hint why.
@@ -167,6 +169,7 @@ fn a_mesh_that_faces_away_from_the_camera_is_named_as_the_reason_nothing_is_draw
 }
 
 #[test]
+#[allow(clippy::disallowed_methods)] // writes its own fixtures, not a user's file
 fn a_closed_mesh_wound_inside_out_is_noted_and_a_sound_one_is_not() {
     let dir = tempfile::tempdir().unwrap();
     let png = dir.path().join("frame.png");
@@ -352,6 +355,7 @@ fn render_refuses_bad_options_and_bad_files() {
 /// Regression: `--out keep.jpg` was refused as not PNG only after the whole render,
 /// having truncated the existing file to nothing.
 #[test]
+#[allow(clippy::disallowed_methods)] // writes its own fixtures, not a user's file
 fn render_refuses_an_output_it_cannot_write_before_rendering_and_keeps_the_file() {
     let dir = tempfile::tempdir().unwrap();
     let keep = dir.path().join("keep.jpg");

@@ -135,6 +135,7 @@ fn a_baked_sets_figures_are_its_own_not_the_graphs_behind_it() {
 }
 
 #[test]
+#[allow(clippy::disallowed_methods)] // writes its own fixtures, not a user's file
 fn a_dropped_folder_opens_as_a_baked_set_and_a_damaged_one_draws_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let set = dir.path().join("moss");

@@ -225,6 +225,7 @@ fn work_recovered_for_its_unchanged_file_goes_back_to_that_file() {
 }
 
 #[test]
+#[allow(clippy::disallowed_methods)] // writes its own fixtures, not a user's file
 fn an_older_autosave_naming_its_file_by_a_relative_path_asks_where_to_save() {
     // Autosaves of older builds hold the path the document was opened by, relative to
     // a working folder nobody knows now.
@@ -538,6 +539,7 @@ fn the_export_dialog_takes_folder_resolution_compression_target_codec_and_keep()
 }
 
 #[test]
+#[allow(clippy::disallowed_methods)] // writes its own fixtures, not a user's file
 fn an_autosave_that_cannot_be_read_is_named_at_start_and_left_on_disk() {
     let dir = tempfile::tempdir().unwrap();
     let broken = dir.path().join("untitled.ron");

@@ -191,6 +191,7 @@ fn a_math_node_is_titled_by_its_operation_on_the_canvas_and_in_the_inspector() {
 }
 
 #[test]
+#[allow(clippy::disallowed_methods)] // writes its own fixtures, not a user's file
 fn showing_a_node_leaves_its_parameters_as_the_file_holds_them() {
     // Regression: the lawn's colour ramp has a stop at 1.2; the stop's number field
     // clamped it to 0..=1 as it was shown and reported a change, so selecting the node

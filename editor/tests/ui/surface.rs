@@ -75,6 +75,7 @@ fn a_chosen_mesh_becomes_the_surface_and_the_document_keeps_it() {
 }
 
 #[test]
+#[allow(clippy::disallowed_methods)] // writes its own fixtures, not a user's file
 fn a_mesh_that_cannot_be_read_leaves_the_surface_and_the_document_alone() {
     let dir = tempfile::tempdir().unwrap();
     let bad = dir.path().join("broken.obj");
@@ -230,6 +231,7 @@ fn on_the_field_the_camera_walks_with_the_keys() {
 }
 
 #[test]
+#[allow(clippy::disallowed_methods)] // writes its own fixtures, not a user's file
 fn a_mesh_facing_away_from_the_camera_says_so_in_the_status_bar() {
     // Regression: a mesh wound the other way drew nothing from the camera's side and the
     // editor gave no hint why.

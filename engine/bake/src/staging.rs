@@ -462,6 +462,7 @@ mod tests {
     }
 
     /// A set in `dest` naming `files` (each written), tagged `tag`.
+    #[allow(clippy::disallowed_methods)] // writes its own fixtures, not a user's file
     fn set(dest: &Path, files: &[&str], tag: &str) {
         std::fs::create_dir_all(dest).unwrap();
         std::fs::write(dest.join("manifest.ron"), manifest(files, tag)).unwrap();
@@ -476,6 +477,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::disallowed_methods)] // writes its own fixtures, not a user's file
     fn a_committed_set_replaces_the_old_one_whole() {
         let root = tempfile::tempdir().unwrap();
         let dest = root.path().join("set");
@@ -490,6 +492,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::disallowed_methods)] // writes its own fixtures, not a user's file
     fn an_abandoned_set_leaves_the_old_one_and_nothing_else() {
         let root = tempfile::tempdir().unwrap();
         let dest = root.path().join("set");
@@ -519,6 +522,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::disallowed_methods)] // writes its own fixtures, not a user's file
     fn a_folder_that_is_not_a_set_is_refused() {
         let root = tempfile::tempdir().unwrap();
         std::fs::write(root.path().join("notes.txt"), "mine").unwrap();
@@ -544,6 +548,7 @@ mod tests {
     /// Regression: any file named manifest.ron made a folder a set, and the user's
     /// documents beside it were replaced by the bake.
     #[test]
+    #[allow(clippy::disallowed_methods)] // writes its own fixtures, not a user's file
     fn a_folder_with_an_unrelated_manifest_or_a_file_the_set_does_not_name_is_refused() {
         let root = tempfile::tempdir().unwrap();
         let docs = root.path().join("docs");
@@ -578,6 +583,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::disallowed_methods)] // writes its own fixtures, not a user's file
     fn a_set_of_a_newer_tuft_is_named_as_such_and_kept() {
         let root = tempfile::tempdir().unwrap();
         let dest = root.path().join("set");
@@ -642,6 +648,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::disallowed_methods)] // writes its own fixtures, not a user's file
     fn a_leftover_that_cannot_be_removed_does_not_block_a_bake() {
         let root = tempfile::tempdir().unwrap();
         let dest = root.path().join("set");

@@ -484,6 +484,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::disallowed_methods)] // writes its own fixtures, not a user's file
     fn the_library_says_when_its_copy_differs_or_is_gone_and_never_replaces_a_foreign_file() {
         let dir = std::env::temp_dir().join(format!("tuft-library-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
@@ -542,6 +543,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::disallowed_methods)] // writes its own fixtures, not a user's file
     fn a_library_file_from_a_newer_build_or_of_nonsense_is_named_not_read() {
         let dir = std::env::temp_dir().join(format!("tuft-library-bad-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);

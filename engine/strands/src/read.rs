@@ -201,6 +201,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::disallowed_methods)] // writes its own fixtures, not a user's file
     fn a_file_within_its_limit_is_read_whole_and_one_past_it_is_refused() {
         let dir = temp("limit");
         let path = dir.join("f");

@@ -244,6 +244,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::disallowed_methods)] // writes its own fixtures, not a user's file
     fn missing_and_malformed_files_say_which_file_and_why() {
         let dir = tempfile::tempdir().unwrap();
         let missing = dir.path().join("nope.png");
@@ -286,6 +287,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::disallowed_methods)] // writes its own fixtures, not a user's file
     fn a_graph_saved_elsewhere_keeps_reading_the_same_files() {
         let root = tempfile::tempdir().unwrap();
         let (a, b) = (root.path().join("a"), root.path().join("a/sub"));
@@ -318,6 +320,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::disallowed_methods)] // writes its own fixtures, not a user's file
     fn paths_are_relative_to_the_graph_folder() {
         let folder = Path::new("/materials/lawn");
         assert_eq!(
@@ -358,6 +361,7 @@ mod tests {
     /// validate. The pictures a graph reads are counted from their headers, and the one
     /// that passes the budget is refused without being decoded.
     #[test]
+    #[allow(clippy::disallowed_methods)] // writes its own fixtures, not a user's file
     fn a_graphs_pictures_past_the_budget_are_refused_by_their_headers() {
         let dir = tempfile::tempdir().unwrap();
         let side = crate::limits::MAX_IMAGE_SIDE as u32;

@@ -288,6 +288,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::disallowed_methods)] // writes its own fixtures, not a user's file
     fn buffers_outside_the_folder_or_behind_a_scheme_are_refused_unread() {
         let dir = tempfile::tempdir().unwrap();
         let folder = dir.path().join("mesh");
