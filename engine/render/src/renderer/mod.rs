@@ -116,6 +116,8 @@ mod scene_gpu;
 
 #[cfg(test)]
 mod layouts;
+#[cfg(test)]
+mod shader_validation;
 
 fn surface_vertex_layout() -> wgpu::VertexBufferLayout<'static> {
     const ATTRS: [wgpu::VertexAttribute; 5] = wgpu::vertex_attr_array![

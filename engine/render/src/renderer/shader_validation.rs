@@ -1,8 +1,10 @@
 //! Every WGSL module the renderer builds parses and validates with naga, without a device.
 
+use super::shader_sources;
+
 #[test]
 fn every_shader_validates() {
-    for (name, source) in tuft_render::renderer::shader_sources() {
+    for (name, source) in shader_sources() {
         let module = naga::front::wgsl::parse_str(&source)
             .unwrap_or_else(|e| panic!("{name}.wgsl: {}", e.emit_to_string(&source)));
         naga::valid::Validator::new(
@@ -19,7 +21,7 @@ fn every_wgsl_file_is_built_into_a_module() {
     // A shader file added under src/shaders must be part of some module, or it is never
     // validated (nor used).
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/shaders");
-    let sources = tuft_render::renderer::shader_sources();
+    let sources = shader_sources();
     for entry in std::fs::read_dir(dir).expect("src/shaders exists") {
         let path = entry.expect("readable entry").path();
         let text = std::fs::read_to_string(&path).expect("readable shader");
