@@ -54,6 +54,7 @@ pub mod parity;
 pub mod plan;
 pub mod renderer;
 pub mod scene;
+pub mod shaders;
 pub mod target;
 mod texture;
 pub mod tile_buffers;

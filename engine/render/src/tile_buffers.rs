@@ -12,6 +12,7 @@
 //! chunk of every tile. Drawing a prefix draws every chunk it covers, the last one in
 //! part: the same triangles in the same order as one buffer would give.
 
+use crate::shaders::TileUniform;
 use tuft_strands::mesh::{Frame, PackedVertex, TileMesh, strand_indices_into};
 use tuft_strands::placement::Planted;
 use wgpu::util::DeviceExt;
@@ -40,16 +41,6 @@ struct Chunk {
 /// A tile's buffers: the first `n_strands` strands of its mesh, in chunks. A tile grows
 /// by whole chunks appended after the last (a planted slice uploads itself alone) and
 /// shrinks by dropping chunks from the end.
-/// The shaders' `Tile`: the box a tile's positions are 16-bit fractions of.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
-pub(crate) struct TileUniform {
-    /// xyz: the box's corner, metres.
-    pub(crate) origin: [f32; 4],
-    /// xyz: the box's size, metres.
-    pub(crate) extent: [f32; 4],
-}
-
 pub(crate) struct TileBuffers {
     chunks: Vec<Chunk>,
     /// Vertices stored and indices a strand.

@@ -5,91 +5,14 @@
 
 use crate::light::Light;
 use crate::scene::{DrawParams, DrawTarget, FramePlan, Scene, SurfaceVertex, View};
+use crate::shaders::{CanopyUniform, FrameUniform};
 use crate::texture::{mips, texture, write_levels};
 use crate::tile_buffers::{SharedIndices, TileBuffers, TileSource, Uploader};
-use bytemuck::{Pod, Zeroable};
 use std::num::NonZeroU64;
 use wgpu::util::DeviceExt;
 
 /// The depth buffer's format.
 pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
-
-/// The WGSL every pass starts with.
-pub const COMMON_WGSL: &str = include_str!("../shaders/common.wgsl");
-/// The surface pass.
-pub const SURFACE_WGSL: &str = include_str!("../shaders/surface.wgsl");
-/// Strands and cards.
-pub const STRANDS_WGSL: &str = include_str!("../shaders/strands.wgsl");
-
-/// Each shader module's full source: the common part, then the pass's own.
-#[must_use]
-pub fn shader_sources() -> [(&'static str, String); 2] {
-    [
-        ("surface", format!("{COMMON_WGSL}\n{SURFACE_WGSL}")),
-        ("strands", format!("{COMMON_WGSL}\n{STRANDS_WGSL}")),
-    ]
-}
-
-/// The shaders' `Frame` struct.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Pod, Zeroable)]
-struct FrameUniform {
-    view_proj: [[f32; 4]; 4],
-    eye: [f32; 4],
-    sun_dir: [f32; 4],
-    sun_color: [f32; 4],
-    sky_color: [f32; 4],
-    ground_color: [f32; 4],
-    wind: [f32; 4],
-    options: [f32; 4],
-    canopy: CanopyUniform,
-}
-
-/// The canopy as the shaders' `Frame` holds it (`common.wgsl`).
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Pod, Zeroable)]
-struct CanopyUniform {
-    /// Each slice's face area per tilt class, top first.
-    area: [[f32; 4]; CANOPY_SLICES],
-    /// Slice `k`, class `c` at `k · 4 + c`: its mean colour (rgb, 0) and its mean of
-    /// colour times place along the strands.
-    color: [[f32; 4]; CANOPY_SLICES * 4],
-    color_along: [[f32; 4]; CANOPY_SLICES * 4],
-    /// The maps' mean linear base colour (rgb), and the canopy's height in metres.
-    ground: [f32; 4],
-    /// Each tilt class's mean normal height.
-    tilt: [f32; 4],
-    /// Class `c`'s share of faces in azimuth bin `i` at `[4c + i / 4][i % 4]`.
-    azimuth: [[f32; 4]; 16],
-}
-
-use tuft_strands::canopy::SLICES as CANOPY_SLICES;
-
-// The shaders hold the tilt classes in one `vec4`.
-const _: () = assert!(tuft_strands::canopy::TILTS == 4 && tuft_strands::canopy::AZIMUTHS == 16);
-
-impl CanopyUniform {
-    fn new(canopy: &tuft_strands::canopy::Canopy, ground: glam::Vec3) -> Self {
-        let mut out = Self::zeroed();
-        for (k, slice) in canopy.slices.iter().enumerate() {
-            out.area[k] = slice.area;
-            for c in 0..tuft_strands::canopy::TILTS {
-                let [r, g, b] = slice.color[c];
-                out.color[k * 4 + c] = [r, g, b, 0.0];
-                let [r, g, b] = slice.color_along[c];
-                out.color_along[k * 4 + c] = [r, g, b, 0.0];
-            }
-        }
-        out.ground = ground.extend(canopy.height_m).to_array();
-        out.tilt = canopy.tilt;
-        for (c, bins) in canopy.azimuth.iter().enumerate() {
-            for (i, share) in bins.iter().enumerate() {
-                out.azimuth[4 * c + i / 4][i % 4] = *share;
-            }
-        }
-        out
-    }
-}
 
 /// Uniform buffer offsets must be multiples of this (wgpu's default limit).
 const DRAW_STRIDE: u64 = 256;
@@ -109,15 +32,11 @@ pub struct Renderer {
     light: Light,
 }
 
+pub use crate::shaders::{COMMON_WGSL, STRANDS_WGSL, SURFACE_WGSL, shader_sources};
 pub use crate::tile_buffers::ROOT_TEXELS;
 pub use scene_gpu::GpuScene;
 
 mod scene_gpu;
-
-#[cfg(test)]
-mod layouts;
-#[cfg(test)]
-mod shader_validation;
 
 fn surface_vertex_layout() -> wgpu::VertexBufferLayout<'static> {
     const ATTRS: [wgpu::VertexAttribute; 5] = wgpu::vertex_attr_array![

@@ -1,5 +1,6 @@
 use super::*;
 use crate::camera::FIELD_M;
+pub use crate::shaders::DrawParams;
 
 /// The surface the material is shown on.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -150,47 +151,6 @@ pub struct SurfaceVertex {
     pub uv: [f32; 2],
     /// The macro patch value of the surface's first layer here (what its tint follows).
     pub patch: f32,
-}
-
-/// Per-draw parameters, as the shaders' `Draw` struct (80 bytes).
-#[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
-pub struct DrawParams {
-    /// Width factor of the level drawn.
-    pub widen_cur: f32,
-    /// Width factor of the next level.
-    pub widen_next: f32,
-    /// Transition to the next representation, 0..1 (for cards: how far they have sunk
-    /// on their way to the relief).
-    pub fade: f32,
-    /// Rank cut of the level drawn.
-    pub keep_cur: f32,
-    /// Rank cut of the next level (0 when the next is the cards).
-    pub keep_next: f32,
-    /// Cards whose hash is below this are drawn.
-    pub card_visible: f32,
-    /// The atlas's alpha-test cutoff.
-    pub alpha_cutoff: f32,
-    /// Vertices per strand or card: a vertex's strand in its tile is its index divided
-    /// by this.
-    pub verts_per_strand: u32,
-    /// Overlay colour (linear RGB, a = 1).
-    pub overlay: [f32; 4],
-    /// From how far (metres from the eye) strands and cards begin to blend toward the
-    /// surface behind them, and where they have become it (`f32::MAX` twice: never); for
-    /// the surface, where the ground between the strands turns to the canopy.
-    pub blend_m: [f32; 2],
-    /// Cards: how far along its strands a point of the picture is, on average, per unit
-    /// of its height in the picture (strands: 1).
-    pub along_scale: f32,
-    /// 1 where each stored vertex is drawn as two, its sides (a paired
-    /// [`tuft_strands::mesh::TileMesh`]: ribbons); 0 for tubes and cards.
-    pub paired: u32,
-    /// The layer's macro tint at a full patch (the surface's: its first layer's);
-    /// each root carries its patch value.
-    pub macro_tint: [f32; 3],
-    /// How much shorter the layer's strands are in a full patch.
-    pub macro_length: f32,
 }
 
 /// What a draw draws.

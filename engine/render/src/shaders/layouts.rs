@@ -1,9 +1,7 @@
 //! The structs the CPU writes for the shaders, held to the shaders' own layout as naga
 //! reads the WGSL: the same size, and every field where the shader reads it.
 
-use super::{CanopyUniform, FrameUniform, shader_sources};
-use crate::scene::DrawParams;
-use crate::tile_buffers::TileUniform;
+use super::{CanopyUniform, DrawParams, FrameUniform, TileUniform, shader_sources};
 use std::mem::{offset_of, size_of};
 use tuft_strands::mesh::PackedVertex;
 
