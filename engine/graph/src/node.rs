@@ -521,17 +521,40 @@ impl NodeCtx<'_> {
     }
 }
 
-/// A kind of node. Implementations are unit structs in `nodes/`, one per file.
-pub trait NodeKind: Send + Sync + 'static {
+/// What the node library says of a kind, as data: each kind holds one in a static.
+#[derive(Debug)]
+pub struct KindInfo {
     /// The name files use (`"Noise"`); unique across kinds.
-    fn name(&self) -> &'static str;
+    pub name: &'static str,
     /// One line for the node library.
-    fn doc(&self) -> &'static str;
+    pub doc: &'static str,
     /// Where the library lists it.
-    fn category(&self) -> Category;
+    pub category: Category,
+    /// Its parameters.
+    pub params: &'static [ParamDesc],
+}
+
+/// A kind of node. Implementations are unit structs in `nodes/`, one per file: what the
+/// library says of them is data ([`KindInfo`]); their ports, periods and evaluation are
+/// code.
+pub trait NodeKind: Send + Sync + 'static {
+    /// Its name, line, category and parameters.
+    fn info(&self) -> &'static KindInfo;
+    /// The name files use (`"Noise"`); unique across kinds.
+    fn name(&self) -> &'static str {
+        self.info().name
+    }
+    /// One line for the node library.
+    fn doc(&self) -> &'static str {
+        self.info().doc
+    }
+    /// Where the library lists it.
+    fn category(&self) -> Category {
+        self.info().category
+    }
     /// Its parameters.
     fn params(&self) -> &'static [ParamDesc] {
-        &[]
+        self.info().params
     }
     /// Its input ports, which may depend on its parameters (a Mix of colours).
     fn inputs(&self, params: &Params<'_>) -> Vec<PortDesc>;

@@ -3,7 +3,9 @@
 use crate::field::FIELD_RESOLUTION;
 use crate::field::{Field, sample_raster};
 use crate::node::NodeCtx;
-use crate::node::{Access, Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
+use crate::node::{
+    Access, Category, KindInfo, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc,
+};
 use crate::nodes::{TYPE_PARAM, chosen_type};
 use rayon::prelude::*;
 
@@ -11,29 +13,28 @@ use rayon::prelude::*;
 /// being evaluated, so a blurred mask means the same to a 4k bake and to strand roots.
 pub struct Blur;
 
-impl NodeKind for Blur {
-    fn name(&self) -> &'static str {
-        "Blur"
-    }
-    fn doc(&self) -> &'static str {
-        "Gaussian blur with wrapped edges, computed on a 512² raster"
-    }
-    fn category(&self) -> Category {
-        Category::Filter
-    }
-    fn params(&self) -> &'static [ParamDesc] {
-        &[
-            TYPE_PARAM,
-            ParamDesc {
-                name: "radius",
-                doc: "Standard deviation of the Gaussian, in UV units",
-                kind: ParamKind::Float {
-                    min: 0.0,
-                    max: 0.1,
-                    default: 0.01,
-                },
+/// What the library says of this kind.
+static INFO: KindInfo = KindInfo {
+    name: "Blur",
+    doc: "Gaussian blur with wrapped edges, computed on a 512² raster",
+    category: Category::Filter,
+    params: &[
+        TYPE_PARAM,
+        ParamDesc {
+            name: "radius",
+            doc: "Standard deviation of the Gaussian, in UV units",
+            kind: ParamKind::Float {
+                min: 0.0,
+                max: 0.1,
+                default: 0.01,
             },
-        ]
+        },
+    ],
+};
+
+impl NodeKind for Blur {
+    fn info(&self) -> &'static KindInfo {
+        &INFO
     }
     fn inputs(&self, p: &Params<'_>) -> Vec<PortDesc> {
         vec![PortDesc::typed("in", chosen_type(p), "The field to blur").with_access(Access::Raster)]

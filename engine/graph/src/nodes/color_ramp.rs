@@ -3,7 +3,7 @@
 use crate::field::{Field, par_field};
 use crate::node::NodeCtx;
 use crate::node::{
-    Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc, RampStop,
+    Category, KindInfo, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc, RampStop,
 };
 use crate::value::PortType;
 
@@ -32,22 +32,21 @@ pub fn ramp_at(stops: &[RampStop], t: f32) -> [f32; 3] {
     stops[stops.len() - 1].color
 }
 
+/// What the library says of this kind.
+static INFO: KindInfo = KindInfo {
+    name: "ColorRamp",
+    doc: "Maps a value in [0,1] through colour stops",
+    category: Category::Convert,
+    params: &[ParamDesc {
+        name: "stops",
+        doc: "Colour stops (linear RGB) by position",
+        kind: ParamKind::Ramp,
+    }],
+};
+
 impl NodeKind for ColorRamp {
-    fn name(&self) -> &'static str {
-        "ColorRamp"
-    }
-    fn doc(&self) -> &'static str {
-        "Maps a value in [0,1] through colour stops"
-    }
-    fn category(&self) -> Category {
-        Category::Convert
-    }
-    fn params(&self) -> &'static [ParamDesc] {
-        &[ParamDesc {
-            name: "stops",
-            doc: "Colour stops (linear RGB) by position",
-            kind: ParamKind::Ramp,
-        }]
+    fn info(&self) -> &'static KindInfo {
+        &INFO
     }
     fn inputs(&self, _: &Params<'_>) -> Vec<PortDesc> {
         vec![PortDesc::float("t", 0.5, "Where along the ramp")]

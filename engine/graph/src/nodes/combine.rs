@@ -3,7 +3,9 @@
 use crate::field::{Field, par_field};
 use crate::link::NodeId;
 use crate::node::NodeCtx;
-use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
+use crate::node::{
+    Category, KindInfo, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc,
+};
 use crate::period::Period;
 use crate::value::PortType;
 
@@ -29,18 +31,17 @@ pub(crate) fn vector_type(p: &Params<'_>) -> PortType {
 
 pub(crate) const CHANNELS: [&str; 3] = ["x", "y", "z"];
 
+/// What the library says of this kind.
+static INFO: KindInfo = KindInfo {
+    name: "Combine",
+    doc: "Builds a Vec2 or a Color from scalars",
+    category: Category::Convert,
+    params: &[VECTOR_TYPE],
+};
+
 impl NodeKind for Combine {
-    fn name(&self) -> &'static str {
-        "Combine"
-    }
-    fn doc(&self) -> &'static str {
-        "Builds a Vec2 or a Color from scalars"
-    }
-    fn category(&self) -> Category {
-        Category::Convert
-    }
-    fn params(&self) -> &'static [ParamDesc] {
-        &[VECTOR_TYPE]
+    fn info(&self) -> &'static KindInfo {
+        &INFO
     }
     fn inputs(&self, p: &Params<'_>) -> Vec<PortDesc> {
         CHANNELS[..vector_type(p).channels()]

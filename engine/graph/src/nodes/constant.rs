@@ -2,24 +2,23 @@
 
 use crate::field::{Field, par_field};
 use crate::node::NodeCtx;
-use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, Params, PortDesc};
+use crate::node::{Category, KindInfo, NodeKind, OutputDesc, Params, PortDesc};
 use crate::nodes::{TYPE_PARAM, chosen_type};
 
 /// Passes its inline value through: a named place to hold a constant several nodes share.
 pub struct Constant;
 
+/// What the library says of this kind.
+static INFO: KindInfo = KindInfo {
+    name: "Constant",
+    doc: "One value everywhere, edited inline",
+    category: Category::Input,
+    params: &[TYPE_PARAM],
+};
+
 impl NodeKind for Constant {
-    fn name(&self) -> &'static str {
-        "Constant"
-    }
-    fn doc(&self) -> &'static str {
-        "One value everywhere, edited inline"
-    }
-    fn category(&self) -> Category {
-        Category::Input
-    }
-    fn params(&self) -> &'static [ParamDesc] {
-        &[TYPE_PARAM]
+    fn info(&self) -> &'static KindInfo {
+        &INFO
     }
     fn inputs(&self, p: &Params<'_>) -> Vec<PortDesc> {
         vec![PortDesc::typed("value", chosen_type(p), "The value")]

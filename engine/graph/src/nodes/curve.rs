@@ -3,7 +3,9 @@
 
 use crate::field::{Field, par_field};
 use crate::node::NodeCtx;
-use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
+use crate::node::{
+    Category, KindInfo, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc,
+};
 use crate::value::PortType;
 
 /// `out = curve(in)`: monotone cubic (PCHIP) through the points, flat beyond the ends.
@@ -15,18 +17,17 @@ const PARAMS: &[ParamDesc] = &[ParamDesc {
     kind: ParamKind::Curve,
 }];
 
+/// What the library says of this kind.
+static INFO: KindInfo = KindInfo {
+    name: "Curve",
+    doc: "Remaps a value through a curve of points you place",
+    category: Category::Convert,
+    params: PARAMS,
+};
+
 impl NodeKind for Curve {
-    fn name(&self) -> &'static str {
-        "Curve"
-    }
-    fn doc(&self) -> &'static str {
-        "Remaps a value through a curve of points you place"
-    }
-    fn category(&self) -> Category {
-        Category::Convert
-    }
-    fn params(&self) -> &'static [ParamDesc] {
-        PARAMS
+    fn info(&self) -> &'static KindInfo {
+        &INFO
     }
     fn inputs(&self, _: &Params<'_>) -> Vec<PortDesc> {
         vec![PortDesc::float("in", 0.5, "The value to remap")]

@@ -3,7 +3,7 @@
 use crate::field::{Field, par_field};
 use crate::link::NodeId;
 use crate::node::NodeCtx;
-use crate::node::{Category, NodeKind, OutputDesc, Params, PortDesc};
+use crate::node::{Category, KindInfo, NodeKind, OutputDesc, Params, PortDesc};
 use crate::period::Period;
 use crate::value::PortType;
 use std::f32::consts::TAU;
@@ -11,15 +11,17 @@ use std::f32::consts::TAU;
 /// `(cos, sin)` of an angle in turns, times a length: feeds a lean or a warp.
 pub struct Direction;
 
+/// What the library says of this kind.
+static INFO: KindInfo = KindInfo {
+    name: "Direction",
+    doc: "A Vec2 pointing at an angle given in turns, scaled by a length",
+    category: Category::Convert,
+    params: &[],
+};
+
 impl NodeKind for Direction {
-    fn name(&self) -> &'static str {
-        "Direction"
-    }
-    fn doc(&self) -> &'static str {
-        "A Vec2 pointing at an angle given in turns, scaled by a length"
-    }
-    fn category(&self) -> Category {
-        Category::Convert
+    fn info(&self) -> &'static KindInfo {
+        &INFO
     }
     fn inputs(&self, _: &Params<'_>) -> Vec<PortDesc> {
         vec![

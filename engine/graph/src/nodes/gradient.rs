@@ -2,7 +2,9 @@
 
 use crate::field::{Field, par_field};
 use crate::node::NodeCtx;
-use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
+use crate::node::{
+    Category, KindInfo, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc,
+};
 use crate::nodes::{count_param, fast_floor};
 use crate::value::PortType;
 
@@ -41,21 +43,20 @@ const PARAMS: &[ParamDesc] = &[
     },
 ];
 
+/// What the library says of this kind.
+static INFO: KindInfo = KindInfo {
+    name: "Gradient",
+    doc: "Linear, mirrored or radial ramp, repeated in tiles × tiles cells",
+    category: Category::Generator,
+    params: PARAMS,
+};
+
 impl NodeKind for Gradient {
     fn headline(&self) -> Option<&'static str> {
         Some("kind")
     }
-    fn name(&self) -> &'static str {
-        "Gradient"
-    }
-    fn doc(&self) -> &'static str {
-        "Linear, mirrored or radial ramp, repeated in tiles × tiles cells"
-    }
-    fn category(&self) -> Category {
-        Category::Generator
-    }
-    fn params(&self) -> &'static [ParamDesc] {
-        PARAMS
+    fn info(&self) -> &'static KindInfo {
+        &INFO
     }
     fn inputs(&self, _: &Params<'_>) -> Vec<PortDesc> {
         Vec::new()

@@ -3,7 +3,9 @@
 use crate::field::FIELD_RESOLUTION;
 use crate::field::{Field, sample_raster};
 use crate::node::NodeCtx;
-use crate::node::{Access, Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
+use crate::node::{
+    Access, Category, KindInfo, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc,
+};
 use crate::value::PortType;
 use rayon::prelude::*;
 
@@ -11,26 +13,25 @@ use rayon::prelude::*;
 /// (+Y up) tangent-space convention.
 pub struct HeightToNormal;
 
+/// What the library says of this kind.
+static INFO: KindInfo = KindInfo {
+    name: "HeightToNormal",
+    doc: "Tangent-space normal (OpenGL, +Y up) from a height in [0,1] and its range in metres",
+    category: Category::Filter,
+    params: &[ParamDesc {
+        name: "range_m",
+        doc: "How many metres a height of 1 stands for",
+        kind: ParamKind::Float {
+            min: 0.0,
+            max: 0.2,
+            default: 0.02,
+        },
+    }],
+};
+
 impl NodeKind for HeightToNormal {
-    fn name(&self) -> &'static str {
-        "HeightToNormal"
-    }
-    fn doc(&self) -> &'static str {
-        "Tangent-space normal (OpenGL, +Y up) from a height in [0,1] and its range in metres"
-    }
-    fn category(&self) -> Category {
-        Category::Filter
-    }
-    fn params(&self) -> &'static [ParamDesc] {
-        &[ParamDesc {
-            name: "range_m",
-            doc: "How many metres a height of 1 stands for",
-            kind: ParamKind::Float {
-                min: 0.0,
-                max: 0.2,
-                default: 0.02,
-            },
-        }]
+    fn info(&self) -> &'static KindInfo {
+        &INFO
     }
     fn inputs(&self, _: &Params<'_>) -> Vec<PortDesc> {
         vec![PortDesc::float("height", 0.5, "Height in [0,1]").with_access(Access::Raster)]

@@ -4,7 +4,9 @@
 use crate::field::{Field, par_map};
 use crate::images::{ALPHA, GREY, LINEAR_RGB};
 use crate::node::NodeCtx;
-use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
+use crate::node::{
+    Category, KindInfo, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc,
+};
 use crate::nodes::count_param;
 use crate::value::PortType;
 
@@ -27,21 +29,20 @@ const PARAMS: &[ParamDesc] = &[
     ),
 ];
 
+/// What the library says of this kind.
+static INFO: KindInfo = KindInfo {
+    name: "Image",
+    doc: "A PNG or JPEG over the repeat: colour, grey value (a painted mask) and alpha",
+    category: Category::Input,
+    params: PARAMS,
+};
+
 impl NodeKind for Image {
     fn headline(&self) -> Option<&'static str> {
         Some("file")
     }
-    fn name(&self) -> &'static str {
-        "Image"
-    }
-    fn doc(&self) -> &'static str {
-        "A PNG or JPEG over the repeat: colour, grey value (a painted mask) and alpha"
-    }
-    fn category(&self) -> Category {
-        Category::Input
-    }
-    fn params(&self) -> &'static [ParamDesc] {
-        PARAMS
+    fn info(&self) -> &'static KindInfo {
+        &INFO
     }
     fn inputs(&self, _: &Params<'_>) -> Vec<PortDesc> {
         Vec::new()

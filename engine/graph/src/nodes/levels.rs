@@ -3,7 +3,9 @@
 
 use crate::field::{Field, par_field};
 use crate::node::NodeCtx;
-use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
+use crate::node::{
+    Category, KindInfo, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc,
+};
 use crate::nodes::{TYPE_PARAM, chosen_type, unit_param};
 
 /// `out_black + (out_white − out_black) · clamp((x − in_black) / (in_white − in_black))^(1/gamma)`.
@@ -34,18 +36,17 @@ const PARAMS: &[ParamDesc] = &[
     unit_param("out_white", "What the input's white point becomes", 1.0),
 ];
 
+/// What the library says of this kind.
+static INFO: KindInfo = KindInfo {
+    name: "Levels",
+    doc: "Input black and white points, gamma, output black and white points",
+    category: Category::Convert,
+    params: PARAMS,
+};
+
 impl NodeKind for Levels {
-    fn name(&self) -> &'static str {
-        "Levels"
-    }
-    fn doc(&self) -> &'static str {
-        "Input black and white points, gamma, output black and white points"
-    }
-    fn category(&self) -> Category {
-        Category::Convert
-    }
-    fn params(&self) -> &'static [ParamDesc] {
-        PARAMS
+    fn info(&self) -> &'static KindInfo {
+        &INFO
     }
     fn inputs(&self, p: &Params<'_>) -> Vec<PortDesc> {
         vec![PortDesc::typed("in", chosen_type(p), "The value to adjust")]

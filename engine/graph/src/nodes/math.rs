@@ -4,7 +4,9 @@ use crate::field::Field;
 use crate::field::InputRef;
 use crate::link::NodeId;
 use crate::node::NodeCtx;
-use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
+use crate::node::{
+    Category, KindInfo, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc,
+};
 use crate::nodes::{TYPE_PARAM, chosen_type};
 use crate::period::Period;
 use crate::value::{PortType, Value};
@@ -129,21 +131,20 @@ fn apply(op: &str, a: &[&[f32]], out: &mut [f32]) {
     }
 }
 
+/// What the library says of this kind.
+static INFO: KindInfo = KindInfo {
+    name: "Math",
+    doc: "Arithmetic, trigonometry in turns, smoothstep, clamp and remap",
+    category: Category::Math,
+    params: PARAMS,
+};
+
 impl NodeKind for Math {
     fn headline(&self) -> Option<&'static str> {
         Some("op")
     }
-    fn name(&self) -> &'static str {
-        "Math"
-    }
-    fn doc(&self) -> &'static str {
-        "Arithmetic, trigonometry in turns, smoothstep, clamp and remap"
-    }
-    fn category(&self) -> Category {
-        Category::Math
-    }
-    fn params(&self) -> &'static [ParamDesc] {
-        PARAMS
+    fn info(&self) -> &'static KindInfo {
+        &INFO
     }
     fn inputs(&self, p: &Params<'_>) -> Vec<PortDesc> {
         let ty = chosen_type(p);

@@ -2,25 +2,24 @@
 
 use crate::field::{Field, par_field};
 use crate::node::NodeCtx;
-use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, Params, PortDesc};
+use crate::node::{Category, KindInfo, NodeKind, OutputDesc, Params, PortDesc};
 use crate::nodes::{TYPE_PARAM, chosen_type};
 use crate::value::{PortType, Value};
 
 /// `a + (b − a)·t`, with `t` clamped to `[0, 1]`.
 pub struct Mix;
 
+/// What the library says of this kind.
+static INFO: KindInfo = KindInfo {
+    name: "Mix",
+    doc: "Blends a into b by t (clamped to [0,1])",
+    category: Category::Math,
+    params: &[TYPE_PARAM],
+};
+
 impl NodeKind for Mix {
-    fn name(&self) -> &'static str {
-        "Mix"
-    }
-    fn doc(&self) -> &'static str {
-        "Blends a into b by t (clamped to [0,1])"
-    }
-    fn category(&self) -> Category {
-        Category::Math
-    }
-    fn params(&self) -> &'static [ParamDesc] {
-        &[TYPE_PARAM]
+    fn info(&self) -> &'static KindInfo {
+        &INFO
     }
     fn inputs(&self, p: &Params<'_>) -> Vec<PortDesc> {
         let ty = chosen_type(p);

@@ -2,7 +2,9 @@
 
 use crate::field::Field;
 use crate::node::NodeCtx;
-use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
+use crate::node::{
+    Category, KindInfo, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc,
+};
 use crate::nodes::fast_floor;
 use crate::nodes::lattice::Lattice;
 #[cfg(test)]
@@ -53,21 +55,20 @@ const PARAMS: &[ParamDesc] = &[
     },
 ];
 
+/// What the library says of this kind.
+static INFO: KindInfo = KindInfo {
+    name: "Noise",
+    doc: "Tiling lattice noise (value, gradient or fBm) in [0,1]",
+    category: Category::Generator,
+    params: PARAMS,
+};
+
 impl NodeKind for Noise {
     fn headline(&self) -> Option<&'static str> {
         Some("kind")
     }
-    fn name(&self) -> &'static str {
-        "Noise"
-    }
-    fn doc(&self) -> &'static str {
-        "Tiling lattice noise (value, gradient or fBm) in [0,1]"
-    }
-    fn category(&self) -> Category {
-        Category::Generator
-    }
-    fn params(&self) -> &'static [ParamDesc] {
-        PARAMS
+    fn info(&self) -> &'static KindInfo {
+        &INFO
     }
     fn inputs(&self, _: &Params<'_>) -> Vec<PortDesc> {
         Vec::new()

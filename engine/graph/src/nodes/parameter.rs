@@ -2,61 +2,62 @@
 
 use crate::field::Field;
 use crate::node::NodeCtx;
-use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
+use crate::node::{
+    Category, KindInfo, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc,
+};
 use crate::value::{PortType, Value};
 
 /// A named number an author tunes live. Strand layers may read it: it is folded at its
 /// current value.
 pub struct Parameter;
 
+/// What the library says of this kind.
+static INFO: KindInfo = KindInfo {
+    name: "Parameter",
+    doc: "A named number shown as a live slider in the preview",
+    category: Category::Input,
+    params: &[
+        ParamDesc {
+            name: "name",
+            doc: "The slider's label",
+            kind: ParamKind::Text { default: "amount" },
+        },
+        ParamDesc {
+            name: "value",
+            doc: "The current value",
+            kind: ParamKind::Float {
+                min: 0.0,
+                max: 1.0,
+                default: 0.5,
+            },
+        },
+        ParamDesc {
+            name: "min",
+            doc: "The slider's lower end",
+            kind: ParamKind::Float {
+                min: -1000.0,
+                max: 1000.0,
+                default: 0.0,
+            },
+        },
+        ParamDesc {
+            name: "max",
+            doc: "The slider's upper end",
+            kind: ParamKind::Float {
+                min: -1000.0,
+                max: 1000.0,
+                default: 1.0,
+            },
+        },
+    ],
+};
+
 impl NodeKind for Parameter {
     fn headline(&self) -> Option<&'static str> {
         Some("name")
     }
-    fn name(&self) -> &'static str {
-        "Parameter"
-    }
-    fn doc(&self) -> &'static str {
-        "A named number shown as a live slider in the preview"
-    }
-    fn category(&self) -> Category {
-        Category::Input
-    }
-    fn params(&self) -> &'static [ParamDesc] {
-        &[
-            ParamDesc {
-                name: "name",
-                doc: "The slider's label",
-                kind: ParamKind::Text { default: "amount" },
-            },
-            ParamDesc {
-                name: "value",
-                doc: "The current value",
-                kind: ParamKind::Float {
-                    min: 0.0,
-                    max: 1.0,
-                    default: 0.5,
-                },
-            },
-            ParamDesc {
-                name: "min",
-                doc: "The slider's lower end",
-                kind: ParamKind::Float {
-                    min: -1000.0,
-                    max: 1000.0,
-                    default: 0.0,
-                },
-            },
-            ParamDesc {
-                name: "max",
-                doc: "The slider's upper end",
-                kind: ParamKind::Float {
-                    min: -1000.0,
-                    max: 1000.0,
-                    default: 1.0,
-                },
-            },
-        ]
+    fn info(&self) -> &'static KindInfo {
+        &INFO
     }
     fn inputs(&self, _: &Params<'_>) -> Vec<PortDesc> {
         Vec::new()

@@ -3,7 +3,7 @@
 use crate::field::{Field, par_field};
 use crate::link::NodeId;
 use crate::node::NodeCtx;
-use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, Params, PortDesc};
+use crate::node::{Category, KindInfo, NodeKind, OutputDesc, Params, PortDesc};
 use crate::nodes::{TYPE_PARAM, chosen_type};
 use crate::period::Period;
 
@@ -14,18 +14,17 @@ pub struct Reroute;
 /// The kind's name, which the graph's connection rule and the editor look for.
 pub const NAME: &str = "Reroute";
 
+/// What the library says of this kind.
+static INFO: KindInfo = KindInfo {
+    name: NAME,
+    doc: "A dot a wire passes through, to lead it around other nodes",
+    category: Category::Convert,
+    params: &[TYPE_PARAM],
+};
+
 impl NodeKind for Reroute {
-    fn name(&self) -> &'static str {
-        NAME
-    }
-    fn doc(&self) -> &'static str {
-        "A dot a wire passes through, to lead it around other nodes"
-    }
-    fn category(&self) -> Category {
-        Category::Convert
-    }
-    fn params(&self) -> &'static [ParamDesc] {
-        &[TYPE_PARAM]
+    fn info(&self) -> &'static KindInfo {
+        &INFO
     }
     fn inputs(&self, p: &Params<'_>) -> Vec<PortDesc> {
         vec![PortDesc::typed("in", chosen_type(p), "The value passed on")]

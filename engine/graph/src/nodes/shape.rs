@@ -4,7 +4,9 @@
 
 use crate::field::Field;
 use crate::node::NodeCtx;
-use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
+use crate::node::{
+    Category, KindInfo, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc,
+};
 use crate::nodes::{SEED_PARAM, count_param, fast_floor, unit_param};
 use crate::value::PortType;
 use std::f32::consts::TAU;
@@ -99,21 +101,20 @@ struct Numbers {
 /// below it; a larger count, refused by validation, is still worked out cell by cell).
 const MAX_TABLE_SIDE: usize = 256;
 
+/// What the library says of this kind.
+static INFO: KindInfo = KindInfo {
+    name: "Shape",
+    doc: "Discs, boxes or polygons tiled k × k with per-cell jitter: a mask and each shape's random value",
+    category: Category::Generator,
+    params: PARAMS,
+};
+
 impl NodeKind for Shape {
     fn headline(&self) -> Option<&'static str> {
         Some("shape")
     }
-    fn name(&self) -> &'static str {
-        "Shape"
-    }
-    fn doc(&self) -> &'static str {
-        "Discs, boxes or polygons tiled k × k with per-cell jitter: a mask and each shape's random value"
-    }
-    fn category(&self) -> Category {
-        Category::Generator
-    }
-    fn params(&self) -> &'static [ParamDesc] {
-        PARAMS
+    fn info(&self) -> &'static KindInfo {
+        &INFO
     }
     fn inputs(&self, _: &Params<'_>) -> Vec<PortDesc> {
         Vec::new()

@@ -3,7 +3,7 @@
 use crate::field::{Field, par_field};
 use crate::link::NodeId;
 use crate::node::NodeCtx;
-use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, Params, PortDesc};
+use crate::node::{Category, KindInfo, NodeKind, OutputDesc, Params, PortDesc};
 use crate::nodes::combine::{CHANNELS, VECTOR_TYPE, vector_type};
 use crate::period::Period;
 use crate::value::PortType;
@@ -11,18 +11,17 @@ use crate::value::PortType;
 /// Takes a Vec2 or Color apart.
 pub struct Split;
 
+/// What the library says of this kind.
+static INFO: KindInfo = KindInfo {
+    name: "Split",
+    doc: "Takes a Vec2 or a Color apart into scalars",
+    category: Category::Convert,
+    params: &[VECTOR_TYPE],
+};
+
 impl NodeKind for Split {
-    fn name(&self) -> &'static str {
-        "Split"
-    }
-    fn doc(&self) -> &'static str {
-        "Takes a Vec2 or a Color apart into scalars"
-    }
-    fn category(&self) -> Category {
-        Category::Convert
-    }
-    fn params(&self) -> &'static [ParamDesc] {
-        &[VECTOR_TYPE]
+    fn info(&self) -> &'static KindInfo {
+        &INFO
     }
     fn inputs(&self, p: &Params<'_>) -> Vec<PortDesc> {
         vec![PortDesc::typed("in", vector_type(p), "The value to split")]

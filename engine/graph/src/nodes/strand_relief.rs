@@ -3,7 +3,9 @@
 use crate::field::FIELD_RESOLUTION;
 use crate::field::{Field, sample_raster};
 use crate::node::NodeCtx;
-use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
+use crate::node::{
+    Category, KindInfo, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc,
+};
 use crate::value::PortType;
 
 /// Splats one layer's strand set from directly above into coverage, mass, occlusion,
@@ -12,22 +14,21 @@ use crate::value::PortType;
 /// carry their colour and their dark.
 pub struct StrandRelief;
 
+/// What the library says of this kind.
+static INFO: KindInfo = KindInfo {
+    name: "StrandRelief",
+    doc: "A strand layer seen from above: coverage, mass, occlusion, canopy height, colour",
+    category: Category::Filter,
+    params: &[ParamDesc {
+        name: "layer",
+        doc: "The strand layer to splat",
+        kind: ParamKind::Text { default: "blades" },
+    }],
+};
+
 impl NodeKind for StrandRelief {
-    fn name(&self) -> &'static str {
-        "StrandRelief"
-    }
-    fn doc(&self) -> &'static str {
-        "A strand layer seen from above: coverage, mass, occlusion, canopy height, colour"
-    }
-    fn category(&self) -> Category {
-        Category::Filter
-    }
-    fn params(&self) -> &'static [ParamDesc] {
-        &[ParamDesc {
-            name: "layer",
-            doc: "The strand layer to splat",
-            kind: ParamKind::Text { default: "blades" },
-        }]
+    fn info(&self) -> &'static KindInfo {
+        &INFO
     }
     fn inputs(&self, _: &Params<'_>) -> Vec<PortDesc> {
         Vec::new()

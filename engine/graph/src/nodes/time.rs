@@ -3,7 +3,7 @@
 use crate::field::Field;
 use crate::link::NodeId;
 use crate::node::NodeCtx;
-use crate::node::{Category, NodeKind, OutputDesc, Params, PortDesc};
+use crate::node::{Category, KindInfo, NodeKind, OutputDesc, Params, PortDesc};
 use crate::period::Period;
 use crate::value::{PortType, Value};
 
@@ -11,15 +11,17 @@ use crate::value::{PortType, Value};
 /// layers may not read it.
 pub struct Time;
 
+/// What the library says of this kind.
+static INFO: KindInfo = KindInfo {
+    name: "Time",
+    doc: "Seconds since the preview started (dynamic: 0 when baking, refused by strands)",
+    category: Category::Dynamic,
+    params: &[],
+};
+
 impl NodeKind for Time {
-    fn name(&self) -> &'static str {
-        "Time"
-    }
-    fn doc(&self) -> &'static str {
-        "Seconds since the preview started (dynamic: 0 when baking, refused by strands)"
-    }
-    fn category(&self) -> Category {
-        Category::Dynamic
+    fn info(&self) -> &'static KindInfo {
+        &INFO
     }
     fn inputs(&self, _: &Params<'_>) -> Vec<PortDesc> {
         Vec::new()

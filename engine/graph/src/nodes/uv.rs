@@ -3,7 +3,7 @@
 use crate::field::{Field, par_field};
 use crate::link::NodeId;
 use crate::node::NodeCtx;
-use crate::node::{Category, NodeKind, OutputDesc, Params, PortDesc};
+use crate::node::{Category, KindInfo, NodeKind, OutputDesc, Params, PortDesc};
 use crate::period::Period;
 use crate::value::PortType;
 
@@ -11,15 +11,17 @@ use crate::value::PortType;
 /// sine or cosine of it in turns does.
 pub struct Uv;
 
+/// What the library says of this kind.
+static INFO: KindInfo = KindInfo {
+    name: "UV",
+    doc: "The point's coordinates over one repeat, in [0,1)",
+    category: Category::Input,
+    params: &[],
+};
+
 impl NodeKind for Uv {
-    fn name(&self) -> &'static str {
-        "UV"
-    }
-    fn doc(&self) -> &'static str {
-        "The point's coordinates over one repeat, in [0,1)"
-    }
-    fn category(&self) -> Category {
-        Category::Input
+    fn info(&self) -> &'static KindInfo {
+        &INFO
     }
     fn inputs(&self, _: &Params<'_>) -> Vec<PortDesc> {
         Vec::new()

@@ -2,7 +2,9 @@
 
 use crate::field::{Field, par_map};
 use crate::node::NodeCtx;
-use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
+use crate::node::{
+    Category, KindInfo, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc,
+};
 use crate::nodes::fast_floor;
 use crate::nodes::lattice::Lattice;
 use crate::nodes::{SEED_PARAM, count_param};
@@ -28,18 +30,17 @@ const PARAMS: &[ParamDesc] = &[
     SEED_PARAM,
 ];
 
+/// What the library says of this kind.
+static INFO: KindInfo = KindInfo {
+    name: "Voronoi",
+    doc: "Tiling Voronoi cells: distance, cell random, offset to the feature point, edge distance",
+    category: Category::Generator,
+    params: PARAMS,
+};
+
 impl NodeKind for Voronoi {
-    fn name(&self) -> &'static str {
-        "Voronoi"
-    }
-    fn doc(&self) -> &'static str {
-        "Tiling Voronoi cells: distance, cell random, offset to the feature point, edge distance"
-    }
-    fn category(&self) -> Category {
-        Category::Generator
-    }
-    fn params(&self) -> &'static [ParamDesc] {
-        PARAMS
+    fn info(&self) -> &'static KindInfo {
+        &INFO
     }
     fn inputs(&self, _: &Params<'_>) -> Vec<PortDesc> {
         Vec::new()

@@ -2,7 +2,7 @@
 
 use crate::field::{Domain, Field};
 use crate::node::NodeCtx;
-use crate::node::{Access, Category, NodeKind, OutputDesc, ParamDesc, Params, PortDesc};
+use crate::node::{Access, Category, KindInfo, NodeKind, OutputDesc, Params, PortDesc};
 use crate::nodes::{TYPE_PARAM, chosen_type};
 use crate::value::PortType;
 
@@ -12,18 +12,17 @@ use crate::value::PortType;
 /// the edges, where the seam check sees it, instead of hiding it inside the tile.
 pub struct Warp;
 
+/// What the library says of this kind.
+static INFO: KindInfo = KindInfo {
+    name: "Warp",
+    doc: "Reads its input at points displaced by amount × offset (UV units)",
+    category: Category::Filter,
+    params: &[TYPE_PARAM],
+};
+
 impl NodeKind for Warp {
-    fn name(&self) -> &'static str {
-        "Warp"
-    }
-    fn doc(&self) -> &'static str {
-        "Reads its input at points displaced by amount × offset (UV units)"
-    }
-    fn category(&self) -> Category {
-        Category::Filter
-    }
-    fn params(&self) -> &'static [ParamDesc] {
-        &[TYPE_PARAM]
+    fn info(&self) -> &'static KindInfo {
+        &INFO
     }
     fn inputs(&self, p: &Params<'_>) -> Vec<PortDesc> {
         vec![

@@ -2,7 +2,9 @@
 
 use crate::field::{Field, par_field};
 use crate::node::NodeCtx;
-use crate::node::{Category, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc};
+use crate::node::{
+    Category, KindInfo, NodeKind, OutputDesc, ParamDesc, ParamKind, Params, PortDesc,
+};
 use crate::nodes::count_param;
 use crate::value::PortType;
 
@@ -38,21 +40,20 @@ const PARAMS: &[ParamDesc] = &[
     },
 ];
 
+/// What the library says of this kind.
+static INFO: KindInfo = KindInfo {
+    name: "Wave",
+    doc: "Stripes repeating a whole number of times per repeat, in [0,1]",
+    category: Category::Generator,
+    params: PARAMS,
+};
+
 impl NodeKind for Wave {
     fn headline(&self) -> Option<&'static str> {
         Some("profile")
     }
-    fn name(&self) -> &'static str {
-        "Wave"
-    }
-    fn doc(&self) -> &'static str {
-        "Stripes repeating a whole number of times per repeat, in [0,1]"
-    }
-    fn category(&self) -> Category {
-        Category::Generator
-    }
-    fn params(&self) -> &'static [ParamDesc] {
-        PARAMS
+    fn info(&self) -> &'static KindInfo {
+        &INFO
     }
     fn inputs(&self, _: &Params<'_>) -> Vec<PortDesc> {
         Vec::new()

@@ -3,7 +3,7 @@
 use crate::field::Field;
 use crate::link::NodeId;
 use crate::node::NodeCtx;
-use crate::node::{Category, NodeKind, OutputDesc, Params, PortDesc};
+use crate::node::{Category, KindInfo, NodeKind, OutputDesc, Params, PortDesc};
 use crate::period::Period;
 use crate::value::{PortType, Value};
 
@@ -11,15 +11,17 @@ use crate::value::{PortType, Value};
 /// may not read it.
 pub struct WorldNormal;
 
+/// What the library says of this kind.
+static INFO: KindInfo = KindInfo {
+    name: "WorldNormal",
+    doc: "Surface normal (dynamic: +Y when baking, refused by strands)",
+    category: Category::Dynamic,
+    params: &[],
+};
+
 impl NodeKind for WorldNormal {
-    fn name(&self) -> &'static str {
-        "WorldNormal"
-    }
-    fn doc(&self) -> &'static str {
-        "Surface normal (dynamic: +Y when baking, refused by strands)"
-    }
-    fn category(&self) -> Category {
-        Category::Dynamic
+    fn info(&self) -> &'static KindInfo {
+        &INFO
     }
     fn inputs(&self, _: &Params<'_>) -> Vec<PortDesc> {
         Vec::new()

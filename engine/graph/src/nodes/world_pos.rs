@@ -3,7 +3,7 @@
 use crate::field::{Field, par_field};
 use crate::link::NodeId;
 use crate::node::NodeCtx;
-use crate::node::{Category, NodeKind, OutputDesc, Params, PortDesc};
+use crate::node::{Category, KindInfo, NodeKind, OutputDesc, Params, PortDesc};
 use crate::period::Period;
 use crate::value::PortType;
 
@@ -11,15 +11,17 @@ use crate::value::PortType;
 /// repeat laid on x–z); strand layers may not read it.
 pub struct WorldPos;
 
+/// What the library says of this kind.
+static INFO: KindInfo = KindInfo {
+    name: "WorldPos",
+    doc: "Position in metres (dynamic: a flat plane when baking, refused by strands)",
+    category: Category::Dynamic,
+    params: &[],
+};
+
 impl NodeKind for WorldPos {
-    fn name(&self) -> &'static str {
-        "WorldPos"
-    }
-    fn doc(&self) -> &'static str {
-        "Position in metres (dynamic: a flat plane when baking, refused by strands)"
-    }
-    fn category(&self) -> Category {
-        Category::Dynamic
+    fn info(&self) -> &'static KindInfo {
+        &INFO
     }
     fn inputs(&self, _: &Params<'_>) -> Vec<PortDesc> {
         Vec::new()
