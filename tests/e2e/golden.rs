@@ -524,7 +524,11 @@ fn a_damaged_baked_set_names_the_file_at_fault() {
         // Regression: a newer manifest was read as this version, and an absurd clump
         // lattice was obeyed.
         (
-            text.replacen("version: 1,", "version: 99,", 1),
+            text.replacen(
+                &format!("version: {},", tuft_strands::manifest::MANIFEST_VERSION),
+                "version: 99,",
+                1,
+            ),
             "manifest version 99 is newer than this build reads",
         ),
         (

@@ -10,8 +10,9 @@ use crate::mesh::Profile;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// The manifest format this build writes.
-pub const MANIFEST_VERSION: u32 = 1;
+/// The manifest format this build writes. 2: a layer's levels share one glTF file, level
+/// `k` its node `k` (version 1 wrote one file a level, each level its file's node 0).
+pub const MANIFEST_VERSION: u32 = 2;
 
 /// A baked set.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -36,7 +36,8 @@ pub fn box_proof(rgba: &[u8], size: u32, cells: u32, cutoff: f32) -> Vec<u8> {
     let Some(pass) = pass_code(cutoff) else {
         return out;
     };
-    if levels == 0 || pass == 0 || rgba.len() != 4 * n * n {
+    // A chain of 2×2 boxes halves a power of two exactly; another size is left alone.
+    if levels == 0 || pass == 0 || !size.is_power_of_two() || rgba.len() != 4 * n * n {
         return out;
     }
     let alpha: Vec<f32> = rgba.chunks_exact(4).map(|p| f32::from(p[3])).collect();
@@ -124,13 +125,15 @@ pub fn proofed_levels(size: u32, cells: u32) -> usize {
 
 /// The share of texels passing `cutoff` at each level of the chain an engine builds
 /// from `rgba` (`size²` RGBA8 texels) by a 2×2 box filter, each level from the one
-/// before, rounded to 8 bits: mip 0 first, `levels` below it.
+/// before, rounded to 8 bits: mip 0 first, `levels` below it (none where `size` is not
+/// a power of two, whose chain no 2×2 box halves).
 #[must_use]
 pub fn box_chain_coverage(rgba: &[u8], size: u32, cutoff: f32, levels: usize) -> Vec<f32> {
     let n = size as usize;
     if rgba.len() != 4 * n * n {
         return Vec::new();
     }
+    let levels = if size.is_power_of_two() { levels } else { 0 };
     let pass = pass_code(cutoff).map_or(256, u32::from);
     let mut level: Vec<u32> = rgba.chunks_exact(4).map(|p| u32::from(p[3])).collect();
     let mut side = n;
@@ -276,11 +279,17 @@ mod tests {
     }
 
     #[test]
-    fn a_cutoff_nothing_passes_or_everything_passes_leaves_the_atlas() {
+    fn a_cutoff_nothing_passes_or_everything_passes_or_an_odd_size_leaves_the_atlas() {
         let rgba: Vec<u8> = (0..64 * 64 * 4).map(|i| (i * 7 % 256) as u8).collect();
         assert_eq!(box_proof(&rgba, 64, 1, 0.0), rgba);
         assert_eq!(box_proof(&rgba, 64, 1, 1.5), rgba);
         // Too small a cell to hold any level below mip 0.
         assert_eq!(box_proof(&rgba, 64, 16, 0.5), rgba);
+        // A side no 2×2 box halves, and an image of another size than it says.
+        let odd: Vec<u8> = (0..48 * 48 * 4).map(|i| (i * 7 % 256) as u8).collect();
+        assert_eq!(box_proof(&odd, 48, 1, 0.5), odd);
+        assert_eq!(box_chain_coverage(&odd, 48, 0.5, 3).len(), 1);
+        assert_eq!(box_proof(&rgba, 32, 1, 0.5), rgba);
+        assert!(box_chain_coverage(&rgba, 32, 0.5, 3).is_empty());
     }
 }
