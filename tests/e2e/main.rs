@@ -2,6 +2,7 @@
 //! `tests/data`.
 
 mod bake;
+mod baked_scene;
 mod baked_set;
 mod boundaries;
 mod engines;

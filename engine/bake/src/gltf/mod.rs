@@ -23,6 +23,7 @@
 mod builder;
 mod scene;
 mod strands;
+mod streams;
 
 pub use builder::Glb;
 pub use scene::{LayerParts, Part, encode_scene, scene_of_set};
