@@ -202,6 +202,8 @@ fn check_set(dir: &std::path::Path, label: &str, bc7: bool) -> Vec<String> {
 /// The share of texels passing `cutoff` at each level of the chain a renderer builds
 /// from `png` by a 2×2 box filter, each level from the one before rounded to 8 bits
 /// (what `glGenerateMipmap` and engines' importers do): mip 0 first, `levels` below.
+/// Written here again, not `tuft_strands::cards::box_chain_coverage`: the bake measures
+/// its own proofing with that, and this test reads the PNG as an engine would.
 fn box_chain(png: &image::RgbaImage, cutoff: f32, levels: usize) -> Vec<f64> {
     let mut side = png.width() as usize;
     let mut alpha: Vec<u32> = png.pixels().map(|p| u32::from(p[3])).collect();

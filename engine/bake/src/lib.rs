@@ -582,10 +582,6 @@ fn write_cards(
 > {
     use tuft_strands::cards;
     let settings = &layer.cards;
-    let fail = |path: &Path, message: String| BakeError::Write {
-        path: path.to_owned(),
-        message,
-    };
     let mut group = cards::group(set, layer.clump_lattice, repeat_m, settings.atlas_cells);
     let mut atlas = cards::atlas(set, &group, repeat_m, settings);
     cards::tint(&mut group, &atlas);
@@ -603,10 +599,7 @@ fn write_cards(
         ] {
             let file = format!("{layer_stem}_{kind}_mip{mip}.png");
             let path = dir.join(&file);
-            let img = image::RgbaImage::from_raw(side, side, pixels.clone())
-                .ok_or_else(|| fail(&path, "atlas size mismatch".to_owned()))?;
-            let bytes = maps::png(&img.into()).map_err(|e| fail(&path, e.to_string()))?;
-            write_into_set(&path, &bytes)?;
+            let bytes = write_rgba_png(&path, side, pixels.clone())?;
             if mip == 0 && kind == "atlas_normal" {
                 // The card mesh carries its normal atlas's first level (the loose mips
                 // beside) and the colour atlas proofed below.
@@ -632,10 +625,7 @@ fn write_cards(
         settings.alpha_cutoff,
         cards::proofed_levels(atlas.size, settings.atlas_cells),
     );
-    let img = image::RgbaImage::from_raw(atlas.size, atlas.size, proofed)
-        .ok_or_else(|| fail(&path, "atlas size mismatch".to_owned()))?;
-    let bytes = maps::png(&img.into()).map_err(|e| fail(&path, e.to_string()))?;
-    write_into_set(&path, &bytes)?;
+    let bytes = write_rgba_png(&path, atlas.size, proofed)?;
     written.push(path);
     pngs.insert(gltf_color.clone(), bytes);
     let mut ktx2 = Vec::new();
@@ -680,6 +670,20 @@ fn write_cards(
         atlas_color_ktx2: ktx2.pop().unwrap_or_default(),
     };
     Ok((manifest, switches))
+}
+
+/// An atlas level (`side²` RGBA8 texels) written into the set as the PNG at `path`;
+/// returns the PNG's bytes (a card mesh carries some of them).
+fn write_rgba_png(path: &Path, side: u32, texels: Vec<u8>) -> Result<Vec<u8>, BakeError> {
+    let fail = |message: String| BakeError::Write {
+        path: path.to_owned(),
+        message,
+    };
+    let img = image::RgbaImage::from_raw(side, side, texels)
+        .ok_or_else(|| fail("atlas size mismatch".to_owned()))?;
+    let bytes = maps::png(&img.into()).map_err(|e| fail(e.to_string()))?;
+    write_into_set(path, &bytes)?;
+    Ok(bytes)
 }
 
 /// The path the strand file of material `stem` is written to in `dir`.

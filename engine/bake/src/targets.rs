@@ -107,7 +107,6 @@ impl Target {
         maps: &PbrMaps,
     ) -> Result<Vec<(&'static str, Vec<u8>)>, image::ImageError> {
         let size = maps.resolution as u32;
-        let png = |img: image::DynamicImage| crate::maps::png(&img);
         match self {
             Self::Gltf | Self::Godot => Ok(Vec::new()),
             Self::Unity => {
@@ -123,7 +122,7 @@ impl Target {
                     })
                     .collect();
                 let img = image::RgbaImage::from_raw(size, size, data).expect("four per texel");
-                Ok(vec![("unity_mask", png(img.into())?)])
+                Ok(vec![("unity_mask", crate::maps::png(&img.into())?)])
             }
             Self::Unreal => {
                 let data: Vec<u8> = maps
@@ -134,7 +133,7 @@ impl Target {
                     })
                     .collect();
                 let img = image::RgbImage::from_raw(size, size, data).expect("three per texel");
-                Ok(vec![("normal_directx", png(img.into())?)])
+                Ok(vec![("normal_directx", crate::maps::png(&img.into())?)])
             }
         }
     }

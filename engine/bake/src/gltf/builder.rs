@@ -163,7 +163,7 @@ impl Glb {
             view["buffer"] = json!(1);
             view["byteOffset"] = json!(self.fallback);
             self.fallback += bytes.len().next_multiple_of(4);
-            let extension = json!({
+            let mut extension = json!({
                 "buffer": 0,
                 "byteOffset": self.bin.len(),
                 "byteLength": packed.len(),
@@ -171,7 +171,6 @@ impl Glb {
                 "count": bytes.len() / element,
                 "mode": mode,
             });
-            let mut extension = extension;
             if let Some((name, _)) = filter {
                 extension["filter"] = json!(name);
             }

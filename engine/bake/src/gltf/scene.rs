@@ -83,33 +83,54 @@ struct Merged {
     nodes: Vec<Value>,
     used: Vec<String>,
     required: Vec<String>,
-    /// The files taken in so far: where their accessors start here, and where each of
-    /// their materials went.
-    files: Vec<(String, usize, Vec<usize>)>,
+    /// The files taken in so far, each read once however many parts it holds.
+    files: Vec<Taken>,
+}
+
+/// A `.glb` whose buffers, views, accessors and materials a merged document holds.
+struct Taken {
+    /// Its file name in the set.
+    file: String,
+    /// Its glTF document.
+    doc: Value,
+    /// Where its accessors start in the merged document.
+    accessor_base: usize,
+    /// Where each of its materials went.
+    material_map: Vec<usize>,
 }
 
 impl Merged {
     /// Takes in `part`'s node, its mesh and material (its file's buffers, views,
     /// accessors and materials once, however many parts it holds); returns the node.
     fn take(&mut self, part: &Part<'_>) -> Option<usize> {
-        let (doc, bin_start) = open(part.head)?;
-        let node = doc["nodes"].get(part.node)?;
-        let Some(mesh_idx) = node.get("mesh").and_then(Value::as_u64) else {
-            // A part without strands: its node alone, no buffer (there is no data).
-            self.nodes
-                .push(json!({"name": part.name, "extras": part.extras.clone()}));
-            return Some(self.nodes.len() - 1);
+        let mesh_of = |doc: &Value| {
+            let node = doc["nodes"].get(part.node)?;
+            Some(node.get("mesh").and_then(Value::as_u64))
         };
-        let known = self.files.iter().position(|(f, ..)| f == part.file);
-        let at = match known {
+        let at = match self.files.iter().position(|f| f.file == part.file) {
             Some(at) => at,
             None => {
-                let taken = self.take_file(part, &doc, bin_start)?;
-                self.files.push((part.file.to_owned(), taken.0, taken.1));
+                let (doc, bin_start) = open(part.head)?;
+                if mesh_of(&doc)?.is_none() {
+                    // A part without strands: its node alone, and no buffer for a file
+                    // that may hold no data.
+                    return Some(self.alone(part));
+                }
+                let taken = self.take_file(part, doc, bin_start)?;
+                self.files.push(taken);
                 self.files.len() - 1
             }
         };
-        let (_, accessor_base, material_map) = &self.files[at];
+        let Taken {
+            doc,
+            accessor_base,
+            material_map,
+            ..
+        } = &self.files[at];
+        let node = doc["nodes"].get(part.node)?;
+        let Some(mesh_idx) = mesh_of(doc)? else {
+            return Some(self.alone(part));
+        };
         let mut mesh = doc["meshes"].get(mesh_idx as usize)?.clone();
         for prim in mesh["primitives"].as_array_mut()? {
             for (_, a) in prim["attributes"].as_object_mut()?.iter_mut() {
@@ -127,15 +148,16 @@ impl Merged {
         Some(self.nodes.len() - 1)
     }
 
+    /// `part` as a named node alone (a level without strands); returns the node.
+    fn alone(&mut self, part: &Part<'_>) -> usize {
+        self.nodes
+            .push(json!({"name": part.name, "extras": part.extras.clone()}));
+        self.nodes.len() - 1
+    }
+
     /// Takes in the buffers, views, accessors, materials and extensions of `part`'s
-    /// file, whose document is `doc` and binary chunk starts at `bin_start`; returns
-    /// where its accessors start here and where each of its materials went.
-    fn take_file(
-        &mut self,
-        part: &Part<'_>,
-        doc: &Value,
-        bin_start: usize,
-    ) -> Option<(usize, Vec<usize>)> {
+    /// file, whose document is `doc` and binary chunk starts at `bin_start`.
+    fn take_file(&mut self, part: &Part<'_>, doc: Value, bin_start: usize) -> Option<Taken> {
         // Buffer 0 is the file itself; a compressed part's fallback buffer comes along.
         let buffer_base = self.buffers.len();
         self.buffers
@@ -198,7 +220,12 @@ impl Merged {
                 }
             }
         }
-        Some((accessor_base, material_map))
+        Some(Taken {
+            file: part.file.to_owned(),
+            doc,
+            accessor_base,
+            material_map,
+        })
     }
 }
 
@@ -295,8 +322,8 @@ pub fn scene_of_set(
             .iter()
             .chain(std::iter::once(&layer.cards.mesh))
         {
-            if !heads.contains_key(file.as_str()) {
-                heads.insert(file, read(file)?);
+            if let std::collections::btree_map::Entry::Vacant(e) = heads.entry(file) {
+                e.insert(read(file)?);
             }
         }
     }

@@ -183,10 +183,8 @@ impl Glb {
                 },
             ));
         }
-        let indexed = self.indexed(&mesh.indices, mesh.vertices.len());
-        let streams: Vec<(&str, &Stream)> = streams.iter().map(|(n, s)| (*n, s)).collect();
-        let all = (mesh.indices.len(), mesh.vertices.len());
-        self.level_node(name, &streams, &indexed, all, material, transform)
+        let primitives = self.whole(&streams, &mesh.indices, mesh.vertices.len(), material);
+        self.mesh_node(name, primitives, transform)
     }
 
     /// Adds a layer's strand levels, finest first, wearing `material`, and a node showing
@@ -212,7 +210,7 @@ impl Glb {
                 nodes.push(self.node(json!({ "name": name })));
                 continue;
             }
-            if !prefix_of(mesh, first) {
+            if !mesh.is_prefix_of(first) {
                 nodes.push(self.strand_node(mesh, name, material, encoding, false));
                 continue;
             }
@@ -225,7 +223,8 @@ impl Glb {
             let mut all = vec![("POSITION", &position)];
             all.extend(streams.iter().map(|(n, s)| (*n, s)));
             let upto = (mesh.indices.len(), mesh.vertices.len());
-            nodes.push(self.level_node(name, &all, indexed, upto, material, transform));
+            let primitives = self.primitives(&all, indexed, upto, material);
+            nodes.push(self.mesh_node(name, primitives, transform));
         }
         nodes
     }
@@ -296,20 +295,29 @@ impl Glb {
         ]
     }
 
-    /// A mesh called `name` of the first `upto` (indices, vertices) of `indexed` over
-    /// `streams`, and the node showing it (placed by `transform` where positions are
-    /// quantised); returns the node.
-    fn level_node(
+    /// The primitives drawing all of `indices` (over `vertex_count` vertices) from
+    /// `streams`, wearing `material`.
+    fn whole(
+        &mut self,
+        streams: &[(&str, Stream)],
+        indices: &[u32],
+        vertex_count: usize,
+        material: usize,
+    ) -> Vec<Value> {
+        let indexed = self.indexed(indices, vertex_count);
+        let streams: Vec<(&str, &Stream)> = streams.iter().map(|(n, s)| (*n, s)).collect();
+        self.primitives(&streams, &indexed, (indices.len(), vertex_count), material)
+    }
+
+    /// A mesh called `name` of `primitives`, and the node showing it (placed by
+    /// `transform` where positions are quantised); returns the node.
+    fn mesh_node(
         &mut self,
         name: &str,
-        streams: &[(&str, &Stream)],
-        indexed: &Indexed,
-        upto: (usize, usize),
-        material: usize,
+        primitives: Vec<Value>,
         transform: Option<Placement>,
     ) -> usize {
-        let primitives = self.primitives(streams, indexed, upto, material);
-        let m = self.mesh(json!({"name": name, "primitives": primitives}));
+        let m = self.mesh(json!({"name": name, "primitives": Value::Array(primitives)}));
         let mut node = json!({"mesh": m, "name": name});
         if let Some((min, extent)) = transform {
             node["translation"] = json!(min);
@@ -348,12 +356,8 @@ impl Glb {
             ("TANGENT", self.floats(tangents.into_iter())),
             ("TEXCOORD_0", self.floats(uvs.into_iter())),
         ];
-        let indexed = self.indexed(&indices, positions.len());
-        let streams: Vec<(&str, &Stream)> = streams.iter().map(|(n, s)| (*n, s)).collect();
-        let all = (indices.len(), positions.len());
-        let primitives = self.primitives(&streams, &indexed, all, material);
-        let m = self.mesh(json!({"name": "ground", "primitives": primitives}));
-        self.node(json!({"mesh": m, "name": "ground"}))
+        let primitives = self.whole(&streams, &indices, positions.len(), material);
+        self.mesh_node("ground", primitives, None)
     }
 
     /// `indices` (a triangle list over `vertex_count` vertices) cut into pieces of at
@@ -473,25 +477,6 @@ struct Indexed {
     size: usize,
     component: u32,
     pieces: Vec<Piece>,
-}
-
-/// Whether `mesh` is `of`'s first strands: the same first indices and, vertex for
-/// vertex, everything but the (widened) positions alike.
-fn prefix_of(mesh: &LevelMesh, of: &LevelMesh) -> bool {
-    let same = |a: &tuft_strands::mesh::StrandVertex, b: &tuft_strands::mesh::StrandVertex| {
-        (a.normal, a.uv, a.color, a.wind, a.rank) == (b.normal, b.uv, b.color, b.wind, b.rank)
-    };
-    of.indices.starts_with(&mesh.indices)
-        && mesh.vertices.len() <= of.vertices.len()
-        && mesh
-            .vertices
-            .iter()
-            .zip(&of.vertices)
-            .all(|(a, b)| same(a, b))
-        && mesh
-            .indices
-            .iter()
-            .all(|&i| (i as usize) < mesh.vertices.len())
 }
 
 /// `indices` (a triangle list over `vertex_count` vertices) cut into runs of whole

@@ -101,12 +101,13 @@ impl Glb {
             let [x, y, z] = n.map(snorm8);
             bytes.extend_from_slice(&[x, y, z, 0]);
         }
-        let filtered: Vec<u8> = if self.compress {
-            values.iter().flat_map(|&n| octahedral8(n)).collect()
-        } else {
-            Vec::new()
-        };
-        let filter = self.compress.then_some(("OCTAHEDRAL", filtered.as_slice()));
+        let filtered = self.compress.then(|| {
+            values
+                .iter()
+                .flat_map(|&n| octahedral8(n))
+                .collect::<Vec<u8>>()
+        });
+        let filter = filtered.as_deref().map(|f| ("OCTAHEDRAL", f));
         let view = self.filtered_view(&bytes, 4, VERTICES, filter);
         Stream::integers(view, component::BYTE, "VEC3", 4)
     }

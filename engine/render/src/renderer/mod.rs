@@ -5,7 +5,7 @@
 
 use crate::light::Light;
 use crate::scene::{DrawParams, DrawTarget, FramePlan, Scene, SurfaceVertex, View};
-use crate::shaders::{CanopyUniform, FrameUniform};
+use crate::shaders::{CanopyUniform, FrameUniform, shader_sources};
 use crate::texture::{mips, texture, write_levels};
 use crate::tile_buffers::{SharedIndices, TileBuffers, TileSource, Uploader};
 use std::num::NonZeroU64;
@@ -32,7 +32,6 @@ pub struct Renderer {
     light: Light,
 }
 
-pub use crate::shaders::{COMMON_WGSL, STRANDS_WGSL, SURFACE_WGSL, shader_sources};
 pub use crate::tile_buffers::ROOT_TEXELS;
 pub use scene_gpu::GpuScene;
 

@@ -183,20 +183,24 @@ fn box_down(level: &[f32], side: usize) -> Vec<f32> {
 /// the cutoff only through one), the largest means first, ties to the first.
 fn passing(means: &[f32], share: f64, below: &[bool], side: usize) -> Vec<bool> {
     let want = (share * means.len() as f64).round() as usize;
-    let passing_children = |i: usize| children(i, side).iter().filter(|&&c| below[c]).count();
-    let rank = |i: usize| match passing_children(i) {
-        4 => 0,
-        0 => 2,
-        _ => 1,
-    };
+    // Each texel's rank counted once, not in every comparison of the sort.
+    let rank: Vec<u8> = (0..means.len())
+        .map(
+            |i| match children(i, side).iter().filter(|&&c| below[c]).count() {
+                4 => 0,
+                0 => 2,
+                _ => 1,
+            },
+        )
+        .collect();
     let mut order: Vec<usize> = (0..means.len()).collect();
     order.sort_by(|&a, &b| {
-        rank(a)
-            .cmp(&rank(b))
+        rank[a]
+            .cmp(&rank[b])
             .then(means[b].total_cmp(&means[a]))
             .then(a.cmp(&b))
     });
-    let forced = order.iter().take_while(|&&i| rank(i) == 0).count();
+    let forced = order.iter().take_while(|&&i| rank[i] == 0).count();
     let mut passes = vec![false; means.len()];
     for &i in order.iter().take(want.max(forced)) {
         passes[i] = true;

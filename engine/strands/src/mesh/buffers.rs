@@ -183,6 +183,26 @@ impl LevelMesh {
     pub fn index_bytes(&self) -> &[u8] {
         bytemuck::cast_slice(&self.indices)
     }
+
+    /// Whether this mesh is `finer`'s first strands ([`level_mesh`] lays a layer's
+    /// levels out so): the same first indices, each reading a vertex of this mesh, and
+    /// vertex for vertex everything but the widened position alike.
+    #[must_use]
+    pub fn is_prefix_of(&self, finer: &Self) -> bool {
+        let unwidened = |v: &StrandVertex| (v.normal, v.uv, v.color, v.wind, v.rank);
+        std::ptr::eq(self, finer)
+            || (finer.indices.starts_with(&self.indices)
+                && self.vertices.len() <= finer.vertices.len()
+                && self
+                    .vertices
+                    .iter()
+                    .zip(&finer.vertices)
+                    .all(|(a, b)| unwidened(a) == unwidened(b))
+                && self
+                    .indices
+                    .iter()
+                    .all(|&i| (i as usize) < self.vertices.len()))
+    }
 }
 
 /// The strands with rank below `keep` of every tile, widened by `widen`, merged into one
@@ -199,8 +219,11 @@ pub fn level_mesh(
     widen: f32,
     cuts: &[f32],
 ) -> LevelMesh {
-    let (per_strand, per_strand_indices) =
-        (profile.vertices_per_strand(), profile.indices_per_strand());
+    let (per_strand, per_strand_indices, stored) = (
+        profile.vertices_per_strand(),
+        profile.indices_per_strand(),
+        profile.stored_per_strand(),
+    );
     let band = |r: f32| cuts.iter().filter(|&&c| c <= r).count();
     let mut order: Vec<(usize, usize, usize)> = tiles
         .iter()
@@ -250,7 +273,6 @@ pub fn level_mesh(
                 .enumerate()
             {
                 let tile = &tiles[t];
-                let stored = profile.stored_per_strand();
                 // Each stored vertex unpacked once, a paired one written as its two sides.
                 let per = tile.drawn_per_stored();
                 let from = &tile.vertices[s * stored..(s + 1) * stored];

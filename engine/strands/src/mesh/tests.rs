@@ -281,6 +281,10 @@ fn a_level_mesh_widens_survivors_and_keeps_the_prefix() {
             (f.normal, f.uv, f.color, f.wind, f.rank)
         );
     }
+    assert!(quarter.is_prefix_of(&full) && full.is_prefix_of(&full));
+    assert!(!full.is_prefix_of(&quarter));
+    // Laid out tile by tile (no cuts), the coarser level is not the finer one's start.
+    assert!(!level_mesh(&tiles, profile, 0.25, 2.0, &[]).is_prefix_of(&full));
     // A widened vertex sits twice as far from its centreline.
     let v = quarter.vertices[0];
     let a = Vec3::from(v.across).length();
