@@ -480,10 +480,22 @@ fn write_layers(
         let names: Vec<String> = (0..levels.len())
             .map(|k| format!("{name} level {k}"))
             .collect();
+        // The narrowest strand sets how coarse a grid the positions may take.
+        let narrowest = set
+            .width
+            .iter()
+            .copied()
+            .filter(|w| w.is_finite() && *w > 0.0)
+            .fold(f32::INFINITY, f32::min);
         let named: Vec<_> = levels
             .iter()
             .zip(&names)
-            .map(|(m, n)| (m, n.as_str()))
+            .enumerate()
+            .map(|(k, (mesh, name))| gltf::StrandLevel {
+                mesh,
+                name,
+                grid_m: gltf::level_grid_m(narrowest, layer.levels.widen(k)),
+            })
             .collect();
         let material = StrandMaterial::Strands {
             name: format!("{stem}_{}_strands", file_stem(name)),

@@ -116,7 +116,9 @@ impl Made {
             (
                 "_WIND",
                 "float: 0 at a strand's root to 1 at its tip (cards: the same along the \
-                 card's height); how far the vertex sways with the wind",
+                 card's height); how far the vertex sways with the wind. Meshopt sets \
+                 (mesh_compression \"meshopt\") leave it off the strand meshes, where it \
+                 is TEXCOORD_0.x squared (within 1/255); cards always carry it",
             ),
             (
                 "_RANK",

@@ -11,6 +11,8 @@
 //! 8-bit, texture coordinates as 16-bit and colours as 8-bit normalised integers; `_RANK`
 //! stays a float, so a level's cut lands on the same strands, and `_WIND` too, so
 //! importers that keep only float custom attributes (Blender) keep it.
+//! [`Encoding::Meshopt`] compresses those bytes and makes the smallest set (strand meshes
+//! without `_WIND`, positions on a grid set by the strands' width);
 //! [`Encoding::Float`] writes 32-bit floats.
 //!
 //! Materials: strands wear their vertex colour, double-sided for ribbons; cards wear the
@@ -27,7 +29,7 @@ mod streams;
 
 pub use builder::Glb;
 pub use scene::{LayerParts, Part, encode_scene, scene_of_set};
-pub use strands::{Encoding, StrandMaterial};
+pub use strands::{Encoding, GRID_STEPS_PER_WIDTH, StrandLevel, StrandMaterial, level_grid_m};
 
 use tuft_strands::mesh::LevelMesh;
 
@@ -57,24 +59,23 @@ pub fn encode_glb(
     }
     let m = glb.material(material);
     let tangents = matches!(material, StrandMaterial::Cards { .. });
-    let node = glb.strand_node(mesh, name, m, encoding, tangents);
+    let node = glb.strand_node(mesh, name, m, encoding, tangents, 0.0);
     glb.finish(&[node])
 }
 
-/// Encodes a layer's strand levels, finest first, each with its mesh's and node's name,
-/// as one glTF binary wearing `material`: every level a mesh and a node of its own, the
-/// coarser ones sharing the finest's attributes and indices where they are its first
-/// strands (see [`Glb::strand_levels`]).
+/// Encodes a layer's strand levels, finest first, as one glTF binary wearing `material`:
+/// every level a mesh and a node of its own, the coarser ones sharing the finest's
+/// attributes and indices where they are its first strands (see [`Glb::strand_levels`]).
 #[must_use]
 pub fn encode_levels_glb(
-    levels: &[(&LevelMesh, &str)],
+    levels: &[StrandLevel<'_>],
     material: &StrandMaterial,
     encoding: Encoding,
 ) -> Vec<u8> {
     let mut glb = Glb::default();
     let drawn = levels
         .iter()
-        .any(|(m, _)| !m.indices.is_empty() && !m.vertices.is_empty());
+        .any(|l| !l.mesh.indices.is_empty() && !l.mesh.vertices.is_empty());
     // A layer without strands: named nodes alone (a material nothing wears is left out).
     let m = if drawn { glb.material(material) } else { 0 };
     let nodes = glb.strand_levels(levels, m, encoding);

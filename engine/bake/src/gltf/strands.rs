@@ -13,15 +13,19 @@ use tuft_strands::mesh::LevelMesh;
 pub enum Encoding {
     /// 32-bit floats throughout.
     Float,
-    /// KHR_mesh_quantization: positions as 16-bit integers over the mesh's bounds (an
-    /// error of at most half a step, `extent / 131070`: 0.015 mm over a 2 m repeat),
+    /// KHR_mesh_quantization: positions as 16-bit integers on a cubic grid over the
+    /// mesh's bounds (an error of at most half a step, the widest extent / 131070: 0.015
+    /// mm over a 2 m repeat),
     /// normals as 8-bit (within 0.5°), texture coordinates and colours in `[0, 1]` as
     /// 16-bit normalised integers; `_WIND` and `_RANK` as floats (the same four bytes a
     /// padded 16-bit scalar takes, and kept by every importer).
     #[default]
     Quantized,
     /// As [`Encoding::Quantized`], every buffer view then compressed by meshoptimizer
-    /// (EXT_meshopt_compression, lossless over the quantised bytes).
+    /// (EXT_meshopt_compression, lossless over the quantised bytes), the smallest set:
+    /// strand levels drop `_WIND` (it is their `TEXCOORD_0.x` squared) and lay their
+    /// positions on a grid of [`GRID_STEPS_PER_WIDTH`] steps to a (widened) strand's
+    /// width, where that is coarser.
     Meshopt,
 }
 
@@ -92,6 +96,36 @@ pub enum StrandMaterial {
     },
 }
 
+/// One strand level to write: its mesh, the name of its mesh and node, and the coarsest
+/// grid its positions may lie on under meshopt ([`level_grid_m`]; 0: the bounds' finest).
+#[derive(Clone, Copy, Debug)]
+pub struct StrandLevel<'a> {
+    /// The level's mesh.
+    pub mesh: &'a LevelMesh,
+    /// Its mesh's and node's name.
+    pub name: &'a str,
+    /// The coarsest position grid it may take, in metres.
+    pub grid_m: f32,
+}
+
+/// Grid steps to a strand's width under meshopt: a position is then within 1/64 of the
+/// narrowest strand's width of where it was on each axis, as fine a share of a pixel at
+/// every level (a level's strands are widened as much as the distance it is drawn from
+/// grows).
+pub const GRID_STEPS_PER_WIDTH: f32 = 32.0;
+
+/// The grid a strand level's positions may lie on: `widen` times the layer's narrowest
+/// strand width over [`GRID_STEPS_PER_WIDTH`]; 0 (the bounds' finest) for no width.
+#[must_use]
+pub fn level_grid_m(narrowest_width_m: f32, widen: f32) -> f32 {
+    let grid = widen * narrowest_width_m / GRID_STEPS_PER_WIDTH;
+    if grid.is_finite() && grid > 0.0 {
+        grid
+    } else {
+        0.0
+    }
+}
+
 /// The strands' roughness: their shading has no roughness input of its own.
 const STRAND_ROUGHNESS: f32 = 0.8;
 
@@ -151,7 +185,9 @@ impl Glb {
 
     /// Adds `mesh` wearing material `material` and a node showing it; returns the node.
     /// With `tangents`, the mesh carries the tangents a normal texture needs (and texture
-    /// coordinates fine enough to read an atlas: cards). The mesh is cut into primitives
+    /// coordinates fine enough to read an atlas: cards); without, it is a strand level,
+    /// which under meshopt carries no `_WIND` (see [`Glb::strand_levels`]). Under
+    /// meshopt its positions lie on a grid no finer than `grid_m`. The mesh is cut into primitives
     /// of at most 65 535 vertices, so every index is 16-bit; each attribute is one buffer
     /// view that the primitives' accessors share.
     pub fn strand_node(
@@ -161,11 +197,13 @@ impl Glb {
         material: usize,
         encoding: Encoding,
         tangents: bool,
+        grid_m: f32,
     ) -> usize {
         let quantized = self.encoded(encoding);
-        let (position, transform) = self.position_stream(mesh, quantized);
+        let (position, transform) = self.position_stream(mesh, quantized, grid_m);
         let mut streams = vec![("POSITION", position)];
-        streams.extend(self.strand_streams(mesh, quantized, tangents));
+        let wind = tangents || encoding != Encoding::Meshopt;
+        streams.extend(self.strand_streams(mesh, quantized, tangents, wind));
         if tangents {
             let v = &mesh.vertices;
             let t = uv_tangents(
@@ -193,33 +231,43 @@ impl Glb {
     /// stores only its widened positions: its other attributes and its indices are
     /// accessors over the finest level's views. A level that is not such a prefix is
     /// stored whole, and an empty one is a named node alone.
+    ///
+    /// Under meshopt, where every byte counts and no importer that keeps custom
+    /// attributes reads the file anyway (Blender refuses the extension), the levels carry
+    /// no `_WIND` (a strand's wind weight is its `TEXCOORD_0.x` squared, as the manifest
+    /// says), and each level's positions lie on a grid as coarse as its `grid_m`
+    /// ([`level_grid_m`]): meshoptimizer's byte-wise codec spends bits on every step of
+    /// a finer one.
     pub fn strand_levels(
         &mut self,
-        levels: &[(&LevelMesh, &str)],
+        levels: &[StrandLevel<'_>],
         material: usize,
         encoding: Encoding,
     ) -> Vec<usize> {
-        let Some(&(first, _)) = levels.first() else {
+        let Some(first) = levels.first().map(|l| l.mesh) else {
             return Vec::new();
         };
         let quantized = self.encoded(encoding);
+        let meshopt = encoding == Encoding::Meshopt;
         let mut shared = None;
         let mut nodes = Vec::with_capacity(levels.len());
-        for &(mesh, name) in levels {
+        for level in levels {
+            let (mesh, name) = (level.mesh, level.name);
+            let grid_m = if meshopt { level.grid_m } else { 0.0 };
             if mesh.indices.is_empty() || mesh.vertices.is_empty() {
                 nodes.push(self.node(json!({ "name": name })));
                 continue;
             }
             if !mesh.is_prefix_of(first) {
-                nodes.push(self.strand_node(mesh, name, material, encoding, false));
+                nodes.push(self.strand_node(mesh, name, material, encoding, false, grid_m));
                 continue;
             }
             let (streams, indexed) = shared.get_or_insert_with(|| {
-                let streams = self.strand_streams(first, quantized, false);
+                let streams = self.strand_streams(first, quantized, false, !meshopt);
                 let indexed = self.indexed(&first.indices, first.vertices.len());
                 (streams, indexed)
             });
-            let (position, transform) = self.position_stream(mesh, quantized);
+            let (position, transform) = self.position_stream(mesh, quantized, grid_m);
             let mut all = vec![("POSITION", &position)];
             all.extend(streams.iter().map(|(n, s)| (*n, s)));
             let upto = (mesh.indices.len(), mesh.vertices.len());
@@ -248,9 +296,10 @@ impl Glb {
         &mut self,
         mesh: &LevelMesh,
         quantized: bool,
+        grid_m: f32,
     ) -> (Stream, Option<Placement>) {
         if quantized {
-            let (stream, min, extent) = self.positions_u16(mesh);
+            let (stream, min, extent) = self.positions_u16(mesh, grid_m);
             (stream, Some((min, extent)))
         } else {
             (self.floats(mesh.vertices.iter().map(|x| x.position)), None)
@@ -258,12 +307,14 @@ impl Glb {
     }
 
     /// Every attribute of a strand mesh but its positions; with `atlas`, texture
-    /// coordinates that read an atlas (16 bits where quantised, not 8).
+    /// coordinates that read an atlas (16 bits where quantised, not 8); `_WIND` only
+    /// with `wind`.
     fn strand_streams(
         &mut self,
         mesh: &LevelMesh,
         quantized: bool,
         atlas: bool,
+        wind: bool,
     ) -> Vec<(&'static str, Stream)> {
         let v = &mesh.vertices;
         let normal = if quantized {
@@ -271,7 +322,7 @@ impl Glb {
         } else {
             self.floats(v.iter().map(|x| x.normal))
         };
-        vec![
+        let mut streams = vec![
             ("NORMAL", normal),
             // Along the strand and across it, 8 bits (within 1/510) where no atlas is
             // read: they compress to a third of 16.
@@ -287,12 +338,15 @@ impl Glb {
                 "COLOR_0",
                 self.unorm8_or_floats(v.iter().map(|x| x.color), quantized),
             ),
+            ("_RANK", self.floats(v.iter().map(|x| [x.rank]))),
+        ];
+        if wind {
             // A float whatever the encoding: Blender's importer drops 16-bit custom
             // attributes and fails on an 8-bit normalised scalar (it makes an integer
             // attribute and cannot fill it with the normalised values).
-            ("_WIND", self.floats(v.iter().map(|x| [x.wind]))),
-            ("_RANK", self.floats(v.iter().map(|x| [x.rank]))),
-        ]
+            streams.push(("_WIND", self.floats(v.iter().map(|x| [x.wind]))));
+        }
+        streams
     }
 
     /// The primitives drawing all of `indices` (over `vertex_count` vertices) from

@@ -112,15 +112,23 @@ impl Glb {
         Stream::integers(view, component::BYTE, "VEC3", 4)
     }
 
-    /// Positions as 16-bit normalised integers over the mesh's bounds; returns the
-    /// stream, the bounds' minimum and their extent (what the node's translation and
-    /// scale restore).
-    pub(super) fn positions_u16(&mut self, mesh: &LevelMesh) -> (Stream, [f32; 3], [f32; 3]) {
+    /// Positions as 16-bit normalised integers on a cubic grid over the mesh's bounds:
+    /// one step on every axis, the widest axis's extent / 65 535 or `grid_m`, whichever
+    /// is coarser (a finer axis would only spend bits on noise a byte-wise codec cannot
+    /// drop). Returns the stream, the bounds' minimum and the grid's span on each axis
+    /// (what the node's translation and scale restore).
+    pub(super) fn positions_u16(
+        &mut self,
+        mesh: &LevelMesh,
+        grid_m: f32,
+    ) -> (Stream, [f32; 3], [f32; 3]) {
         let positions: Vec<[f32; 3]> = mesh.vertices.iter().map(|v| v.position).collect();
         let (min, max) = min_max(&positions);
         let min = [min[0], min[1], min[2]];
         // A flat mesh still gets a scale a node may have (zero is degenerate).
-        let extent: [f32; 3] = std::array::from_fn(|k| (max[k] - min[k]).max(1e-6));
+        let widest = (0..3).map(|k| max[k] - min[k]).fold(1e-6, f32::max);
+        let span = widest.max(grid_m * 65_535.0);
+        let extent = [span; 3];
         let mut bytes = vec![0u8; positions.len() * 8];
         let mut stored = Vec::with_capacity(positions.len());
         for (out, p) in bytes.as_chunks_mut::<8>().0.iter_mut().zip(&positions) {
