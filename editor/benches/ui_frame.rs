@@ -16,7 +16,7 @@ const FRAME: std::time::Duration = std::time::Duration::from_micros(16_667);
 
 fn main() {
     tuft_editor::app::keep_freed_memory();
-    tuft_editor::workers::lower_worker_priority();
+    tuft_editor::workers::start_pool(Some(tuft_editor::workers::Priority::Below));
     let doc = tuft_graph::io::from_str(tuft_editor::app::LAWN_PRESET).expect("lawn parses");
     let mut harness = editor_on(doc);
     let ctx = harness.ctx.clone();

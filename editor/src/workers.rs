@@ -44,14 +44,43 @@ pub fn lower_this_threads_priority(priority: Priority) {
     let _ = priority;
 }
 
-/// Names every thread of the rayon pool (which evaluates graphs for the workers) and
-/// makes it run at a lower priority than the UI thread. Call before anything uses the
-/// pool.
-pub fn lower_worker_priority() {
+/// The program's one thread pool: rayon's, which evaluates graphs, handed to
+/// `tuft_strands::par` so that meshing, cards and planting split over the same threads.
+struct RayonPool;
+
+impl tuft_strands::par::Pool for RayonPool {
+    fn threads(&self) -> usize {
+        rayon::current_num_threads()
+    }
+
+    fn owns_this_thread(&self) -> bool {
+        rayon::current_thread_index().is_some()
+    }
+
+    fn run(&self, helpers: usize, helper: &(dyn Fn() + Sync), own: &mut dyn FnMut()) {
+        // In place: `own` runs on the caller, which is often no thread of the pool.
+        rayon::in_place_scope(|scope| {
+            for _ in 0..helpers {
+                scope.spawn(|_| helper());
+            }
+            own();
+        });
+    }
+}
+
+/// Starts the program's one thread pool (rayon's, its threads named `tuft-pool-N`, at
+/// `priority` below the calling thread's where given) and makes every split of
+/// `tuft_strands::par` run on it. Call before anything uses either.
+pub fn start_pool(priority: Option<Priority>) {
     let _ = rayon::ThreadPoolBuilder::new()
-        .thread_name(|i| format!("tuft-eval-{i}"))
-        .start_handler(|_| lower_this_threads_priority(Priority::Below))
+        .thread_name(|i| format!("tuft-pool-{i}"))
+        .start_handler(move |_| {
+            if let Some(priority) = priority {
+                lower_this_threads_priority(priority);
+            }
+        })
         .build_global();
+    tuft_strands::par::set_pool(&RayonPool);
 }
 
 /// Starts a named worker at `priority` that runs `run` on the jobs sent to the
@@ -128,5 +157,65 @@ mod tests {
         let (k, name) = done.recv().unwrap();
         assert_eq!(k, 7);
         assert_eq!(name.as_deref(), Some("tuft test worker"));
+    }
+
+    /// Blocks until `n` callers have come (a rendezvous: items that call it were taken
+    /// by `n` different threads).
+    fn meet(count: &(Mutex<usize>, std::sync::Condvar), n: usize) {
+        let mut c = lock(&count.0);
+        *c += 1;
+        count.1.notify_all();
+        while *c < n {
+            c = count
+                .1
+                .wait(c)
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+        }
+    }
+
+    #[test]
+    fn splits_run_on_the_one_pool_and_keep_their_order() {
+        use tuft_strands::par;
+        start_pool(None);
+        assert_eq!(par::threads(), rayon::current_num_threads());
+        if par::threads() < 2 {
+            return; // One thread: every split runs on the caller.
+        }
+        // The first two items meet, so two workers took them: the caller and one of the
+        // pool's, which the item can tell.
+        let count = Default::default();
+        let out = par::map("test", (0..100).collect(), |k: usize| {
+            if k < 2 {
+                meet(&count, 2);
+            }
+            (k, rayon::current_thread_index().is_some())
+        });
+        assert!(out.iter().enumerate().all(|(i, &(k, _))| i == k));
+        assert!(out[..2].iter().any(|&(_, in_pool)| in_pool), "{out:?}");
+        // A split inside a split, on a pool thread, starts threads of its own: a pool
+        // thread waiting on its helpers would run other jobs of the pool meanwhile.
+        let caller = Mutex::new(None);
+        let count = Default::default();
+        let names = rayon::scope(|_| {
+            *lock(&caller) = Some(std::thread::current().id());
+            par::map("test nested", vec![(); 2], |()| {
+                meet(&count, 2);
+                let this = std::thread::current();
+                (Some(this.id()) != *lock(&caller)).then(|| this.name().map(str::to_owned))
+            })
+        });
+        assert!(
+            names.contains(&Some(Some("test nested".to_owned()))),
+            "{names:?}"
+        );
+        // Two jobs at once, one of them on the pool; a panic in either reaches the caller.
+        let (a, b) = par::join("test", rayon::current_thread_index, || 7);
+        assert!(a.is_some() && b == 7);
+        let panicked = std::panic::catch_unwind(|| {
+            par::map("test", (0..10).collect(), |k: usize| {
+                assert!(k != 5, "item {k}");
+            });
+        });
+        assert!(panicked.is_err());
     }
 }

@@ -111,7 +111,6 @@ fn open_window(
     baked: Option<(PathBuf, f32)>,
     failed: Option<String>,
 ) -> anyhow::Result<()> {
-    crate::workers::lower_worker_priority();
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("Tuft")

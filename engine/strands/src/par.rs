@@ -1,10 +1,48 @@
-//! The one way tuft-strands and tuft-render split work over the cores: one named, scoped
-//! thread a core, each taking the next item as it finishes the last (so uneven items or
-//! a busy core balance out), the results handed back in the items' order. Every item is
+//! The one way tuft-strands and tuft-render split work over the cores: a worker a core,
+//! each taking the next item as it finishes the last (so uneven items or a busy core
+//! balance out), the results handed back in the items' order. Every item is
 //! independent, so what a split computes does not depend on how many cores there are.
+//!
+//! The workers are the program's one thread pool where it installed one ([`set_pool`]:
+//! the editor and the command line hand over the pool the graph evaluates on, so a bake
+//! that meshes beside its maps never runs two pools' worth of threads on the cores);
+//! otherwise named, scoped threads started for the split.
 
 /// Threads a split uses when set ([`set_threads`]); 0: one a core.
 static THREADS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// A pool of worker threads the splits run on: the program's own, installed once by
+/// [`set_pool`].
+pub trait Pool: Sync {
+    /// How many threads the pool runs at once.
+    fn threads(&self) -> usize;
+
+    /// Whether the calling thread is one of the pool's.
+    fn owns_this_thread(&self) -> bool;
+
+    /// Runs `helper` on `helpers` of the pool's threads while the caller runs `own`, and
+    /// returns once every one has returned; a panic in any is resumed on the caller after
+    /// the others have finished.
+    fn run(&self, helpers: usize, helper: &(dyn Fn() + Sync), own: &mut dyn FnMut());
+}
+
+/// The pool [`set_pool`] installed.
+static POOL: std::sync::OnceLock<&'static dyn Pool> = std::sync::OnceLock::new();
+
+/// Makes every split from now on run on `pool`; the first pool installed stays (a
+/// program has one). Returns whether `pool` is the one installed now.
+pub fn set_pool(pool: &'static dyn Pool) -> bool {
+    std::ptr::addr_eq(*POOL.get_or_init(|| pool), pool)
+}
+
+/// The pool a split started on this thread runs on: the installed one, unless this is
+/// one of its threads. A pool thread waiting for its helpers runs other jobs of the pool
+/// meanwhile, and one of those could wait for what the waiting thread holds (a
+/// `OnceLock` it is filling: a card tile's dressing), so a split inside a split starts
+/// scoped threads instead.
+fn pool() -> Option<&'static dyn Pool> {
+    POOL.get().copied().filter(|p| !p.owns_this_thread())
+}
 
 /// The mutex's guard, whether or not a thread panicked holding it: the one way Tuft takes
 /// a lock (clippy.toml refuses the others), so a panicked worker never poisons the rest.
@@ -13,12 +51,15 @@ pub fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// How many threads a split uses: the available cores (1 when that is unknown), or
-/// what [`set_threads`] said.
+/// How many threads a split uses: the installed pool's, else the available cores (1
+/// when that is unknown), or what [`set_threads`] said.
 #[must_use]
 pub fn threads() -> usize {
     match THREADS.load(std::sync::atomic::Ordering::Relaxed) {
-        0 => std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
+        0 => POOL.get().map_or_else(
+            || std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
+            |p| p.threads().max(1),
+        ),
         n => n,
     }
 }
@@ -52,6 +93,27 @@ pub fn join<A: Send, B, FA: FnOnce() -> A + Send>(
     a: FA,
     b: impl FnOnce() -> B,
 ) -> (A, B) {
+    if let Some(pool) = pool() {
+        let job = std::sync::Mutex::new(Some(a));
+        let done = std::sync::Mutex::new(None);
+        let mut b = Some(b);
+        let mut got = None;
+        pool.run(
+            1,
+            &|| {
+                let a = lock(&job).take();
+                if let Some(a) = a {
+                    *lock(&done) = Some(a());
+                }
+            },
+            &mut || got = b.take().map(|b| b()),
+        );
+        let a = done
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .expect("the pool ran the job");
+        return (a, got.expect("the caller ran its job"));
+    }
     std::thread::scope(|scope| {
         // The job goes over a channel once the thread runs: a failed spawn drops its
         // closure, and the job with it, unless it is still here.
@@ -106,6 +168,18 @@ pub fn map_with<T: Send, R: Send, S>(
             done.push((k, f(&mut s, item)));
         }
     };
+    if let Some(pool) = pool() {
+        let parts = std::sync::Mutex::new(Vec::with_capacity(threads));
+        let work = || {
+            let part = run();
+            lock(&parts).push(part);
+        };
+        pool.run(threads - 1, &work, &mut || work());
+        let parts = parts
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        return in_order(n, parts);
+    }
     let parts: Vec<Vec<(usize, R)>> = std::thread::scope(|scope| {
         let run = &run;
         // A thread that cannot be started leaves its share to the others and the caller.
@@ -127,6 +201,12 @@ pub fn map_with<T: Send, R: Send, S>(
         }
         parts
     });
+    in_order(n, parts)
+}
+
+/// The `n` results the workers handed back, each with its item's index, in the items'
+/// order.
+fn in_order<R>(n: usize, parts: Vec<Vec<(usize, R)>>) -> Vec<R> {
     let mut out: Vec<Option<R>> = std::iter::repeat_with(|| None).take(n).collect();
     for (k, r) in parts.into_iter().flatten() {
         out[k] = Some(r);
