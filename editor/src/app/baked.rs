@@ -1,25 +1,98 @@
 //! A baked set in the editor, read-only: `tuft view DIR`, File › Open Baked Set…, a
 //! folder dropped on the window. The preview draws the set from its own files
 //! (`tuft_render::baked`, never the graph); the document stays where it was, untouched,
-//! and File › Close Baked Set goes back to it.
+//! and File › Close Baked Set goes back to it. [`BakedView`] is the concern's state and
+//! panel; the editor routes its commands and the preview's source through it.
 
 use super::Editor;
 use crate::command::Command;
-use crate::preview::Source;
+use crate::preview::{Preview, Source};
 use eframe::egui;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// The baked set shown read-only instead of the document, if any.
+#[derive(Debug, Default)]
+pub struct BakedView {
+    dir: Option<PathBuf>,
+}
+
+impl BakedView {
+    /// The set's folder while one is shown.
+    #[must_use]
+    pub fn dir(&self) -> Option<&Path> {
+        self.dir.as_deref()
+    }
+
+    /// Whether a set is shown.
+    #[must_use]
+    pub fn showing(&self) -> bool {
+        self.dir.is_some()
+    }
+
+    /// Shows the set in `dir`.
+    pub fn show(&mut self, dir: &Path) {
+        self.dir = Some(dir.to_owned());
+    }
+
+    /// Back to the document; whether a set was shown.
+    pub fn close(&mut self) -> bool {
+        self.dir.take().is_some()
+    }
+
+    /// What the preview draws: the set, or `graph`.
+    pub fn source(&self, graph: impl FnOnce() -> tuft_graph::MaterialGraph) -> Source {
+        match &self.dir {
+            Some(dir) => Source::Baked(dir.clone()),
+            None => Source::Graph(Box::new(graph())),
+        }
+    }
+
+    /// The central panel while a set is shown: what it is and what it holds (as
+    /// `preview` loaded it); whether the author asked to close it.
+    pub fn ui(&self, ui: &mut egui::Ui, preview: &Preview) -> bool {
+        let Some(dir) = &self.dir else {
+            return false;
+        };
+        ui.heading("Baked set (read-only)");
+        ui.label(dir.display().to_string());
+        ui.label(
+            "Drawn from its manifest, maps and strand file alone, as a game reads them; the \
+             graph it came from is not used.",
+        );
+        let note = tuft_render::baked::MESHES_NOTE;
+        let mut note = note.chars();
+        let first = note.next().map(|c| c.to_uppercase().to_string());
+        ui.label(format!("{}{}.", first.unwrap_or_default(), note.as_str()));
+        let close = ui.button("Close Baked Set").clicked();
+        ui.separator();
+        if let Some(e) = &preview.error {
+            ui.colored_label(
+                egui::Color32::from_rgb(230, 90, 80),
+                format!("Cannot draw this set: {e}"),
+            );
+            return close;
+        }
+        let shown = preview.with_material(|material| {
+            baked_summary(ui, material);
+        });
+        if shown.is_none() {
+            ui.label("Loading…");
+        }
+        close
+    }
+}
 
 impl Editor {
     /// The baked set being viewed, if any.
     #[must_use]
     pub fn viewing(&self) -> Option<&Path> {
-        self.baked.as_deref()
+        self.baked.dir()
     }
 
     /// Shows the baked set in `dir`, read-only. Nothing is drawn until it has loaded;
     /// if it cannot be, the preview draws nothing and says which file failed and why.
     pub fn view_baked(&mut self, dir: &Path) {
-        self.baked = Some(dir.to_owned());
+        self.baked.show(dir);
         self.selected = None;
         self.preview.clear();
         self.request_preview();
@@ -34,7 +107,7 @@ impl Editor {
     /// loaded with the set), else what the thumbnails worker measured for the graph.
     #[must_use]
     pub fn coverage(&self, layer: &str) -> Option<String> {
-        if self.baked.is_some() {
+        if self.baked.showing() {
             return self
                 .preview
                 .with_material(|m| {
@@ -50,7 +123,7 @@ impl Editor {
 
     /// Back from a baked set to the document.
     pub fn close_baked(&mut self) {
-        if self.baked.take().is_some() {
+        if self.baked.close() {
             self.preview.clear();
             self.request_preview();
             self.message = None;
@@ -60,10 +133,7 @@ impl Editor {
     /// Queues a preview rebuild of what the editor shows: the baked set, or the graph.
     pub(super) fn request_preview(&mut self) {
         let generation = self.session.generation();
-        let source = match &self.baked {
-            Some(dir) => Source::Baked(dir.clone()),
-            None => Source::Graph(Box::new(self.session.doc().graph.clone())),
-        };
+        let source = self.baked.source(|| self.session.doc().graph.clone());
         self.preview.request_source(generation, source);
     }
 
@@ -101,40 +171,6 @@ impl Editor {
                 | Command::About
                 | Command::Help
         )
-    }
-
-    /// The central panel while a baked set is shown: what it is and what it holds.
-    pub(super) fn baked_panel(&mut self, ui: &mut egui::Ui) {
-        let Some(dir) = self.baked.clone() else {
-            return;
-        };
-        ui.heading("Baked set (read-only)");
-        ui.label(dir.display().to_string());
-        ui.label(
-            "Drawn from its manifest, maps and strand file alone, as a game reads them; the \
-             graph it came from is not used.",
-        );
-        let note = tuft_render::baked::MESHES_NOTE;
-        let mut note = note.chars();
-        let first = note.next().map(|c| c.to_uppercase().to_string());
-        ui.label(format!("{}{}.", first.unwrap_or_default(), note.as_str()));
-        if ui.button("Close Baked Set").clicked() {
-            self.queue.push(Command::CloseBaked);
-        }
-        ui.separator();
-        if let Some(e) = &self.preview.error {
-            ui.colored_label(
-                egui::Color32::from_rgb(230, 90, 80),
-                format!("Cannot draw this set: {e}"),
-            );
-            return;
-        }
-        let shown = self.preview.with_material(|material| {
-            baked_summary(ui, material);
-        });
-        if shown.is_none() {
-            ui.label("Loading…");
-        }
     }
 }
 

@@ -15,7 +15,7 @@ use tuft_graph::{Document, InRef, Input, NodeId, ParamValue};
 impl Editor {
     /// Carries out `command`.
     pub fn run(&mut self, ctx: &egui::Context, command: Command) {
-        if self.baked.is_some() && !Self::allowed_while_viewing(&command) {
+        if self.baked.showing() && !Self::allowed_while_viewing(&command) {
             self.message = Some((
                 "A baked set is read-only: File › Close Baked Set goes back to the graph"
                     .to_owned(),
@@ -156,11 +156,7 @@ impl Editor {
                     folder,
                 });
             }
-            Command::Export => {
-                if self.export.is_none() {
-                    self.export_dialog_open();
-                }
-            }
+            Command::Export => self.exporter.open_dialog(),
             Command::About => self.about = true,
             Command::Help => self.help = true,
         }

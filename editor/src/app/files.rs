@@ -27,7 +27,7 @@ impl Editor {
     /// whole path, or `whole_path` false its name alone; the material's name for a
     /// document never saved) with a dot while there are unsaved changes.
     pub(super) fn shown_name(&self, whole_path: bool) -> String {
-        if let Some(dir) = &self.baked {
+        if let Some(dir) = self.baked.dir() {
             return format!("{} (baked set, read-only)", dir.display());
         }
         let name = self.session.path().map_or_else(
@@ -47,10 +47,7 @@ impl Editor {
             Ok(saved) => {
                 self.remember(&saved);
                 self.message = Some((format!("Saved {}", saved.display()), false));
-                if let (Some(writer), Some((slot, _))) = (&self.autosave_writer, &self.slot) {
-                    writer.forget(slot.record());
-                }
-                self.autosaved = 0;
+                self.recovery.saved();
                 true
             }
             Err(e) => {
@@ -154,8 +151,8 @@ impl Editor {
     pub(super) fn open_now(&mut self, path: &Path) {
         match Session::open(path) {
             Ok(session) => {
-                self.baked = None;
-                self.release_slot();
+                self.baked.close();
+                self.recovery.release_slot();
                 self.replace_session(session);
                 self.selected = None;
                 self.validated_for = 0;
@@ -257,7 +254,7 @@ impl Editor {
                     self.offer_rename_after(path);
                 }
             }
-            Purpose::Export => self.export_folder_chosen(path),
+            Purpose::Export => self.exporter.folder_chosen(path),
             Purpose::OpenBaked => self.open_any(path),
             Purpose::Mesh => self.use_mesh(path, None),
             Purpose::File { node, param, .. } => {
@@ -319,8 +316,8 @@ impl Editor {
                 }
             },
         };
-        self.baked = None;
-        self.release_slot();
+        self.baked.close();
+        self.recovery.release_slot();
         self.replace_session(session);
         self.selected = None;
         self.validated_for = 0;

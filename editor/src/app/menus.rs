@@ -4,12 +4,9 @@
 use super::{Editor, Pending};
 use crate::command::Command;
 use crate::session::Session;
-use crate::workers::lock;
 use eframe::egui;
 use egui::{Key, KeyboardShortcut, Modifiers};
 use std::path::Path;
-use std::sync::atomic::Ordering;
-use std::time::Duration;
 use tuft_graph::NodeId;
 
 /// Undo.
@@ -193,10 +190,10 @@ impl Editor {
                 self.item(ui, "Save As…", &keys(&SAVE_AS), Some(Command::SaveAs));
                 self.item(ui, "Rename Material…", "", Some(Command::RenameMaterial));
                 ui.separator();
-                let idle = self.export.is_none();
+                let idle = !self.exporter.busy();
                 self.item(ui, "Export Baked Set…", "", idle.then_some(Command::Export));
                 self.item(ui, "Open Baked Set…", "", Some(Command::OpenBaked));
-                let viewing = self.baked.is_some().then_some(Command::CloseBaked);
+                let viewing = self.baked.showing().then_some(Command::CloseBaked);
                 self.item(ui, "Close Baked Set", "", viewing);
                 ui.separator();
                 if ui.button("Quit").clicked() {
@@ -276,33 +273,6 @@ impl Editor {
     }
 
     pub(super) fn dialogs(&mut self, ctx: &egui::Context) {
-        if !self.orphans.is_empty() {
-            let mut choice = None;
-            egui::Window::new("Recover unsaved work?")
-                .collapsible(false)
-                .resizable(false)
-                .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
-                .show(ctx, |ui| {
-                    ui.label("Tuft closed without saving this work:");
-                    let now = std::time::SystemTime::now();
-                    for (i, o) in self.orphans.iter().enumerate() {
-                        ui.horizontal(|ui| {
-                            ui.label(format!("{} — {}", o.label(), o.details(now)));
-                            if ui.button("Recover").clicked() {
-                                choice = Some((i, true));
-                            }
-                            if ui.button("Discard").clicked() {
-                                choice = Some((i, false));
-                            }
-                        });
-                    }
-                });
-            match choice {
-                Some((i, true)) => self.recover_at(i),
-                Some((i, false)) => self.discard_at(i),
-                None => {}
-            }
-        }
         self.rename_window(ctx);
         if let Some(pending) = self.pending.clone() {
             let mut answer = None;
@@ -347,37 +317,10 @@ impl Editor {
                             self.session.doc().clone(),
                             self.session.path().map(Path::to_owned),
                         ));
-                        self.release_slot();
+                        self.recovery.release_slot();
                         ctx.send_viewport_cmd(egui::ViewportCommand::Close);
                     }
                 }
-            }
-        }
-        if let Some(export) = &self.export {
-            let mut finished = None;
-            if let Ok(result) = export.done.try_recv() {
-                finished = Some(result);
-            }
-            let fraction = export.progress.load(Ordering::Relaxed) as f32 / 1000.0;
-            let stage = lock(&export.stage).clone();
-            let dir = export.dir.clone();
-            let cancel = export.cancel.clone();
-            egui::Window::new("Exporting baked set")
-                .collapsible(false)
-                .show(ctx, |ui| {
-                    ui.label(dir.display().to_string());
-                    ui.add(egui::ProgressBar::new(fraction).text(stage));
-                    if ui.button("Cancel").clicked() {
-                        cancel.store(true, Ordering::Relaxed);
-                    }
-                });
-            ctx.request_repaint_after(Duration::from_millis(100));
-            if let Some(result) = finished {
-                self.message = Some(match result {
-                    Ok(n) => (format!("Exported {n} files to {}", dir.display()), false),
-                    Err(e) => (format!("Export stopped: {e}"), true),
-                });
-                self.export = None;
             }
         }
     }

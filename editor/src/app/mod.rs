@@ -22,7 +22,6 @@ pub use export::ExportSettings;
 pub use menus::*;
 pub use panels::coverage_text;
 
-use crate::autosave::{Autosaves, Orphan, Slot};
 use crate::command::Command;
 use crate::file_dialogs::{Asking, Dialogs, Purpose};
 use crate::graph_view::GraphView;
@@ -33,7 +32,6 @@ use anyhow::Context as _;
 use eframe::egui;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU32};
 use std::time::{Duration, Instant};
 use tuft_graph::{Document, NodeId, Report};
 
@@ -176,14 +174,6 @@ enum Pending {
 }
 
 /// A baked set being written on a worker thread.
-struct Export {
-    progress: Arc<AtomicU32>,
-    stage: Arc<std::sync::Mutex<String>>,
-    cancel: Arc<AtomicBool>,
-    done: std::sync::mpsc::Receiver<Result<usize, String>>,
-    dir: PathBuf,
-}
-
 /// The editor's state.
 pub struct Editor {
     session: Session,
@@ -208,19 +198,9 @@ pub struct Editor {
     /// after [`MESSAGE_SECONDS`] (a failure after three times as long).
     message_since: Option<(String, Instant, u64)>,
     recent: Vec<PathBuf>,
-    /// The autosave folder (`None`: no autosave, as in most tests).
-    autosaves: Option<Autosaves>,
-    /// This window's autosave slot and the file its record belongs to, taken when there
-    /// is first unsaved work to keep.
-    slot: Option<(Slot, Option<PathBuf>)>,
-    /// The autosave timer's thread (with an autosave folder only).
-    autosave_writer: Option<crate::autosave::Writer>,
-    /// The session revision last handed to the timer (0: none since the last save).
-    autosaved: u64,
-    /// Autosaves of windows that are gone (crashed or killed), offered back.
-    orphans: Vec<Orphan>,
+    /// Autosave and recovery: this window's autosave, and the work offered back.
+    recovery: recovery::Recovery,
     pending: Option<Pending>,
-    export: Option<Export>,
     /// Key of the last edit, so a drag is one undo step.
     last_edit: Option<String>,
     /// The generation thumbnails were last asked for.
@@ -244,12 +224,10 @@ pub struct Editor {
     about: bool,
     /// Whether Help › Keyboard and Mouse is showing.
     help: bool,
-    /// The export dialog's settings, remembered between exports and runs.
-    export_settings: ExportSettings,
-    /// Whether the export dialog is showing.
-    export_dialog: bool,
+    /// Export Baked Set: its dialog, settings and running export.
+    exporter: export::Exporter,
     /// The baked set shown read-only instead of the document, if any.
-    baked: Option<PathBuf>,
+    baked: baked::BakedView,
     /// A mesh file being read to preview on.
     mesh_load: Option<surface::MeshLoad>,
     /// UI-thread CPU time of recent frames, milliseconds.
@@ -332,7 +310,7 @@ impl Editor {
             .and_then(|s| s.get_string("export"))
             .and_then(|t| serde_json::from_str::<ExportSettings>(&t).ok())
         {
-            editor.export_settings = settings;
+            editor.exporter = export::Exporter::with_settings(settings);
         }
         editor
     }
@@ -340,33 +318,8 @@ impl Editor {
     /// An editor without a window's storage (tests).
     #[must_use]
     pub fn with_session(session: Session, autosave: Option<PathBuf>, recent: Vec<PathBuf>) -> Self {
-        let autosaves = autosave.map(Autosaves::new);
-        let (mut orphans, unreadable) = autosaves
-            .as_ref()
-            .map(Autosaves::orphans)
-            .unwrap_or_default();
-        // Work that cannot be offered is said, never passed over in silence.
-        let message = unreadable.first().map(|first| {
-            let more = match unreadable.len() {
-                1 => String::new(),
-                n => format!(" (and {} more)", n - 1),
-            };
-            (
-                format!("An autosave could not be read and was left where it is: {first}{more}"),
-                true,
-            )
-        });
-        // An autosave of this very file that holds what the file holds has nothing to
-        // give back; the work for this window's own file is offered first.
-        let own = session.path().map(Path::to_owned);
-        let (stale, kept): (Vec<Orphan>, Vec<Orphan>) = orphans
-            .into_iter()
-            .partition(|o| o.source == own && &o.document == session.doc());
-        for o in stale {
-            o.slot.release();
-        }
-        orphans = kept;
-        orphans.sort_by_key(|o| o.source != own);
+        let (recovery, unreadable) = recovery::Recovery::open(autosave, &session);
+        let message = unreadable.map(|said| (said, true));
         let pictures_read = tuft_graph::images::reads_finished();
         let report = tuft_graph::validate_without_waiting(&session.doc().graph);
         // The preview's and the thumbnails' workers share the strand sets they scatter.
@@ -386,15 +339,8 @@ impl Editor {
             message_since: None,
             renaming: None,
             recent,
-            autosave_writer: autosaves
-                .as_ref()
-                .map(|_| crate::autosave::Writer::start(AUTOSAVE_EVERY)),
-            autosaves,
-            slot: None,
-            autosaved: 0,
-            orphans,
+            recovery,
             pending: None,
-            export: None,
             last_edit: None,
             thumbs_requested: 0,
             queue: Vec::new(),
@@ -404,9 +350,8 @@ impl Editor {
             library: Arc::default(),
             about: false,
             help: false,
-            export_settings: ExportSettings::default(),
-            export_dialog: false,
-            baked: None,
+            exporter: export::Exporter::default(),
+            baked: baked::BakedView::default(),
             mesh_load: None,
             frame_ms: Vec::new(),
             interval_ms: Vec::new(),
@@ -474,13 +419,14 @@ impl Editor {
     /// Whether an autosave is being offered back.
     #[must_use]
     pub fn offers_recovery(&self) -> bool {
-        !self.orphans.is_empty()
+        !self.recovery.offered().is_empty()
     }
 
     /// What is offered back: each orphaned autosave's file (or name) and document.
     #[must_use]
     pub fn offered(&self) -> Vec<(Option<&Path>, &Document)> {
-        self.orphans
+        self.recovery
+            .offered()
             .iter()
             .map(|o| (o.source.as_deref(), &o.document))
             .collect()
@@ -594,7 +540,7 @@ impl Editor {
         {
             // The rebuild first: the worker starts on it while this thread validates.
             self.thumbs.supersede(generation);
-            if self.baked.is_none() {
+            if !self.baked.showing() {
                 self.request_preview();
             }
             self.validate();
@@ -658,7 +604,7 @@ impl eframe::App for Editor {
         }
         egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui));
         egui::Panel::bottom("status").show(ui, |ui| self.status_bar(ui));
-        let viewing = self.baked.is_some();
+        let viewing = self.baked.showing();
         if !viewing {
             egui::Panel::bottom("diagnostics")
                 .resizable(true)
@@ -697,7 +643,9 @@ impl eframe::App for Editor {
         let mut commands = Vec::new();
         egui::CentralPanel::default().show(ui, |ui| {
             if viewing {
-                self.baked_panel(ui);
+                if self.baked.ui(ui, &self.preview) {
+                    self.queue.push(Command::CloseBaked);
+                }
                 return;
             }
             self.graph.library = self.library.clone();
@@ -740,6 +688,7 @@ impl eframe::App for Editor {
         self.about_window(&ctx);
         self.help_window(&ctx);
         self.export_window(&ctx);
+        self.recovery_window(&ctx);
         // The autosave timer writes on its own thread; a frame only hands it the work.
         self.autosave_follow();
         self.expire_message(&ctx);
@@ -763,7 +712,7 @@ impl eframe::App for Editor {
         if let Ok(text) = serde_json::to_string(&self.recent) {
             storage.set_string("recent", text);
         }
-        if let Ok(text) = serde_json::to_string(&self.export_settings) {
+        if let Ok(text) = serde_json::to_string(self.exporter.settings()) {
             storage.set_string("export", text);
         }
     }
@@ -774,7 +723,7 @@ impl eframe::App for Editor {
         if self.session.is_dirty() {
             self.autosave_now();
         } else {
-            self.release_slot();
+            self.recovery.release_slot();
         }
     }
 }

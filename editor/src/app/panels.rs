@@ -211,7 +211,7 @@ impl Editor {
             }
         });
         // Parameters as live sliders.
-        let viewing = self.baked.is_some();
+        let viewing = self.baked.showing();
         let params: Vec<(NodeId, String, f32, f32, f32)> = self
             .session
             .doc()

@@ -470,7 +470,7 @@ fn the_export_dialog_takes_folder_resolution_compression_target_codec_and_keep()
         .set_dialogs(Dialogs::Answer(Some(out.clone())));
     file_menu(&mut harness, "Export Baked Set…");
     harness.run_steps(2);
-    assert!(harness.state().exporting_dialog());
+    assert!(harness.state().exporter().dialog_open());
     // The folder comes from the dialog, on its worker.
     harness.get_by_label("Choose…").click();
     for _ in 0..200 {
@@ -481,7 +481,7 @@ fn the_export_dialog_takes_folder_resolution_compression_target_codec_and_keep()
     }
     harness.run_steps(1);
     assert_eq!(
-        harness.state().export_settings().folder,
+        harness.state().exporter().settings().folder,
         out.display().to_string()
     );
     for (combo, option) in [
@@ -506,7 +506,7 @@ fn the_export_dialog_takes_folder_resolution_compression_target_codec_and_keep()
     drag_wire(&mut harness, from, track.center());
     harness.drop_at(track.center());
     harness.run_steps(2);
-    let keep = harness.state().export_settings().keep;
+    let keep = harness.state().exporter().settings().keep;
     assert!(keep > 0.3 && keep < 0.7, "{keep}");
     harness.get_by_label("Export").click();
     harness.run_steps(1);
@@ -535,7 +535,7 @@ fn the_export_dialog_takes_folder_resolution_compression_target_codec_and_keep()
         assert_eq!(layer.levels.layer_keep, own * keep, "{}", layer.name);
     }
     // Remembered for the next export.
-    assert_eq!(harness.state().export_settings().target, "unity");
+    assert_eq!(harness.state().exporter().settings().target, "unity");
 }
 
 #[test]
