@@ -28,7 +28,12 @@ def images_of(material):
 
 def main(scene_path, out_png):
     bpy.ops.wm.read_factory_settings(use_empty=True)
-    bpy.ops.import_scene.gltf(filepath=scene_path)
+    try:
+        bpy.ops.import_scene.gltf(filepath=scene_path)
+    except RuntimeError as e:
+        # A meshopt set: Blender's importer refuses EXT_meshopt_compression.
+        print("problem: Blender cannot import the scene:", str(e).strip())
+        sys.exit(1)
     problems = []
     objects = {o.name: o for o in bpy.data.objects}
     cards = [o for o in objects.values() if o.type == "MESH" and o.data.materials
@@ -53,14 +58,6 @@ def main(scene_path, out_png):
         layer_stem = material.name[: -len("_cards")]
         if not any(m.startswith(f"{layer_stem}_atlas_color") for m in maps):
             problems.append(f"{o.name}: cards without their own layer's atlas: {maps}")
-    card_materials = [o.data.materials[0].name for o in cards]
-    if len(set(card_materials)) != len(card_materials):
-        problems.append(f"card layers share a material: {card_materials}")
-    if not strands:
-        problems.append("no strand meshes")
-    for o in strands:
-        if "_WIND" not in o.data.attributes:
-            problems.append(f"{o.name}: no _WIND attribute ({list(o.data.attributes.keys())})")
         # glTF's MASK comes in as a threshold on the alpha (Blender 4.2 on), or as the
         # older blend method CLIP.
         clipped = any(
@@ -70,6 +67,14 @@ def main(scene_path, out_png):
         )
         if not clipped and getattr(material, "blend_method", "") != "CLIP":
             problems.append(f"{o.name}: cards are not alpha-clipped")
+    card_materials = [o.data.materials[0].name for o in cards]
+    if len(set(card_materials)) != len(card_materials):
+        problems.append(f"card layers share a material: {card_materials}")
+    if not strands:
+        problems.append("no strand meshes")
+    for o in strands:
+        if "_WIND" not in o.data.attributes:
+            problems.append(f"{o.name}: no _WIND attribute ({list(o.data.attributes.keys())})")
     lods = sorted(name for name in objects if "_LOD" in name)
     print(f"imported {len(objects)} objects; LOD nodes: {', '.join(lods)}")
     for p in problems:

@@ -1,9 +1,10 @@
 //! What engines and DCC tools read of a baked set, checked for every preset and target:
 //! each material's name stands for one material only (importers keep one material per
 //! name), every texture a material wears is inside its `.glb` and the same as the loose
-//! PNG beside it, the custom attributes are floats, the cards' colour keeps its coverage
-//! down the chain an engine builds from it, and every KTX2 descriptor is the byte
-//! sequence the Khronos Data Format Specification gives for its format.
+//! PNG beside it, the custom attributes are floats and present where the manifest says,
+//! the cards' colour keeps its coverage down the chain an engine builds from it, and
+//! every KTX2 descriptor is the byte sequence the Khronos Data Format Specification gives
+//! for its format.
 
 use std::collections::BTreeMap;
 use tuft_bake::{self as bake, targets::Target};
@@ -44,7 +45,7 @@ fn bc7_descriptor(srgb: bool) -> Vec<u8> {
 }
 
 /// Checks the set in `dir`; what is wrong, each a line.
-fn check_set(dir: &std::path::Path, label: &str, bc7: bool) -> Vec<String> {
+fn check_set(dir: &std::path::Path, label: &str, bc7: bool, compression: &str) -> Vec<String> {
     let mut wrong = Vec::new();
     let manifest = crate::baked_set::manifest(dir);
     // What the manifest says of the set is what the set holds.
@@ -56,7 +57,7 @@ fn check_set(dir: &std::path::Path, label: &str, bc7: bool) -> Vec<String> {
     if !made.images_in_glb
         || made.ktx2_zstd_level != tuft_bake::ktx2::ZSTD_LEVEL
         || made.map_resolution != 32
-        || made.mesh_compression != "quantize"
+        || made.mesh_compression != compression
         || !made.generator.starts_with("Tuft ")
     {
         wrong.push(format!(
@@ -125,22 +126,28 @@ fn check_set(dir: &std::path::Path, label: &str, bc7: bool) -> Vec<String> {
                 }
             }
         }
-        if file != &manifest.ground
-            && glb.json.get("meshes").is_some()
-            && ["_WIND", "_RANK"].iter().any(|a| {
-                // Every mesh of the file: a layer's levels share one.
-                glb.json["meshes"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .flat_map(|m| m["primitives"].as_array().unwrap())
-                    .any(|p| {
-                        let k = p["attributes"][a].as_u64();
-                        k.is_none_or(|k| glb.json["accessors"][k as usize]["componentType"] != 5126)
-                    })
-            })
-        {
-            wrong.push(format!("{label}: {file} lacks float _WIND or _RANK"));
+        // `_RANK` on every strand and card mesh, `_WIND` too but where the manifest
+        // says a meshopt set leaves it off the strands; floats, which every importer keeps.
+        let strand_levels = manifest.layers.iter().any(|l| l.meshes.contains(file));
+        let no_wind = made.mesh_compression == "meshopt" && strand_levels;
+        for (attribute, wanted) in [("_WIND", !no_wind), ("_RANK", true)] {
+            if file == &manifest.ground || glb.json.get("meshes").is_none() {
+                break;
+            }
+            // Every mesh of the file: a layer's levels share one.
+            let as_said = glb.json["meshes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .flat_map(|m| m["primitives"].as_array().unwrap())
+                .all(|p| match p["attributes"][attribute].as_u64() {
+                    Some(k) => wanted && glb.json["accessors"][k as usize]["componentType"] == 5126,
+                    None => !wanted,
+                });
+            if !as_said {
+                let should = if wanted { "a float" } else { "no" };
+                wrong.push(format!("{label}: {file} should have {should} {attribute}"));
+            }
         }
     }
     // The cards' colour as an engine samples it: the chain it builds from the glTF's
@@ -239,8 +246,10 @@ fn every_preset_for_every_target_lands_as_engines_read_it() {
             .graph;
         let evaluator = Evaluator::new(&graph);
         for (target_name, target) in Target::NAMES {
-            // One codec a preset: the BC7 blocks on the moss, RGBA8 elsewhere.
+            // One codec a preset: the BC7 blocks on the moss, RGBA8 elsewhere; and meshopt
+            // on the carpet's glTF (the strands without `_WIND`, as its manifest says).
             let bc7 = preset == "moss" && target == Target::Gltf;
+            let meshopt = preset == "carpet" && target == Target::Gltf;
             let options = bake::BakeOptions {
                 resolution: 32,
                 target,
@@ -248,6 +257,11 @@ fn every_preset_for_every_target_lands_as_engines_read_it() {
                     tuft_bake::ktx2::Codec::Bc7
                 } else {
                     tuft_bake::ktx2::Codec::Rgba8
+                },
+                encoding: if meshopt {
+                    tuft_bake::gltf::Encoding::Meshopt
+                } else {
+                    bake::BakeOptions::default().encoding
                 },
                 ..bake::BakeOptions::default()
             };
@@ -264,6 +278,7 @@ fn every_preset_for_every_target_lands_as_engines_read_it() {
                 dir.path(),
                 &format!("{preset} {target_name}"),
                 bc7,
+                if meshopt { "meshopt" } else { "quantize" },
             ));
         }
     }
