@@ -39,12 +39,10 @@ impl BakedView {
         self.dir.take().is_some()
     }
 
-    /// What the preview draws: the set, or `graph`.
-    pub fn source(&self, graph: impl FnOnce() -> tuft_graph::MaterialGraph) -> Source {
-        match &self.dir {
-            Some(dir) => Source::Baked(dir.clone()),
-            None => Source::Graph(Box::new(graph())),
-        }
+    /// What the preview draws while a set is shown: the set's files.
+    #[must_use]
+    pub fn source(&self) -> Option<Source> {
+        self.dir.as_ref().map(|dir| Source::Baked(dir.clone()))
     }
 
     /// The central panel while a set is shown: what it is and what it holds (as
@@ -133,7 +131,10 @@ impl Editor {
     /// Queues a preview rebuild of what the editor shows: the baked set, or the graph.
     pub(super) fn request_preview(&mut self) {
         let generation = self.session.generation();
-        let source = self.baked.source(|| self.session.doc().graph.clone());
+        let source = self
+            .baked
+            .source()
+            .unwrap_or_else(|| Source::Graph(Box::new(self.session.doc().graph.clone())));
         self.preview.request_source(generation, source);
     }
 

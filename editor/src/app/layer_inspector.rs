@@ -1,16 +1,170 @@
 //! Strand layers in the editor: added, renamed, duplicated and deleted as undoable
-//! edits, and the inspector's view of them — each layer's name, its settings with a
-//! sentence each, its levels' coverage and its survivor view.
+//! edits, and the inspector's view of them ([`LayersPanel`], one concern with its own
+//! state) — each layer's name, its settings with a sentence each, its levels' coverage
+//! and its survivor view.
 
 use super::Editor;
 use super::panels::coverage_text;
 use super::widgets::{colour, drag, drag_in, slider};
 use crate::graph_view::ViewNode;
+use crate::thumbs::Thumbnails;
 use eframe::egui;
 use tuft_graph::layer::Profile;
 use tuft_graph::limits;
-use tuft_graph::{Input, NodeId, StrandLayer, Value};
+use tuft_graph::{Input, MaterialGraph, NodeId, StrandLayer, Value};
 use tuft_strands::levels::{LevelSettings, MAX_WIDEN};
+
+/// The inspector's strand layers: which one shows first, and whether it has still to
+/// be scrolled to.
+#[derive(Debug, Default)]
+pub struct LayersPanel {
+    focus: Option<(String, bool)>,
+}
+
+/// What the author asked of a layer in the panel, for the editor to carry out.
+#[derive(Debug, PartialEq)]
+pub enum LayerAsk {
+    /// Rename layer `from` to `to`.
+    Rename {
+        /// The layer's name.
+        from: String,
+        /// The name asked for.
+        to: String,
+    },
+    /// Add a copy of the layer.
+    Duplicate(String),
+    /// Delete the layer.
+    Delete(String),
+    /// The layer's settings or ports, as edited (`name`'s whole layer).
+    Edit(String, Box<StrandLayer>),
+}
+
+impl LayersPanel {
+    /// Shows layer `name` first, scrolled to.
+    pub fn focus(&mut self, name: &str) {
+        self.focus = Some((name.to_owned(), true));
+    }
+
+    /// The layer shown first, if any.
+    #[must_use]
+    pub fn focused(&self) -> Option<&str> {
+        self.focus.as_ref().map(|(name, _)| name.as_str())
+    }
+
+    /// Forgets the focus if it is on `name` (a layer deleted).
+    pub fn forget(&mut self, name: &str) {
+        if self.focused() == Some(name) {
+            self.focus = None;
+        }
+    }
+
+    /// Every layer of `graph`, the focused one first, with the levels' coverage and
+    /// survivors `thumbs` measured; what the author asked.
+    pub fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        graph: &MaterialGraph,
+        thumbs: &Thumbnails,
+    ) -> Vec<LayerAsk> {
+        let mut asked = Vec::new();
+        let mut layers: Vec<(&String, &StrandLayer)> = graph.strands.iter().collect();
+        // The focused layer first (a stable sort keeps the others in name order).
+        let focus = self.focused().map(str::to_owned);
+        layers.sort_by_key(|(name, _)| Some(*name) != focus.as_ref());
+        if layers.is_empty() {
+            ui.label(
+                "No strand layers: add one from the library or the canvas's right-click menu.",
+            );
+        }
+        for (name, layer) in layers {
+            ui.separator();
+            let heading = ui.strong(format!("Strand layer {name}"));
+            if let Some((focused, scroll)) = &mut self.focus
+                && focused.as_str() == name.as_str()
+                && std::mem::take(scroll)
+            {
+                heading.scroll_to_me(Some(egui::Align::TOP));
+            }
+            asked.extend(layer_name_row(ui, name));
+            ui.label(format!("{} candidates", layer.n_candidates()));
+            let mut edited = layer.clone();
+            egui::Grid::new(format!("layer {name}"))
+                .num_columns(2)
+                .show(ui, |ui| layer_settings(ui, &mut edited));
+            ui.label("Ports").on_hover_text(
+                "Ports of the layer node: set a value here, or wire a field into the port to \
+                 vary it over the repeat",
+            );
+            let source = |id: NodeId| {
+                graph
+                    .node(id)
+                    .map_or_else(|| format!("node #{}", id.0), |n| n.title())
+            };
+            egui::Grid::new(format!("ports {name}"))
+                .num_columns(2)
+                .show(ui, |ui| port_settings(ui, &mut edited, &source));
+            if &edited != layer {
+                asked.push(LayerAsk::Edit(name.clone(), Box::new(edited)));
+            }
+            if let Some(reports) = thumbs.level_reports(name) {
+                ui.label(format!(
+                    "levels (coverage from above, relative to level 0): {}",
+                    coverage_text(reports)
+                ))
+                .on_hover_text(
+                    "Each level splatted from above; 1 means the level covers what level 0 does",
+                );
+            }
+            if let Some(tex) = thumbs.survivors().get(name) {
+                ui.label("Survivors: green where the density keeps the candidates, red where it drops them")
+                    .on_hover_text("Each candidate exists iff its own density hash is below the density at its root");
+                ui.image((tex.id(), egui::vec2(160.0, 160.0)));
+            }
+        }
+        asked
+    }
+}
+
+/// Where the name field of layer `name` keeps what is typed until it is taken.
+fn name_field(name: &str) -> egui::Id {
+    egui::Id::new(("layer name", name))
+}
+
+/// A layer's name, editable, with Rename, Duplicate and Delete.
+fn layer_name_row(ui: &mut egui::Ui, name: &str) -> Option<LayerAsk> {
+    let id = name_field(name);
+    let mut text = ui
+        .data_mut(|d| d.get_temp::<String>(id))
+        .unwrap_or_else(|| name.to_owned());
+    let mut asked = None;
+    ui.horizontal(|ui| {
+        ui.label("name");
+        let field = ui.add(egui::TextEdit::singleline(&mut text).desired_width(140.0));
+        let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+        if (ui.button("Rename").clicked() || enter) && text != name {
+            asked = Some(LayerAsk::Rename {
+                from: name.to_owned(),
+                to: text.clone(),
+            });
+        }
+        if ui
+            .button("Duplicate")
+            .on_hover_text("A copy with the same links and settings and its own seed")
+            .clicked()
+        {
+            asked = Some(LayerAsk::Duplicate(name.to_owned()));
+        }
+        if ui
+            .button("Delete")
+            .on_hover_text("Undo brings it back")
+            .clicked()
+        {
+            asked = Some(LayerAsk::Delete(name.to_owned()));
+        }
+        ui.data_mut(|d| d.insert_temp(id, text));
+    });
+    asked
+}
 
 impl Editor {
     /// Adds a strand layer under a free name (one undoable edit), shows its settings
@@ -30,7 +184,7 @@ impl Editor {
     /// brings its node into view on the canvas (a layer just made, which stands below
     /// the others, out of sight).
     pub fn focus_layer(&mut self, name: &str, frame: bool) {
-        self.layer_focus = Some((name.to_owned(), true));
+        self.layers.focus(name);
         if frame {
             self.graph.frame(vec![ViewNode::Layer(name.to_owned())]);
         }
@@ -39,7 +193,7 @@ impl Editor {
     /// The strand layer the inspector shows first, if any.
     #[must_use]
     pub fn layer_focus(&self) -> Option<&str> {
-        self.layer_focus.as_ref().map(|(name, _)| name.as_str())
+        self.layers.focused()
     }
 
     /// Renames layer `from` to `to`; a refused name is reported with its reason and
@@ -71,9 +225,7 @@ impl Editor {
         self.edit(None, |d| {
             let _ = d.graph.remove_layer(name);
         });
-        if self.layer_focus() == Some(name) {
-            self.layer_focus = None;
-        }
+        self.layers.forget(name);
     }
 
     /// Clears the selection: the inspector shows the strand layers.
@@ -81,108 +233,28 @@ impl Editor {
         self.selected = None;
     }
 
+    /// The inspector's strand layers, and what the author asked of them carried out.
     pub(super) fn layers_inspector(&mut self, ui: &mut egui::Ui) {
-        let mut layers: Vec<(String, StrandLayer)> = self
-            .session
-            .doc()
-            .graph
-            .strands
-            .iter()
-            .map(|(n, l)| (n.clone(), l.clone()))
-            .collect();
-        // The focused layer first (a stable sort keeps the others in name order).
-        let focus = self.layer_focus().map(str::to_owned);
-        layers.sort_by_key(|(name, _)| Some(name) != focus.as_ref());
-        if layers.is_empty() {
-            ui.label(
-                "No strand layers: add one from the library or the canvas's right-click menu.",
-            );
-        }
-        for (name, layer) in layers {
-            ui.separator();
-            let heading = ui.strong(format!("Strand layer {name}"));
-            if let Some((focused, scroll)) = &mut self.layer_focus
-                && *focused == name
-                && std::mem::take(scroll)
-            {
-                heading.scroll_to_me(Some(egui::Align::TOP));
-            }
-            self.layer_name_row(ui, &name);
-            ui.label(format!("{} candidates", layer.n_candidates()));
-            let mut edited = layer.clone();
-            egui::Grid::new(format!("layer {name}"))
-                .num_columns(2)
-                .show(ui, |ui| layer_settings(ui, &mut edited));
-            ui.label("Ports").on_hover_text(
-                "Ports of the layer node: set a value here, or wire a field into the port to \
-                 vary it over the repeat",
-            );
-            let graph = &self.session.doc().graph;
-            let source = |id: NodeId| {
-                graph
-                    .node(id)
-                    .map_or_else(|| format!("node #{}", id.0), |n| n.title())
-            };
-            egui::Grid::new(format!("ports {name}"))
-                .num_columns(2)
-                .show(ui, |ui| port_settings(ui, &mut edited, &source));
-            if edited != layer {
-                let key = format!("layer {name}");
-                let n = name.clone();
-                self.edit(Some(key), move |d| {
-                    d.graph.strands.insert(n, edited);
-                });
-            }
-            if let Some(reports) = self.thumbs.level_reports(&name) {
-                ui.label(format!(
-                    "levels (coverage from above, relative to level 0): {}",
-                    coverage_text(reports)
-                ))
-                .on_hover_text(
-                    "Each level splatted from above; 1 means the level covers what level 0 does",
-                );
-            }
-            if let Some(tex) = self.thumbs.survivors().get(&name) {
-                ui.label("Survivors: green where the density keeps the candidates, red where it drops them")
-                    .on_hover_text("Each candidate exists iff its own density hash is below the density at its root");
-                ui.image((tex.id(), egui::vec2(160.0, 160.0)));
+        let asked = self.layers.ui(ui, &self.session.doc().graph, &self.thumbs);
+        for ask in asked {
+            match ask {
+                LayerAsk::Rename { from, to } => {
+                    if self.rename_layer(&from, &to) {
+                        // The field shows the new name from now on.
+                        ui.data_mut(|d| d.remove::<String>(name_field(&from)));
+                    }
+                }
+                LayerAsk::Duplicate(name) => {
+                    self.duplicate_layer(&name);
+                }
+                LayerAsk::Delete(name) => self.delete_layer(&name),
+                LayerAsk::Edit(name, layer) => {
+                    self.edit(Some(format!("layer {name}")), move |d| {
+                        d.graph.strands.insert(name, *layer);
+                    });
+                }
             }
         }
-    }
-
-    /// A layer's name, editable, with Rename, Duplicate and Delete.
-    fn layer_name_row(&mut self, ui: &mut egui::Ui, name: &str) {
-        let id = egui::Id::new(("layer name", name));
-        let mut text = ui
-            .data_mut(|d| d.get_temp::<String>(id))
-            .unwrap_or_else(|| name.to_owned());
-        ui.horizontal(|ui| {
-            ui.label("name");
-            let field = ui.add(egui::TextEdit::singleline(&mut text).desired_width(140.0));
-            let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-            if (ui.button("Rename").clicked() || enter)
-                && text != name
-                && self.rename_layer(name, &text)
-            {
-                ui.data_mut(|d| d.remove::<String>(id));
-                return;
-            }
-            if ui
-                .button("Duplicate")
-                .on_hover_text("A copy with the same links and settings and its own seed")
-                .clicked()
-            {
-                self.duplicate_layer(name);
-            }
-            if ui
-                .button("Delete")
-                .on_hover_text("Undo brings it back")
-                .clicked()
-            {
-                self.delete_layer(name);
-            }
-            ui.data_mut(|d| d.insert_temp(id, text));
-        });
     }
 }
 

@@ -185,9 +185,8 @@ pub struct Editor {
     preview: Preview,
     thumbs: Thumbnails,
     selected: Option<NodeId>,
-    /// The strand layer the inspector shows first (the one added, copied, renamed or
-    /// clicked last), and whether the inspector still has to scroll to it.
-    layer_focus: Option<(String, bool)>,
+    /// The inspector's strand layers: which shows first.
+    layers: layer_inspector::LayersPanel,
     search: String,
     /// A one-line message for the status bar (what was saved, what failed).
     message: Option<(String, bool)>,
@@ -228,8 +227,8 @@ pub struct Editor {
     exporter: export::Exporter,
     /// The baked set shown read-only instead of the document, if any.
     baked: baked::BakedView,
-    /// A mesh file being read to preview on.
-    mesh_load: Option<surface::MeshLoad>,
+    /// The preview's surface: a mesh being read, and the rows that choose it.
+    surface: surface::SurfacePanel,
     /// UI-thread CPU time of recent frames, milliseconds.
     frame_ms: Vec<f32>,
     /// The interval between recent frames as egui measured it, milliseconds: what the
@@ -333,7 +332,7 @@ impl Editor {
             preview: Preview::new(sets.clone()),
             thumbs: Thumbnails::new(sets),
             selected: None,
-            layer_focus: None,
+            layers: layer_inspector::LayersPanel::default(),
             search: String::new(),
             message,
             message_since: None,
@@ -352,7 +351,7 @@ impl Editor {
             help: false,
             exporter: export::Exporter::default(),
             baked: baked::BakedView::default(),
-            mesh_load: None,
+            surface: surface::SurfacePanel::default(),
             frame_ms: Vec::new(),
             interval_ms: Vec::new(),
             title: String::new(),

@@ -2,23 +2,41 @@
 //! Surface › mesh…, dropped on the window, or named by the document (its layout keeps the
 //! path, relative to the graph file, and the UV scale). The file is read on a worker; a
 //! mesh that cannot be read leaves the previous surface and the document as they were,
-//! and says why.
+//! and says why. [`SurfacePanel`] is the concern's own state (the mesh being read) and
+//! its rows in the preview panel; what is shown on is the preview's, which draws it.
 
 use super::Editor;
 use crate::command::Command;
-use crate::preview::LoadedMesh;
+use crate::preview::{LoadedMesh, Preview};
 use eframe::egui;
 use std::path::Path;
-use std::sync::mpsc::Receiver;
+use std::sync::mpsc::{Receiver, TryRecvError};
 use tuft_render::SurfaceKind;
 
-/// A mesh file being read (and measured) on a worker.
-pub(super) type MeshLoad = Receiver<Result<LoadedMesh, String>>;
+/// The preview's surface: a mesh being read, and the rows that choose what to show on.
+#[derive(Default)]
+pub struct SurfacePanel {
+    /// A mesh file being read (and measured) on a worker.
+    load: Option<Receiver<Result<LoadedMesh, String>>>,
+}
 
-impl Editor {
-    /// Starts reading the mesh in `path` to preview on, at `uv_scale` repeats per UV unit
+/// What the author asked of the surface, for the editor to carry out.
+#[derive(Debug, PartialEq)]
+pub enum SurfaceAsk {
+    /// Show on this kind (a mesh: the one last read, or choose one).
+    Kind(SurfaceKind),
+    /// Choose a mesh file.
+    ChooseMesh,
+    /// Stand at eye height on the field, or stop.
+    Walk(bool),
+    /// The mesh's repeats per UV unit (`None`: measured).
+    UvScale(Option<f32>),
+}
+
+impl SurfacePanel {
+    /// Starts reading the mesh in `path` on a worker, at `uv_scale` repeats per UV unit
     /// (`None`: measured).
-    pub fn use_mesh(&mut self, path: &Path, uv_scale: Option<f32>) {
+    pub fn read(&mut self, path: &Path, uv_scale: Option<f32>) {
         let (tx, done) = std::sync::mpsc::channel();
         let file = path.to_owned();
         crate::workers::spawn("tuft mesh reader", move || {
@@ -27,37 +45,137 @@ impl Editor {
                 .map_err(|e| e.to_string());
             let _ = tx.send(read);
         });
+        self.load = Some(done);
+    }
+
+    /// The mesh read, once its worker is done (`wait`: blocking until it is).
+    pub fn poll(&mut self, wait: bool) -> Option<Result<LoadedMesh, String>> {
+        let done = self.load.as_ref()?;
+        let read = if wait {
+            done.recv().map_err(|_| TryRecvError::Disconnected)
+        } else {
+            done.try_recv()
+        };
+        match read {
+            Err(TryRecvError::Empty) => None,
+            Ok(read) => {
+                self.load = None;
+                Some(read)
+            }
+            Err(TryRecvError::Disconnected) => {
+                self.load = None;
+                Some(Err("the mesh reader stopped".into()))
+            }
+        }
+    }
+
+    /// Whether a mesh is being read.
+    #[must_use]
+    pub fn reading(&self) -> bool {
+        self.load.is_some()
+    }
+
+    /// The surface row (the kinds, "mesh…", on the field the walk) as `preview` shows
+    /// them; what the author asked.
+    pub fn ui(&self, ui: &mut egui::Ui, preview: &Preview) -> Option<SurfaceAsk> {
+        let mut asked = None;
+        egui::ComboBox::from_id_salt("surface")
+            .selected_text(preview.kind.name())
+            .show_ui(ui, |ui| {
+                for k in SurfaceKind::ALL {
+                    if ui.selectable_label(preview.kind == k, k.name()).clicked() {
+                        asked = Some(SurfaceAsk::Kind(k));
+                    }
+                }
+                if preview.mesh.is_some()
+                    && ui
+                        .selectable_label(preview.kind == SurfaceKind::Mesh, "mesh")
+                        .clicked()
+                {
+                    asked = Some(SurfaceAsk::Kind(SurfaceKind::Mesh));
+                }
+                if ui.selectable_label(false, "mesh…").clicked() {
+                    asked = Some(SurfaceAsk::ChooseMesh);
+                }
+            });
+        if preview.kind == SurfaceKind::Field {
+            let was = preview.view.camera.walk_eye.is_some();
+            let mut walking = was;
+            ui.checkbox(&mut walking, "walk").on_hover_text(
+                "Stand at eye height on the field: W A S D walk (Shift runs), the wheel \
+                 raises the eye, dragging looks around",
+            );
+            if walking != was {
+                asked = Some(SurfaceAsk::Walk(walking));
+            }
+        }
+        asked
+    }
+
+    /// The mesh's UV scale, on a row of its own under the surface row (beside it, the
+    /// checkbox and the number widened the side panel when a mesh was chosen), for a
+    /// material repeating every `repeat_m`; the scale asked for.
+    pub fn uv_scale_ui(
+        &self,
+        ui: &mut egui::Ui,
+        preview: &Preview,
+        repeat_m: f32,
+    ) -> Option<SurfaceAsk> {
+        if preview.kind != SurfaceKind::Mesh {
+            return None;
+        }
+        let mesh = preview.mesh.as_ref()?;
+        let scale = mesh.uv_scale;
+        let mut measured = scale.is_none();
+        let mut value = mesh.scale(repeat_m);
+        let mut asked = None;
+        ui.horizontal_wrapped(|ui| {
+            ui.checkbox(&mut measured, "measured UV scale")
+                .on_hover_text(
+                    "Repeats of the material per UV unit of the mesh: measured from the mesh's area \
+                 so the material keeps its size in metres, or set by hand",
+                );
+            let changed_value = ui
+                .add_enabled(
+                    !measured,
+                    egui::DragValue::new(&mut value)
+                        .range(0.001..=100_000.0)
+                        .speed(0.05)
+                        .suffix(" repeats / UV"),
+                )
+                .changed();
+            let wanted = (!measured).then_some(value);
+            if wanted != scale && (changed_value || measured != scale.is_none()) {
+                asked = Some(SurfaceAsk::UvScale(wanted));
+            }
+        });
+        asked
+    }
+}
+
+impl Editor {
+    /// Starts reading the mesh in `path` to preview on, at `uv_scale` repeats per UV unit
+    /// (`None`: measured).
+    pub fn use_mesh(&mut self, path: &Path, uv_scale: Option<f32>) {
+        self.surface.read(path, uv_scale);
         self.message = Some((format!("Reading {}…", path.display()), false));
-        self.mesh_load = Some(done);
     }
 
     /// Blocks until a mesh being read has been taken up (tests).
     pub fn wait_for_mesh(&mut self) {
-        if let Some(done) = self.mesh_load.take() {
-            let read = done
-                .recv()
-                .unwrap_or_else(|_| Err("the reader stopped".into()));
+        if let Some(read) = self.surface.poll(true) {
             self.mesh_read(read);
         }
     }
 
     /// Takes up a mesh once its worker has read it.
     pub(super) fn poll_mesh(&mut self, ctx: &egui::Context) {
-        let Some(done) = &self.mesh_load else {
-            return;
-        };
-        match done.try_recv() {
-            Ok(read) => {
-                self.mesh_load = None;
-                self.mesh_read(read);
-            }
-            Err(std::sync::mpsc::TryRecvError::Empty) => {
+        match self.surface.poll(false) {
+            Some(read) => self.mesh_read(read),
+            None if self.surface.reading() => {
                 ctx.request_repaint_after(std::time::Duration::from_millis(50));
             }
-            Err(std::sync::mpsc::TryRecvError::Disconnected) => {
-                self.mesh_load = None;
-                self.message = Some(("The mesh reader stopped".into(), true));
-            }
+            None => {}
         }
     }
 
@@ -188,84 +306,31 @@ impl Editor {
         self.use_mesh(&path, mesh.repeats_per_uv);
     }
 
-    /// The preview panel's surface row: the kinds, "mesh…", and for a mesh its UV scale.
-    pub(super) fn surface_row(&mut self, ui: &mut egui::Ui) {
-        let mut chosen = None;
-        egui::ComboBox::from_id_salt("surface")
-            .selected_text(self.preview.kind.name())
-            .show_ui(ui, |ui| {
-                for k in SurfaceKind::ALL {
-                    if ui
-                        .selectable_label(self.preview.kind == k, k.name())
-                        .clicked()
-                    {
-                        chosen = Some(k);
-                    }
-                }
-                if self.preview.mesh.is_some()
-                    && ui
-                        .selectable_label(self.preview.kind == SurfaceKind::Mesh, "mesh")
-                        .clicked()
-                {
-                    chosen = Some(SurfaceKind::Mesh);
-                }
-                if ui.selectable_label(false, "mesh…").clicked() {
-                    self.queue.push(Command::ChooseMesh);
-                }
-            });
-        if let Some(k) = chosen {
-            self.surface_command(k);
-        }
-        if self.preview.kind == SurfaceKind::Field {
-            let cam = &mut self.preview.view.camera;
-            let mut walking = cam.walk_eye.is_some();
-            ui.checkbox(&mut walking, "walk").on_hover_text(
-                "Stand at eye height on the field: W A S D walk (Shift runs), the wheel \
-                 raises the eye, dragging looks around",
-            );
-            if walking != cam.walk_eye.is_some() {
+    /// The preview panel's surface row and, for a mesh, its UV scale row; what the
+    /// author asked there carried out.
+    pub(super) fn surface_rows(&mut self, ui: &mut egui::Ui, uv_scale: bool) {
+        let repeat_m = self.session.doc().graph.repeat_m;
+        let asked = if uv_scale {
+            self.surface.uv_scale_ui(ui, &self.preview, repeat_m)
+        } else {
+            self.surface.ui(ui, &self.preview)
+        };
+        match asked {
+            Some(SurfaceAsk::Kind(k)) => self.surface_command(k),
+            Some(SurfaceAsk::ChooseMesh) => self.queue.push(Command::ChooseMesh),
+            Some(SurfaceAsk::Walk(walking)) => {
+                let cam = &mut self.preview.view.camera;
                 cam.walk_eye = walking.then_some([0.0, 1.6, 0.0]);
                 cam.pitch = if walking { 0.03 } else { 0.07 };
             }
-        }
-    }
-
-    /// The mesh's UV scale, on a row of its own under the surface row (beside it, the
-    /// checkbox and the number widened the side panel when a mesh was chosen).
-    pub(super) fn uv_scale_row(&mut self, ui: &mut egui::Ui) {
-        if self.preview.kind != SurfaceKind::Mesh {
-            return;
-        }
-        let Some(mesh) = &self.preview.mesh else {
-            return;
-        };
-        let scale = mesh.uv_scale;
-        let mut measured = scale.is_none();
-        let mut value = mesh.scale(self.session.doc().graph.repeat_m);
-        ui.horizontal_wrapped(|ui| {
-            ui.checkbox(&mut measured, "measured UV scale")
-                .on_hover_text(
-                    "Repeats of the material per UV unit of the mesh: measured from the mesh's area \
-                 so the material keeps its size in metres, or set by hand",
-                );
-            let changed_value = ui
-                .add_enabled(
-                    !measured,
-                    egui::DragValue::new(&mut value)
-                        .range(0.001..=100_000.0)
-                        .speed(0.05)
-                        .suffix(" repeats / UV"),
-                )
-                .changed();
-            let wanted = (!measured).then_some(value);
-            if wanted != scale
-                && (changed_value || measured != scale.is_none())
-                && let Some(mesh) = self.preview.mesh.as_mut()
-            {
-                mesh.uv_scale = wanted;
-                self.keep_mesh_in_document();
-                self.request_preview();
+            Some(SurfaceAsk::UvScale(wanted)) => {
+                if let Some(mesh) = self.preview.mesh.as_mut() {
+                    mesh.uv_scale = wanted;
+                    self.keep_mesh_in_document();
+                    self.request_preview();
+                }
             }
-        });
+            None => {}
+        }
     }
 }
