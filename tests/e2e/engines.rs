@@ -130,10 +130,12 @@ fn check_set(dir: &std::path::Path, label: &str, bc7: bool, compression: &str) -
         // says a meshopt set leaves it off the strands; floats, which every importer keeps.
         let strand_levels = manifest.layers.iter().any(|l| l.meshes.contains(file));
         let no_wind = made.mesh_compression == "meshopt" && strand_levels;
-        for (attribute, wanted) in [("_WIND", !no_wind), ("_RANK", true)] {
-            if file == &manifest.ground || glb.json.get("meshes").is_none() {
-                break;
-            }
+        let checked = if file == &manifest.ground || glb.json.get("meshes").is_none() {
+            Vec::new()
+        } else {
+            vec![("_WIND", !no_wind), ("_RANK", true)]
+        };
+        for (attribute, wanted) in checked {
             // Every mesh of the file: a layer's levels share one.
             let as_said = glb.json["meshes"]
                 .as_array()

@@ -160,7 +160,9 @@ impl Exporter {
 
     /// Opens the dialog, unless an export is running.
     pub fn open_dialog(&mut self) {
-        self.dialog = !self.busy();
+        if !self.busy() {
+            self.dialog = true;
+        }
     }
 
     /// Takes a folder chosen for the export.
@@ -170,8 +172,10 @@ impl Exporter {
 
     /// The dialog and the running export's progress; what the author asked, if anything.
     pub fn ui(&mut self, ctx: &egui::Context) -> Option<ExportAsk> {
+        // Never both: the dialog does not open while an export runs.
         let asked = self.dialog_window(ctx);
-        asked.or_else(|| self.progress_window(ctx))
+        let finished = self.progress_window(ctx);
+        asked.or(finished)
     }
 
     fn dialog_window(&mut self, ctx: &egui::Context) -> Option<ExportAsk> {

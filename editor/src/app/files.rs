@@ -89,35 +89,31 @@ impl Editor {
         };
         let old = self.session.doc().graph.name.clone();
         let mut done = None;
-        egui::Window::new("Name the material")
-            .collapsible(false)
-            .resizable(false)
-            .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
-            .show(ctx, |ui| {
-                if offered {
-                    ui.label(format!(
-                        "The material is called “{old}”; its file is not. A bake names its \
+        super::widgets::question("Name the material").show(ctx, |ui| {
+            if offered {
+                ui.label(format!(
+                    "The material is called “{old}”; its file is not. A bake names its \
                          files by the material: name it after the file?"
-                    ));
-                } else {
-                    ui.label("A bake names its files by the material's name.");
+                ));
+            } else {
+                ui.label("A bake names its files by the material's name.");
+            }
+            let field = ui.text_edit_singleline(&mut text);
+            let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            ui.horizontal(|ui| {
+                if ui.button("Rename").clicked() || enter {
+                    done = Some(true);
                 }
-                let field = ui.text_edit_singleline(&mut text);
-                let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-                ui.horizontal(|ui| {
-                    if ui.button("Rename").clicked() || enter {
-                        done = Some(true);
-                    }
-                    let keep = if offered {
-                        format!("Keep “{old}”")
-                    } else {
-                        "Cancel".to_owned()
-                    };
-                    if ui.button(keep).clicked() {
-                        done = Some(false);
-                    }
-                });
+                let keep = if offered {
+                    format!("Keep “{old}”")
+                } else {
+                    "Cancel".to_owned()
+                };
+                if ui.button(keep).clicked() {
+                    done = Some(false);
+                }
             });
+        });
         match done {
             Some(true) if !self.rename_material(&text) => self.renaming = Some((text, offered)),
             // Offered right after a Save As: the file just written takes the new name too.
@@ -271,29 +267,25 @@ impl Editor {
             return;
         };
         let mut answer = None;
-        egui::Window::new(purpose.title())
-            .collapsible(false)
-            .resizable(false)
-            .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
-            .show(ctx, |ui| {
-                ui.label("No file dialog can be shown here. Type the path:");
-                let field = ui.add(egui::TextEdit::singleline(&mut text).desired_width(420.0));
-                // Enter gives up the field's focus: looked for before the focus is taken
-                // back below (which would hide that it was lost).
-                let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-                // The keys go to the path unless the user moved them elsewhere.
-                if !enter && ui.memory(|m| m.focused().is_none()) {
-                    field.request_focus();
+        super::widgets::question(purpose.title()).show(ctx, |ui| {
+            ui.label("No file dialog can be shown here. Type the path:");
+            let field = ui.add(egui::TextEdit::singleline(&mut text).desired_width(420.0));
+            // Enter gives up the field's focus: looked for before the focus is taken
+            // back below (which would hide that it was lost).
+            let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            // The keys go to the path unless the user moved them elsewhere.
+            if !enter && ui.memory(|m| m.focused().is_none()) {
+                field.request_focus();
+            }
+            ui.horizontal(|ui| {
+                if ui.button("OK").clicked() || enter {
+                    answer = Some(true);
                 }
-                ui.horizontal(|ui| {
-                    if ui.button("OK").clicked() || enter {
-                        answer = Some(true);
-                    }
-                    if ui.button("Cancel").clicked() {
-                        answer = Some(false);
-                    }
-                });
+                if ui.button("Cancel").clicked() {
+                    answer = Some(false);
+                }
             });
+        });
         match answer {
             Some(true) if !text.trim().is_empty() => {
                 self.chosen(purpose, Path::new(text.trim()));

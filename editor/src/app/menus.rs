@@ -276,24 +276,20 @@ impl Editor {
         self.rename_window(ctx);
         if let Some(pending) = self.pending.clone() {
             let mut answer = None;
-            egui::Window::new("Unsaved changes")
-                .collapsible(false)
-                .resizable(false)
-                .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
-                .show(ctx, |ui| {
-                    ui.label("The material has unsaved changes.");
-                    ui.horizontal(|ui| {
-                        if ui.button("Save").clicked() {
-                            answer = Some(0);
-                        }
-                        if ui.button("Don't Save").clicked() {
-                            answer = Some(1);
-                        }
-                        if ui.button("Cancel").clicked() {
-                            answer = Some(2);
-                        }
-                    });
+            super::widgets::question("Unsaved changes").show(ctx, |ui| {
+                ui.label("The material has unsaved changes.");
+                ui.horizontal(|ui| {
+                    if ui.button("Save").clicked() {
+                        answer = Some(0);
+                    }
+                    if ui.button("Don't Save").clicked() {
+                        answer = Some(1);
+                    }
+                    if ui.button("Cancel").clicked() {
+                        answer = Some(2);
+                    }
                 });
+            });
             let proceed = match answer {
                 Some(0) => {
                     self.save_or_ask();

@@ -140,7 +140,7 @@ impl Editor {
     /// The material's strand layers: settings and the survivor view.
     pub(super) fn preview_panel(&mut self, ui: &mut egui::Ui) {
         ui.horizontal_wrapped(|ui| {
-            self.surface_rows(ui, false);
+            self.surface_row(ui);
             // A walker has no orbit distance: the eye's height is the wheel's.
             if let Some(eye) = self.preview.view.camera.walk_eye {
                 ui.label(format!("eye {:.1} m up", eye[1]));
@@ -153,7 +153,7 @@ impl Editor {
                 );
             }
         });
-        self.surface_rows(ui, true);
+        self.uv_scale_row(ui);
         ui.horizontal_wrapped(|ui| {
             let label = |m: LevelMode| match m {
                 LevelMode::Auto => "auto".to_owned(),

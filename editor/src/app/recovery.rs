@@ -200,25 +200,21 @@ impl Recovery {
             return None;
         }
         let mut choice = None;
-        egui::Window::new("Recover unsaved work?")
-            .collapsible(false)
-            .resizable(false)
-            .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
-            .show(ctx, |ui| {
-                ui.label("Tuft closed without saving this work:");
-                let now = std::time::SystemTime::now();
-                for (i, o) in self.orphans.iter().enumerate() {
-                    ui.horizontal(|ui| {
-                        ui.label(format!("{} — {}", o.label(), o.details(now)));
-                        if ui.button("Recover").clicked() {
-                            choice = Some((i, true));
-                        }
-                        if ui.button("Discard").clicked() {
-                            choice = Some((i, false));
-                        }
-                    });
-                }
-            });
+        super::widgets::question("Recover unsaved work?").show(ctx, |ui| {
+            ui.label("Tuft closed without saving this work:");
+            let now = std::time::SystemTime::now();
+            for (i, o) in self.orphans.iter().enumerate() {
+                ui.horizontal(|ui| {
+                    ui.label(format!("{} — {}", o.label(), o.details(now)));
+                    if ui.button("Recover").clicked() {
+                        choice = Some((i, true));
+                    }
+                    if ui.button("Discard").clicked() {
+                        choice = Some((i, false));
+                    }
+                });
+            }
+        });
         choice
     }
 }

@@ -21,7 +21,7 @@ pub struct SurfacePanel {
 }
 
 /// What the author asked of the surface, for the editor to carry out.
-#[derive(Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum SurfaceAsk {
     /// Show on this kind (a mesh: the one last read, or choose one).
     Kind(SurfaceKind),
@@ -306,15 +306,21 @@ impl Editor {
         self.use_mesh(&path, mesh.repeats_per_uv);
     }
 
-    /// The preview panel's surface row and, for a mesh, its UV scale row; what the
-    /// author asked there carried out.
-    pub(super) fn surface_rows(&mut self, ui: &mut egui::Ui, uv_scale: bool) {
+    /// The preview panel's surface row, and what the author asked there carried out.
+    pub(super) fn surface_row(&mut self, ui: &mut egui::Ui) {
+        let asked = self.surface.ui(ui, &self.preview);
+        self.surface_asked(asked);
+    }
+
+    /// The mesh's UV scale row, and the scale asked for taken.
+    pub(super) fn uv_scale_row(&mut self, ui: &mut egui::Ui) {
         let repeat_m = self.session.doc().graph.repeat_m;
-        let asked = if uv_scale {
-            self.surface.uv_scale_ui(ui, &self.preview, repeat_m)
-        } else {
-            self.surface.ui(ui, &self.preview)
-        };
+        let asked = self.surface.uv_scale_ui(ui, &self.preview, repeat_m);
+        self.surface_asked(asked);
+    }
+
+    /// Carries out what the author asked of the surface.
+    fn surface_asked(&mut self, asked: Option<SurfaceAsk>) {
         match asked {
             Some(SurfaceAsk::Kind(k)) => self.surface_command(k),
             Some(SurfaceAsk::ChooseMesh) => self.queue.push(Command::ChooseMesh),

@@ -7,9 +7,21 @@
 //!
 //! A number typed outside a widget's range is refused, not clamped: the value stays, and
 //! the status bar names the range ([`take_refusal`]).
+//!
+//! And the editor's questions: a fixed window in the middle of the screen
+//! ([`question`]).
 
 use eframe::egui;
 use std::ops::RangeInclusive;
+
+/// A window that asks something, fixed in the middle of the screen: it neither folds
+/// nor resizes.
+pub(super) fn question(title: impl Into<egui::WidgetText>) -> egui::Window<'static> {
+    egui::Window::new(title)
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+}
 
 /// A slider over `range` that keeps what the author drags inside it and refuses a typed
 /// number outside it, never changing the value shown.

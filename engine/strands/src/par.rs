@@ -30,9 +30,9 @@ pub trait Pool: Sync {
 static POOL: std::sync::OnceLock<&'static dyn Pool> = std::sync::OnceLock::new();
 
 /// Makes every split from now on run on `pool`; the first pool installed stays (a
-/// program has one). Returns whether `pool` is the one installed now.
-pub fn set_pool(pool: &'static dyn Pool) -> bool {
-    std::ptr::addr_eq(*POOL.get_or_init(|| pool), pool)
+/// program has one).
+pub fn set_pool(pool: &'static dyn Pool) {
+    let _ = POOL.set(pool);
 }
 
 /// The pool a split started on this thread runs on: the installed one, unless this is

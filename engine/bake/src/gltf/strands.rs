@@ -202,8 +202,7 @@ impl Glb {
         let quantized = self.encoded(encoding);
         let (position, transform) = self.position_stream(mesh, quantized, grid_m);
         let mut streams = vec![("POSITION", position)];
-        let wind = tangents || encoding != Encoding::Meshopt;
-        streams.extend(self.strand_streams(mesh, quantized, tangents, wind));
+        streams.extend(self.strand_streams(mesh, encoding, tangents));
         if tangents {
             let v = &mesh.vertices;
             let t = uv_tangents(
@@ -263,7 +262,7 @@ impl Glb {
                 continue;
             }
             let (streams, indexed) = shared.get_or_insert_with(|| {
-                let streams = self.strand_streams(first, quantized, false, !meshopt);
+                let streams = self.strand_streams(first, encoding, false);
                 let indexed = self.indexed(&first.indices, first.vertices.len());
                 (streams, indexed)
             });
@@ -306,16 +305,18 @@ impl Glb {
         }
     }
 
-    /// Every attribute of a strand mesh but its positions; with `atlas`, texture
-    /// coordinates that read an atlas (16 bits where quantised, not 8); `_WIND` only
-    /// with `wind`.
+    /// Every attribute of a strand mesh but its positions, stored as `encoding` says;
+    /// with `atlas` (cards), texture coordinates that read an atlas (16 bits where
+    /// quantised, not 8). `_WIND` on cards always, on strands but under meshopt (where it
+    /// is their `TEXCOORD_0.x` squared; see [`Glb::strand_levels`]).
     fn strand_streams(
         &mut self,
         mesh: &LevelMesh,
-        quantized: bool,
+        encoding: Encoding,
         atlas: bool,
-        wind: bool,
     ) -> Vec<(&'static str, Stream)> {
+        let quantized = encoding != Encoding::Float;
+        let wind = atlas || encoding != Encoding::Meshopt;
         let v = &mesh.vertices;
         let normal = if quantized {
             self.unit_i8(v.iter().map(|x| x.normal))

@@ -41,20 +41,14 @@ impl Glb {
         values: impl Iterator<Item = [f32; N]>,
         quantized: bool,
     ) -> Stream {
-        let values: Vec<[f32; N]> = values.collect();
-        let inside = values.iter().flatten().all(|x| (0.0..=1.0).contains(x));
-        if !quantized || !inside {
-            return self.floats(values.into_iter());
-        }
-        let stride = (2 * N).next_multiple_of(4);
-        let mut bytes = vec![0u8; values.len() * stride];
-        for (out, v) in bytes.chunks_exact_mut(stride).zip(&values) {
-            for (pair, x) in out.as_chunks_mut::<2>().0.iter_mut().zip(v) {
-                *pair = unorm16(*x).to_le_bytes();
-            }
-        }
-        let view = self.view(&bytes, stride, VERTICES);
-        Stream::integers(view, component::UNSIGNED_SHORT, kind(N), stride)
+        self.unorm_or_floats(
+            values,
+            quantized,
+            (component::UNSIGNED_SHORT, 2),
+            |x, out| {
+                out.copy_from_slice(&unorm16(x).to_le_bytes());
+            },
+        )
     }
 
     /// Values in `[0, 1]` as 8-bit normalised integers padded to four bytes (an error of
@@ -64,20 +58,40 @@ impl Glb {
         values: impl Iterator<Item = [f32; N]>,
         quantized: bool,
     ) -> Stream {
+        self.unorm_or_floats(
+            values,
+            quantized,
+            (component::UNSIGNED_BYTE, 1),
+            |x, out| {
+                out[0] = tuft_strands::num::to_unorm8(x);
+            },
+        )
+    }
+
+    /// Values in `[0, 1]` as normalised integers of `component`, `width` bytes each,
+    /// which `encode` writes little-endian (an element padded to four bytes); or floats
+    /// when `quantized` is off or a value lies outside.
+    fn unorm_or_floats<const N: usize>(
+        &mut self,
+        values: impl Iterator<Item = [f32; N]>,
+        quantized: bool,
+        (component, width): (u32, usize),
+        encode: impl Fn(f32, &mut [u8]),
+    ) -> Stream {
         let values: Vec<[f32; N]> = values.collect();
         let inside = values.iter().flatten().all(|x| (0.0..=1.0).contains(x));
         if !quantized || !inside {
             return self.floats(values.into_iter());
         }
-        let stride = N.next_multiple_of(4);
+        let stride = (width * N).next_multiple_of(4);
         let mut bytes = vec![0u8; values.len() * stride];
         for (out, v) in bytes.chunks_exact_mut(stride).zip(&values) {
-            for (o, &x) in out.iter_mut().zip(v) {
-                *o = tuft_strands::num::to_unorm8(x);
+            for (slot, &x) in out.chunks_exact_mut(width).zip(v) {
+                encode(x, slot);
             }
         }
         let view = self.view(&bytes, stride, VERTICES);
-        Stream::integers(view, component::UNSIGNED_BYTE, kind(N), stride)
+        Stream::integers(view, component, kind(N), stride)
     }
 
     /// Four components in `[-1, 1]` as 8-bit signed normalised integers.
