@@ -135,7 +135,8 @@ impl Editor {
             .baked
             .source()
             .unwrap_or_else(|| Source::Graph(Box::new(self.session.doc().graph.clone())));
-        self.preview.request_source(generation, source);
+        let ground = self.surface.ground();
+        self.preview.request_source(generation, source, ground);
     }
 
     /// Opens a path dropped on the window or chosen: a baked set's folder or manifest as

@@ -244,16 +244,16 @@ impl Editor {
             ui.menu_button("Preview", |ui| {
                 ui.menu_button("Surface", |ui| {
                     for k in tuft_render::SurfaceKind::ALL {
-                        let name = if self.preview.kind == k {
+                        let name = if self.surface.kind() == k {
                             format!("• {}", k.name())
                         } else {
                             k.name().to_owned()
                         };
                         self.item(ui, &name, "", Some(Command::Surface(k)));
                     }
-                    if self.preview.mesh.is_some() {
+                    if self.surface.mesh().is_some() {
                         let mesh = tuft_render::SurfaceKind::Mesh;
-                        let name = if self.preview.kind == mesh {
+                        let name = if self.surface.kind() == mesh {
                             "• mesh"
                         } else {
                             "mesh"

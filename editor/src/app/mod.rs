@@ -8,6 +8,7 @@ mod baked;
 mod edits;
 mod export;
 mod files;
+mod frame;
 mod help;
 mod layer_inspector;
 mod menus;
@@ -19,8 +20,10 @@ mod user_library;
 mod widgets;
 
 pub use export::ExportSettings;
+pub use frame::CLICK_SECONDS;
 pub use menus::*;
 pub use panels::coverage_text;
+pub use surface::SurfacePanel;
 
 use crate::command::Command;
 use crate::file_dialogs::{Asking, Dialogs, Purpose};
@@ -228,7 +231,7 @@ pub struct Editor {
     /// The baked set shown read-only instead of the document, if any.
     baked: baked::BakedView,
     /// The preview's surface: a mesh being read, and the rows that choose it.
-    surface: surface::SurfacePanel,
+    surface: SurfacePanel,
     /// UI-thread CPU time of recent frames, milliseconds.
     frame_ms: Vec<f32>,
     /// The interval between recent frames as egui measured it, milliseconds: what the
@@ -242,21 +245,6 @@ impl std::fmt::Debug for Editor {
             .field("session", &self.session)
             .finish_non_exhaustive()
     }
-}
-
-/// How long a press may last and still be a click, as a hand makes one (egui's own
-/// figure).
-pub const CLICK_SECONDS: f64 = 0.8;
-
-/// Keeps a click a click when frames are slow: egui stamps a press and its release with
-/// the times of the frames that saw them, and calls a press longer than 0.8 s a long
-/// press, not a click. With slow frames the stamps lag the hand by up to a frame each, so
-/// the limit is the hand's 0.8 s plus two frame intervals (frames of a second under a
-/// heavy preview otherwise lost every click whose press and release fell in different
-/// frames: `a_click_spread_over_slow_frames_still_clicks` fails without this).
-fn keep_slow_clicks(ctx: &egui::Context) {
-    let interval = f64::from(ctx.input(|i| i.unstable_dt)).clamp(0.0, 5.0);
-    ctx.options_mut(|o| o.input_options.max_click_duration = CLICK_SECONDS + 2.0 * interval);
 }
 
 /// egui's fonts with its monospace face (Hack, already shipped with egui under its own
@@ -351,7 +339,7 @@ impl Editor {
             help: false,
             exporter: export::Exporter::default(),
             baked: baked::BakedView::default(),
-            surface: surface::SurfacePanel::default(),
+            surface: SurfacePanel::default(),
             frame_ms: Vec::new(),
             interval_ms: Vec::new(),
             title: String::new(),
@@ -387,6 +375,12 @@ impl Editor {
     #[must_use]
     pub fn preview(&self) -> &Preview {
         &self.preview
+    }
+
+    /// What the preview shows on, and the mesh last read.
+    #[must_use]
+    pub fn surface(&self) -> &SurfacePanel {
+        &self.surface
     }
 
     /// Tells the editor its preview cannot draw on this machine's graphics adapter, and
@@ -474,61 +468,11 @@ impl Editor {
         self.message.as_ref().map(|(m, _)| m.as_str())
     }
 
-    /// Asks for thumbnails of the current document once the preview is not rebuilding:
-    /// the preview is what an author watches after an edit, so it gets the cores first.
-    fn request_thumbnails_when_due(&mut self) {
-        let generation = self.session.generation();
-        if self.thumbs_requested < generation && self.preview.building.is_none() {
-            self.thumbs.request(generation, &self.session.doc().graph);
-            self.thumbs_requested = generation;
-        }
-    }
-
-    /// Lets the status bar's message go once it has stood [`MESSAGE_SECONDS`] (a failure
-    /// three times as long), asking for the frame that clears it.
-    fn expire_message(&mut self, ctx: &egui::Context) {
-        let Some((text, failure)) = &self.message else {
-            self.message_since = None;
-            return;
-        };
-        let revision = self.session.revision();
-        let (since, at_revision) = match &self.message_since {
-            Some((said, at, seen)) if said == text => (*at, *seen),
-            _ => {
-                let now = Instant::now();
-                self.message_since = Some((text.clone(), now, revision));
-                (now, revision)
-            }
-        };
-        // A later edit is the next action, wherever it came from (the library, a drag).
-        let edited_since = revision != at_revision;
-        let lasts = MESSAGE_SECONDS * if *failure { 3 } else { 1 };
-        match lasts.checked_sub(since.elapsed()) {
-            Some(left) if !left.is_zero() && !edited_since => ctx.request_repaint_after(left),
-            _ => {
-                self.message = None;
-                self.message_since = None;
-                ctx.request_repaint();
-            }
-        }
-    }
-
     /// Validates the document on this thread without waiting for a picture to decode
     /// (one still reading is reported so, and validated again once it is read).
     fn validate(&mut self) {
         self.pictures_read = tuft_graph::images::reads_finished();
         self.report = tuft_graph::validate_without_waiting(&self.session.doc().graph);
-    }
-
-    /// Validates again once a picture that was being read is there; asks for a frame
-    /// while one is being read.
-    fn validate_after_reads(&mut self, ctx: &egui::Context) {
-        if tuft_graph::images::reads_finished() != self.pictures_read {
-            self.validate();
-            ctx.request_repaint();
-        } else if tuft_graph::images::reading() {
-            ctx.request_repaint_after(Duration::from_millis(100));
-        }
     }
 
     /// Re-validates and queues the workers after the document changed.
@@ -557,154 +501,20 @@ impl eframe::App for Editor {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let start = Instant::now();
         let ctx = ui.ctx().clone();
-        keep_slow_clicks(&ctx);
-        if self.preview.poll() {
-            ctx.request_repaint();
-        }
-        self.request_thumbnails_when_due();
-        self.thumbs.poll(&ctx);
-        self.validate_after_reads(&ctx);
-        self.poll_mesh(&ctx);
-        if self.preview.building.is_some() || self.thumbs.shown < self.session.generation() {
-            ctx.request_repaint_after(Duration::from_millis(50));
-        }
-        // Dropped .ron files open; a dropped folder opens as a baked set; a dropped mesh
-        // becomes the preview's surface.
-        let dropped: Vec<PathBuf> = ctx.input(|i| {
-            i.raw
-                .dropped_files
-                .iter()
-                .map(|f| f.path().to_owned())
-                .collect()
-        });
-        if let Some(path) = dropped
-            .iter()
-            .find(|p| tuft_render::mesh_file::is_mesh_file(p))
-        {
-            self.use_mesh(path, None);
-        } else if let Some(path) = dropped
-            .into_iter()
-            .find(|p| p.is_dir() || p.extension().is_some_and(|e| e == "ron"))
-        {
-            self.queue.push(Command::OpenPath(path));
-        }
-        if ctx.input(|i| i.viewport().close_requested())
-            && self.session.is_dirty()
-            && self.pending.is_none()
-        {
-            ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
-            self.pending = Some(Pending::Quit);
-        }
-        self.shortcuts(&ctx);
-        let title = self.window_title();
-        if title != self.title {
-            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
-            self.title = title;
-        }
-        egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui));
-        egui::Panel::bottom("status").show(ui, |ui| self.status_bar(ui));
+        frame::keep_slow_clicks(&ctx);
+        self.poll_workers(&ctx);
+        self.take_dropped_files(&ctx);
+        self.follow_window(&ctx);
         let viewing = self.baked.showing();
-        if !viewing {
-            egui::Panel::bottom("diagnostics")
-                .resizable(true)
-                .default_size(120.0)
-                .show(ui, |ui| self.diagnostics(ui));
-            egui::Panel::left("library")
-                .resizable(true)
-                .default_size(220.0)
-                .show(ui, |ui| self.library(ui));
-        }
-        egui::Panel::right("side")
-            .resizable(true)
-            .default_size(520.0)
-            .show(ui, |ui| {
-                egui::Panel::bottom("inspector")
-                    .resizable(true)
-                    .default_size(340.0)
-                    .min_size(220.0)
-                    .show(ui, |ui| {
-                        egui::ScrollArea::vertical()
-                            .id_salt("inspector")
-                            .show(ui, |ui| {
-                                if viewing {
-                                    ui.label("A baked set is read-only: nothing to inspect.");
-                                } else {
-                                    self.inspector(ui);
-                                }
-                            });
-                    });
-                egui::CentralPanel::default().show(ui, |ui| self.preview_panel(ui));
-            });
-        // A number typed outside its range was refused: said, with the range.
-        if let Some(said) = widgets::take_refusal(&ctx) {
-            self.message = Some((said, true));
-        }
-        let mut commands = Vec::new();
-        egui::CentralPanel::default().show(ui, |ui| {
-            if viewing {
-                if self.baked.ui(ui, &self.preview) {
-                    self.queue.push(Command::CloseBaked);
-                }
-                return;
-            }
-            self.graph.library = self.library.clone();
-            commands = self.graph.show(
-                ui,
-                self.session.doc(),
-                self.session.generation(),
-                &self.report,
-                self.thumbs.textures(),
-                self.selected,
-            );
-        });
-        // Where things were dragged, before any command moves them further.
-        for (id, pos) in self.graph.positions().into_iter().filter(|_| !viewing) {
-            match self.session.doc().layout.get(&id) {
-                Some(at) if *at == pos => {}
-                Some(_) => self.session.set_position(id, pos),
-                None => self.session.place_unplaced(id, pos),
-            }
-        }
-        for (g, pos) in self.graph.group_positions() {
-            if self.session.doc().group(g).is_some_and(|x| x.pos != pos) {
-                self.session.arrange(|d| {
-                    if let Some(group) = d.groups.iter_mut().find(|x| x.id == g) {
-                        group.pos = pos;
-                    }
-                });
-            }
-        }
-        commands.append(&mut self.queue);
-        if !commands.is_empty() {
-            ctx.request_repaint();
-            // What was said of the last action goes with the next one.
-            self.message = None;
-        }
-        self.run_all(&ctx, commands);
-        self.poll_dialog();
-        self.dialogs(&ctx);
-        self.path_prompt_window(&ctx);
-        self.about_window(&ctx);
-        self.help_window(&ctx);
-        self.export_window(&ctx);
-        self.recovery_window(&ctx);
+        self.panels(ui, viewing);
+        let commands = self.central(ui, viewing);
+        self.follow_drags(viewing);
+        self.carry_out(&ctx, commands);
+        self.windows(&ctx);
         // The autosave timer writes on its own thread; a frame only hands it the work.
         self.autosave_follow();
         self.expire_message(&ctx);
-        self.frame_ms.push(start.elapsed().as_secs_f32() * 1e3);
-        if self.frame_ms.len() > 120 {
-            self.frame_ms.remove(0);
-        }
-        // Only frames drawn back to back measure the drawing: after an idle spell the
-        // interval is the author's pause, not a frame (it read 1.5 s on a still window).
-        // Back to back: the last frame asked for this one (wind, walking, a landing),
-        // or a button is held (an orbit or a drag sends input as fast as it is drawn).
-        if ctx.requested_repaint_last_pass() || ctx.input(|i| i.pointer.any_down()) {
-            self.interval_ms.push(ctx.input(|i| i.unstable_dt) * 1e3);
-            if self.interval_ms.len() > 60 {
-                self.interval_ms.remove(0);
-            }
-        }
+        self.time_frame(&ctx, start);
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {

@@ -245,7 +245,7 @@ impl Editor {
             let cam = &mut self.preview.view.camera;
             cam.yaw -= d.x / 600.0;
             cam.pitch += d.y / 600.0;
-            *cam = cam.kept_above(self.preview.kind.min_pitch());
+            *cam = cam.kept_above(self.surface.kind().min_pitch());
         }
         if resp.hovered() && !self.walk(ui) {
             let scroll = ui.input(|i| i.smooth_scroll_delta.y);

@@ -2,20 +2,26 @@
 //! Surface › mesh…, dropped on the window, or named by the document (its layout keeps the
 //! path, relative to the graph file, and the UV scale). The file is read on a worker; a
 //! mesh that cannot be read leaves the previous surface and the document as they were,
-//! and says why. [`SurfacePanel`] is the concern's own state (the mesh being read) and
-//! its rows in the preview panel; what is shown on is the preview's, which draws it.
+//! and says why. [`SurfacePanel`] is the concern's own state (what the preview shows
+//! on, the mesh last read, the mesh being read) and its rows in the preview panel; each
+//! rebuild the editor asks of the preview names the ground it plants on.
 
 use super::Editor;
 use crate::command::Command;
-use crate::preview::{LoadedMesh, Preview};
+use crate::preview::{Ground, LoadedMesh};
 use eframe::egui;
 use std::path::Path;
 use std::sync::mpsc::{Receiver, TryRecvError};
 use tuft_render::SurfaceKind;
 
-/// The preview's surface: a mesh being read, and the rows that choose what to show on.
+/// The preview's surface: what it shows on, the mesh last read, a mesh being read, and
+/// the rows that choose them.
 #[derive(Default)]
 pub struct SurfacePanel {
+    /// The surface shown.
+    kind: SurfaceKind,
+    /// The mesh last read, shown when `kind` is [`SurfaceKind::Mesh`].
+    mesh: Option<LoadedMesh>,
     /// A mesh file being read (and measured) on a worker.
     load: Option<Receiver<Result<LoadedMesh, String>>>,
 }
@@ -34,6 +40,29 @@ pub enum SurfaceAsk {
 }
 
 impl SurfacePanel {
+    /// The surface shown.
+    #[must_use]
+    pub fn kind(&self) -> SurfaceKind {
+        self.kind
+    }
+
+    /// The mesh last read, if one has been.
+    #[must_use]
+    pub fn mesh(&self) -> Option<&LoadedMesh> {
+        self.mesh.as_ref()
+    }
+
+    /// What the next rebuild plants on: the kind chosen, the mesh when it is a mesh (the
+    /// sphere while none is loaded).
+    #[must_use]
+    pub fn ground(&self) -> Ground {
+        match (&self.mesh, self.kind) {
+            (Some(mesh), SurfaceKind::Mesh) => Ground::Mesh(mesh.clone()),
+            (None, SurfaceKind::Mesh) => Ground::Kind(SurfaceKind::Sphere),
+            (_, kind) => Ground::Kind(kind),
+        }
+    }
+
     /// Starts reading the mesh in `path` on a worker, at `uv_scale` repeats per UV unit
     /// (`None`: measured).
     pub fn read(&mut self, path: &Path, uv_scale: Option<f32>) {
@@ -75,21 +104,21 @@ impl SurfacePanel {
         self.load.is_some()
     }
 
-    /// The surface row (the kinds, "mesh…", on the field the walk) as `preview` shows
-    /// them; what the author asked.
-    pub fn ui(&self, ui: &mut egui::Ui, preview: &Preview) -> Option<SurfaceAsk> {
+    /// The surface row (the kinds, "mesh…", on the field the walk, ticked while
+    /// `walking`); what the author asked.
+    pub fn ui(&self, ui: &mut egui::Ui, walking: bool) -> Option<SurfaceAsk> {
         let mut asked = None;
         egui::ComboBox::from_id_salt("surface")
-            .selected_text(preview.kind.name())
+            .selected_text(self.kind.name())
             .show_ui(ui, |ui| {
                 for k in SurfaceKind::ALL {
-                    if ui.selectable_label(preview.kind == k, k.name()).clicked() {
+                    if ui.selectable_label(self.kind == k, k.name()).clicked() {
                         asked = Some(SurfaceAsk::Kind(k));
                     }
                 }
-                if preview.mesh.is_some()
+                if self.mesh.is_some()
                     && ui
-                        .selectable_label(preview.kind == SurfaceKind::Mesh, "mesh")
+                        .selectable_label(self.kind == SurfaceKind::Mesh, "mesh")
                         .clicked()
                 {
                     asked = Some(SurfaceAsk::Kind(SurfaceKind::Mesh));
@@ -98,15 +127,14 @@ impl SurfacePanel {
                     asked = Some(SurfaceAsk::ChooseMesh);
                 }
             });
-        if preview.kind == SurfaceKind::Field {
-            let was = preview.view.camera.walk_eye.is_some();
-            let mut walking = was;
-            ui.checkbox(&mut walking, "walk").on_hover_text(
+        if self.kind == SurfaceKind::Field {
+            let mut walk = walking;
+            ui.checkbox(&mut walk, "walk").on_hover_text(
                 "Stand at eye height on the field: W A S D walk (Shift runs), the wheel \
                  raises the eye, dragging looks around",
             );
-            if walking != was {
-                asked = Some(SurfaceAsk::Walk(walking));
+            if walk != walking {
+                asked = Some(SurfaceAsk::Walk(walk));
             }
         }
         asked
@@ -115,16 +143,11 @@ impl SurfacePanel {
     /// The mesh's UV scale, on a row of its own under the surface row (beside it, the
     /// checkbox and the number widened the side panel when a mesh was chosen), for a
     /// material repeating every `repeat_m`; the scale asked for.
-    pub fn uv_scale_ui(
-        &self,
-        ui: &mut egui::Ui,
-        preview: &Preview,
-        repeat_m: f32,
-    ) -> Option<SurfaceAsk> {
-        if preview.kind != SurfaceKind::Mesh {
+    pub fn uv_scale_ui(&self, ui: &mut egui::Ui, repeat_m: f32) -> Option<SurfaceAsk> {
+        if self.kind != SurfaceKind::Mesh {
             return None;
         }
-        let mesh = preview.mesh.as_ref()?;
+        let mesh = self.mesh.as_ref()?;
         let scale = mesh.uv_scale;
         let mut measured = scale.is_none();
         let mut value = mesh.scale(repeat_m);
@@ -191,8 +214,8 @@ impl Editor {
                     ),
                     None => (format!("Previewing on {}", mesh.path.display()), false),
                 });
-                self.preview.mesh = Some(mesh);
-                self.preview.kind = SurfaceKind::Mesh;
+                self.surface.mesh = Some(mesh);
+                self.surface.kind = SurfaceKind::Mesh;
                 self.keep_mesh_in_document();
                 self.request_preview();
             }
@@ -205,7 +228,7 @@ impl Editor {
     /// The document's layout names the mesh shown (relative to the graph file where it
     /// can) and its UV scale.
     fn keep_mesh_in_document(&mut self) {
-        let Some(mesh) = &self.preview.mesh else {
+        let Some(mesh) = &self.surface.mesh else {
             return;
         };
         let folder = self.session.doc().graph.folder.get().map(Path::to_owned);
@@ -266,7 +289,7 @@ impl Editor {
         }
         let cam = &mut self.preview.view.camera;
         *cam = cam.kept_above(kind.min_pitch());
-        self.preview.kind = kind;
+        self.surface.kind = kind;
         if kind != SurfaceKind::Mesh && self.session.doc().preview_mesh.is_some() {
             self.session.arrange(|d| d.preview_mesh = None);
         }
@@ -276,11 +299,11 @@ impl Editor {
     /// Preview › Surface: a built-in kind, or the mesh last read (choosing one when none
     /// has been).
     pub(super) fn surface_command(&mut self, kind: SurfaceKind) {
-        if kind == SurfaceKind::Mesh && self.preview.mesh.is_none() {
+        if kind == SurfaceKind::Mesh && self.surface.mesh.is_none() {
             self.choose(crate::file_dialogs::Purpose::Mesh);
             return;
         }
-        if kind != self.preview.kind {
+        if kind != self.surface.kind {
             self.surface_chosen(kind);
             if kind == SurfaceKind::Mesh {
                 self.keep_mesh_in_document();
@@ -295,8 +318,8 @@ impl Editor {
             // one was shown on: the surface list, the camera and the picture agree.
             // Regression: after a mesh, the list said sphere and the preview drew the
             // mesh still (no rebuild was asked for the sphere).
-            if self.preview.kind != SurfaceKind::Sphere || self.preview.mesh.is_some() {
-                self.preview.mesh = None;
+            if self.surface.kind != SurfaceKind::Sphere || self.surface.mesh.is_some() {
+                self.surface.mesh = None;
                 self.surface_chosen(SurfaceKind::Sphere);
             }
             return;
@@ -308,14 +331,15 @@ impl Editor {
 
     /// The preview panel's surface row, and what the author asked there carried out.
     pub(super) fn surface_row(&mut self, ui: &mut egui::Ui) {
-        let asked = self.surface.ui(ui, &self.preview);
+        let walking = self.preview.view.camera.walk_eye.is_some();
+        let asked = self.surface.ui(ui, walking);
         self.surface_asked(asked);
     }
 
     /// The mesh's UV scale row, and the scale asked for taken.
     pub(super) fn uv_scale_row(&mut self, ui: &mut egui::Ui) {
         let repeat_m = self.session.doc().graph.repeat_m;
-        let asked = self.surface.uv_scale_ui(ui, &self.preview, repeat_m);
+        let asked = self.surface.uv_scale_ui(ui, repeat_m);
         self.surface_asked(asked);
     }
 
@@ -330,7 +354,7 @@ impl Editor {
                 cam.pitch = if walking { 0.03 } else { 0.07 };
             }
             Some(SurfaceAsk::UvScale(wanted)) => {
-                if let Some(mesh) = self.preview.mesh.as_mut() {
+                if let Some(mesh) = self.surface.mesh.as_mut() {
                     mesh.uv_scale = wanted;
                     self.keep_mesh_in_document();
                     self.request_preview();

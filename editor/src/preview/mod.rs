@@ -74,10 +74,6 @@ pub struct Preview {
     pub unsupported: Option<String>,
     /// Camera, levels, overlay, wind.
     pub view: View,
-    /// The surface shown.
-    pub kind: SurfaceKind,
-    /// The mesh last read, shown when `kind` is [`SurfaceKind::Mesh`].
-    pub mesh: Option<LoadedMesh>,
     /// What the last frame drew.
     pub stats: FrameStats,
     /// Show every level side by side (same camera), instead of one view.
@@ -249,8 +245,6 @@ impl Preview {
             error: None,
             unsupported: None,
             view: View::default(),
-            kind: SurfaceKind::Sphere,
-            mesh: None,
             stats: FrameStats::default(),
             side_by_side: false,
             budget: tuft_render::FrameBudget::default(),
@@ -259,14 +253,9 @@ impl Preview {
         }
     }
 
-    /// Queues a rebuild for `generation` of `graph` (superseding any older one).
-    pub fn request(&mut self, generation: u64, graph: &MaterialGraph) {
-        self.request_source(generation, Source::Graph(Box::new(graph.clone())));
-    }
-
-    /// Queues a rebuild from `source`, reported as document `generation` once shown
-    /// (superseding every earlier request).
-    pub fn request_source(&mut self, generation: u64, source: Source) {
+    /// Queues a rebuild from `source` on `ground`, reported as document `generation` once
+    /// shown (superseding every earlier request).
+    pub fn request_source(&mut self, generation: u64, source: Source, ground: Ground) {
         self.tickets += 1;
         self.latest.store(self.tickets, Ordering::Release);
         self.building = Some(generation);
@@ -274,20 +263,9 @@ impl Preview {
             ticket: self.tickets,
             generation,
             source,
-            ground: self.ground(),
+            ground,
             view: self.view,
         });
-    }
-
-    /// What the next rebuild plants on: the kind chosen, the mesh when it is a mesh (the
-    /// sphere while none is loaded).
-    #[must_use]
-    pub fn ground(&self) -> Ground {
-        match (&self.mesh, self.kind) {
-            (Some(mesh), SurfaceKind::Mesh) => Ground::Mesh(mesh.clone()),
-            (None, SurfaceKind::Mesh) => Ground::Kind(SurfaceKind::Sphere),
-            (_, kind) => Ground::Kind(kind),
-        }
     }
 
     /// Drops the scene on screen (and its error): nothing is drawn until the next

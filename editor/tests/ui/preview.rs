@@ -77,8 +77,8 @@ fn every_preset_survives_every_surface_chosen_in_the_preview() {
             harness.get_by_label(to).click();
             harness.run_steps(2);
             settle(&mut harness);
+            assert_eq!(harness.state().surface().kind().name(), to, "{name}");
             let preview = harness.state().preview();
-            assert_eq!(preview.kind.name(), to, "{name}");
             assert!(
                 preview.error.is_none(),
                 "{name} on {to}: {:?}",
@@ -106,7 +106,7 @@ fn the_orbit_camera_stays_above_the_plane() {
     harness.get_by_label("plane").click();
     harness.run_steps(2);
     assert_eq!(
-        harness.state().preview().kind,
+        harness.state().surface().kind(),
         tuft_render::SurfaceKind::Plane
     );
     // Drag the preview far upward: on a sphere the camera would go below the equator.

@@ -32,7 +32,7 @@ fn a_chosen_mesh_becomes_the_surface_and_the_document_keeps_it() {
         .set_dialogs(Dialogs::Answer(Some(creature())));
     run(&mut harness, Command::ChooseMesh);
     let state = harness.state();
-    assert_eq!(state.preview().kind, SurfaceKind::Mesh);
+    assert_eq!(state.surface().kind(), SurfaceKind::Mesh);
     assert!(state.preview().has_scene(), "{:?}", state.preview().error);
     let kept = state
         .session()
@@ -61,14 +61,9 @@ fn a_chosen_mesh_becomes_the_surface_and_the_document_keeps_it() {
     );
     let mut again = editor(bare(), None);
     run(&mut again, Command::OpenPath(scaled));
-    assert_eq!(again.state().preview().kind, SurfaceKind::Mesh);
+    assert_eq!(again.state().surface().kind(), SurfaceKind::Mesh);
     assert_eq!(
-        again
-            .state()
-            .preview()
-            .mesh
-            .as_ref()
-            .and_then(|m| m.uv_scale),
+        again.state().surface().mesh().and_then(|m| m.uv_scale),
         Some(3.5)
     );
     assert!(!again.state().session().is_dirty());
@@ -85,7 +80,7 @@ fn a_mesh_that_cannot_be_read_leaves_the_surface_and_the_document_alone() {
     harness.state_mut().set_dialogs(Dialogs::Answer(Some(bad)));
     run(&mut harness, Command::ChooseMesh);
     let state = harness.state();
-    assert_eq!(state.preview().kind, SurfaceKind::Sphere);
+    assert_eq!(state.surface().kind(), SurfaceKind::Sphere);
     assert_eq!(state.session().doc(), &before);
     let message = state.message().unwrap_or_default();
     assert!(
@@ -103,7 +98,7 @@ fn a_mesh_that_cannot_be_read_leaves_the_surface_and_the_document_alone() {
     let mut harness = editor(bare(), None);
     run(&mut harness, Command::OpenPath(file.clone()));
     let state = harness.state();
-    assert_eq!(state.preview().kind, SurfaceKind::Sphere);
+    assert_eq!(state.surface().kind(), SurfaceKind::Sphere);
     assert!(
         !state.session().is_dirty(),
         "the document is as it was read"
@@ -121,7 +116,7 @@ fn a_dropped_mesh_becomes_the_surface() {
     drop_on_window(&mut harness, &creature());
     harness.state_mut().wait_for_mesh();
     settle(&mut harness);
-    assert_eq!(harness.state().preview().kind, SurfaceKind::Mesh);
+    assert_eq!(harness.state().surface().kind(), SurfaceKind::Mesh);
     assert!(harness.state().preview().has_scene());
 }
 
@@ -163,7 +158,7 @@ fn opening_a_document_shows_it_on_its_own_surface_and_the_list_agrees() {
     harness.run_steps(2);
     settle(&mut harness);
     assert_eq!(harness.state().session().path(), Some(other.as_path()));
-    assert_eq!(harness.state().preview().kind, SurfaceKind::Sphere);
+    assert_eq!(harness.state().surface().kind(), SurfaceKind::Sphere);
     assert_eq!(
         harness.state().preview().scene_kind(),
         Some(SurfaceKind::Sphere),
@@ -178,7 +173,7 @@ fn preview_surface_menu_switches_between_the_kinds_and_the_mesh() {
     choose_the_creature(&mut harness);
     preview_menu(&mut harness, "plane");
     settle(&mut harness);
-    assert_eq!(harness.state().preview().kind, SurfaceKind::Plane);
+    assert_eq!(harness.state().surface().kind(), SurfaceKind::Plane);
     assert_eq!(
         harness.state().session().doc().preview_mesh,
         None,
@@ -186,7 +181,7 @@ fn preview_surface_menu_switches_between_the_kinds_and_the_mesh() {
     );
     preview_menu(&mut harness, "mesh");
     settle(&mut harness);
-    assert_eq!(harness.state().preview().kind, SurfaceKind::Mesh);
+    assert_eq!(harness.state().surface().kind(), SurfaceKind::Mesh);
     assert!(harness.state().session().doc().preview_mesh.is_some());
     assert!(harness.state().preview().has_scene());
 }
@@ -197,7 +192,7 @@ fn on_the_field_the_camera_walks_with_the_keys() {
     let mut harness = editor(bare(), None);
     preview_menu(&mut harness, "field");
     settle(&mut harness);
-    assert_eq!(harness.state().preview().kind, SurfaceKind::Field);
+    assert_eq!(harness.state().surface().kind(), SurfaceKind::Field);
     harness.get_by_label("walk").click();
     harness.run_steps(2);
     let start = harness
@@ -246,7 +241,7 @@ fn a_mesh_facing_away_from_the_camera_says_so_in_the_status_bar() {
     let mut harness = editor(doc, None);
     harness.state_mut().set_dialogs(Dialogs::Answer(Some(obj)));
     run(&mut harness, Command::ChooseMesh);
-    assert_eq!(harness.state().preview().kind, SurfaceKind::Mesh);
+    assert_eq!(harness.state().surface().kind(), SurfaceKind::Mesh);
     harness.run_steps(2);
     // The default view looks at it from a grazing 25°, where its tile may still show
     // strands standing past its edge; dragging down looks from higher above.
@@ -270,7 +265,7 @@ fn a_mesh_wound_inside_out_is_shown_with_a_note_saying_so() {
     harness.state_mut().set_dialogs(Dialogs::Answer(Some(obj)));
     run(&mut harness, Command::ChooseMesh);
     // Shown all the same, so the author sees what the note means.
-    assert_eq!(harness.state().preview().kind, SurfaceKind::Mesh);
+    assert_eq!(harness.state().surface().kind(), SurfaceKind::Mesh);
     let said = harness.state().message().unwrap_or_default();
     assert!(said.contains("is closed and wound inside out"), "{said}");
 }
@@ -337,5 +332,5 @@ fn choose_the_creature(harness: &mut Harness<'static, Editor>) {
     answered(harness);
     harness.state_mut().wait_for_mesh();
     settle(harness);
-    assert_eq!(harness.state().preview().kind, SurfaceKind::Mesh);
+    assert_eq!(harness.state().surface().kind(), SurfaceKind::Mesh);
 }
