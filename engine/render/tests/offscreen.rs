@@ -158,6 +158,40 @@ fn forced_levels_draw_nested_prefixes() {
     assert_eq!(strands[4], (0, 0));
 }
 
+/// Near the sphere the tiles round its far side are left undrawn: the frame is the one
+/// drawn with every tile the frustum and the facing test keep, pixel for pixel, with
+/// fewer triangles.
+#[test]
+fn tiles_the_sphere_hides_are_left_undrawn_and_the_frame_stays_the_same() {
+    let mut offscreen = Offscreen::new().expect("an adapter");
+    let mut scene = Scene::new(meadow(20_000), SurfaceKind::Sphere);
+    for distance in [0.2, 0.6] {
+        let mut v = view(distance, None);
+        v.level = LevelMode::Forced(Rep::Strands(0));
+        let culled = offscreen.render(&mut scene, &v).expect("a frame");
+        scene.set_surface_occludes(false);
+        let every = offscreen.render(&mut scene, &v).expect("a frame");
+        scene.set_surface_occludes(true);
+        assert_eq!(every.stats.tiles_hidden, 0);
+        assert!(
+            culled.stats.tiles_hidden > 0,
+            "{distance} m: {:?}",
+            culled.stats
+        );
+        assert!(
+            culled.stats.triangles() < every.stats.triangles(),
+            "{distance} m: {} against {}",
+            culled.stats.triangles(),
+            every.stats.triangles()
+        );
+        println!("{distance} m: {:?}", culled.stats);
+        assert!(
+            culled.image.rgba == every.image.rgba,
+            "{distance} m: the frames differ"
+        );
+    }
+}
+
 #[test]
 fn a_bad_size_is_an_error_not_a_panic() {
     let mut offscreen = Offscreen::new().expect("an adapter");

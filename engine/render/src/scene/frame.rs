@@ -225,6 +225,9 @@ pub struct FrameStats {
     pub tiles_total: u32,
     /// Tiles inside the frame that face away from the camera (left undrawn).
     pub tiles_facing_away: u32,
+    /// Tiles inside the frame hidden behind the surface itself (round the far side of
+    /// the built-in sphere or box; left undrawn).
+    pub tiles_hidden: u32,
     /// Per layer.
     pub layers: Vec<LayerFrameStats>,
     /// Tile prefixes planted and meshed for this frame.

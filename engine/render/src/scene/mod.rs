@@ -127,6 +127,11 @@ pub struct Scene {
     surface: Arc<Surface>,
     reach_m: f32,
     tiles: Vec<TileBounds>,
+    /// A ball inside the surface where the surface is convex: tiles in its shadow are
+    /// hidden (`None`: every tile the frustum and the facing test keep is drawn).
+    occluder: Option<Occluder>,
+    /// The tallest strand of any layer, metres.
+    tallest_m: f32,
     pub(crate) surface_mesh: SurfaceMesh,
     /// Per surface triangle, what the roots texture carries besides a root's own place:
     /// the UV gradients, the curvature in the first's `w` (see `renderer::root_texels`).
@@ -258,6 +263,7 @@ impl Scene {
             .flat_map(|l| l.set.length.iter().copied())
             .fold(0.0f32, f32::max);
         let tiles = tile_bounds(&surface, &boxes, tallest);
+        let occluder = Occluder::of(kind, &surface);
         let surface_mesh = surface_mesh(&surface, &material.ground_variation());
         let tile_uv = tile_shares(&surface, &surface_mesh);
         let canopy = Canopy::of(
@@ -288,6 +294,8 @@ impl Scene {
             surface,
             reach_m,
             tiles,
+            tallest_m: tallest,
+            occluder,
             surface_mesh,
             triangle_ground,
             layers,
@@ -462,6 +470,15 @@ impl Scene {
         self.budget = budget;
     }
 
+    /// Whether tiles the surface itself hides (round the far side of the built-in sphere
+    /// or box) are left undrawn, as they are by default; off, every tile the frustum and
+    /// the facing test keep is drawn, to compare frames with and without.
+    pub fn set_surface_occludes(&mut self, occludes: bool) {
+        self.occluder = occludes
+            .then(|| Occluder::of(self.kind, &self.surface))
+            .flatten();
+    }
+
     /// What one frame may cost.
     #[must_use]
     pub fn budget(&self) -> FrameBudget {
@@ -477,6 +494,10 @@ impl Scene {
         let planes = frustum_planes(&view_proj);
         // Visible tiles, nearest first (the frame budget coarsens the farthest first).
         let mut facing_away = 0;
+        let mut hidden = 0;
+        // How far anything standing on a tile reaches from its surface: the tallest
+        // strand, swayed by the wind (a breeze moves a tip about 4 cm).
+        let reach = self.tallest_m + view.wind.map_or(0.0, |w| 0.05 * w.strength.abs());
         let mut visible: Vec<(usize, f32)> = self
             .tiles
             .iter()
@@ -486,6 +507,14 @@ impl Scene {
                 let facing = faces(b, eye);
                 facing_away += u32::from(!facing);
                 facing
+            })
+            .filter(|&(t, _)| {
+                let behind = self
+                    .occluder
+                    .as_ref()
+                    .is_some_and(|o| o.hides_tile(eye, t, reach));
+                hidden += u32::from(behind);
+                !behind
             })
             .map(|(t, b)| (t, ((eye - b.centre).length() - b.surface_radius).max(0.05)))
             .filter(|&(_, d)| view.farthest_m.is_none_or(|far| d <= far))
@@ -498,6 +527,7 @@ impl Scene {
             tiles_visible: visible.len() as u32,
             tiles_total: self.tiles.len() as u32,
             tiles_facing_away: facing_away,
+            tiles_hidden: hidden,
             layers: self
                 .material
                 .layers
