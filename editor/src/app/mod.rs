@@ -99,17 +99,28 @@ pub fn startup_session(file: Option<&Path>) -> anyhow::Result<(Session, Option<S
     })
 }
 
-/// Opens the editor showing the baked set in `dir`, read-only, over an empty document
-/// (`tuft view`).
-pub fn run_viewer(dir: &Path, lod_bias: f32) -> anyhow::Result<()> {
-    open_window(Session::untitled(), Some((dir.to_owned(), lod_bias)), None)
+/// What `tuft view` opens: a baked set, and the preview's level-of-detail bias and sun
+/// to start at.
+#[derive(Clone, Debug)]
+pub struct Viewing {
+    /// The baked set's folder.
+    pub dir: PathBuf,
+    /// Multiplies every switch distance.
+    pub lod_bias: f32,
+    /// Where the sun stands (`None`: the shipped light's sun).
+    pub sun: Option<tuft_render::SunAngles>,
 }
 
-/// The editor's window on `session` (showing the baked set `baked` at its level-of-detail
-/// bias), `failed` said in its status bar.
+/// Opens the editor showing a baked set read-only, over an empty document (`tuft view`).
+pub fn run_viewer(viewing: Viewing) -> anyhow::Result<()> {
+    open_window(Session::untitled(), Some(viewing), None)
+}
+
+/// The editor's window on `session` (showing the baked set `baked` as it asks),
+/// `failed` said in its status bar.
 fn open_window(
     session: Session,
-    baked: Option<(PathBuf, f32)>,
+    baked: Option<Viewing>,
     failed: Option<String>,
 ) -> anyhow::Result<()> {
     let options = eframe::NativeOptions {
@@ -129,9 +140,10 @@ fn open_window(
             if let Some(folder) = user_library::library_folder() {
                 editor.set_library_folder(&folder);
             }
-            if let Some((dir, lod_bias)) = &baked {
-                editor.preview.view.lod_bias = *lod_bias;
-                editor.view_baked(dir);
+            if let Some(viewing) = &baked {
+                editor.preview.view.lod_bias = viewing.lod_bias;
+                editor.preview.view.sun = viewing.sun;
+                editor.view_baked(&viewing.dir);
             }
             if let Some(said) = failed {
                 editor.message = Some((said, true));

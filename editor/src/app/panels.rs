@@ -8,7 +8,7 @@ use crate::graph_view::{DraggedKind, ViewNode};
 use eframe::egui;
 use tuft_graph::node::ParamKind;
 use tuft_graph::{NodeId, ParamValue};
-use tuft_render::{LevelMode, Rep, Wind};
+use tuft_render::{LevelMode, Rep, SunAngles, Wind};
 
 impl Editor {
     pub(super) fn library(&mut self, ui: &mut egui::Ui) {
@@ -137,6 +137,39 @@ impl Editor {
         }
     }
 
+    /// Where the preview's sun stands: its azimuth and elevation in turns, from the
+    /// shipped light's until moved; reset puts it back.
+    fn sun_row(&mut self, ui: &mut egui::Ui) {
+        let shipped = SunAngles::of(tuft_render::Light::default().sun());
+        let mut sun = self.preview.view.sun.unwrap_or(shipped);
+        ui.label("Sun").on_hover_text(
+            "Where the sun stands: its turn about the vertical, and its height over the \
+             horizon in turns (0.25 is overhead). Low behind the strands it shows what \
+             the light does through them; `tuft render --sun` and `tuft view --sun` take \
+             the same two numbers.",
+        );
+        let turned = ui
+            .add(
+                egui::Slider::new(&mut sun.azimuth, 0.0..=1.0)
+                    .custom_formatter(three_places)
+                    .text("azimuth"),
+            )
+            .changed();
+        let raised = ui
+            .add(
+                egui::Slider::new(&mut sun.elevation, 0.0..=0.25)
+                    .custom_formatter(three_places)
+                    .text("elevation"),
+            )
+            .changed();
+        if turned || raised {
+            self.preview.view.sun = Some(sun);
+        }
+        if self.preview.view.sun.is_some() && ui.button("reset sun").clicked() {
+            self.preview.view.sun = None;
+        }
+    }
+
     /// The material's strand layers: settings and the survivor view.
     pub(super) fn preview_panel(&mut self, ui: &mut egui::Ui) {
         ui.horizontal_wrapped(|ui| {
@@ -210,6 +243,7 @@ impl Editor {
                 (false, _) => self.preview.view.wind = None,
             }
         });
+        ui.horizontal_wrapped(|ui| self.sun_row(ui));
         // Parameters as live sliders.
         let viewing = self.baked.showing();
         let params: Vec<(NodeId, String, f32, f32, f32)> = self
@@ -442,4 +476,10 @@ pub fn coverage_text(reports: &[tuft_strands::levels::LevelReport]) -> String {
         .map(|r| format!("{:.2}", r.coverage))
         .collect::<Vec<_>>()
         .join(" · ")
+}
+
+/// A turn shown to three places (a slider's `max_decimals` would round the value it
+/// holds as well, and move the sun off the shipped light's before anyone touched it).
+fn three_places(value: f64, _: std::ops::RangeInclusive<usize>) -> String {
+    format!("{value:.3}")
 }

@@ -108,6 +108,10 @@ pub enum Command {
         /// Multiplies every switch distance (the preview's LOD bias slider starts here).
         #[arg(long, default_value_t = 1.0, value_parser = numbers::lod_bias)]
         lod_bias: f32,
+        /// Where the sun stands, AZIMUTH,ELEVATION in turns, as in `tuft render` (the
+        /// preview's sun sliders start here).
+        #[arg(long, value_parser = numbers::sun, allow_hyphen_values = true)]
+        sun: Option<tuft_render::SunAngles>,
     },
     /// Draw one preview frame offscreen (any adapter wgpu finds, software included) and
     /// print what it drew: strands, triangles, and which levels were active.
@@ -286,7 +290,7 @@ pub fn run(command: Command) -> ExitCode {
             },
         ),
         Command::Inspect { file } => inspect::run(&file),
-        Command::View { dir, lod_bias } => view::run(&dir, lod_bias),
+        Command::View { dir, lod_bias, sun } => view::run(&dir, lod_bias, sun),
         Command::Render { file, out, options } => render::run(&file, &out, &options),
     }
 }

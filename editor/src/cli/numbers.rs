@@ -99,6 +99,18 @@ pub fn lod_bias(text: &str) -> Result<f32, String> {
     float_in(text, 1.0 / 16.0..=16.0)
 }
 
+/// Where the sun stands, `AZIMUTH,ELEVATION` in turns: the azimuth any finite number of
+/// turns about the vertical (0 toward +z, 0.25 toward +x), the elevation over the
+/// horizon between -0.25 and 0.25 (overhead).
+pub fn sun(text: &str) -> Result<tuft_render::SunAngles, String> {
+    let (az, el) = text
+        .split_once(',')
+        .ok_or_else(|| format!("sun `{text}` is not AZIMUTH,ELEVATION in turns"))?;
+    let azimuth = float_in(az, -1000.0..=1000.0).map_err(|e| format!("sun azimuth: {e}"))?;
+    let elevation = float_in(el, -0.25..=0.25).map_err(|e| format!("sun elevation: {e}"))?;
+    Ok(tuft_render::SunAngles { azimuth, elevation })
+}
+
 /// A frame's triangle budget: at least a thousand, at most two billion (the renderer's
 /// buffers are split to the adapter's limits, and a frame past it draws coarser).
 pub fn triangle_budget(text: &str) -> Result<u64, String> {
@@ -123,5 +135,16 @@ mod tests {
         assert!(resolution("0").is_err() && resolution("100000").is_err());
         assert_eq!(resolution("512"), Ok(512));
         assert!(runs("0").is_err() && candidates("0").is_err() && sides("0").is_err());
+        assert_eq!(
+            sun("0.5, 0.1"),
+            Ok(tuft_render::SunAngles {
+                azimuth: 0.5,
+                elevation: 0.1
+            })
+        );
+        for bad in ["0.5", "0.1,0.3", "nan,0.1", "0,x", "1,2,3"] {
+            assert!(sun(bad).is_err(), "{bad}");
+        }
+        assert!(sun("0,0.4").unwrap_err().contains("elevation"));
     }
 }

@@ -58,6 +58,11 @@ pub struct Options {
     /// keeps each level twice as far.
     #[arg(long, default_value_t = 1.0, value_parser = super::numbers::lod_bias)]
     pub lod_bias: f32,
+    /// Where the sun stands, AZIMUTH,ELEVATION in turns (0,0.05: low over the ground
+    /// toward +z; 0.25 elevation is overhead). Default: the shipped light's sun
+    /// (`assets/light.ron`).
+    #[arg(long, value_parser = super::numbers::sun, allow_hyphen_values = true)]
+    pub sun: Option<tuft_render::SunAngles>,
     /// The most strand and card triangles the frame may draw (and 128 bytes of geometry
     /// each) before every switch comes nearer (the preview's budget is 16777216); raise
     /// it to draw a high --lod-bias as asked.
@@ -341,6 +346,7 @@ fn render(material: tuft_render::Material, out: &Path, o: &Options) -> anyhow::R
         level_within_m: None,
         farthest_m: None,
         lod_bias: o.lod_bias,
+        sun: o.sun,
     };
     let frame = offscreen.render(&mut scene, &view)?;
     let pixels = frame.image.over(BACKGROUND);

@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-pub fn run(path: &Path, lod_bias: f32) -> ExitCode {
+pub fn run(path: &Path, lod_bias: f32, sun: Option<tuft_render::SunAngles>) -> ExitCode {
     let Some(dir) = tuft_render::baked::set_at(path) else {
         eprintln!(
             "{}: error: not a baked set (a folder holding the manifest.ron `tuft bake` writes)",
@@ -15,7 +15,12 @@ pub fn run(path: &Path, lod_bias: f32) -> ExitCode {
     };
     // A set that cannot be read opens too: the window names the file at fault and draws
     // nothing.
-    match crate::app::run_viewer(dir, lod_bias) {
+    let viewing = crate::app::Viewing {
+        dir: dir.to_owned(),
+        lod_bias,
+        sun,
+    };
+    match crate::app::run_viewer(viewing) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("tuft view: {e:#}");

@@ -266,6 +266,57 @@ fn render_writes_a_frame_and_says_what_it_drew() {
     );
 }
 
+/// The mean colour `tuft render` prints.
+fn mean_colour(out: &Output) -> [f64; 3] {
+    let said = String::from_utf8_lossy(&out.stdout).into_owned();
+    let line = said
+        .lines()
+        .find_map(|l| l.strip_prefix("mean colour: ("))
+        .unwrap_or_else(|| panic!("no mean colour in {said}"));
+    let numbers: Vec<f64> = line
+        .split(')')
+        .next()
+        .unwrap_or("")
+        .split(',')
+        .filter_map(|n| n.trim().parse().ok())
+        .collect();
+    [numbers[0], numbers[1], numbers[2]]
+}
+
+#[test]
+fn render_puts_the_sun_where_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("lawn.png");
+    let frame = |sun: Option<&str>| {
+        let mut args = vec![
+            "render",
+            "presets/lawn.ron",
+            "--surface",
+            "plane",
+            "--size",
+            "96x64",
+            "--out",
+            png.to_str().unwrap(),
+        ];
+        args.extend(sun.map(|s| ["--sun", s]).into_iter().flatten());
+        let out = tuft(&args);
+        assert_eq!(out.status.code(), Some(0), "{sun:?}: {}", text(&out));
+        mean_colour(&out)
+    };
+    let shipped = frame(None);
+    let low = frame(Some("0.63,0.02"));
+    let overhead = frame(Some("0,0.25"));
+    let luma = |c: [f64; 3]| 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+    assert!(
+        luma(low) + 5.0 < luma(shipped),
+        "{low:?} against {shipped:?}"
+    );
+    assert!(
+        luma(low) + 5.0 < luma(overhead),
+        "{low:?} against {overhead:?}"
+    );
+}
+
 #[test]
 fn render_refuses_bad_options_and_bad_files() {
     let dir = tempfile::tempdir().unwrap();
@@ -285,6 +336,9 @@ fn render_refuses_bad_options_and_bad_files() {
         ["--yaw", "nan"],
         ["--wind", "nan"],
         ["--pitch", "1"],
+        ["--sun", "0.5"],
+        ["--sun", "0,0.4"],
+        ["--sun", "nan,0.1"],
     ] {
         let mut args = vec![
             "render",

@@ -324,3 +324,44 @@ fn an_adapter_the_preview_cannot_draw_on_is_named_where_the_picture_would_be() {
     harness.get_by_label("Library");
     harness.get_by_label("Inspector");
 }
+
+/// The preview's sun slider labelled `label`.
+fn sun_slider<'a>(harness: &'a Harness<'_, Editor>, label: &'a str) -> egui_kittest::Node<'a> {
+    harness
+        .get_all_by_label(label)
+        .find(|n| {
+            egui_kittest::kittest::NodeT::accesskit_node(n).role() == egui::accesskit::Role::Slider
+        })
+        .unwrap_or_else(|| panic!("the sun's {label} slider"))
+}
+
+#[test]
+fn the_sun_sliders_move_the_previews_sun_and_reset_puts_the_shipped_one_back() {
+    let mut harness = editor(bare(), None);
+    harness.run_steps(2);
+    assert_eq!(harness.state().preview().view.sun, None);
+    assert!(harness.query_by_label("reset sun").is_none());
+    let shipped = tuft_render::SunAngles::of(tuft_render::Light::default().sun());
+    sun_slider(&harness, "azimuth").focus();
+    harness.run_steps(1);
+    harness.key_press(egui::Key::ArrowRight);
+    harness.run_steps(2);
+    let moved = harness.state().preview().view.sun.expect("the sun moved");
+    assert!(
+        moved.azimuth > shipped.azimuth,
+        "{moved:?} from {shipped:?}"
+    );
+    assert!(
+        (moved.elevation - shipped.elevation).abs() < 1e-6,
+        "{moved:?}"
+    );
+    sun_slider(&harness, "elevation").focus();
+    harness.run_steps(1);
+    harness.key_press(egui::Key::ArrowLeft);
+    harness.run_steps(2);
+    let lowered = harness.state().preview().view.sun.expect("the sun moved");
+    assert!(lowered.elevation < shipped.elevation, "{lowered:?}");
+    harness.get_by_label("reset sun").click();
+    harness.run_steps(2);
+    assert_eq!(harness.state().preview().view.sun, None);
+}

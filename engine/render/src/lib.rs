@@ -61,7 +61,7 @@ pub mod tile_buffers;
 pub mod turn;
 
 pub use camera::Camera;
-pub use light::Light;
+pub use light::{Light, SunAngles};
 pub use material::{Layer, Material, SurfaceMaps};
 pub use offscreen::{Frame, Image, Offscreen, RenderError};
 pub use plan::{LevelMode, Rep};

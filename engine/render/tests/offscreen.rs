@@ -1,8 +1,9 @@
 //! Frames drawn offscreen on whatever adapter wgpu finds (llvmpipe or lavapipe here).
 
+use tuft_render::offscreen::srgb_codes;
 use tuft_render::{
-    Camera, FrameBudget, Layer, LevelMode, Material, Offscreen, Rep, Scene, SurfaceKind,
-    SurfaceMaps, View, Wind,
+    Camera, FrameBudget, Layer, LevelMode, Light, Material, Offscreen, Rep, Scene, SunAngles,
+    SurfaceKind, SurfaceMaps, View, Wind,
 };
 use tuft_strands::StrandSet;
 use tuft_strands::cards::CardSettings;
@@ -83,6 +84,7 @@ fn view(distance_m: f32, wind: Option<Wind>) -> View {
         level_within_m: None,
         farthest_m: None,
         lod_bias: 1.0,
+        sun: None,
     }
 }
 
@@ -126,6 +128,62 @@ fn zero_wind_draws_the_frame_no_wind_draws() {
         .filter(|(a, b)| a != b)
         .count();
     assert!(changed > 100, "wind moved {changed} bytes only");
+}
+
+/// The sun put where the shipped light has it draws the frame no sun draws; moved round
+/// to the other side and lowered it lights the meadow otherwise, and overhead the
+/// ground between the blades is brighter than with the sun low.
+#[test]
+fn the_sun_stands_where_the_view_puts_it() {
+    let mut offscreen = Offscreen::new().expect("an adapter");
+    let mut scene = Scene::new(meadow(20_000), SurfaceKind::Plane);
+    let mut frame = |sun: Option<SunAngles>| {
+        let v = View {
+            sun,
+            ..view(1.0, None)
+        };
+        let image = offscreen.render(&mut scene, &v).expect("a frame").image;
+        let mean = image.mean_color().expect("the meadow is in view");
+        (image, srgb_codes(mean))
+    };
+    let (plain, plain_mean) = frame(None);
+    let shipped = SunAngles::of(Light::default().sun());
+    let (same, _) = frame(Some(shipped));
+    let largest = plain
+        .rgba
+        .iter()
+        .zip(&same.rgba)
+        .map(|(a, b)| a.abs_diff(*b))
+        .max();
+    assert!(
+        largest <= Some(1),
+        "the shipped sun as angles moved a pixel by {largest:?}"
+    );
+    let low_behind = SunAngles {
+        azimuth: shipped.azimuth + 0.5,
+        elevation: 0.02,
+    };
+    let (_, behind_mean) = frame(Some(low_behind));
+    let overhead = SunAngles {
+        azimuth: 0.0,
+        elevation: 0.25,
+    };
+    let (_, overhead_mean) = frame(Some(overhead));
+    let luma = |c: [f64; 3]| 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+    println!(
+        "luma: shipped {:.1}, low behind {:.1}, overhead {:.1}",
+        luma(plain_mean),
+        luma(behind_mean),
+        luma(overhead_mean)
+    );
+    assert!(
+        luma(plain_mean) - luma(behind_mean) > 5.0,
+        "shipped {plain_mean:?}, low behind {behind_mean:?}"
+    );
+    assert!(
+        luma(overhead_mean) > luma(behind_mean) + 5.0,
+        "overhead {overhead_mean:?}, low behind {behind_mean:?}"
+    );
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //! resident prefix changed) and writes the frame's uniforms; [`Renderer::paint`] records
 //! draws into a render pass someone else began.
 
-use crate::light::Light;
+use crate::light::{Light, SunAngles};
 use crate::scene::{DrawParams, DrawTarget, FramePlan, Scene, SurfaceVertex, View};
 use crate::shaders::{CanopyUniform, FrameUniform, shader_sources};
 use crate::texture::{mips, texture, write_levels};

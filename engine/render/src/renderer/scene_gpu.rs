@@ -382,7 +382,11 @@ impl Renderer {
         let frame = FrameUniform {
             view_proj: plan.view_proj.to_cols_array_2d(),
             eye: plan.eye.extend(1.0).to_array(),
-            sun_dir: light.sun().extend(0.0).to_array(),
+            sun_dir: view
+                .sun
+                .map_or_else(|| light.sun(), SunAngles::direction)
+                .extend(0.0)
+                .to_array(),
             sun_color: rgb4(light.sun_color),
             sky_color: rgb4(light.sky_color),
             ground_color: rgb4(light.ground_color),

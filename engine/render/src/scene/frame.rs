@@ -1,5 +1,6 @@
 use super::*;
 use crate::camera::FIELD_M;
+use crate::light::SunAngles;
 pub use crate::shaders::DrawParams;
 
 /// The surface the material is shown on.
@@ -117,6 +118,9 @@ pub struct View {
     /// each level twice as far (and the blend toward the surface with it). 1 is the
     /// switches as measured.
     pub lod_bias: f32,
+    /// Where the sun stands; `None`: where the shipped light puts it
+    /// (`assets/light.ron`).
+    pub sun: Option<SunAngles>,
 }
 
 impl Default for View {
@@ -133,6 +137,7 @@ impl Default for View {
             wind: None,
             blend_to_surface: true,
             lod_bias: 1.0,
+            sun: None,
         }
     }
 }
