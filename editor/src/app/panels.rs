@@ -170,6 +170,36 @@ impl Editor {
         }
     }
 
+    /// The preview's exposure and the camera's field of view.
+    fn lens_row(&mut self, ui: &mut egui::Ui) {
+        ui.add(
+            egui::Slider::new(&mut self.preview.view.exposure_ev, -4.0..=4.0)
+                .custom_formatter(three_places)
+                .text("exposure, EV"),
+        )
+        .on_hover_text(
+            "Stops of light: +1 doubles what the frame shows before the display's \
+             shoulder. The same as `tuft render --exposure`.",
+        );
+        let camera = &mut self.preview.view.camera;
+        let mut degrees = camera.fov_y * 360.0;
+        if ui
+            .add(
+                egui::Slider::new(&mut degrees, 10.0..=120.0)
+                    .suffix("°")
+                    .text("field of view"),
+            )
+            .on_hover_text(
+                "The camera's vertical field of view (`tuft render --fov` takes it in \
+                 turns). The levels switch by size on screen, so a narrow lens keeps \
+                 detail farther away.",
+            )
+            .changed()
+        {
+            camera.fov_y = degrees / 360.0;
+        }
+    }
+
     /// The material's strand layers: settings and the survivor view.
     pub(super) fn preview_panel(&mut self, ui: &mut egui::Ui) {
         ui.horizontal_wrapped(|ui| {
@@ -244,6 +274,7 @@ impl Editor {
             }
         });
         ui.horizontal_wrapped(|ui| self.sun_row(ui));
+        ui.horizontal_wrapped(|ui| self.lens_row(ui));
         // Parameters as live sliders.
         let viewing = self.baked.showing();
         let params: Vec<(NodeId, String, f32, f32, f32)> = self

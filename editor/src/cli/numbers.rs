@@ -111,6 +111,21 @@ pub fn sun(text: &str) -> Result<tuft_render::SunAngles, String> {
     Ok(tuft_render::SunAngles { azimuth, elevation })
 }
 
+/// Exposure in stops, eight either way.
+pub fn exposure(text: &str) -> Result<f32, String> {
+    float_in(text, -8.0..=8.0)
+}
+
+/// The camera's vertical field of view in turns: 0.01 (3.6°) to 0.45 (162°).
+pub fn fov(text: &str) -> Result<f32, String> {
+    float_in(text, 0.01..=0.45)
+}
+
+/// Frames of a turntable: 1 to 3600.
+pub fn turntable(text: &str) -> Result<u32, String> {
+    int_in(text, 1..=3600).map(|x| x as u32)
+}
+
 /// A frame's triangle budget: at least a thousand, at most two billion (the renderer's
 /// buffers are split to the adapter's limits, and a frame past it draws coarser).
 pub fn triangle_budget(text: &str) -> Result<u64, String> {
@@ -146,5 +161,11 @@ mod tests {
             assert!(sun(bad).is_err(), "{bad}");
         }
         assert!(sun("0,0.4").unwrap_err().contains("elevation"));
+        assert!(exposure("9").is_err() && exposure("nan").is_err());
+        assert_eq!(exposure("-1.5"), Ok(-1.5));
+        assert!(fov("0").is_err() && fov("0.5").is_err());
+        assert_eq!(fov("0.2"), Ok(0.2));
+        assert!(turntable("0").is_err() && turntable("3601").is_err());
+        assert_eq!(turntable("36"), Ok(36));
     }
 }

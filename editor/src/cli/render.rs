@@ -63,6 +63,16 @@ pub struct Options {
     /// (`assets/light.ron`).
     #[arg(long, value_parser = super::numbers::sun, allow_hyphen_values = true)]
     pub sun: Option<tuft_render::SunAngles>,
+    /// Exposure in stops: the frame's light times 2^EV before the display's shoulder.
+    #[arg(long, default_value_t = 0.0, value_parser = super::numbers::exposure, allow_hyphen_values = true)]
+    pub exposure: f32,
+    /// The camera's vertical field of view, in turns (0.125 is 45°).
+    #[arg(long, default_value_t = 0.125, value_parser = super::numbers::fov)]
+    pub fov: f32,
+    /// Write N frames turning the camera once round (yaw from --yaw in steps of 1/N
+    /// turn), to OUT's name with _000, _001, … before `.png`; the scene is built once.
+    #[arg(long, value_name = "N", value_parser = super::numbers::turntable)]
+    pub turntable: Option<u32>,
     /// The most strand and card triangles the frame may draw (and 128 bytes of geometry
     /// each) before every switch comes nearer (the preview's budget is 16777216); raise
     /// it to draw a high --lod-bias as asked.
@@ -329,7 +339,7 @@ fn render(material: tuft_render::Material, out: &Path, o: &Options) -> anyhow::R
             pitch: o.pitch,
             distance_m: o.distance,
             walk_eye: o.eye,
-            ..Camera::default()
+            fov_y: o.fov,
         }
         .kept_above(kind.min_pitch()),
         width: o.size.0,
@@ -347,17 +357,70 @@ fn render(material: tuft_render::Material, out: &Path, o: &Options) -> anyhow::R
         farthest_m: None,
         lod_bias: o.lod_bias,
         sun: o.sun,
+        exposure_ev: o.exposure,
     };
-    let frame = offscreen.render(&mut scene, &view)?;
-    let pixels = frame.image.over(BACKGROUND);
-    // Encoded whole, then written beside and renamed: a frame that cannot be written
-    // (a full disk) leaves the file that was there.
+    let Some(turns) = o.turntable else {
+        let frame = offscreen.render(&mut scene, &view)?;
+        write_png(&frame.image, out)?;
+        report(&offscreen, &frame);
+        out!("{}", out.display());
+        return Ok(());
+    };
+    // Every frame first, then the figures of the first: the turn's frames share the scene.
+    let mut first = None;
+    for (i, path) in turntable_paths(out, turns).iter().enumerate() {
+        let mut turned = view;
+        turned.camera.yaw = view.camera.yaw + i as f32 / turns as f32;
+        let frame = offscreen.render(&mut scene, &turned)?;
+        write_png(&frame.image, path)?;
+        out!("{}", path.display());
+        first.get_or_insert(frame);
+    }
+    if let Some(frame) = first {
+        out!("the first frame:");
+        report(&offscreen, &frame);
+    }
+    Ok(())
+}
+
+/// The file of frame `i` of a `turns`-frame turntable written as `out`: its name with
+/// the frame's number, zero-padded to the width of the last, before `.png`.
+fn turntable_name(out: &Path, i: u32, turns: u32) -> String {
+    let stem = out
+        .file_stem()
+        .map_or_else(|| "frame".into(), |s| s.to_string_lossy().into_owned());
+    let width = turns.saturating_sub(1).max(1).to_string().len().max(3);
+    format!("{stem}_{i:0width$}.png")
+}
+
+/// Every file of a `turns`-frame turntable written as `out`, in order.
+#[must_use]
+pub fn turntable_paths(out: &Path, turns: u32) -> Vec<std::path::PathBuf> {
+    (0..turns)
+        .map(|i| out.with_file_name(turntable_name(out, i, turns)))
+        .collect()
+}
+
+/// `image` over the sky, encoded whole and written beside `out` and renamed: a frame
+/// that cannot be written (a full disk) leaves the file that was there.
+fn write_png(image: &tuft_render::Image, out: &Path) -> anyhow::Result<()> {
+    let pixels = image.over(BACKGROUND);
     let mut png = Vec::new();
     image::codecs::png::PngEncoder::new(&mut png)
-        .write_image(&pixels, o.size.0, o.size.1, image::ExtendedColorType::Rgba8)
+        .write_image(
+            &pixels,
+            image.width,
+            image.height,
+            image::ExtendedColorType::Rgba8,
+        )
         .context("cannot encode the frame")?;
     tuft_graph::io::write_atomic(out, &png)
-        .with_context(|| format!("cannot write {}", out.display()))?;
+        .with_context(|| format!("cannot write {}", out.display()))
+}
+
+/// What `frame` drew: the adapter, the GPU time, the tiles and triangles, each layer's
+/// levels, the budget's cut and the mean colour.
+fn report(offscreen: &Offscreen, frame: &tuft_render::Frame) {
     out!("adapter: {}", offscreen.adapter());
     match frame.gpu_ms {
         Some(ms) => out!("GPU time: {ms:.2} ms (information only)"),
@@ -406,6 +469,4 @@ fn render(material: tuft_render::Material, out: &Path, o: &Options) -> anyhow::R
             frame.image.coverage()
         );
     }
-    out!("{}", out.display());
-    Ok(())
 }

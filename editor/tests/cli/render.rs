@@ -318,6 +318,63 @@ fn render_puts_the_sun_where_asked() {
 }
 
 #[test]
+fn render_turns_a_turntable_and_takes_the_exposure_and_the_lens() {
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("spin.png");
+    let base = ["render", "presets/moss.ron", "--size", "64x48", "--out"];
+    let run = |more: &[&str]| {
+        let mut args = base.to_vec();
+        args.push(png.to_str().unwrap());
+        args.extend(more);
+        let out = tuft(&args);
+        assert_eq!(out.status.code(), Some(0), "{more:?}: {}", text(&out));
+        out
+    };
+    let out = run(&["--turntable", "4", "--surface", "plane"]);
+    let frames: Vec<Vec<u8>> = (0..4)
+        .map(|i| {
+            let path = dir.path().join(format!("spin_{i:03}.png"));
+            assert!(
+                text(&out).contains(path.to_str().unwrap()),
+                "{}",
+                text(&out)
+            );
+            std::fs::read(&path).unwrap()
+        })
+        .collect();
+    assert!(!png.exists(), "the turntable writes numbered frames only");
+    assert!(frames.windows(2).all(|w| w[0] != w[1]), "each frame turns");
+    assert!(text(&out).contains("mean colour:"), "{}", text(&out));
+    // An exposure stop up brightens the frame; a narrower lens fills more of it.
+    let luma = |out: &Output| {
+        let [r, g, b] = mean_colour(out);
+        0.2126 * r + 0.7152 * g + 0.0722 * b
+    };
+    let coverage = |out: &Output| {
+        let said = String::from_utf8_lossy(&out.stdout).into_owned();
+        said.split("coverage ")
+            .nth(1)
+            .and_then(|c| c.split_whitespace().next()?.parse::<f64>().ok())
+            .expect("a coverage")
+    };
+    let plain = run(&["--distance", "3"]);
+    let brighter = run(&["--distance", "3", "--exposure", "1"]);
+    let narrow = run(&["--distance", "3", "--fov", "0.06"]);
+    assert!(
+        luma(&brighter) > luma(&plain) + 10.0,
+        "{} against {}",
+        text(&brighter),
+        text(&plain)
+    );
+    assert!(
+        coverage(&narrow) > 1.5 * coverage(&plain),
+        "{} against {}",
+        text(&narrow),
+        text(&plain)
+    );
+}
+
+#[test]
 fn render_refuses_bad_options_and_bad_files() {
     let dir = tempfile::tempdir().unwrap();
     let png = dir.path().join("x.png");
@@ -339,6 +396,9 @@ fn render_refuses_bad_options_and_bad_files() {
         ["--sun", "0.5"],
         ["--sun", "0,0.4"],
         ["--sun", "nan,0.1"],
+        ["--exposure", "12"],
+        ["--fov", "0"],
+        ["--turntable", "0"],
     ] {
         let mut args = vec![
             "render",

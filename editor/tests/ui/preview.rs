@@ -325,7 +325,7 @@ fn an_adapter_the_preview_cannot_draw_on_is_named_where_the_picture_would_be() {
     harness.get_by_label("Inspector");
 }
 
-/// The preview's sun slider labelled `label`.
+/// The preview's slider labelled `label`.
 fn sun_slider<'a>(harness: &'a Harness<'_, Editor>, label: &'a str) -> egui_kittest::Node<'a> {
     harness
         .get_all_by_label(label)
@@ -364,4 +364,17 @@ fn the_sun_sliders_move_the_previews_sun_and_reset_puts_the_shipped_one_back() {
     harness.get_by_label("reset sun").click();
     harness.run_steps(2);
     assert_eq!(harness.state().preview().view.sun, None);
+    // The exposure and the lens on the same row.
+    assert_eq!(harness.state().preview().view.exposure_ev, 0.0);
+    sun_slider(&harness, "exposure, EV").focus();
+    harness.run_steps(1);
+    harness.key_press(egui::Key::ArrowRight);
+    harness.run_steps(2);
+    assert!(harness.state().preview().view.exposure_ev > 0.0);
+    let fov = harness.state().preview().view.camera.fov_y;
+    sun_slider(&harness, "field of view").focus();
+    harness.run_steps(1);
+    harness.key_press(egui::Key::ArrowLeft);
+    harness.run_steps(2);
+    assert!(harness.state().preview().view.camera.fov_y < fov);
 }

@@ -85,6 +85,7 @@ fn view(distance_m: f32, wind: Option<Wind>) -> View {
         farthest_m: None,
         lod_bias: 1.0,
         sun: None,
+        exposure_ev: 0.0,
     }
 }
 
@@ -183,6 +184,34 @@ fn the_sun_stands_where_the_view_puts_it() {
     assert!(
         luma(overhead_mean) > luma(behind_mean) + 5.0,
         "overhead {overhead_mean:?}, low behind {behind_mean:?}"
+    );
+}
+
+/// A stop of exposure doubles the light a frame shows below the display's shoulder and
+/// one down halves it; none draws the frame as lit. The meadow's lit tips pass the
+/// shoulder at +1 EV, so its mean gains a little under twice (1.94 measured).
+#[test]
+fn exposure_multiplies_the_light_by_stops() {
+    let mut offscreen = Offscreen::new().expect("an adapter");
+    let mut scene = Scene::new(meadow(20_000), SurfaceKind::Plane);
+    let mut mean = |exposure_ev: f32| {
+        let v = View {
+            exposure_ev,
+            ..view(1.0, None)
+        };
+        let image = offscreen.render(&mut scene, &v).expect("a frame").image;
+        let [r, g, b] = image.mean_color().expect("the meadow is in view");
+        0.2126 * r + 0.7152 * g + 0.0722 * b
+    };
+    let (lit, up, down) = (mean(0.0), mean(1.0), mean(-1.0));
+    println!("linear luminance: -1 EV {down:.4}, 0 EV {lit:.4}, +1 EV {up:.4}");
+    assert!(
+        up / lit > 1.85 && up / lit <= 2.0,
+        "+1 EV: {up} against {lit}"
+    );
+    assert!(
+        (down / lit - 0.5).abs() < 0.02,
+        "-1 EV: {down} against {lit}"
     );
 }
 

@@ -391,7 +391,12 @@ impl Renderer {
             sky_color: rgb4(light.sky_color),
             ground_color: rgb4(light.ground_color),
             wind,
-            options: [if view.overlay { 1.0 } else { 0.0 }, 0.0, 0.0, 0.0],
+            options: [
+                if view.overlay { 1.0 } else { 0.0 },
+                exposure(view.exposure_ev),
+                0.0,
+                0.0,
+            ],
             canopy: CanopyUniform::new(&plan.canopy, plan.canopy_ground),
         };
         queue.write_buffer(&fs.frame_buffer, 0, bytemuck::bytes_of(&frame));
@@ -510,4 +515,14 @@ fn map_levels(scene: &Scene) -> (u32, [Vec<Vec<u8>>; 3]) {
         maps.size,
         [&maps.base_color, &maps.normal, &maps.orm].map(|m| mips(m, maps.size)),
     )
+}
+
+/// The multiplier `ev` stops of exposure give the frame's light: finite, within 16 stops
+/// either way (anything else draws as lit).
+fn exposure(ev: f32) -> f32 {
+    if ev.is_finite() {
+        ev.clamp(-16.0, 16.0).exp2()
+    } else {
+        1.0
+    }
 }

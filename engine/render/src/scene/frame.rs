@@ -121,6 +121,9 @@ pub struct View {
     /// Where the sun stands; `None`: where the shipped light puts it
     /// (`assets/light.ron`).
     pub sun: Option<SunAngles>,
+    /// Exposure in stops: the frame's light is multiplied by 2^`exposure_ev` before the
+    /// display's shoulder (0 draws it as lit).
+    pub exposure_ev: f32,
 }
 
 impl Default for View {
@@ -138,6 +141,7 @@ impl Default for View {
             blend_to_surface: true,
             lod_bias: 1.0,
             sun: None,
+            exposure_ev: 0.0,
         }
     }
 }

@@ -15,7 +15,7 @@ struct Frame {
     ground_color: vec4<f32>,
     // xy: wind direction over the ground (world x, z); z: strength; w: time in seconds.
     wind: vec4<f32>,
-    // x: 1 when the level overlay is on.
+    // x: 1 when the level overlay is on; y: the exposure's multiplier (1 as lit).
     options: vec4<f32>,
     canopy: Canopy,
 };
@@ -125,7 +125,9 @@ fn ggx(n_dot_h: f32, roughness: f32) -> f32 {
 const SHOULDER: f32 = 0.8;
 const DESATURATION: f32 = 0.15;
 
-fn display(c: vec3<f32>) -> vec3<f32> {
+fn display(lit: vec3<f32>) -> vec3<f32> {
+    // The exposure's multiplier (`options.y`, 1 as lit) first.
+    let c = lit * frame.options.y;
     let peak = max(c.r, max(c.g, c.b));
     if (peak <= SHOULDER) {
         return c;
