@@ -272,6 +272,21 @@ impl Editor {
                 }
                 (false, _) => self.preview.view.wind = None,
             }
+            let mut turning = self.preview.turntable.is_some();
+            ui.checkbox(&mut turning, "turntable").on_hover_text(
+                "The orbit turns by itself (`tuft render --turntable N` writes the frames)",
+            );
+            match (turning, self.preview.turntable.as_mut()) {
+                (true, Some(speed)) => {
+                    ui.add(
+                        egui::Slider::new(speed, -0.5..=0.5)
+                            .custom_formatter(three_places)
+                            .text("turns a second"),
+                    );
+                }
+                (true, None) => self.preview.turntable = Some(TURNTABLE_SPEED),
+                (false, _) => self.preview.turntable = None,
+            }
         });
         ui.horizontal_wrapped(|ui| self.sun_row(ui));
         ui.horizontal_wrapped(|ui| self.lens_row(ui));
@@ -311,6 +326,12 @@ impl Editor {
             cam.yaw -= d.x / 600.0;
             cam.pitch += d.y / 600.0;
             *cam = cam.kept_above(self.surface.kind().min_pitch());
+        } else if let Some(speed) = self.preview.turntable {
+            // The orbit turns by itself while no hand holds it.
+            let dt = ui.input(|i| i.stable_dt).min(0.1);
+            let cam = &mut self.preview.view.camera;
+            cam.yaw = (cam.yaw + speed * dt).rem_euclid(1.0);
+            ui.ctx().request_repaint();
         }
         if resp.hovered() && !self.walk(ui) {
             let scroll = ui.input(|i| i.smooth_scroll_delta.y);
@@ -508,6 +529,9 @@ pub fn coverage_text(reports: &[tuft_strands::levels::LevelReport]) -> String {
         .collect::<Vec<_>>()
         .join(" · ")
 }
+
+/// How fast the preview's turntable starts turning: once round in 20 s.
+const TURNTABLE_SPEED: f32 = 0.05;
 
 /// A turn shown to three places (a slider's `max_decimals` would round the value it
 /// holds as well, and move the sun off the shipped light's before anyone touched it).

@@ -78,6 +78,8 @@ pub struct Preview {
     pub stats: FrameStats,
     /// Show every level side by side (same camera), instead of one view.
     pub side_by_side: bool,
+    /// Turns a second the orbit turns by itself, if it does.
+    pub turntable: Option<f32>,
     /// What a frame may cost ([`FrameBudget::interactive`] for the window's adapter).
     pub budget: tuft_render::FrameBudget,
     /// When the last frame was shown, and how long it asked the next to wait: while tiles
@@ -247,6 +249,7 @@ impl Preview {
             view: View::default(),
             stats: FrameStats::default(),
             side_by_side: false,
+            turntable: None,
             budget: tuft_render::FrameBudget::default(),
             last_show: None,
             asked: std::time::Duration::ZERO,

@@ -377,4 +377,15 @@ fn the_sun_sliders_move_the_previews_sun_and_reset_puts_the_shipped_one_back() {
     harness.key_press(egui::Key::ArrowLeft);
     harness.run_steps(2);
     assert!(harness.state().preview().view.camera.fov_y < fov);
+    // The turntable turns the orbit while it is on, and leaves it where it stopped.
+    let yaw = harness.state().preview().view.camera.yaw;
+    harness.get_by_label("turntable").click();
+    harness.run_steps(10);
+    let turned = harness.state().preview().view.camera.yaw;
+    assert!((turned - yaw).rem_euclid(1.0) > 0.001, "{yaw} → {turned}");
+    harness.get_by_label("turntable").click();
+    harness.run_steps(2);
+    let stopped = harness.state().preview().view.camera.yaw;
+    harness.run_steps(10);
+    assert_eq!(harness.state().preview().view.camera.yaw, stopped);
 }
