@@ -96,6 +96,8 @@ pub enum Command {
     ChooseFile(NodeId, String),
     /// Choose a folder and write the baked set there.
     Export,
+    /// Render the preview's picture at a chosen size into a PNG file.
+    RenderImage,
     /// Choose a baked set's folder and show it, read-only.
     OpenBaked,
     /// Back from a baked set to the document.

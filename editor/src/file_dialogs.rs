@@ -19,6 +19,8 @@ pub enum Purpose {
     OpenBaked,
     /// A mesh to preview on.
     Mesh,
+    /// The PNG file a rendered image goes to, suggesting this file name.
+    Image(String),
     /// The file parameter `param` of node `node` names, of one of these types,
     /// starting in this folder.
     File {
@@ -43,6 +45,7 @@ impl Purpose {
             Self::Export => "Export the baked set to a folder",
             Self::OpenBaked => "Open a baked set's folder",
             Self::Mesh => "Choose a mesh to preview on",
+            Self::Image(_) => "Render the image to",
             Self::File { .. } => "Choose a file",
         }
     }
@@ -109,6 +112,13 @@ async fn system_dialog(purpose: &Purpose) -> Option<PathBuf> {
         Purpose::SaveAs(name) => {
             dialog
                 .add_filter("Tuft graph", &["ron"])
+                .set_file_name(name)
+                .save_file()
+                .await
+        }
+        Purpose::Image(name) => {
+            dialog
+                .add_filter("PNG image", &["png"])
                 .set_file_name(name)
                 .save_file()
                 .await

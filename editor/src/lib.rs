@@ -28,6 +28,7 @@ pub mod autosave;
 pub mod cli;
 pub mod command;
 pub mod file_dialogs;
+pub mod frame_file;
 pub mod graph_view;
 pub mod material;
 pub mod preview;

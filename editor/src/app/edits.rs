@@ -157,6 +157,7 @@ impl Editor {
                 });
             }
             Command::Export => self.exporter.open_dialog(),
+            Command::RenderImage => self.image_render.open_dialog(),
             Command::About => self.about = true,
             Command::Help => self.help = true,
         }

@@ -219,7 +219,7 @@ impl Editor {
             Err(why) => {
                 self.message = Some((format!("{why}: type the path instead"), true));
                 let start = match &purpose {
-                    Purpose::SaveAs(name) => name.clone(),
+                    Purpose::SaveAs(name) | Purpose::Image(name) => name.clone(),
                     _ => String::new(),
                 };
                 self.path_prompt = Some((purpose, start));
@@ -253,6 +253,7 @@ impl Editor {
             Purpose::Export => self.exporter.folder_chosen(path),
             Purpose::OpenBaked => self.open_any(path),
             Purpose::Mesh => self.use_mesh(path, None),
+            Purpose::Image(_) => self.image_render.file_chosen(path),
             Purpose::File { node, param, .. } => {
                 let folder = self.session.doc().graph.folder.clone();
                 let relative = tuft_graph::images::relative_to(folder.get(), path);

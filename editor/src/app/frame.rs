@@ -195,6 +195,7 @@ impl Editor {
         self.about_window(ctx);
         self.help_window(ctx);
         self.export_window(ctx);
+        self.image_render_window(ctx);
         self.recovery_window(ctx);
     }
 

@@ -193,6 +193,13 @@ impl Editor {
                 let idle = !self.exporter.busy();
                 self.item(ui, "Export Baked Set…", "", idle.then_some(Command::Export));
                 self.item(ui, "Open Baked Set…", "", Some(Command::OpenBaked));
+                let idle = !self.image_render.busy();
+                self.item(
+                    ui,
+                    "Render Image…",
+                    "",
+                    idle.then_some(Command::RenderImage),
+                );
                 let viewing = self.baked.showing().then_some(Command::CloseBaked);
                 self.item(ui, "Close Baked Set", "", viewing);
                 ui.separator();

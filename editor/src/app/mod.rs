@@ -10,6 +10,7 @@ mod export;
 mod files;
 mod frame;
 mod help;
+mod image_render;
 mod layer_inspector;
 mod menus;
 mod panels;
@@ -240,6 +241,10 @@ pub struct Editor {
     help: bool,
     /// Export Baked Set: its dialog, settings and running export.
     exporter: export::Exporter,
+    /// File › Render Image: its dialog and the render running.
+    image_render: image_render::ImageRenderer,
+    /// The window's device, which Render Image draws on (no second device is opened).
+    device: Option<image_render::Device>,
     /// The baked set shown read-only instead of the document, if any.
     baked: baked::BakedView,
     /// The preview's surface: a mesh being read, and the rows that choose it.
@@ -303,6 +308,11 @@ impl Editor {
         }
         if let Some(rs) = &cc.wgpu_render_state {
             editor.preview.budget = tuft_render::FrameBudget::interactive(&rs.adapter.get_info());
+            editor.device = Some(image_render::Device {
+                device: rs.device.clone(),
+                queue: rs.queue.clone(),
+                adapter: rs.adapter.clone(),
+            });
         }
         if let Some(settings) = cc
             .storage
@@ -350,6 +360,8 @@ impl Editor {
             about: false,
             help: false,
             exporter: export::Exporter::default(),
+            image_render: image_render::ImageRenderer::default(),
+            device: None,
             baked: baked::BakedView::default(),
             surface: SurfacePanel::default(),
             frame_ms: Vec::new(),

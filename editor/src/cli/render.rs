@@ -1,14 +1,12 @@
 //! `tuft render`: one preview frame, offscreen, on whatever adapter wgpu finds.
 
 use anyhow::Context as _;
-use image::ImageEncoder as _;
 use std::path::Path;
 use std::process::ExitCode;
 use tuft_graph::limits::{MAX_FRAME_PIXELS, MAX_FRAME_SIDE};
 use tuft_render::{Camera, LevelMode, Offscreen, Rep, Scene, SurfaceKind, View, Wind};
 
-/// The background a saved frame is composed over (sRGB): a pale sky.
-pub const BACKGROUND: [u8; 3] = [196, 210, 224];
+pub use crate::frame_file::BACKGROUND;
 
 /// What `tuft render` is asked for, declared once: the command line's options, parsed.
 #[derive(Clone, Debug, PartialEq, clap::Args)]
@@ -195,42 +193,10 @@ fn scene_on(material: tuft_render::Material, o: &Options) -> anyhow::Result<Scen
     }
 }
 
-/// Why a frame cannot be written to `out`, told before anything is rendered: frames are
-/// PNG, and an existing folder or an unwritable place is no file to write.
-fn check_out(out: &Path) -> Result<(), String> {
-    let png = out
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("png"));
-    if !png {
-        return Err(format!(
-            "--out {}: frames are written as PNG; name a .png file",
-            out.display()
-        ));
-    }
-    if out.is_dir() {
-        return Err(format!(
-            "--out {} is a folder; name a .png file",
-            out.display()
-        ));
-    }
-    let folder = match out.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    if !folder.is_dir() {
-        return Err(format!(
-            "--out {}: the folder {} does not exist",
-            out.display(),
-            folder.display()
-        ));
-    }
-    Ok(())
-}
-
 /// Renders `file` (a graph) or a baked set (its folder or its manifest).
 pub fn run(file: &Path, out: &Path, options: &Options) -> ExitCode {
-    if let Err(why) = check_out(out) {
-        eprintln!("tuft render: {why}");
+    if let Err(why) = crate::frame_file::check_png_path(out) {
+        eprintln!("tuft render: --out {why}");
         return ExitCode::FAILURE;
     }
     let set = tuft_render::baked::set_at(file).or_else(|| file.is_dir().then_some(file));
@@ -361,7 +327,7 @@ fn render(material: tuft_render::Material, out: &Path, o: &Options) -> anyhow::R
     };
     let Some(turns) = o.turntable else {
         let frame = offscreen.render(&mut scene, &view)?;
-        write_png(&frame.image, out)?;
+        crate::frame_file::write_png(&frame.image, out)?;
         report(&offscreen, &frame);
         out!("{}", out.display());
         return Ok(());
@@ -372,7 +338,7 @@ fn render(material: tuft_render::Material, out: &Path, o: &Options) -> anyhow::R
         let mut turned = view;
         turned.camera.yaw = view.camera.yaw + i as f32 / turns as f32;
         let frame = offscreen.render(&mut scene, &turned)?;
-        write_png(&frame.image, path)?;
+        crate::frame_file::write_png(&frame.image, path)?;
         out!("{}", path.display());
         first.get_or_insert(frame);
     }
@@ -399,23 +365,6 @@ pub fn turntable_paths(out: &Path, turns: u32) -> Vec<std::path::PathBuf> {
     (0..turns)
         .map(|i| out.with_file_name(turntable_name(out, i, turns)))
         .collect()
-}
-
-/// `image` over the sky, encoded whole and written beside `out` and renamed: a frame
-/// that cannot be written (a full disk) leaves the file that was there.
-fn write_png(image: &tuft_render::Image, out: &Path) -> anyhow::Result<()> {
-    let pixels = image.over(BACKGROUND);
-    let mut png = Vec::new();
-    image::codecs::png::PngEncoder::new(&mut png)
-        .write_image(
-            &pixels,
-            image.width,
-            image.height,
-            image::ExtendedColorType::Rgba8,
-        )
-        .context("cannot encode the frame")?;
-    tuft_graph::io::write_atomic(out, &png)
-        .with_context(|| format!("cannot write {}", out.display()))
 }
 
 /// What `frame` drew: the adapter, the GPU time, the tiles and triangles, each layer's

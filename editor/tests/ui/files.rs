@@ -674,3 +674,69 @@ fn rename_material_names_it_and_an_empty_name_is_refused() {
     harness.state_mut().undo();
     assert_eq!(harness.state().session().doc().graph.name, before);
 }
+
+/// Types `text` into the spin button showing `shown` (a click starts its text).
+fn type_into(harness: &mut Harness<'static, Editor>, shown: &str, text: &str) {
+    harness
+        .get_all_by_role(egui::accesskit::Role::SpinButton)
+        .find(|n| n.value().as_deref() == Some(shown))
+        .unwrap_or_else(|| panic!("a field showing {shown}"))
+        .click();
+    harness.run_steps(2);
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    harness
+        .get_all_by_role(egui::accesskit::Role::SpinButton)
+        .find(|n| n.is_focused())
+        .expect("the field takes text")
+        .type_text(text);
+    harness.key_press(egui::Key::Enter);
+    harness.run_steps(2);
+}
+
+#[test]
+fn render_image_writes_the_previews_picture_at_the_size_asked_and_refuses_a_bad_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("moss.png");
+    let doc = tuft_graph::io::load(&root().join("presets/moss.ron")).unwrap();
+    let mut harness = editor(doc, None);
+    settle(&mut harness);
+    harness
+        .state_mut()
+        .set_dialogs(Dialogs::Answer(Some(out.clone())));
+    file_menu(&mut harness, "Render Image…");
+    harness.run_steps(2);
+    assert!(harness.state().image_renderer().dialog_open());
+    harness.get_by_label("Choose…").click();
+    answered(&mut harness);
+    type_into(&mut harness, "1920", "96");
+    type_into(&mut harness, "1080", "64");
+    harness.get_by_label("Render").click();
+    harness.run_steps(1);
+    assert!(!harness.state().image_renderer().dialog_open());
+    harness.state_mut().wait_for_image();
+    let message = harness.state().message().unwrap_or_default().to_owned();
+    assert!(message.starts_with("Rendered"), "{message}");
+    let image = image::open(&out).expect("the PNG").to_rgba8();
+    assert_eq!(image.dimensions(), (96, 64));
+    let sky = tuft_editor::frame_file::BACKGROUND;
+    let drawn = image.pixels().filter(|p| p.0[..3] != sky[..]).count();
+    assert!(
+        drawn > 96 * 64 / 10,
+        "the moss is in the picture: {drawn} pixels"
+    );
+    // A file that is no PNG is refused before anything is built, and nothing written.
+    let jpeg = dir.path().join("moss.jpg");
+    harness
+        .state_mut()
+        .set_dialogs(Dialogs::Answer(Some(jpeg.clone())));
+    file_menu(&mut harness, "Render Image…");
+    harness.run_steps(2);
+    harness.get_by_label("Choose…").click();
+    answered(&mut harness);
+    harness.get_by_label("Render").click();
+    harness.run_steps(2);
+    assert!(!harness.state().image_renderer().busy());
+    let message = harness.state().message().unwrap_or_default().to_owned();
+    assert!(message.contains("frames are written as PNG"), "{message}");
+    assert!(!jpeg.exists());
+}

@@ -203,8 +203,9 @@ pub struct Offscreen {
     adapter: wgpu::AdapterInfo,
     /// Start and end of the frame's pass, where the adapter has timestamp queries.
     timestamps: Option<wgpu::QuerySet>,
-    /// Last, so the device above is gone before the next one may open.
-    _turn: DeviceTurn,
+    /// Last, so the device above is gone before the next one may open (`None` on a
+    /// device someone else opened: [`Offscreen::on_device`]).
+    _turn: Option<DeviceTurn>,
 }
 
 /// The colour format frames are drawn in.
@@ -259,6 +260,32 @@ impl Offscreen {
                 required_limits: limits(adapter.limits()),
                 ..wgpu::DeviceDescriptor::default()
             }))?;
+        Ok(Self::assemble(device, queue, &adapter, Some(turn)))
+    }
+
+    /// Draws on a device already open (the editor's window's): no second device is
+    /// opened, so no [`DeviceTurn`] is taken, and wgpu orders this thread's work on the
+    /// device with the window's. Checks the adapter has what the renderer needs.
+    ///
+    /// # Errors
+    /// The adapter lacks what the renderer needs.
+    pub fn on_device(
+        device: wgpu::Device,
+        queue: wgpu::Queue,
+        adapter: &wgpu::Adapter,
+    ) -> Result<Self, RenderError> {
+        if let Some(why) = crate::renderer::missing_capability(adapter, None) {
+            return Err(RenderError::Unsupported(why));
+        }
+        Ok(Self::assemble(device, queue, adapter, None))
+    }
+
+    fn assemble(
+        device: wgpu::Device,
+        queue: wgpu::Queue,
+        adapter: &wgpu::Adapter,
+        turn: Option<DeviceTurn>,
+    ) -> Self {
         let flags = |f| adapter.get_texture_format_features(f).flags;
         let sample_count = if flags(COLOR_FORMAT).sample_count_supported(4)
             && flags(DEPTH_FORMAT).sample_count_supported(4)
@@ -268,6 +295,7 @@ impl Offscreen {
             1
         };
         let renderer = Renderer::new(&device, COLOR_FORMAT, sample_count);
+        let timed = device.features().contains(wgpu::Features::TIMESTAMP_QUERY);
         let timestamps = timed.then(|| {
             device.create_query_set(&wgpu::QuerySetDescriptor {
                 label: Some("tuft frame time"),
@@ -275,7 +303,7 @@ impl Offscreen {
                 count: 2,
             })
         });
-        Ok(Self {
+        Self {
             device,
             queue,
             renderer,
@@ -284,7 +312,7 @@ impl Offscreen {
             adapter: adapter.get_info(),
             timestamps,
             _turn: turn,
-        })
+        }
     }
 
     /// The adapter in use, in words (name and backend).
