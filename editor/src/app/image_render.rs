@@ -1,14 +1,17 @@
 //! File › Render Image, one concern with its own state ([`ImageRenderer`]): the dialog
-//! that takes the PNG file and the frame's size, and the render itself on a worker (the
-//! material built again from what the preview shows, on the preview's surface, seen by
-//! the preview's camera, sun, exposure and levels) with its stage and Cancel.
+//! that takes the PNG file and the frame's size, and the render (the material built again
+//! from what the preview shows, on the preview's surface, seen by the preview's camera,
+//! sun, exposure and levels) with its stage and Cancel. The material and the planting
+//! run on a worker and the PNG is written on another; the frame itself is drawn on the
+//! window's device on the window's thread (see [`ImageRenderer::draw`]), so the window
+//! pauses for the GPU's time alone.
 
 use crate::preview::{Ground, Source, Surfaces, scene_of};
 use eframe::egui;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, Sender};
+use std::sync::mpsc::{Receiver, Sender, TryRecvError};
 use std::time::Duration;
 use tuft_graph::limits::{MAX_FRAME_PIXELS, MAX_FRAME_SIDE};
 use tuft_render::View;
@@ -90,15 +93,23 @@ pub enum RenderAsk {
 enum Progress {
     /// The stage it has reached.
     Stage(&'static str),
+    /// The scene, planted for the view: the window's thread draws it next.
+    Planted(Box<tuft_render::Scene>),
     /// Written (the file), or why not.
     Done(Result<PathBuf, String>),
 }
 
-/// A render running on its worker.
+/// A render running.
 struct Running {
     progress: Receiver<Progress>,
+    /// Where the writer reports (the worker's sender, kept for it).
+    report: Sender<Progress>,
     stage: &'static str,
     cancel: Arc<AtomicBool>,
+    view: View,
+    device: Option<Device>,
+    /// The planted scene, drawn at the next frame (after one that says so).
+    planted: Option<Box<tuft_render::Scene>>,
     out: PathBuf,
 }
 
@@ -223,30 +234,101 @@ impl ImageRenderer {
         crate::frame_file::check_png_path(&out)?;
         let cancel = Arc::new(AtomicBool::new(false));
         let (tx, progress) = std::sync::mpsc::channel();
-        let (c, file) = (cancel.clone(), out.clone());
+        let c = cancel.clone();
+        let worker = tx.clone();
         crate::workers::spawn("tuft render image", move || {
-            let result = render(source, &ground, &view, device, &file, &tx, &c);
-            let _ = tx.send(Progress::Done(result.map(|()| file)));
+            match plant(source, &ground, &view, &worker, &c) {
+                Ok(scene) => worker.send(Progress::Planted(Box::new(scene))),
+                Err(why) => worker.send(Progress::Done(Err(why))),
+            }
+            .ok();
         });
         self.running = Some(Running {
             progress,
+            report: tx,
             stage: "starting",
             cancel,
+            view,
+            device,
+            planted: None,
             out,
         });
         Ok(())
     }
 
-    /// Blocks until a running render has finished (tests).
-    pub fn wait(&mut self) -> Option<RenderAsk> {
-        let running = self.running.as_mut()?;
-        loop {
-            match running.progress.recv() {
-                Ok(Progress::Stage(stage)) => running.stage = stage,
-                Ok(Progress::Done(result)) => return Some(self.finish(result)),
-                Err(_) => return Some(self.finish(Err("the render stopped".into()))),
+    /// Draws the planted scene on the window's device, on this (the window's) thread,
+    /// and hands the frame to a writer: one device serves the window and the render (a
+    /// second beside it is what software GL cannot run, and the window's own device
+    /// cannot be locked from another thread for as long as a software frame takes).
+    fn draw(&mut self) {
+        let Some(running) = self.running.as_mut() else {
+            return;
+        };
+        let Some(mut scene) = running.planted.take() else {
+            return;
+        };
+        let drawn = match running.device.clone() {
+            Some(d) => tuft_render::Offscreen::on_device(d.device, d.queue, &d.adapter),
+            None => tuft_render::Offscreen::new(),
+        }
+        .and_then(|mut offscreen| offscreen.render(&mut scene, &running.view));
+        let (report, out) = (running.report.clone(), running.out.clone());
+        match drawn {
+            Err(e) => {
+                let _ = report.send(Progress::Done(Err(e.to_string())));
+            }
+            Ok(frame) => {
+                running.stage = "writing";
+                crate::workers::spawn("tuft image writer", move || {
+                    drop(scene);
+                    let written = crate::frame_file::write_png(&frame.image, &out)
+                        .map(|()| out)
+                        .map_err(|e| format!("{e:#}"));
+                    let _ = report.send(Progress::Done(written));
+                });
             }
         }
+    }
+
+    /// Takes what the render reported; how it ended, once it has. `wait`: blocks until
+    /// something comes.
+    fn take_progress(&mut self, wait: bool) -> Option<Result<PathBuf, String>> {
+        let running = self.running.as_mut()?;
+        loop {
+            let next = if wait {
+                running
+                    .progress
+                    .recv()
+                    .map_err(|_| TryRecvError::Disconnected)
+            } else {
+                running.progress.try_recv()
+            };
+            match next {
+                Ok(Progress::Stage(stage)) => running.stage = stage,
+                Ok(Progress::Planted(scene)) => {
+                    running.stage = "drawing";
+                    running.planted = Some(scene);
+                    return None;
+                }
+                Ok(Progress::Done(result)) => return Some(result),
+                Err(TryRecvError::Empty) => return None,
+                // The senders live while anything runs; none left is a worker gone.
+                Err(TryRecvError::Disconnected) => {
+                    return Some(Err("the render stopped".into()));
+                }
+            }
+        }
+    }
+
+    /// Blocks until a running render has finished, drawing on this thread (tests).
+    pub fn wait(&mut self) -> Option<RenderAsk> {
+        while self.running.is_some() {
+            if let Some(result) = self.take_progress(true) {
+                return Some(self.finish(result));
+            }
+            self.draw();
+        }
+        None
     }
 
     fn finish(&mut self, result: Result<PathBuf, String>) -> RenderAsk {
@@ -259,17 +341,12 @@ impl ImageRenderer {
 
     /// The running render's window (its stage and Cancel); how it ended, once it has.
     fn progress_window(&mut self, ctx: &egui::Context) -> Option<RenderAsk> {
-        let running = self.running.as_mut()?;
-        let mut done = None;
-        while let Ok(p) = running.progress.try_recv() {
-            match p {
-                Progress::Stage(stage) => running.stage = stage,
-                Progress::Done(result) => done = Some(result),
-            }
-        }
-        if let Some(result) = done {
+        // A scene planted at the last frame, which said so, is drawn now.
+        self.draw();
+        if let Some(result) = self.take_progress(false) {
             return Some(self.finish(result));
         }
+        let running = self.running.as_ref()?;
         egui::Window::new("Rendering image")
             .collapsible(false)
             .show(ctx, |ui| {
@@ -287,17 +364,15 @@ impl ImageRenderer {
     }
 }
 
-/// The render's stages, on its worker: the material, the scene, the frame, the file.
-/// Cancel is looked at between stages (one frame's drawing is not cut short).
-fn render(
+/// The render's stages on its worker: the material, then the scene planted for the view
+/// (the frame is drawn on the window's thread). Cancel is looked at between stages.
+fn plant(
     source: Source,
     ground: &Ground,
     view: &View,
-    device: Option<Device>,
-    out: &std::path::Path,
     progress: &Sender<Progress>,
     cancel: &AtomicBool,
-) -> Result<(), String> {
+) -> Result<tuft_render::Scene, String> {
     let cancelled = || cancel.load(Ordering::Relaxed);
     let stage = |s| {
         let _ = progress.send(Progress::Stage(s));
@@ -317,29 +392,22 @@ fn render(
         Source::Baked(dir) => tuft_render::baked::load(&dir).map_err(|e| e.to_string())?,
     };
     stage("planting")?;
-    let stale = cancelled;
     let mut scene = match scene_of(
         material,
         ground,
         &mut Surfaces::default(),
         view,
         &tuft_render::Reuse::default(),
-        &stale,
+        &cancelled,
     ) {
         Some(scene) => scene?,
         None => return Err("cancelled".to_owned()),
     };
+    // Everything the view wants, planted here and not on the window's thread (the
+    // preview's scene plants a slice a frame on a thread of its own; this one at once).
+    scene.set_deferred_planting(false);
+    scene.set_plant_budget(None);
+    scene.plan(view);
     stage("drawing")?;
-    // The window's device: software GL cannot run a second device beside it
-    // (`tuft_render::turn`), and a GPU need not hold two.
-    let mut offscreen = match device {
-        Some(d) => tuft_render::Offscreen::on_device(d.device, d.queue, &d.adapter),
-        None => tuft_render::Offscreen::new(),
-    }
-    .map_err(|e| e.to_string())?;
-    let frame = offscreen
-        .render(&mut scene, view)
-        .map_err(|e| e.to_string())?;
-    stage("writing")?;
-    crate::frame_file::write_png(&frame.image, out).map_err(|e| format!("{e:#}"))
+    Ok(scene)
 }

@@ -278,11 +278,15 @@ impl Editor {
             );
             match (turning, self.preview.turntable.as_mut()) {
                 (true, Some(speed)) => {
+                    // A field, not a slider: the row keeps the side panel's width.
                     ui.add(
-                        egui::Slider::new(speed, -0.5..=0.5)
+                        egui::DragValue::new(speed)
+                            .range(-0.5..=0.5)
+                            .speed(0.002)
                             .custom_formatter(three_places)
-                            .text("turns a second"),
-                    );
+                            .suffix(" turn/s"),
+                    )
+                    .on_hover_text("Turns a second (negative turns the other way)");
                 }
                 (true, None) => self.preview.turntable = Some(TURNTABLE_SPEED),
                 (false, _) => self.preview.turntable = None,

@@ -696,8 +696,9 @@ fn type_into(harness: &mut Harness<'static, Editor>, shown: &str, text: &str) {
 #[test]
 fn render_image_writes_the_previews_picture_at_the_size_asked_and_refuses_a_bad_file() {
     let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("moss.png");
-    let doc = tuft_graph::io::load(&root().join("presets/moss.ron")).unwrap();
+    let out = dir.path().join("lawn.png");
+    // The lawn: more strands in view than a preview scene plants before it lands.
+    let doc = tuft_graph::io::load(&root().join("presets/lawn.ron")).unwrap();
     let mut harness = editor(doc, None);
     settle(&mut harness);
     harness
@@ -708,8 +709,8 @@ fn render_image_writes_the_previews_picture_at_the_size_asked_and_refuses_a_bad_
     assert!(harness.state().image_renderer().dialog_open());
     harness.get_by_label("Choose…").click();
     answered(&mut harness);
-    type_into(&mut harness, "1920", "96");
-    type_into(&mut harness, "1080", "64");
+    type_into(&mut harness, "1920", "480");
+    type_into(&mut harness, "1080", "320");
     harness.get_by_label("Render").click();
     harness.run_steps(1);
     assert!(!harness.state().image_renderer().dialog_open());
@@ -717,15 +718,34 @@ fn render_image_writes_the_previews_picture_at_the_size_asked_and_refuses_a_bad_
     let message = harness.state().message().unwrap_or_default().to_owned();
     assert!(message.starts_with("Rendered"), "{message}");
     let image = image::open(&out).expect("the PNG").to_rgba8();
-    assert_eq!(image.dimensions(), (96, 64));
-    let sky = tuft_editor::frame_file::BACKGROUND;
-    let drawn = image.pixels().filter(|p| p.0[..3] != sky[..]).count();
+    assert_eq!(image.dimensions(), (480, 320));
+    // The picture the preview's view draws of the whole material, every tile planted
+    // (a preview scene plants a slice a frame, and a render of it drew bare tiles).
+    let graph = harness.state().session().doc().graph.clone();
+    let (material, _) =
+        tuft_editor::material::from_graph(&graph, tuft_editor::material::PREVIEW_RESOLUTION)
+            .unwrap();
+    let mut scene = tuft_render::Scene::new(material, tuft_render::SurfaceKind::Sphere);
+    let view = tuft_render::View {
+        width: 480,
+        height: 320,
+        ..harness.state().preview().view
+    };
+    let mut offscreen = tuft_render::Offscreen::new().expect("an adapter");
+    let whole = offscreen.render(&mut scene, &view).expect("a frame").image;
+    let whole = whole.over(tuft_editor::frame_file::BACKGROUND);
+    let largest = image
+        .as_raw()
+        .chunks_exact(4)
+        .zip(whole.chunks_exact(4))
+        .flat_map(|(a, b)| (0..3).map(move |c| a[c].abs_diff(b[c])))
+        .max();
     assert!(
-        drawn > 96 * 64 / 10,
-        "the moss is in the picture: {drawn} pixels"
+        largest <= Some(2),
+        "the render differs from the whole frame by {largest:?}"
     );
     // A file that is no PNG is refused before anything is built, and nothing written.
-    let jpeg = dir.path().join("moss.jpg");
+    let jpeg = dir.path().join("lawn.jpg");
     harness
         .state_mut()
         .set_dialogs(Dialogs::Answer(Some(jpeg.clone())));
