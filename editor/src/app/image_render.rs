@@ -93,8 +93,10 @@ pub enum RenderAsk {
 enum Progress {
     /// The stage it has reached.
     Stage(&'static str),
-    /// The scene, planted for the view: the window's thread draws it next.
-    Planted(Box<tuft_render::Scene>),
+    /// The scene, planted for the view: the window's thread draws it next, and hands
+    /// the frame and this sender (the worker's, which is done) to the writer. While the
+    /// render runs one sender lives, so a worker or writer that stops is seen as one.
+    Planted(Box<tuft_render::Scene>, Sender<Progress>),
     /// Written (the file), or why not.
     Done(Result<PathBuf, String>),
 }
@@ -102,14 +104,13 @@ enum Progress {
 /// A render running.
 struct Running {
     progress: Receiver<Progress>,
-    /// Where the writer reports (the worker's sender, kept for it).
-    report: Sender<Progress>,
     stage: &'static str,
     cancel: Arc<AtomicBool>,
     view: View,
     device: Option<Device>,
-    /// The planted scene, drawn at the next frame (after one that says so).
-    planted: Option<Box<tuft_render::Scene>>,
+    /// The planted scene and the sender the writer reports on, drawn at the next frame
+    /// (after one that says so).
+    planted: Option<(Box<tuft_render::Scene>, Sender<Progress>)>,
     out: PathBuf,
 }
 
@@ -235,17 +236,15 @@ impl ImageRenderer {
         let cancel = Arc::new(AtomicBool::new(false));
         let (tx, progress) = std::sync::mpsc::channel();
         let c = cancel.clone();
-        let worker = tx.clone();
         crate::workers::spawn("tuft render image", move || {
-            match plant(source, &ground, &view, &worker, &c) {
-                Ok(scene) => worker.send(Progress::Planted(Box::new(scene))),
-                Err(why) => worker.send(Progress::Done(Err(why))),
+            match plant(source, &ground, &view, &tx, &c) {
+                Ok(scene) => tx.send(Progress::Planted(Box::new(scene), tx.clone())),
+                Err(why) => tx.send(Progress::Done(Err(why))),
             }
             .ok();
         });
         self.running = Some(Running {
             progress,
-            report: tx,
             stage: "starting",
             cancel,
             view,
@@ -264,7 +263,7 @@ impl ImageRenderer {
         let Some(running) = self.running.as_mut() else {
             return;
         };
-        let Some(mut scene) = running.planted.take() else {
+        let Some((mut scene, report)) = running.planted.take() else {
             return;
         };
         let drawn = match running.device.clone() {
@@ -272,7 +271,7 @@ impl ImageRenderer {
             None => tuft_render::Offscreen::new(),
         }
         .and_then(|mut offscreen| offscreen.render(&mut scene, &running.view));
-        let (report, out) = (running.report.clone(), running.out.clone());
+        let out = running.out.clone();
         match drawn {
             Err(e) => {
                 let _ = report.send(Progress::Done(Err(e.to_string())));
@@ -305,9 +304,9 @@ impl ImageRenderer {
             };
             match next {
                 Ok(Progress::Stage(stage)) => running.stage = stage,
-                Ok(Progress::Planted(scene)) => {
+                Ok(Progress::Planted(scene, report)) => {
                     running.stage = "drawing";
-                    running.planted = Some(scene);
+                    running.planted = Some((scene, report));
                     return None;
                 }
                 Ok(Progress::Done(result)) => return Some(result),
