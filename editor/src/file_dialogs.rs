@@ -109,16 +109,13 @@ async fn system_dialog(purpose: &Purpose) -> Option<PathBuf> {
     let dialog = rfd::AsyncFileDialog::new().set_title(purpose.title());
     let handle = match purpose {
         Purpose::Open => dialog.add_filter("Tuft graph", &["ron"]).pick_file().await,
-        Purpose::SaveAs(name) => {
+        Purpose::SaveAs(name) | Purpose::Image(name) => {
+            let (kind, extension) = match purpose {
+                Purpose::Image(_) => ("PNG image", "png"),
+                _ => ("Tuft graph", "ron"),
+            };
             dialog
-                .add_filter("Tuft graph", &["ron"])
-                .set_file_name(name)
-                .save_file()
-                .await
-        }
-        Purpose::Image(name) => {
-            dialog
-                .add_filter("PNG image", &["png"])
+                .add_filter(kind, &[extension])
                 .set_file_name(name)
                 .save_file()
                 .await

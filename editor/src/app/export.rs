@@ -193,10 +193,7 @@ impl Exporter {
             .show(ctx, |ui| {
                 egui::Grid::new("export").num_columns(2).show(ui, |ui| {
                     ui.label("Folder");
-                    ui.horizontal(|ui| {
-                        ui.add(egui::TextEdit::singleline(&mut s.folder).desired_width(300.0));
-                        choose = ui.button("Choose…").clicked();
-                    });
+                    choose = super::widgets::path_field(ui, &mut s.folder);
                     ui.end_row();
                     settings_rows(ui, s);
                 });

@@ -67,17 +67,6 @@ impl super::Editor {
     }
 }
 
-/// The window's device, as Render Image draws on it.
-#[derive(Clone, Debug)]
-pub struct Device {
-    /// The device.
-    pub device: wgpu::Device,
-    /// Its queue.
-    pub queue: wgpu::Queue,
-    /// Its adapter.
-    pub adapter: wgpu::Adapter,
-}
-
 /// What the author asked of the render in a frame, for the editor to carry out.
 #[derive(Debug, PartialEq)]
 pub enum RenderAsk {
@@ -107,7 +96,7 @@ struct Running {
     stage: &'static str,
     cancel: Arc<AtomicBool>,
     view: View,
-    device: Option<Device>,
+    device: Option<egui_wgpu::RenderState>,
     /// The planted scene and the sender the writer reports on, drawn at the next frame
     /// (after one that says so).
     planted: Option<(Box<tuft_render::Scene>, Sender<Progress>)>,
@@ -181,10 +170,7 @@ impl ImageRenderer {
                     .num_columns(2)
                     .show(ui, |ui| {
                         ui.label("PNG file");
-                        ui.horizontal(|ui| {
-                            ui.add(egui::TextEdit::singleline(&mut self.file).desired_width(300.0));
-                            choose = ui.button("Choose…").clicked();
-                        });
+                        choose = super::widgets::path_field(ui, &mut self.file);
                         ui.end_row();
                         ui.label("Size");
                         ui.horizontal(|ui| {
@@ -229,7 +215,7 @@ impl ImageRenderer {
         source: Source,
         ground: Ground,
         view: View,
-        device: Option<Device>,
+        device: Option<egui_wgpu::RenderState>,
         out: PathBuf,
     ) -> Result<(), String> {
         crate::frame_file::check_png_path(&out)?;
@@ -267,7 +253,7 @@ impl ImageRenderer {
             return;
         };
         let drawn = match running.device.clone() {
-            Some(d) => tuft_render::Offscreen::on_device(d.device, d.queue, &d.adapter),
+            Some(rs) => tuft_render::Offscreen::on_device(rs.device, rs.queue, &rs.adapter),
             None => tuft_render::Offscreen::new(),
         }
         .and_then(|mut offscreen| offscreen.render(&mut scene, &running.view));

@@ -244,7 +244,7 @@ pub struct Editor {
     /// File › Render Image: its dialog and the render running.
     image_render: image_render::ImageRenderer,
     /// The window's device, which Render Image draws on (no second device is opened).
-    device: Option<image_render::Device>,
+    device: Option<egui_wgpu::RenderState>,
     /// The baked set shown read-only instead of the document, if any.
     baked: baked::BakedView,
     /// The preview's surface: a mesh being read, and the rows that choose it.
@@ -308,11 +308,7 @@ impl Editor {
         }
         if let Some(rs) = &cc.wgpu_render_state {
             editor.preview.budget = tuft_render::FrameBudget::interactive(&rs.adapter.get_info());
-            editor.device = Some(image_render::Device {
-                device: rs.device.clone(),
-                queue: rs.queue.clone(),
-                adapter: rs.adapter.clone(),
-            });
+            editor.device = Some(rs.clone());
         }
         if let Some(settings) = cc
             .storage

@@ -140,28 +140,19 @@ impl Editor {
     /// Where the preview's sun stands: its azimuth and elevation in turns, from the
     /// shipped light's until moved; reset puts it back.
     fn sun_row(&mut self, ui: &mut egui::Ui) {
-        let shipped = SunAngles::of(tuft_render::Light::default().sun());
-        let mut sun = self.preview.view.sun.unwrap_or(shipped);
+        let mut sun = self.preview.view.sun.unwrap_or_else(SunAngles::shipped);
         ui.label("Sun").on_hover_text(
             "Where the sun stands: its turn about the vertical, and its height over the \
              horizon in turns (0.25 is overhead). Low behind the strands it shows what \
              the light does through them; `tuft render --sun` and `tuft view --sun` take \
              the same two numbers.",
         );
-        let turned = ui
-            .add(
-                egui::Slider::new(&mut sun.azimuth, 0.0..=1.0)
-                    .custom_formatter(three_places)
-                    .text("azimuth"),
-            )
-            .changed();
-        let raised = ui
-            .add(
-                egui::Slider::new(&mut sun.elevation, 0.0..=0.25)
-                    .custom_formatter(three_places)
-                    .text("elevation"),
-            )
-            .changed();
+        let turn = |ui: &mut egui::Ui, value: &mut f32, most: f32, label: &str| {
+            let slider = egui::Slider::new(value, 0.0..=most).custom_formatter(three_places);
+            ui.add(slider.text(label)).changed()
+        };
+        let turned = turn(ui, &mut sun.azimuth, 1.0, "azimuth");
+        let raised = turn(ui, &mut sun.elevation, 0.25, "elevation");
         if turned || raised {
             self.preview.view.sun = Some(sun);
         }

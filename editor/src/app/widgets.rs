@@ -23,6 +23,16 @@ pub(super) fn question(title: impl Into<egui::WidgetText>) -> egui::Window<'stat
         .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
 }
 
+/// A path typed or chosen: the text field and its "Choose…" button, on one row; whether
+/// the button was clicked.
+pub(super) fn path_field(ui: &mut egui::Ui, path: &mut String) -> bool {
+    ui.horizontal(|ui| {
+        ui.add(egui::TextEdit::singleline(path).desired_width(300.0));
+        ui.button("Choose…").clicked()
+    })
+    .inner
+}
+
 /// A slider over `range` that keeps what the author drags inside it and refuses a typed
 /// number outside it, never changing the value shown.
 pub(super) fn slider<'a, N: egui::emath::Numeric>(

@@ -360,8 +360,7 @@ fn turntable_name(out: &Path, i: u32, turns: u32) -> String {
 }
 
 /// Every file of a `turns`-frame turntable written as `out`, in order.
-#[must_use]
-pub fn turntable_paths(out: &Path, turns: u32) -> Vec<std::path::PathBuf> {
+fn turntable_paths(out: &Path, turns: u32) -> Vec<std::path::PathBuf> {
     (0..turns)
         .map(|i| out.with_file_name(turntable_name(out, i, turns)))
         .collect()

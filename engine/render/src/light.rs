@@ -58,6 +58,13 @@ impl SunAngles {
         Vec3::new(el.cos() * az.sin(), el.sin(), el.cos() * az.cos())
     }
 
+    /// Where the shipped light (`assets/light.ron`) puts the sun, read once.
+    #[must_use]
+    pub fn shipped() -> Self {
+        static SHIPPED: std::sync::OnceLock<SunAngles> = std::sync::OnceLock::new();
+        *SHIPPED.get_or_init(|| Self::of(Light::default().sun()))
+    }
+
     /// The angles of direction `toward` (azimuth in [0, 1)).
     #[must_use]
     pub fn of(toward: Vec3) -> Self {
@@ -89,6 +96,7 @@ mod tests {
     fn sun_angles_and_directions_turn_into_each_other() {
         let shipped = Light::default().sun();
         let angles = SunAngles::of(shipped);
+        assert_eq!(SunAngles::shipped(), angles);
         assert!((angles.direction() - shipped).length() < 1e-5, "{angles:?}");
         assert!(
             angles.elevation > 0.1 && angles.elevation < 0.2,
