@@ -108,3 +108,39 @@ fn on_black_soil_the_far_levels_still_show_the_strands() {
         "at 25 m {far:?} against {near:?} at 2 m: {change:.2} codes"
     );
 }
+
+/// Past its blend a strand or card shows the surface its ray meets behind it, so on
+/// flat ground a far switch is no switch at all: the carpet's pile leaving its last
+/// level for the relief, forced before and after on the field (160 × 180 through
+/// `tuft_render::parity`'s narrow lens), draws the same ground from 2° and from a
+/// walker's eye (4.7° there). Before, the search for that surface stopped 8 strand heights from the
+/// root (a grazing ray meets flat ground 30 heights out) and started from the
+/// fragment's centroid (whose UV derivatives picked too fine a mip level): this test read
+/// 1.69 codes and a block correlation of −0.14 at 2°.
+#[test]
+fn on_flat_ground_a_blended_level_leaves_for_the_relief_without_a_trace() {
+    use tuft_render::parity::{Seen, switch_seen, switches_seen_through};
+    let size = (160, 180);
+    let mut offscreen = Offscreen::new().expect("an adapter");
+    let material = crate::render::scene("carpet", 512).material().clone();
+    let first = Scene::new(material.clone(), SurfaceKind::Field);
+    let pile = 0;
+    assert_eq!(first.material().layers[pile].name, "pile");
+    let reuse = first.reuse();
+    let last = *switches_seen_through(&first, pile, size.1)
+        .last()
+        .expect("the pile switches");
+    assert_eq!((last.0, last.1), (Rep::Strands(2), Rep::Relief));
+    drop(first);
+    for seen in [Seen::Above(2.0 / 360.0), Seen::EyeAt(1.7)] {
+        let mut scene = Scene::reusing(material.clone(), SurfaceKind::Field, &reuse);
+        let s = switch_seen(&mut offscreen, &mut scene, pile, last, seen, 0.08, size)
+            .expect("the frames");
+        println!("{seen:?}: {s}");
+        assert!(s.rows > 20 && s.coverage > 0.5, "{seen:?}: {s}");
+        // The forcing took: the pile's tiles round the switch drew its last level, then
+        // nothing (nearer tiles draw finer levels in both frames).
+        assert!(s.triangles[0] > s.triangles[1], "{:?}", s.triangles);
+        assert!(s.colour < 0.05 && s.pattern > 0.99, "{seen:?}: {s}");
+    }
+}

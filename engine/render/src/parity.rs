@@ -214,6 +214,9 @@ pub struct SwitchSeen {
     /// frames'): under a half, the band lies mostly past the field's edge (a switch
     /// farther than about 170 m through this lens) and the figures say little.
     pub coverage: f64,
+    /// Triangles the forced layer drew before and after: they differ whenever the
+    /// forcing took effect, even where the two pictures are the same.
+    pub triangles: [u64; 2],
 }
 
 impl std::fmt::Display for SwitchSeen {
@@ -284,7 +287,7 @@ pub fn switch_seen(
     // Tiles are 2 m: force every tile that may hold a measured row's ground.
     let forced = [band[0] - 1.5, band[1] + 1.5];
     let (a, b) = with_no_budget(scene, |scene| {
-        let mut frame = |rep| -> Result<Image, RenderError> {
+        let mut frame = |rep| -> Result<(Image, u64), RenderError> {
             let view = View {
                 camera,
                 width,
@@ -296,10 +299,12 @@ pub fn switch_seen(
                 ..View::default()
             };
             let frame = offscreen.render(scene, &view)?;
-            Ok(frame.image.rows(rows.start, rows.len() as u32))
+            let drawn = frame.stats.layers.get(layer_idx).map_or(0, |l| l.triangles);
+            Ok((frame.image.rows(rows.start, rows.len() as u32), drawn))
         };
         Ok::<_, RenderError>((frame(from)?, frame(to)?))
     })?;
+    let ((a, drawn_a), (b, drawn_b)) = (a, b);
     let mean = |image: &Image| image.mean_color().map_or([0.0; 3], srgb_codes);
     let (x, y) = crate::compare::covered_block_luminance(&a, &b);
     Ok(SwitchSeen {
@@ -311,6 +316,7 @@ pub fn switch_seen(
         pattern: crate::compare::correlation(&x, &y),
         rows: rows.len() as u32,
         coverage: a.coverage().min(b.coverage()),
+        triangles: [drawn_a, drawn_b],
     })
 }
 

@@ -394,7 +394,7 @@ impl Renderer {
             options: [
                 if view.overlay { 1.0 } else { 0.0 },
                 exposure(view.exposure_ev),
-                0.0,
+                if plan.ground_is_plane { 1.0 } else { 0.0 },
                 0.0,
             ],
             canopy: CanopyUniform::new(&plan.canopy, plan.canopy_ground),

@@ -300,6 +300,9 @@ pub struct FramePlan {
     /// The mean linear base colour of the surface's maps: a texel's own against it gives
     /// the canopy the pattern of the place.
     pub canopy_ground: Vec3,
+    /// Whether the surface is one plane (the plane, the field): the surface behind a
+    /// strand is then where the ray meets the root's tangent plane, however far.
+    pub ground_is_plane: bool,
 }
 
 /// The overlay colour of a representation.

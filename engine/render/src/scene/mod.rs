@@ -598,6 +598,7 @@ impl Scene {
             stats,
             canopy: self.canopy,
             canopy_ground: self.canopy_ground,
+            ground_is_plane: matches!(self.kind, SurfaceKind::Plane | SurfaceKind::Field),
         }
     }
 

@@ -15,7 +15,8 @@ struct Frame {
     ground_color: vec4<f32>,
     // xy: wind direction over the ground (world x, z); z: strength; w: time in seconds.
     wind: vec4<f32>,
-    // x: 1 when the level overlay is on; y: the exposure's multiplier (1 as lit).
+    // x: 1 when the level overlay is on; y: the exposure's multiplier (1 as lit); z: 1
+    // when the surface is one plane (the plane, the field).
     options: vec4<f32>,
     canopy: Canopy,
 };

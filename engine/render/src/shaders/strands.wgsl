@@ -120,6 +120,12 @@ struct StrandOut {
     // The layer's macro tint at the root (it multiplies the strand's colour and the
     // surface's behind it alike).
     @location(6) @interpolate(flat) tint: vec3<f32>,
+    // `world` at the pixel's centre (past the strand where it covers the pixel in
+    // part): the ray the surface behind is searched along. Searched from the centroid
+    // instead, the surface's UV steps from pixel to pixel by the centroids' offsets,
+    // its derivatives pick too fine a mip level, and at grazing views the maps' pattern
+    // showed through the far levels' blend where the surface itself had filtered it.
+    @location(7) @interpolate(perspective, center) ray: vec3<f32>,
 };
 
 // The macro patch value at a strand's root.
@@ -155,6 +161,7 @@ fn strand_out(v: StrandIn, index: u32, widened: vec3<f32>) -> StrandOut {
         out.clip = DROPPED;
     }
     out.world = world;
+    out.ray = world;
     out.normal = v.normal;
     out.uv = v.uv;
     out.color = v.color;
@@ -214,6 +221,8 @@ fn root_texel(strand: u32, k: u32) -> vec4<f32> {
 // Flatter than a 100 m radius counts as flat.
 const FLAT: f32 = 0.01;
 
+// The surface behind the point `world` of strand `strand`, along the ray from the eye
+// through it.
 fn ground_behind(strand: u32, world: vec3<f32>) -> Ground {
     let a = root_texel(strand, 0u);
     let b = root_texel(strand, 1u);
@@ -249,11 +258,14 @@ fn ground_behind(strand: u32, world: vec3<f32>) -> Ground {
             point = eye + ray * (dot(root - eye, n_root) / denom);
             hit = true;
         }
-        // Near grazing the plane runs far past what it stands for.
+        // Near grazing a tangent plane runs far past the surface it stands for. Where
+        // the surface is that one plane (the plane, the field) the ray meets it where the
+        // surface itself shows it: held nearer, a grazing ray read the maps 8 heights
+        // away instead of 30 and the far levels' pattern left the surface's.
         let reach = max(8.0 * length(world - root), 1e-4);
         let off = point - root;
         let dist = length(off);
-        if dist > reach {
+        if dist > reach && frame.options.z < 0.5 {
             point = root + off * (reach / dist);
         }
     }
@@ -287,6 +299,18 @@ struct Behind {
     duv_dx: vec2<f32>,
     duv_dy: vec2<f32>,
 };
+
+// `centre`, a fragment's point interpolated at its pixel's centre, where that lies in
+// front of the eye at a finite distance; `centroid` where the interpolation ran off (a
+// strand seen edge-on extrapolates far, or behind the eye).
+fn ray_point(centre: vec3<f32>, centroid: vec3<f32>) -> vec3<f32> {
+    let w = (frame.view_proj * vec4<f32>(centre, 1.0)).w;
+    let off = centre - frame.eye.xyz;
+    if w > 1e-4 && dot(off, off) < 1e12 {
+        return centre;
+    }
+    return centroid;
+}
 
 fn behind(strand: u32, world: vec3<f32>) -> Behind {
     var out: Behind;
@@ -359,7 +383,7 @@ fn fs_strand(in: StrandOut, @builtin(front_facing) front: bool) -> @location(0) 
     if frame.options.x > 0.5 {
         return vec4<f32>(draw.overlay.rgb * mix(0.6, 1.0, in.along), 1.0);
     }
-    let behind = behind(in.strand, in.world);
+    let behind = behind(in.strand, ray_point(in.ray, in.world));
     var n = in.normal;
     if !front {
         n = -n;
@@ -401,6 +425,7 @@ fn vs_card(@builtin(vertex_index) index: u32) -> StrandOut {
         out.clip = DROPPED;
     }
     out.world = world;
+    out.ray = world;
     out.normal = v.normal;
     out.uv = v.uv;
     out.color = v.color;
@@ -424,7 +449,7 @@ fn fs_card(in: StrandOut, @builtin(front_facing) front: bool) -> @location(0) ve
     let dp_dy = dpdy(in.world);
     let duv_dx = dpdx(in.uv);
     let duv_dy = dpdy(in.uv);
-    let behind = behind(in.strand, in.world);
+    let behind = behind(in.strand, ray_point(in.ray, in.world));
     if texel.a < draw.alpha_cutoff {
         discard;
     }
