@@ -271,6 +271,73 @@ fn walking_away_toward_the_sun_the_cards_leave_without_a_pop() {
     assert!(largest_step < 1.0, "a step moved {largest_step:.2} codes");
 }
 
+/// The continuous last band: a layer without cards (the carpet's pile) leaves its last
+/// level for the relief by sinking into the ground over the fade, every strand kept, so
+/// the fringe the strands stand past the sphere's outline shrinks with the distance:
+/// halfway through the fade it is 0.34 of what it was where the fade began, at 90%
+/// 0.03. Dropped through the dither on their rank instead, strands many deep along each
+/// ray at the outline held the fringe (0.68 and 0.31 of the start's), and what was left
+/// went in one step at the switch. Walking through the band in 4% steps, no step moves
+/// the material's mean colour by a code (0.35 measured).
+#[test]
+fn the_last_level_of_a_layer_without_cards_sinks_into_the_relief() {
+    let size = (320, 240);
+    let mut offscreen = Offscreen::new().expect("an adapter");
+    let mut scene = scene("carpet", 256);
+    let pile = layer_index(&scene, "pile");
+    // Through a narrow lens the switch lies far enough that the sphere's outline is
+    // about as far as its nearest point, and every tile there is as far through the fade.
+    let lens = Camera {
+        fov_y: tuft_render::parity::SEEN_FOV,
+        ..Camera::default()
+    };
+    let switches = scene.switches(pile, &lens, size.1 as f32);
+    let Some(&(Rep::Strands(_), Rep::Relief, at)) = switches.last() else {
+        panic!("the pile's last level leaves for the relief: {switches:?}");
+    };
+    // The fringe past the outline: what the material covers beyond the bare sphere.
+    let mut fringe_and_colour = |distance_m: f32| {
+        let mut frame = |level| {
+            let view = View {
+                camera: Camera { distance_m, ..lens },
+                ..view(distance_m, size, level, false)
+            };
+            offscreen.render(&mut scene, &view).expect("a frame").image
+        };
+        let auto = frame(LevelMode::Auto);
+        let bare = frame(LevelMode::Forced(Rep::Relief));
+        (auto.coverage() - bare.coverage(), mean_codes(&auto))
+    };
+    // The fade runs from `at / (1 + FADE_BAND)` (strands whole) to `at` (gone).
+    let start = at / (1.0 + FADE_BAND);
+    let through = |fade: f32| at / (1.0 + FADE_BAND * (1.0 - fade));
+    let (first, _) = fringe_and_colour(start * 0.999);
+    let (middle, _) = fringe_and_colour(through(0.5));
+    let (late, _) = fringe_and_colour(through(0.9));
+    println!("fringe at the fade's start {first:.5}, middle {middle:.5}, 90% {late:.5}");
+    assert!(first > 0.002, "the pile stands past the outline: {first}");
+    assert!(
+        (0.15..0.55).contains(&(middle / first)),
+        "halfway, the fringe is {:.2} of the start's",
+        middle / first
+    );
+    assert!(
+        late / first < 0.15,
+        "at 90%, {:.2} of the start's",
+        late / first
+    );
+    let (mut distance, mut last) = (start * 0.98, fringe_and_colour(start * 0.98).1);
+    let mut largest_step = 0.0f64;
+    while distance < at * 1.04 {
+        distance *= 1.04;
+        let now = fringe_and_colour(distance).1;
+        largest_step = largest_step.max(largest_change([last, now]));
+        last = now;
+    }
+    println!("largest step of 4%: {largest_step:.2} codes");
+    assert!(largest_step < 1.0, "a step moved {largest_step:.2} codes");
+}
+
 /// Regression: with multisampling a fragment runs once per pixel, and for a strand
 /// thinner than a pixel its attributes were extrapolated to the pixel's centre, past the
 /// strand (colour and canopy height beyond the tip): the lawn's coarsest strand level

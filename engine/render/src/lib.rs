@@ -21,8 +21,9 @@
 //! past a sphere's outline blend toward the strand lit as strands turned every way about
 //! the root's normal (`shade_tilted`). And the relief has no silhouette: past the outline
 //! the strands and cards stand against the sky over a share of the pixels that no switch
-//! distance can hold, so the cards leave by sinking toward their roots over their own
-//! fade, thinning the silhouette evenly instead of all at once.
+//! distance can hold, so the cards (and the last strand level of a layer without cards)
+//! leave by sinking toward their roots over their own fade, thinning the silhouette
+//! evenly instead of all at once.
 //!
 //! A strand level is an index range of a tile's buffer; widening and transitions happen
 //! in the vertex stage, so a frame that changes no tile's resident prefix uploads only

@@ -8,7 +8,9 @@
 //! last [`FADE_BAND`] of each range the tile crossfades to the next representation: the
 //! strands that leave drop out through a dither on their own rank, the survivors widen
 //! toward the next level's width, the cards come in through their own hash and leave
-//! for the relief by sinking into the ground. At the switch itself the fade is
+//! for the relief by sinking into the ground; a layer without cards keeps its last
+//! level's strands whole and sinks them too (the continuous last band; what
+//! [`strand_drawn`] answers is for the levels that drop). At the switch itself the fade is
 //! complete, so the next representation starts exactly where the transition ended:
 //! nothing pops.
 

@@ -101,13 +101,20 @@ impl Switches {
             .map(|k| (Some(k), at(self.width_m * self.widen[k], self.switch_px)))
             .collect();
         let widest = self.widen.get(last).copied().unwrap_or(1.0);
-        let strands_end = at(self.width_m * widest, self.switch_px);
-        let cards_end = at(self.card_height_m, self.card_switch_px);
-        out.push((Some(last), strands_end));
-        if cards_end > strands_end {
-            out.push((None, cards_end));
+        out.push((Some(last), at(self.width_m * widest, self.switch_px)));
+        if self.ends_in_cards() {
+            out.push((None, at(self.card_height_m, self.card_switch_px)));
         }
         out
+    }
+
+    /// Whether the last strand level leaves for the cards (else for the surface alone):
+    /// whether a card is still at least [`Self::card_switch_px`] tall where the last
+    /// level's strands fall under [`Self::switch_px`], from any distance.
+    #[must_use]
+    pub fn ends_in_cards(&self) -> bool {
+        let widest = self.widen.last().copied().unwrap_or(1.0);
+        self.card_height_m / self.card_switch_px > self.width_m * widest / self.switch_px
     }
 }
 
@@ -167,11 +174,13 @@ mod tests {
         for (a, b) in near.iter().zip(&far) {
             assert!((b.1 - 2.0 * a.1).abs() < 1e-4);
         }
+        assert!(s.ends_in_cards());
         // Cards too small to outlast the last level: straight to the surface.
         let tiny = Switches {
             card_height_m: 0.001,
             ..s
         };
         assert_eq!(tiny.distances(1000.0).last(), Some(&(Some(2), 8.0)));
+        assert!(!tiny.ends_in_cards());
     }
 }

@@ -130,7 +130,7 @@ impl Scene {
             cost.triangles += n * (profile.indices_per_strand() / 3) as u64;
             cost.bytes += n * bytes_per_strand(profile.stored_per_strand());
         }
-        if card_visible(choice, shared.keep.len()) > 0.0 {
+        if card_visible(choice, &shared.switches) > 0.0 {
             let n = match shared.card_tiles[t].get() {
                 Some(built) => built.mesh.ranks.len() as u64,
                 None => (f64::from(self.tile_uv[t]) * shared.cards.len() as f64) as u64,

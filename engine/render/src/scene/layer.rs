@@ -1,4 +1,5 @@
 use super::*;
+use tuft_strands::switches::Switches;
 
 /// What does not change while a layer is shown.
 pub(crate) struct LayerShared {
@@ -15,7 +16,7 @@ pub(crate) struct LayerShared {
     /// Where the layer switches representation, and what from: the median strand width,
     /// each level's widening, the median card height (the figures a baked set's
     /// manifest carries).
-    pub(super) switches: tuft_strands::switches::Switches,
+    pub(super) switches: Switches,
     /// The layer's cards over one repeat, untinted: where each stands and how big (what
     /// the switches and the planting budget read), and as points to plant
     /// (`cards::card_points`).
@@ -90,7 +91,7 @@ impl LayerShared {
             grouping,
             frames: tuft_strands::mesh::tile_frames(boxes, tuft_strands::mesh::reach_bound(set)),
             keep,
-            switches: tuft_strands::switches::Switches::of(set, &layer.levels, &cards),
+            switches: Switches::of(set, &layer.levels, &cards),
             card_placer: Placer::new(&card_points, surface).with_variation(layer.macro_variation),
             card_points,
             cards,
@@ -132,13 +133,33 @@ impl LayerShared {
     }
 }
 
-/// How much of the card level a tile shows under `choice` (0: none), for a layer of
-/// `n_levels` strand levels: cards dither in over the last level's fade; over their own
-/// they all stay, sinking into the ground ([`card_sink`]).
-pub(super) fn card_visible(choice: Choice, n_levels: usize) -> f32 {
+/// How much of the card level a tile shows under `choice` (0: none), for a layer whose
+/// switches are `switches`: where the last level leaves for the cards, they dither in
+/// over its fade; over their own they all stay, sinking into the ground
+/// ([`card_sink`]). A layer whose last level leaves for the relief shows none.
+pub(super) fn card_visible(choice: Choice, switches: &Switches) -> f32 {
     match choice.rep {
-        Rep::Strands(k) if k + 1 == n_levels && choice.fade > 0.0 => choice.fade,
+        Rep::Strands(k)
+            if k + 1 == switches.widen.len() && choice.fade > 0.0 && switches.ends_in_cards() =>
+        {
+            choice.fade
+        }
         Rep::Cards => 1.0,
+        _ => 0.0,
+    }
+}
+
+/// How far a tile's strands have sunk toward their roots under `choice`, for a layer
+/// whose switches are `switches`: the last level of a layer without cards sinks into
+/// the relief over its fade, all its strands kept, as cards do on their way there (the
+/// continuous last band). Dropped one by one instead, strands standing past a
+/// surface's outline, many deep along each ray, thinned the silhouette only at the very
+/// end of the fade.
+pub(super) fn strand_sink(choice: Choice, switches: &Switches) -> f32 {
+    match choice.rep {
+        Rep::Strands(k) if k + 1 == switches.widen.len() && !switches.ends_in_cards() => {
+            choice.fade
+        }
         _ => 0.0,
     }
 }

@@ -678,7 +678,8 @@ impl Scene {
                     Some((_, n)) => *n += 1,
                     None => reps.push((choice.rep, 1)),
                 }
-                let card_visible = card_visible(choice, s.keep.len());
+                let card_visible = card_visible(choice, &s.switches);
+                let sink = strand_sink(choice, &s.switches);
                 if let Rep::Strands(k) = choice.rep {
                     let last = k + 1 == s.keep.len();
                     let mesh = &layer.resident[t].mesh;
@@ -698,7 +699,12 @@ impl Scene {
                                 },
                                 fade: choice.fade,
                                 keep_cur: s.keep[k],
-                                keep_next: if last { 0.0 } else { s.keep[k + 1] },
+                                // A sinking level keeps every strand it has.
+                                keep_next: match (last, sink > 0.0) {
+                                    (true, true) => s.keep[k],
+                                    (true, false) => 0.0,
+                                    (false, _) => s.keep[k + 1],
+                                },
                                 card_visible: 0.0,
                                 alpha_cutoff: cutoff,
                                 verts_per_strand: profile.vertices_per_strand() as u32,
@@ -708,6 +714,8 @@ impl Scene {
                                 paired: u32::from(mesh.paired),
                                 macro_tint: variation.tint,
                                 macro_length: variation.length,
+                                sink,
+                                pad: [0.0; 3],
                             },
                         });
                     }
@@ -737,6 +745,8 @@ impl Scene {
                             paired: u32::from(cards.paired),
                             macro_tint: variation.tint,
                             macro_length: variation.length,
+                            sink: 0.0,
+                            pad: [0.0; 3],
                         },
                     });
                 }

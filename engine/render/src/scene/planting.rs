@@ -263,7 +263,7 @@ impl Scene {
         for (li, layer) in self.layers.iter().enumerate() {
             let s = &layer.shared;
             for (&(t, _), &choice) in visible.iter().zip(&choices[li]) {
-                if card_visible(choice, s.keep.len()) > 0.0 && s.card_tiles[t].get().is_none() {
+                if card_visible(choice, &s.switches) > 0.0 && s.card_tiles[t].get().is_none() {
                     missing.push((li, t));
                 }
             }

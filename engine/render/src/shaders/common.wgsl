@@ -72,6 +72,12 @@ struct Draw {
     // much shorter its strands are there; each root carries its patch value.
     macro_tint: vec3<f32>,
     macro_length: f32,
+    // Strands: how far they have sunk toward their roots (the last level of a layer
+    // without cards, over its fade to the relief).
+    sink: f32,
+    pad0: f32,
+    pad1: f32,
+    pad2: f32,
 };
 
 // The macro tint at patch value `amount` (tuft-strands' `MacroVariation::tint_at`).

@@ -125,6 +125,10 @@ fn the_draw_parameters_are_the_shaders_draw() {
             ("paired", offset_of!(DrawParams, paired)),
             ("macro_tint", offset_of!(DrawParams, macro_tint)),
             ("macro_length", offset_of!(DrawParams, macro_length)),
+            ("sink", offset_of!(DrawParams, sink)),
+            ("pad0", offset_of!(DrawParams, pad)),
+            ("pad1", offset_of!(DrawParams, pad) + size_of::<f32>()),
+            ("pad2", offset_of!(DrawParams, pad) + 2 * size_of::<f32>()),
         ],
     );
 }

@@ -81,7 +81,7 @@ impl CanopyUniform {
     }
 }
 
-/// Per-draw parameters, as the shaders' `Draw` struct (80 bytes).
+/// Per-draw parameters, as the shaders' `Draw` struct (96 bytes).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
 pub struct DrawParams {
@@ -120,6 +120,11 @@ pub struct DrawParams {
     pub macro_tint: [f32; 3],
     /// How much shorter the layer's strands are in a full patch.
     pub macro_length: f32,
+    /// How far the strands have sunk toward their roots (0: standing, 1: flat on the
+    /// ground): the last level of a layer without cards, over its fade to the relief.
+    pub sink: f32,
+    /// Pads the struct to the uniform's 16-byte stride.
+    pub pad: [f32; 3],
 }
 
 /// The shaders' `Tile`: the box a tile's positions are 16-bit fractions of.

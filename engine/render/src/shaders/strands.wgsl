@@ -154,7 +154,8 @@ fn macro_scaled(world: vec3<f32>, centre: vec3<f32>, strand: u32) -> vec3<f32> {
 fn strand_out(v: StrandIn, index: u32, widened: vec3<f32>) -> StrandOut {
     var out: StrandOut;
     out.strand = index / max(draw.verts_per_strand, 1u);
-    let world = macro_scaled(widened, v.position - v.across, out.strand);
+    let scaled = macro_scaled(widened, v.position - v.across, out.strand);
+    let world = toward_root(scaled, out.strand, 1.0 - draw.sink);
     out.tint = strand_tint(out.strand);
     out.clip = frame.view_proj * vec4<f32>(world, 1.0);
     if !strand_kept(v.rank) {
@@ -394,23 +395,29 @@ fn fs_strand(in: StrandOut, @builtin(front_facing) front: bool) -> @location(0) 
     return vec4<f32>(display(blend_far(own, in.world, behind, in.strand, base, depth, in.tint)), 1.0);
 }
 
-// Cards leaving for the relief sink into the ground: the height of every point above
-// its card's root shrinks with the fade. Past the surface's outline the cards stand
-// against the sky, many deep along each ray, and dropping them one by one would thin
-// that silhouette only at the very end of the fade; sinking thins it evenly. In a macro
-// patch a card stands as much lower as its strands are shorter (its width kept, as
-// theirs is).
+// `position`, a point of strand (or card) `strand`, with its height above the root's
+// tangent plane scaled by `height`. What leaves for the relief sinks into the ground:
+// past the surface's outline strands and cards stand against the sky, many deep along
+// each ray, and dropping them one by one would thin that silhouette only at the very
+// end of the fade; sinking thins it evenly (the last strand level of a layer without
+// cards, `draw.sink`, and the cards).
+fn toward_root(position: vec3<f32>, strand: u32, height: f32) -> vec3<f32> {
+    if height >= 1.0 {
+        return position;
+    }
+    let root = root_texel(strand, 0u).xyz;
+    let n = normalize(root_texel(strand, 1u).xyz);
+    return position - n * (dot(position - root, n) * (1.0 - height));
+}
+
+// Cards leaving for the relief sink into the ground with the fade. In a macro patch a
+// card stands as much lower as its strands are shorter (its width kept, as theirs is).
 fn sunk(position: vec3<f32>, card: u32) -> vec3<f32> {
     var height = 1.0 - draw.fade;
     if draw.macro_length > 0.0 {
         height *= 1.0 - draw.macro_length * root_patch(card);
     }
-    if height >= 1.0 {
-        return position;
-    }
-    let root = root_texel(card, 0u).xyz;
-    let n = normalize(root_texel(card, 1u).xyz);
-    return position - n * (dot(position - root, n) * (1.0 - height));
+    return toward_root(position, card, height);
 }
 
 @vertex
