@@ -295,25 +295,26 @@ fn the_last_level_of_a_layer_without_cards_sinks_into_the_relief() {
     let Some(&(Rep::Strands(_), Rep::Relief, at)) = switches.last() else {
         panic!("the pile's last level leaves for the relief: {switches:?}");
     };
-    // The fringe past the outline: what the material covers beyond the bare sphere.
-    let mut fringe_and_colour = |distance_m: f32| {
-        let mut frame = |level| {
-            let view = View {
-                camera: Camera { distance_m, ..lens },
-                ..view(distance_m, size, level, false)
-            };
-            offscreen.render(&mut scene, &view).expect("a frame").image
+    let mut frame = |distance_m: f32, level| {
+        let view = View {
+            camera: Camera { distance_m, ..lens },
+            ..view(distance_m, size, level, false)
         };
-        let auto = frame(LevelMode::Auto);
-        let bare = frame(LevelMode::Forced(Rep::Relief));
-        (auto.coverage() - bare.coverage(), mean_codes(&auto))
+        offscreen.render(&mut scene, &view).expect("a frame").image
+    };
+    // The fringe past the outline: what the material covers beyond the bare sphere.
+    let mut fringe = |distance_m: f32| {
+        frame(distance_m, LevelMode::Auto).coverage()
+            - frame(distance_m, LevelMode::Forced(Rep::Relief)).coverage()
     };
     // The fade runs from `at / (1 + FADE_BAND)` (strands whole) to `at` (gone).
     let start = at / (1.0 + FADE_BAND);
     let through = |fade: f32| at / (1.0 + FADE_BAND * (1.0 - fade));
-    let (first, _) = fringe_and_colour(start * 0.999);
-    let (middle, _) = fringe_and_colour(through(0.5));
-    let (late, _) = fringe_and_colour(through(0.9));
+    let (first, middle, late) = (
+        fringe(start * 0.999),
+        fringe(through(0.5)),
+        fringe(through(0.9)),
+    );
     println!("fringe at the fade's start {first:.5}, middle {middle:.5}, 90% {late:.5}");
     assert!(first > 0.002, "the pile stands past the outline: {first}");
     assert!(
@@ -326,11 +327,12 @@ fn the_last_level_of_a_layer_without_cards_sinks_into_the_relief() {
         "at 90%, {:.2} of the start's",
         late / first
     );
-    let (mut distance, mut last) = (start * 0.98, fringe_and_colour(start * 0.98).1);
+    let mut colour = |distance_m: f32| mean_codes(&frame(distance_m, LevelMode::Auto));
+    let (mut distance, mut last) = (start * 0.98, colour(start * 0.98));
     let mut largest_step = 0.0f64;
     while distance < at * 1.04 {
         distance *= 1.04;
-        let now = fringe_and_colour(distance).1;
+        let now = colour(distance);
         largest_step = largest_step.max(largest_change([last, now]));
         last = now;
     }

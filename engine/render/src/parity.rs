@@ -286,7 +286,7 @@ pub fn switch_seen(
     let rows = fade_rows(&camera, scene.reach_m(), (width, height), band);
     // Tiles are 2 m: force every tile that may hold a measured row's ground.
     let forced = [band[0] - 1.5, band[1] + 1.5];
-    let (a, b) = with_no_budget(scene, |scene| {
+    let ((a, drawn_a), (b, drawn_b)) = with_no_budget(scene, |scene| {
         let mut frame = |rep| -> Result<(Image, u64), RenderError> {
             let view = View {
                 camera,
@@ -304,7 +304,6 @@ pub fn switch_seen(
         };
         Ok::<_, RenderError>((frame(from)?, frame(to)?))
     })?;
-    let ((a, drawn_a), (b, drawn_b)) = (a, b);
     let mean = |image: &Image| image.mean_color().map_or([0.0; 3], srgb_codes);
     let (x, y) = crate::compare::covered_block_luminance(&a, &b);
     Ok(SwitchSeen {

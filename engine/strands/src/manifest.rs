@@ -165,8 +165,8 @@ impl Made {
             scaled by 1 - f. A layer whose switches name no card distance (its cards \
             are under a pixel where its last strand level leaves) draws no cards: over \
             its last level's fade band every strand of that level stays and sinks the \
-            same way, each point's height above its strand's root scaled by 1 - f. The atlas mips were rescaled so each keeps mip 0's alpha \
-            coverage (cards.atlas_coverage): the KTX2 holds that chain. The glTF wears \
+            same way, each point's height above its strand's root scaled by 1 - f. The \
+            atlas mips were rescaled so each keeps mip 0's alpha coverage (cards.atlas_coverage): the KTX2 holds that chain. The glTF wears \
             cards.atlas_color_gltf, mip 0 with its alpha redistributed so the chain an \
             engine builds from it by a 2x2 box filter keeps the same coverage down to 4x4 \
             texels a cell (cards.atlas_box_coverage); its texels pass the cutoff where \

@@ -402,7 +402,7 @@ impl Scene {
             .shared
             .switches
             .distances(camera.px_per_m(1.0, height_px));
-        let to_cards = switches.iter().any(|(left, _)| left.is_none());
+        let to_cards = layer.shared.switches.ends_in_cards();
         switches
             .into_iter()
             .map(|(left, d)| match left {
@@ -699,11 +699,13 @@ impl Scene {
                                 },
                                 fade: choice.fade,
                                 keep_cur: s.keep[k],
-                                // A sinking level keeps every strand it has.
-                                keep_next: match (last, sink > 0.0) {
-                                    (true, true) => s.keep[k],
-                                    (true, false) => 0.0,
-                                    (false, _) => s.keep[k + 1],
+                                // A last level that sinks keeps every strand it has.
+                                keep_next: if !last {
+                                    s.keep[k + 1]
+                                } else if s.switches.ends_in_cards() {
+                                    0.0
+                                } else {
+                                    s.keep[k]
                                 },
                                 card_visible: 0.0,
                                 alpha_cutoff: cutoff,

@@ -313,10 +313,13 @@ fn ray_point(centre: vec3<f32>, centroid: vec3<f32>) -> vec3<f32> {
     return centroid;
 }
 
-fn behind(strand: u32, world: vec3<f32>) -> Behind {
+// The surface behind a fragment of strand `strand` whose point is `centre` at its
+// pixel's centre and `centroid` at its centroid; searched for only where the draw
+// blends.
+fn behind(strand: u32, centre: vec3<f32>, centroid: vec3<f32>) -> Behind {
     var out: Behind;
     if draw_blends() {
-        out.g = ground_behind(strand, world);
+        out.g = ground_behind(strand, ray_point(centre, centroid));
         out.duv_dx = dpdx(out.g.uv);
         out.duv_dy = dpdy(out.g.uv);
     }
@@ -384,7 +387,7 @@ fn fs_strand(in: StrandOut, @builtin(front_facing) front: bool) -> @location(0) 
     if frame.options.x > 0.5 {
         return vec4<f32>(draw.overlay.rgb * mix(0.6, 1.0, in.along), 1.0);
     }
-    let behind = behind(in.strand, ray_point(in.ray, in.world));
+    let behind = behind(in.strand, in.ray, in.world);
     var n = in.normal;
     if !front {
         n = -n;
@@ -456,7 +459,7 @@ fn fs_card(in: StrandOut, @builtin(front_facing) front: bool) -> @location(0) ve
     let dp_dy = dpdy(in.world);
     let duv_dx = dpdx(in.uv);
     let duv_dy = dpdy(in.uv);
-    let behind = behind(in.strand, ray_point(in.ray, in.world));
+    let behind = behind(in.strand, in.ray, in.world);
     if texel.a < draw.alpha_cutoff {
         discard;
     }
