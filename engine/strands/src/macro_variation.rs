@@ -125,7 +125,36 @@ impl MacroVariation {
     pub fn tint_at(&self, n: f32) -> [f32; 3] {
         self.tint.map(|t| 1.0 + (t - 1.0) * n)
     }
+
+    /// Where octave `octave` (0 or 1) of the field reads world point `p`, in units of
+    /// its lattice: the second octave is [`OCTAVE_SCALE`] times as fine, shifted by
+    /// [`OCTAVE_SHIFT`] so that its lattice points fall between the first's.
+    #[must_use]
+    pub fn lattice_point(&self, octave: usize, p: Vec3) -> Vec3 {
+        let q = p / self.scale_m.max(0.1);
+        if octave == 0 {
+            q
+        } else {
+            q * OCTAVE_SCALE + Vec3::splat(OCTAVE_SHIFT)
+        }
+    }
+
+    /// The value octave `octave`'s noise takes at lattice point `key`, in `[0, 1]`: what
+    /// it interpolates between (a shader evaluating the field reads these from a map).
+    #[must_use]
+    pub fn lattice_value(&self, octave: usize, key: [i64; 3]) -> f32 {
+        let seed = u64::from(self.seed) ^ octave as u64;
+        let [x, y, z] = key;
+        let key = mix64(x as u64 ^ mix64(y as u64 ^ mix64(z as u64)));
+        unit_f32(hash(seed, key, channel::MACRO))
+    }
 }
+
+/// How much finer the field's second octave is than its first.
+pub const OCTAVE_SCALE: f32 = 2.03;
+
+/// The second octave's shift, in its lattice units.
+pub const OCTAVE_SHIFT: f32 = 17.1;
 
 /// [`MacroVariation::patch`] over many points: the same numbers, each octave's eight
 /// lattice values hashed once per cell rather than once per point.
@@ -143,20 +172,31 @@ impl Sampler {
         if v.is_off() {
             return 0.0;
         }
-        let q = p / v.scale_m.max(0.1);
-        let seed = u64::from(v.seed);
         let [first, second] = &mut self.octaves;
-        let n = (2.0 * value_noise(q, seed, first)
-            + value_noise(q * 2.03 + Vec3::splat(17.1), seed ^ 1, second))
+        let n = (2.0 * value_noise(v, 0, v.lattice_point(0, p), first)
+            + value_noise(v, 1, v.lattice_point(1, p), second))
             / 3.0;
-        let x = ((n - 0.3) / 0.4).clamp(0.0, 1.0);
-        x * x * (3.0 - 2.0 * x)
+        stretch(n)
     }
 }
 
-/// Smooth (quintic) value noise in `[0, 1]` at `q`, lattice values hashed from `seed`;
-/// `cell` holds the last cell's corner values and is refilled when `q` leaves it.
-fn value_noise(q: Vec3, seed: u64, cell: &mut Option<([i64; 3], [f32; 8])>) -> f32 {
+/// The patch value from the octaves' weighted noise `n`: its middle stretched over
+/// `[0, 1]` by a smoothstep from 0.3 to 0.7, so that patches are distinct.
+#[must_use]
+pub fn stretch(n: f32) -> f32 {
+    let x = ((n - 0.3) / 0.4).clamp(0.0, 1.0);
+    x * x * (3.0 - 2.0 * x)
+}
+
+/// Smooth (quintic) value noise in `[0, 1]` at `q` (lattice units), between octave
+/// `octave`'s lattice values; `cell` holds the last cell's corner values and is
+/// refilled when `q` leaves it.
+fn value_noise(
+    v: &MacroVariation,
+    octave: usize,
+    q: Vec3,
+    cell: &mut Option<([i64; 3], [f32; 8])>,
+) -> f32 {
     let floor = q.floor();
     let f = q - floor;
     let w = f * f * f * (f * (f * 6.0 - Vec3::splat(15.0)) + Vec3::splat(10.0));
@@ -167,9 +207,7 @@ fn value_noise(q: Vec3, seed: u64, cell: &mut Option<([i64; 3], [f32; 8])>) -> f
             let [x0, y0, z0] = key;
             let at = |i: i64| {
                 let (dx, dy, dz) = (i & 1, (i >> 1) & 1, i >> 2);
-                let key =
-                    mix64((x0 + dx) as u64 ^ mix64((y0 + dy) as u64 ^ mix64((z0 + dz) as u64)));
-                unit_f32(hash(seed, key, channel::MACRO))
+                v.lattice_value(octave, [x0 + dx, y0 + dy, z0 + dz])
             };
             let corners = [0, 1, 2, 3, 4, 5, 6, 7].map(at);
             *cell = Some((key, corners));

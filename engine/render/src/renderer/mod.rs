@@ -72,6 +72,12 @@ pub fn texture_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
     float_texture_entry(binding, true, wgpu::ShaderStages::FRAGMENT)
 }
 
+/// A layout entry for the ground's tint: RGBA32F, read with `textureLoad` (unfiltered)
+/// by the fragment stage.
+fn ground_tint_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
+    float_texture_entry(binding, false, wgpu::ShaderStages::FRAGMENT)
+}
+
 /// A layout entry for a filtering sampler used by the fragment stage.
 #[must_use]
 pub fn sampler_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
@@ -152,6 +158,7 @@ impl Renderer {
                 texture_entry(2),
                 sampler_entry(3),
                 texture_entry(4),
+                ground_tint_entry(5),
             ],
         });
         let layer_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
@@ -164,6 +171,7 @@ impl Renderer {
                 texture_entry(4),
                 texture_entry(5),
                 texture_entry(6),
+                ground_tint_entry(7),
             ],
         });
         let roots_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {

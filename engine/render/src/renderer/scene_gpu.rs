@@ -2,6 +2,7 @@
 //! brought up to each frame's plan ([`Renderer::prepare`]) and drawn ([`Renderer::paint`]).
 
 use super::*;
+use crate::scene::GroundTint;
 
 struct GpuLayer {
     tiles: Vec<Option<TileBuffers>>,
@@ -16,10 +17,14 @@ struct GpuLayer {
 pub struct GpuScene {
     scene_id: u64,
     /// The scene's `maps_version` the map textures hold, their side, and the textures
-    /// (base colour, normal, ORM; then the cover, which the maps' edits leave alone).
+    /// (base colour, normal, ORM; then the cover and the ground's tint, which the maps'
+    /// edits leave alone).
     maps_version: u64,
     maps_size: u32,
-    map_textures: [wgpu::Texture; 4],
+    map_textures: [wgpu::Texture; 5],
+    /// What the frame says of the ground's lattice map: `options.w`, then
+    /// `ground_tint` and `ground_lattice` (all 0 where no map is bound).
+    ground: (f32, [f32; 4], [f32; 4]),
     surface_vertices: wgpu::Buffer,
     surface_indices: wgpu::Buffer,
     surface_ranges: Vec<std::ops::Range<u32>>,
@@ -92,6 +97,7 @@ impl Renderer {
             texture(device, queue, "tuft normal", size, normal, false),
             texture(device, queue, "tuft orm", size, orm, false),
             cover_texture(device, queue, scene),
+            ground_tint_texture(device, queue, scene),
         ];
         self.finish_upload(
             device,
@@ -108,7 +114,7 @@ impl Renderer {
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         scene: &Scene,
-        textures: [wgpu::Texture; 4],
+        textures: [wgpu::Texture; 5],
         surface_vertices: wgpu::Buffer,
         surface_indices: wgpu::Buffer,
     ) -> GpuScene {
@@ -140,6 +146,10 @@ impl Renderer {
                     binding: 4,
                     resource: wgpu::BindingResource::TextureView(&views[3]),
                 },
+                wgpu::BindGroupEntry {
+                    binding: 5,
+                    resource: wgpu::BindingResource::TextureView(&views[4]),
+                },
             ],
         });
         let layers = scene
@@ -160,6 +170,7 @@ impl Renderer {
             scene_id: scene.id,
             maps_version: scene.maps_version,
             maps_size: shown_maps(scene).size,
+            ground: ground_uniform(device, scene),
             map_textures: textures,
             surface_vertices,
             surface_indices,
@@ -207,6 +218,7 @@ impl Renderer {
                 view(4, &maps[1]),
                 view(5, &maps[2]),
                 view(6, &maps[3]),
+                view(7, &maps[4]),
             ],
         })
     }
@@ -395,8 +407,10 @@ impl Renderer {
                 if view.overlay { 1.0 } else { 0.0 },
                 exposure(view.exposure_ev),
                 if plan.ground_is_plane { 1.0 } else { 0.0 },
-                0.0,
+                gpu.ground.0,
             ],
+            ground_tint: gpu.ground.1,
+            ground_lattice: gpu.ground.2,
             canopy: CanopyUniform::new(&plan.canopy, plan.canopy_ground),
         };
         queue.write_buffer(&fs.frame_buffer, 0, bytemuck::bytes_of(&frame));
@@ -505,6 +519,63 @@ fn cover_texture(device: &wgpu::Device, queue: &wgpu::Queue, scene: &Scene) -> w
     let cover = scene.cover();
     let levels = mips(&cover.texels(), cover.size);
     texture(device, queue, "tuft cover", cover.size, &levels, false)
+}
+
+/// The scene's ground lattice map where it has one the device holds; else a texel
+/// nothing reads.
+fn ground_tint_texture(device: &wgpu::Device, queue: &wgpu::Queue, scene: &Scene) -> wgpu::Texture {
+    let unread = [[0.0f32; 4]];
+    let (side, texels) = match ground_tint(device, scene) {
+        Some(t) => (t.side, t.texels.as_slice()),
+        None => (1, &unread[..]),
+    };
+    let extent = wgpu::Extent3d {
+        width: side,
+        height: side,
+        depth_or_array_layers: 1,
+    };
+    let texture = device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("tuft ground tint"),
+        size: extent,
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: wgpu::TextureFormat::Rgba32Float,
+        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+        view_formats: &[],
+    });
+    queue.write_texture(
+        texture.as_image_copy(),
+        bytemuck::cast_slice(texels),
+        wgpu::TexelCopyBufferLayout {
+            offset: 0,
+            bytes_per_row: Some(side * 16),
+            rows_per_image: Some(side),
+        },
+        extent,
+    );
+    texture
+}
+
+/// The scene's ground lattice where it has one and the device holds a texture its size.
+fn ground_tint<'a>(device: &wgpu::Device, scene: &'a Scene) -> Option<&'a GroundTint> {
+    scene
+        .ground_tint
+        .as_ref()
+        .filter(|t| t.side <= device.limits().max_texture_dimension_2d)
+}
+
+/// What the frame says of the map [`ground_tint_texture`] made (`GpuScene::ground`).
+fn ground_uniform(device: &wgpu::Device, scene: &Scene) -> (f32, [f32; 4], [f32; 4]) {
+    ground_tint(device, scene).map_or((0.0, [0.0; 4], [0.0; 4]), |t| {
+        let [[x0, z0], [x1, z1]] = t.origin;
+        let [r, g, b] = t.tint;
+        (
+            1.0,
+            [r, g, b, t.scale_m],
+            [x0 as f32, z0 as f32, x1 as f32, z1 as f32],
+        )
+    })
 }
 
 /// The maps `scene` shows ([`shown_maps`]) as their side and each map's mip chain:

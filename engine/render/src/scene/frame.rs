@@ -47,6 +47,17 @@ impl SurfaceKind {
         }
     }
 
+    /// The side of the square a flat kind is (the plane, the field), metres; `None`
+    /// for a surface that is not one plane.
+    #[must_use]
+    pub const fn flat_span_m(self) -> Option<f32> {
+        match self {
+            Self::Plane => Some(PLANE_M),
+            Self::Field => Some(FIELD_M),
+            Self::Sphere | Self::Box | Self::Mesh => None,
+        }
+    }
+
     /// The surface for a material whose repeat is `repeat_m`, and how far it reaches from
     /// the origin toward the camera (its radius, or half the box).
     #[must_use]
@@ -60,7 +71,7 @@ impl SurfaceKind {
                 let rv = (std::f32::consts::PI / repeat_m).ceil().max(1.0);
                 (Surface::sphere(1.0, 64, 32, ru, rv), 1.0)
             }
-            Self::Plane => (Surface::plane(8.0, 8, 8.0 / repeat_m), 0.0),
+            Self::Plane => (Surface::plane(PLANE_M, 8, PLANE_M / repeat_m), 0.0),
             Self::Field => (
                 Surface::plane(FIELD_M, FIELD_TILES, (FIELD_M / repeat_m).round().max(1.0)),
                 0.0,
@@ -69,6 +80,9 @@ impl SurfaceKind {
         }
     }
 }
+
+/// The side of the plane, metres.
+const PLANE_M: f32 = 8.0;
 
 /// Tiles along each side of the field: 1 m tiles, so planting one tile's level 0 is a
 /// frame's work (a quarter repeat of the lawn, about 58,000 strands), not a burst.

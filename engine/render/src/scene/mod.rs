@@ -23,6 +23,7 @@ use tuft_strands::surface::Surface;
 mod budget;
 mod frame;
 mod geometry;
+mod ground_tint;
 mod layer;
 mod planting;
 
@@ -32,6 +33,7 @@ pub use layer::Reuse;
 pub use planting::{Planted, Planting};
 
 use geometry::*;
+pub(crate) use ground_tint::GroundTint;
 use layer::*;
 
 /// A tile's planted and meshed prefix of one layer.
@@ -133,6 +135,9 @@ pub struct Scene {
     /// The tallest strand of any layer, metres.
     tallest_m: f32,
     pub(crate) surface_mesh: SurfaceMesh,
+    /// On tinted flat ground, the first layer's patch lattice, from which the surface
+    /// and the far levels compute its tint alike.
+    pub(crate) ground_tint: Option<GroundTint>,
     /// Per surface triangle, what the roots texture carries besides a root's own place:
     /// the UV gradients, the curvature in the first's `w` (see `renderer::root_texels`).
     pub(crate) triangle_ground: Vec<[[f32; 4]; 2]>,
@@ -265,6 +270,9 @@ impl Scene {
         let tiles = tile_bounds(&surface, &boxes, tallest);
         let occluder = Occluder::of(kind, &surface);
         let surface_mesh = surface_mesh(&surface, &material.ground_variation());
+        let ground_tint = kind
+            .flat_span_m()
+            .and_then(|span| GroundTint::of(span, &material.ground_variation()));
         let tile_uv = tile_shares(&surface, &surface_mesh);
         let canopy = Canopy::of(
             &material
@@ -297,6 +305,7 @@ impl Scene {
             tallest_m: tallest,
             occluder,
             surface_mesh,
+            ground_tint,
             triangle_ground,
             layers,
             canopy,
@@ -598,7 +607,7 @@ impl Scene {
             stats,
             canopy: self.canopy,
             canopy_ground: self.canopy_ground,
-            ground_is_plane: matches!(self.kind, SurfaceKind::Plane | SurfaceKind::Field),
+            ground_is_plane: self.kind.flat_span_m().is_some(),
         }
     }
 

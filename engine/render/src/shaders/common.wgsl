@@ -16,8 +16,14 @@ struct Frame {
     // xy: wind direction over the ground (world x, z); z: strength; w: time in seconds.
     wind: vec4<f32>,
     // x: 1 when the level overlay is on; y: the exposure's multiplier (1 as lit); z: 1
-    // when the surface is one plane (the plane, the field).
+    // when the surface is one plane (the plane, the field); w: 1 when the ground's
+    // tint is computed from its lattice map (`ground_patch`), 0 where the surface's
+    // vertices and each strand's root carry it.
     options: vec4<f32>,
+    // rgb: the first layer's tint at a full patch; w: its patch size, metres.
+    ground_tint: vec4<f32>,
+    // The lattice point (x, z) the lattice map starts at: octave 0 in xy, 1 in zw.
+    ground_lattice: vec4<f32>,
     canopy: Canopy,
 };
 
@@ -79,6 +85,59 @@ struct Draw {
     pad1: f32,
     pad2: f32,
 };
+
+// The patch field's second octave: this much finer than the first, and shifted
+// (tuft_strands::macro_variation's OCTAVE_SCALE and OCTAVE_SHIFT).
+const MACRO_OCTAVE_SCALE: f32 = 2.03;
+const MACRO_OCTAVE_SHIFT: f32 = 17.1;
+
+// Octave `octave`'s quintic value noise at `q` (its lattice units, at height 0),
+// between the lattice values `map` holds (scene/ground_tint.rs).
+fn lattice_noise(map: texture_2d<f32>, octave: u32, q: vec3<f32>) -> f32 {
+    let cell = floor(q);
+    let f = q - cell;
+    let w = f * f * f * (f * (f * 6.0 - 15.0) + 10.0);
+    var origin = frame.ground_lattice.xy;
+    if octave == 1u {
+        origin = frame.ground_lattice.zw;
+    }
+    let i = vec2<i32>(cell.xz - origin);
+    let last = vec2<i32>(textureDimensions(map)) - vec2<i32>(1);
+    let zero = vec2<i32>(0);
+    // Each texel: octave 0's lattice layers y, y + 1 in rg; octave 1's in ba.
+    let a = textureLoad(map, clamp(i, zero, last), 0);
+    let b = textureLoad(map, clamp(i + vec2<i32>(1, 0), zero, last), 0);
+    let c = textureLoad(map, clamp(i + vec2<i32>(0, 1), zero, last), 0);
+    let d = textureLoad(map, clamp(i + vec2<i32>(1, 1), zero, last), 0);
+    var a2 = a.rg;
+    var b2 = b.rg;
+    var c2 = c.rg;
+    var d2 = d.rg;
+    if octave == 1u {
+        a2 = a.ba;
+        b2 = b.ba;
+        c2 = c.ba;
+        d2 = d.ba;
+    }
+    // Along x at each corner (z, layer), then along y, then z; as the CPU sums it.
+    let near = a2 + (b2 - a2) * w.x;
+    let far = c2 + (d2 - c2) * w.x;
+    let near_y = near.x + (near.y - near.x) * w.y;
+    let far_y = far.x + (far.y - far.x) * w.y;
+    return near_y + (far_y - near_y) * w.z;
+}
+
+// The first layer's tint on flat ground at `p` (`frame.options.w` 1): its patch field
+// evaluated as tuft_strands::macro_variation evaluates it, so the surface and a far
+// strand showing the surface behind it agree, and both with the strands' roots.
+fn ground_tint(map: texture_2d<f32>, p: vec3<f32>) -> vec3<f32> {
+    let q = vec3<f32>(p.x, 0.0, p.z) / frame.ground_tint.w;
+    let n = (2.0 * lattice_noise(map, 0u, q)
+        + lattice_noise(map, 1u, q * MACRO_OCTAVE_SCALE + vec3<f32>(MACRO_OCTAVE_SHIFT))) / 3.0;
+    let x = clamp((n - 0.3) / 0.4, 0.0, 1.0);
+    let amount = x * x * (3.0 - 2.0 * x);
+    return vec3<f32>(1.0) + (frame.ground_tint.rgb - vec3<f32>(1.0)) * amount;
+}
 
 // The macro tint at patch value `amount` (tuft-strands' `MacroVariation::tint_at`).
 fn macro_tint(amount: f32) -> vec3<f32> {

@@ -34,20 +34,32 @@ fn strand_module() -> naga::Module {
     naga::front::wgsl::parse_str(&source).expect("the strand module parses")
 }
 
-#[test]
-fn the_shaders_read_the_cover_as_the_strands_crate_writes_it() {
+/// The value of the shaders' f32 constant `name`.
+fn wgsl_f32(name: &str) -> f32 {
     let module = strand_module();
     let (_, constant) = module
         .constants
         .iter()
-        .find(|(_, c)| c.name.as_deref() == Some("COVER_MAX"))
-        .expect("COVER_MAX in the shaders");
+        .find(|(_, c)| c.name.as_deref() == Some(name))
+        .unwrap_or_else(|| panic!("{name} in the shaders"));
     let naga::Expression::Literal(naga::Literal::F32(value)) =
         module.global_expressions[constant.init]
     else {
-        panic!("COVER_MAX is not an f32 literal");
+        panic!("{name} is not an f32 literal");
     };
-    assert_eq!(value, tuft_strands::cover::MAX_RATIO);
+    value
+}
+
+#[test]
+fn the_shaders_read_the_cover_as_the_strands_crate_writes_it() {
+    assert_eq!(wgsl_f32("COVER_MAX"), tuft_strands::cover::MAX_RATIO);
+}
+
+#[test]
+fn the_shaders_sum_the_patch_field_as_the_strands_crate_does() {
+    use tuft_strands::macro_variation::{OCTAVE_SCALE, OCTAVE_SHIFT};
+    assert_eq!(wgsl_f32("MACRO_OCTAVE_SCALE"), OCTAVE_SCALE);
+    assert_eq!(wgsl_f32("MACRO_OCTAVE_SHIFT"), OCTAVE_SHIFT);
 }
 
 /// Holds WGSL struct `name` to a Rust struct of `size` bytes whose fields stand at
@@ -86,6 +98,8 @@ fn the_frame_uniform_is_the_shaders_frame() {
             ("ground_color", offset_of!(FrameUniform, ground_color)),
             ("wind", offset_of!(FrameUniform, wind)),
             ("options", offset_of!(FrameUniform, options)),
+            ("ground_tint", offset_of!(FrameUniform, ground_tint)),
+            ("ground_lattice", offset_of!(FrameUniform, ground_lattice)),
             ("canopy", offset_of!(FrameUniform, canopy)),
         ],
     );

@@ -32,6 +32,11 @@ pub(crate) struct FrameUniform {
     pub(crate) ground_color: [f32; 4],
     pub(crate) wind: [f32; 4],
     pub(crate) options: [f32; 4],
+    /// The first layer's tint at a full patch (rgb) and its patch size in metres (w);
+    /// then per octave, the lattice point (x, z) the ground's lattice map starts at
+    /// (`scene::GroundTint`; read where `options.w` is 1).
+    pub(crate) ground_tint: [f32; 4],
+    pub(crate) ground_lattice: [f32; 4],
     pub(crate) canopy: CanopyUniform,
 }
 

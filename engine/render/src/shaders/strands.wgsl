@@ -13,6 +13,8 @@
 @group(2) @binding(5) var orm_map: texture_2d<f32>;
 // Where the canopy stands thick and thin, as surface.wgsl reads it.
 @group(2) @binding(6) var cover_map: texture_2d<f32>;
+// The first layer's tint over flat ground (`ground_tint`; one white texel elsewhere).
+@group(2) @binding(7) var tint_map: texture_2d<f32>;
 // Where each strand (or card) of the tile stands, four texels per strand:
 // (position, u), (normal, v), (gradient of u, curvature), (gradient of v, macro patch
 // value). The gradients give the surface UV of any point near the root.
@@ -326,9 +328,22 @@ fn behind(strand: u32, centre: vec3<f32>, centroid: vec3<f32>) -> Behind {
     return out;
 }
 
+// The surface's tint at ground point `p`: on flat ground the map's, the very field the
+// surface shows there (the ray meets it metres from the root at a grazing view, in
+// another patch); elsewhere `tint`, the root's, whose surface behind lies within a few
+// strand heights of it.
+fn surface_tint(p: vec3<f32>, tint: vec3<f32>) -> vec3<f32> {
+    if frame.options.w > 0.0 {
+        return ground_tint(tint_map, p);
+    }
+    return tint;
+}
+
 // What the surface shows at `g`, shaded as surface.wgsl shades it; `duv_dx`, `duv_dy`
-// are the UV's screen derivatives (taken where control flow is uniform).
-fn surface_at(g: Ground, duv_dx: vec2<f32>, duv_dy: vec2<f32>, tint: vec3<f32>) -> vec3<f32> {
+// are the UV's screen derivatives (taken where control flow is uniform); `root_tint`,
+// the strand's own tint at its root.
+fn surface_at(g: Ground, duv_dx: vec2<f32>, duv_dy: vec2<f32>, root_tint: vec3<f32>) -> vec3<f32> {
+    let tint = surface_tint(g.point, root_tint);
     let texel = textureSampleGrad(base_map, atlas_sampler, g.uv, duv_dx, duv_dy).rgb;
     let base = texel * tint;
     let orm = textureSampleGrad(orm_map, atlas_sampler, g.uv, duv_dx, duv_dy).rgb;

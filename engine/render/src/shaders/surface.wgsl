@@ -8,6 +8,8 @@
 // Where the canopy stands thick and thin over the repeat (tuft_strands::cover), its
 // share of the mean over COVER_MAX.
 @group(2) @binding(4) var cover_map: texture_2d<f32>;
+// The first layer's tint over flat ground (`ground_tint`; one white texel elsewhere).
+@group(2) @binding(5) var tint_map: texture_2d<f32>;
 
 struct SurfaceIn {
     @location(0) position: vec3<f32>,
@@ -58,7 +60,10 @@ fn fs_surface(in: SurfaceOut) -> @location(0) vec4<f32> {
         let shade = 0.35 + 0.65 * max(dot(n_geo, frame.sun_dir.xyz), 0.0);
         return vec4<f32>(draw.overlay.rgb * shade, 1.0);
     }
-    let tint = macro_tint(in.macro_patch);
+    var tint = macro_tint(in.macro_patch);
+    if frame.options.w > 0.0 {
+        tint = ground_tint(tint_map, in.world);
+    }
     let texel = textureSample(base_map, map_sampler, in.uv).rgb;
     let base = texel * tint;
     let orm = textureSample(orm_map, map_sampler, in.uv).rgb;
