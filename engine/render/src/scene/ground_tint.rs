@@ -11,7 +11,11 @@
 //! `tuft_strands::macro_variation` does, reading only the lattice values, which this
 //! module lays out: at texel (i, j), for each octave, the values at its lattice point
 //! (origin + i, y, origin + j) and (…, y + 1, …) for the one lattice layer `y` height 0
-//! falls in (`ground_patch` in `common.wgsl`; [`GroundTint::patch`] is the same sum).
+//! falls in (`ground_tint` in `common.wgsl`; [`GroundTint::patch`] is the same sum).
+//! The shaders read the field where the ray crosses the canopy's middle height, not at
+//! the ground: seen from the side, the strands over a ground point stand on roots
+//! nearer the eye, and read at the ground the far lawn's patches stood a parallax away
+//! from the near strands' (BENCHMARKS.md, "The tint of the patch behind a far strand").
 
 use glam::Vec3;
 use tuft_strands::macro_variation::MacroVariation;

@@ -131,7 +131,12 @@ fn lattice_noise(map: texture_2d<f32>, octave: u32, q: vec3<f32>) -> f32 {
 // evaluated as tuft_strands::macro_variation evaluates it, so the surface and a far
 // strand showing the surface behind it agree, and both with the strands' roots.
 fn ground_tint(map: texture_2d<f32>, p: vec3<f32>) -> vec3<f32> {
-    let q = vec3<f32>(p.x, 0.0, p.z) / frame.ground_tint.w;
+    // Seen from the side, the strands a ray meets over `p` stand on roots nearer the
+    // eye: the tint is read where the ray crosses the canopy's middle height.
+    let v = frame.eye.xyz - p;
+    let rise = 0.5 * frame.canopy.ground.w;
+    let at = p.xz + v.xz * (rise / max(v.y, 0.02 * length(v)));
+    let q = vec3<f32>(at.x, 0.0, at.y) / frame.ground_tint.w;
     let n = (2.0 * lattice_noise(map, 0u, q)
         + lattice_noise(map, 1u, q * MACRO_OCTAVE_SCALE + vec3<f32>(MACRO_OCTAVE_SHIFT))) / 3.0;
     let x = clamp((n - 0.3) / 0.4, 0.0, 1.0);
