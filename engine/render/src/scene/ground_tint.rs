@@ -61,7 +61,8 @@ impl GroundTint {
             origin[octave] = [low.x as i64, low.z as i64];
             layer[octave] = low.y as i64;
             let cells = (high.x - low.x).max(high.z - low.z) + 2.0;
-            if !(cells <= MAX_SIDE as f32) {
+            // A span or scale that is not finite leaves `cells` NaN: no map either.
+            if cells.is_nan() || cells > MAX_SIDE as f32 {
                 return None;
             }
             side = side.max(cells as u32);
