@@ -4,6 +4,7 @@
 
 use crate::render::mean_codes;
 use tuft_render::compare::largest_change;
+use tuft_render::parity::{Seen, SwitchSeen, switch_seen, switches_seen_through};
 use tuft_render::{Camera, LevelMode, Offscreen, Rep, Scene, SurfaceKind, View};
 
 /// File › New, one strand layer with a noise density and every other setting its
@@ -119,29 +120,15 @@ fn on_black_soil_the_far_levels_still_show_the_strands() {
 /// 1.69 codes and a block correlation of −0.14 at 2°.
 #[test]
 fn on_flat_ground_a_blended_level_leaves_for_the_relief_without_a_trace() {
-    use tuft_render::parity::{Seen, switch_seen, switches_seen_through};
-    let size = (160, 180);
-    let mut offscreen = Offscreen::new().expect("an adapter");
-    let material = crate::render::scene("carpet", 512).material().clone();
-    let first = Scene::new(material.clone(), SurfaceKind::Field);
-    let pile = 0;
-    assert_eq!(first.material().layers[pile].name, "pile");
-    let reuse = first.reuse();
-    let last = *switches_seen_through(&first, pile, size.1)
-        .last()
-        .expect("the pile switches");
+    let views = [Seen::Above(2.0 / 360.0), Seen::EyeAt(1.7)];
+    let (_, last, seen) = first_layers_last_switch("carpet", "pile", &views);
     assert_eq!((last.0, last.1), (Rep::Strands(2), Rep::Relief));
-    drop(first);
-    for seen in [Seen::Above(2.0 / 360.0), Seen::EyeAt(1.7)] {
-        let mut scene = Scene::reusing(material.clone(), SurfaceKind::Field, &reuse);
-        let s = switch_seen(&mut offscreen, &mut scene, pile, last, seen, 0.08, size)
-            .expect("the frames");
-        println!("{seen:?}: {s}");
-        assert!(s.rows > 20 && s.coverage > 0.5, "{seen:?}: {s}");
+    for (view, s) in views.iter().zip(seen) {
+        assert!(s.rows > 20 && s.coverage > 0.5, "{view:?}: {s}");
         // The forcing took: the pile's tiles round the switch drew its last level, then
         // nothing (nearer tiles draw finer levels in both frames).
         assert!(s.triangles[0] > s.triangles[1], "{:?}", s.triangles);
-        assert!(s.colour < 0.05 && s.pattern > 0.99, "{seen:?}: {s}");
+        assert!(s.colour < 0.05 && s.pattern > 0.99, "{view:?}: {s}");
     }
 }
 
@@ -153,28 +140,46 @@ fn on_flat_ground_a_blended_level_leaves_for_the_relief_without_a_trace() {
 /// 2 m apart, interpolate) this test read 1.37 codes and a block correlation of 0.79.
 #[test]
 fn on_flat_ground_a_far_level_shows_the_tint_of_the_patch_behind_it() {
-    use tuft_render::parity::{Seen, switch_seen, switches_seen_through};
-    let size = (160, 180);
-    let mut offscreen = Offscreen::new().expect("an adapter");
-    let material = crate::render::scene("lawn", 512).material().clone();
-    let first = Scene::new(material, SurfaceKind::Field);
-    let blades = 0;
-    assert_eq!(first.material().layers[blades].name, "blades");
+    let (material, last, seen) = first_layers_last_switch("lawn", "blades", &[Seen::EyeAt(1.7)]);
     assert_ne!(
-        first.material().layers[blades].macro_variation.tint,
-        [1.0; 3],
+        material.layers[0].macro_variation.tint, [1.0; 3],
         "the lawn's patches tint its blades"
     );
-    let last = *switches_seen_through(&first, blades, size.1)
-        .last()
-        .expect("the blades switch");
     assert_eq!((last.0, last.1), (Rep::Cards, Rep::Relief));
-    let mut scene = first;
-    let seen = Seen::EyeAt(1.7);
-    let s = switch_seen(&mut offscreen, &mut scene, blades, last, seen, 0.08, size)
-        .expect("the frames");
-    println!("{seen:?}: {s}");
+    let s = &seen[0];
     assert!(s.rows > 12 && s.coverage > 0.5, "{s}");
     assert!(s.triangles[0] > s.triangles[1], "{:?}", s.triangles);
     assert!(s.colour < 0.05 && s.pattern > 0.99, "{s}");
+}
+
+/// The first layer of `preset` (named `layer`) on the field, forced before and after
+/// its last switch and seen from each of `views` (160 × 180 through
+/// `tuft_render::parity`'s lens, a scene of its own for each: an unlimited frame's
+/// planting is held until its scene goes): the material, the switch, each view's figures.
+fn first_layers_last_switch(
+    preset: &str,
+    layer: &str,
+    views: &[Seen],
+) -> (tuft_render::Material, (Rep, Rep, f32), Vec<SwitchSeen>) {
+    let size = (160, 180);
+    let mut offscreen = Offscreen::new().expect("an adapter");
+    let material = crate::render::scene(preset, 512).material().clone();
+    let first = Scene::new(material.clone(), SurfaceKind::Field);
+    assert_eq!(first.material().layers[0].name, layer);
+    let reuse = first.reuse();
+    let last = *switches_seen_through(&first, 0, size.1)
+        .last()
+        .expect("the layer switches");
+    drop(first);
+    let seen = views
+        .iter()
+        .map(|&view| {
+            let mut scene = Scene::reusing(material.clone(), SurfaceKind::Field, &reuse);
+            let s = switch_seen(&mut offscreen, &mut scene, 0, last, view, 0.08, size)
+                .expect("the frames");
+            println!("{preset}/{layer} {view:?}: {s}");
+            s
+        })
+        .collect();
+    (material, last, seen)
 }

@@ -89,3 +89,41 @@ pub(crate) fn write_levels(
         );
     }
 }
+
+/// An RGBA32F texture of `width` × `height` holding `texels` row by row, one level,
+/// read unfiltered with `textureLoad` (a tile's roots, the ground's lattice).
+pub(crate) fn float_texture(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    label: &str,
+    width: u32,
+    height: u32,
+    texels: &[[f32; 4]],
+) -> wgpu::Texture {
+    let size = wgpu::Extent3d {
+        width,
+        height,
+        depth_or_array_layers: 1,
+    };
+    let texture = device.create_texture(&wgpu::TextureDescriptor {
+        label: Some(label),
+        size,
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: wgpu::TextureFormat::Rgba32Float,
+        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+        view_formats: &[],
+    });
+    queue.write_texture(
+        texture.as_image_copy(),
+        bytemuck::cast_slice(texels),
+        wgpu::TexelCopyBufferLayout {
+            offset: 0,
+            bytes_per_row: Some(16 * width),
+            rows_per_image: Some(height),
+        },
+        size,
+    );
+    texture
+}

@@ -319,35 +319,13 @@ fn roots_bind_group(
     let height = n_texels.div_ceil(width);
     let mut texels = root_texels(placed, triangle_ground);
     texels.resize(width * height, [0.0; 4]);
-    let size = wgpu::Extent3d {
-        width: width as u32,
-        height: height as u32,
-        depth_or_array_layers: 1,
-    };
-    let roots = device.create_texture(&wgpu::TextureDescriptor {
-        label: Some("tuft tile roots"),
-        size,
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format: wgpu::TextureFormat::Rgba32Float,
-        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-        view_formats: &[],
-    });
-    queue.write_texture(
-        wgpu::TexelCopyTextureInfo {
-            texture: &roots,
-            mip_level: 0,
-            origin: wgpu::Origin3d::ZERO,
-            aspect: wgpu::TextureAspect::All,
-        },
-        bytemuck::cast_slice(&texels),
-        wgpu::TexelCopyBufferLayout {
-            offset: 0,
-            bytes_per_row: Some(16 * width as u32),
-            rows_per_image: Some(height as u32),
-        },
-        size,
+    let roots = crate::texture::float_texture(
+        device,
+        queue,
+        "tuft tile roots",
+        width as u32,
+        height as u32,
+        &texels,
     );
     let view = roots.create_view(&wgpu::TextureViewDescriptor::default());
     let [ox, oy, oz] = frame.origin;

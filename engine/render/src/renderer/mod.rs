@@ -6,7 +6,7 @@
 use crate::light::{Light, SunAngles};
 use crate::scene::{DrawParams, DrawTarget, FramePlan, Scene, SurfaceVertex, View};
 use crate::shaders::{CanopyUniform, FrameUniform, shader_sources};
-use crate::texture::{mips, texture, write_levels};
+use crate::texture::{float_texture, mips, texture, write_levels};
 use crate::tile_buffers::{SharedIndices, TileBuffers, TileSource, Uploader};
 use std::num::NonZeroU64;
 use wgpu::util::DeviceExt;

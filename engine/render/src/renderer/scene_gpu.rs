@@ -529,32 +529,7 @@ fn ground_tint_texture(device: &wgpu::Device, queue: &wgpu::Queue, scene: &Scene
         Some(t) => (t.side, t.texels.as_slice()),
         None => (1, &unread[..]),
     };
-    let extent = wgpu::Extent3d {
-        width: side,
-        height: side,
-        depth_or_array_layers: 1,
-    };
-    let texture = device.create_texture(&wgpu::TextureDescriptor {
-        label: Some("tuft ground tint"),
-        size: extent,
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format: wgpu::TextureFormat::Rgba32Float,
-        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-        view_formats: &[],
-    });
-    queue.write_texture(
-        texture.as_image_copy(),
-        bytemuck::cast_slice(texels),
-        wgpu::TexelCopyBufferLayout {
-            offset: 0,
-            bytes_per_row: Some(side * 16),
-            rows_per_image: Some(side),
-        },
-        extent,
-    );
-    texture
+    float_texture(device, queue, "tuft ground tint", side, side, texels)
 }
 
 /// The scene's ground lattice where it has one and the device holds a texture its size.

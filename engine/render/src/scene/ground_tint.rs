@@ -33,8 +33,6 @@ pub(crate) struct GroundTint {
     pub(crate) scale_m: f32,
     /// Per octave, the lattice point (x, z) texel (0, 0) holds.
     pub(crate) origin: [[i64; 2]; 2],
-    /// Per octave, the lattice layer height 0 falls in.
-    layer: [i64; 2],
     /// Texels along each side.
     pub(crate) side: u32,
     /// Row by row (z), each by x: octave 0 at layers `y`, `y + 1`, then octave 1's.
@@ -85,7 +83,6 @@ impl GroundTint {
             tint: variation.tint,
             scale_m: variation.scale_m.max(0.1),
             origin,
-            layer,
             side,
             texels: rows.concat(),
         })
@@ -105,7 +102,6 @@ impl GroundTint {
             let cell = p.floor();
             let f = p - cell;
             let w = f * f * f * (f * (f * 6.0 - Vec3::splat(15.0)) + Vec3::splat(10.0));
-            assert_eq!(cell.y as i64, self.layer[octave]);
             let last = i64::from(self.side) - 1;
             let texel = |di: i64, dj: i64| {
                 let i = (cell.x as i64 - self.origin[octave][0] + di).clamp(0, last) as usize;
